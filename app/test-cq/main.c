@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+/*
+ * dpdk-test-cq: EAL options, then "--", then a subcommand:
+ *   unit [SUITE...]    run the unit suites (all without names)
+ *   perf [--json FILE] poll benchmark with its memory-floor baselines
+ *   demo               CQs on the emulated HCA on both paths, polled
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_eal.h>
+#include <rte_lcore.h>
+
+#include "test.h"
+#include "test_cq.h"
+
+static struct test_cq_suite *suites;
+static unsigned int total_passed, total_failed, total_skipped;
+
+void
+test_cq_register(struct test_cq_suite *s)
+{
+	struct test_cq_suite **p = &suites;
+
+	/* Keep registration order stable: sorted by name. */
+	while (*p != NULL && strcmp((*p)->name, s->name) < 0)
+		p = &(*p)->next;
+	s->next = *p;
+	*p = s;
+}
+
+int
+unit_test_suite_runner(struct unit_test_suite *suite)
+{
+	struct unit_test_case *tc;
+	int ret;
+
+	printf("=== suite %s\n", suite->suite_name);
+	suite->total = suite->executed = suite->succeeded = 0;
+	suite->failed = suite->skipped = 0;
+	if (suite->setup != NULL && suite->setup() != 0) {
+		printf("suite %s: setup failed\n", suite->suite_name);
+		for (tc = suite->unit_test_cases; tc->name != NULL; tc++)
+			suite->failed++;
+		total_failed += suite->failed;
+		return -1;
+	}
+	for (tc = suite->unit_test_cases; tc->name != NULL; tc++) {
+		suite->total++;
+		if (!tc->enabled) {
+			suite->skipped++;
+			printf(" SKIP %s (disabled)\n", tc->name);
+			continue;
+		}
+		ret = 0;
+		if (tc->setup != NULL)
+			ret = tc->setup();
+		if (ret == 0) {
+			if (tc->testcase != NULL)
+				ret = tc->testcase();
+			else
+				ret = tc->testcase_with_data(tc->data);
+			if (tc->teardown != NULL)
+				tc->teardown();
+		}
+		fflush(stdout);
+		suite->executed++;
+		if (ret == TEST_SUCCESS) {
+			suite->succeeded++;
+			printf(" PASS %s\n", tc->name);
+		} else if (ret == TEST_SKIPPED) {
+			suite->skipped++;
+			printf(" SKIP %s\n", tc->name);
+		} else {
+			suite->failed++;
+			printf(" FAIL %s\n", tc->name);
+		}
+		fflush(stdout);
+	}
+	if (suite->teardown != NULL)
+		suite->teardown();
+	printf("suite %s: %u passed, %u failed, %u skipped\n",
+	       suite->suite_name, suite->succeeded, suite->failed,
+	       suite->skipped);
+	total_passed += suite->succeeded;
+	total_failed += suite->failed;
+	total_skipped += suite->skipped;
+	return suite->failed ? -1 : 0;
+}
+
+static int
+run_unit(int argc, char **argv)
+{
+	struct test_cq_suite *s;
+	int i, found;
+
+	if (argc == 0) {
+		for (s = suites; s != NULL; s = s->next)
+			unit_test_suite_runner(s->suite);
+	} else {
+		for (i = 0; i < argc; i++) {
+			found = 0;
+			for (s = suites; s != NULL; s = s->next) {
+				if (strcmp(s->name, argv[i]) == 0) {
+					unit_test_suite_runner(s->suite);
+					found = 1;
+				}
+			}
+			if (!found) {
+				printf("unknown suite: %s\n", argv[i]);
+				total_failed++;
+			}
+		}
+	}
+	if (total_skipped)
+		printf("%u passed, %u failed, %u skipped\n", total_passed,
+		       total_failed, total_skipped);
+	else
+		printf("%u passed, %u failed\n", total_passed, total_failed);
+	return total_failed ? 1 : 0;
+}
+
+static void
+usage(const char *prog)
+{
+	struct test_cq_suite *s;
+
+	printf("usage: %s EAL-OPTIONS -- unit [SUITE...] | perf [--json FILE]"
+	       " | demo\nsuites:", prog);
+	for (s = suites; s != NULL; s = s->next)
+		printf(" %s", s->name);
+	printf("\n");
+}
+
+int
+main(int argc, char **argv)
+{
+	int ret;
+
+	ret = rte_eal_init(argc, argv);
+	if (ret < 0) {
+		fprintf(stderr, "EAL initialisation failed\n");
+		return 2;
+	}
+	argc -= ret;
+	argv += ret;
+	if (argc < 2) {
+		usage(argv[0]);
+		ret = 2;
+	} else if (strcmp(argv[1], "unit") == 0) {
+		ret = run_unit(argc - 2, argv + 2);
+	} else if (strcmp(argv[1], "perf") == 0) {
+		ret = test_cq_perf(argc - 2, argv + 2);
+	} else if (strcmp(argv[1], "demo") == 0) {
+		ret = test_cq_demo(argc - 2, argv + 2);
+	} else {
+		usage(argv[0]);
+		ret = 2;
+	}
+	rte_eal_cleanup();
+	return ret;
+}

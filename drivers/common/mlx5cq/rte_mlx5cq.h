@@ -1,0 +1,512 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+#ifndef RTE_MLX5CQ_H_
+#define RTE_MLX5CQ_H_
+
+/**
+ * @file
+ * mlx5cq: completion queues of NVIDIA ConnectX (mlx5) devices.
+ *
+ * Creation through DevX (PRM CREATE_CQ with umem) or verbs
+ * (mlx5dv_create_cq), rings and doorbell records in rte_malloc memory, and
+ * one burst completion-poll API for net and crypto PMDs. The poll fast path
+ * is inline in this header.
+ *
+ * The CQE layout used here is written from the PRM (64 B CQE, byte offsets
+ * of struct mlx5_cqe in mlx5_prm.h and struct mlx5_cqe64 / mlx5_err_cqe in
+ * infiniband/mlx5dv.h).
+ */
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rte_atomic.h>
+#include <rte_branch_prediction.h>
+#include <rte_byteorder.h>
+#include <rte_common.h>
+#include <rte_io.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct ibv_context;
+struct mlx5_devx_cq;
+
+/** Creation path of a CQ. */
+enum rte_mlx5cq_path {
+	RTE_MLX5CQ_PATH_AUTO = 0, /**< DevX when the context has it, else verbs. */
+	RTE_MLX5CQ_PATH_DEVX = 1, /**< PRM CREATE_CQ with umem. */
+	RTE_MLX5CQ_PATH_VERBS = 2, /**< mlx5dv_create_cq. */
+	RTE_MLX5CQ_PATH_ATTACH = 3, /**< Created by mlx5_devx_cq_create(). */
+};
+
+/** Mini-CQE formats of a compressed CQ (one bit at most may be set). */
+enum rte_mlx5cq_comp_format {
+	RTE_MLX5CQ_COMP_HASH = 1u << 0, /**< RSS hash result. */
+	RTE_MLX5CQ_COMP_CSUM = 1u << 1, /**< Checksum. */
+	RTE_MLX5CQ_COMP_CSUM_STRIDX = 1u << 2, /**< Checksum + stride index. */
+	RTE_MLX5CQ_COMP_FTAG_STRIDX = 1u << 3, /**< Flow tag + stride index. */
+	RTE_MLX5CQ_COMP_L34H_STRIDX = 1u << 4, /**< L3/L4 header + stride. */
+};
+
+/** Compressed CQE layouts. */
+enum rte_mlx5cq_comp_layout {
+	RTE_MLX5CQ_COMP_LAYOUT_BASIC = 0, /**< Title + mini-CQE arrays. */
+	RTE_MLX5CQ_COMP_LAYOUT_ENHANCED = 1, /**< Validity iteration count. */
+};
+
+/** Valid fields of struct rte_mlx5cq_attr (comp_mask). */
+enum rte_mlx5cq_attr_mask {
+	RTE_MLX5CQ_ATTR_CQE_SIZE = 1u << 0, /**< cqe_size is set. */
+	RTE_MLX5CQ_ATTR_COMPRESSED = 1u << 1, /**< comp_format/layout set. */
+	RTE_MLX5CQ_ATTR_WC_FLAGS = 1u << 2, /**< wc_flags is set. */
+};
+
+/** Creation flags (struct rte_mlx5cq_attr flags). */
+enum rte_mlx5cq_flags {
+	/** Only one thread polls: no lock (IBV_CREATE_CQ_ATTR_SINGLE_THREADED). */
+	RTE_MLX5CQ_F_SINGLE_THREADED = 1u << 0,
+	/** The device may overwrite unconsumed CQEs (cqc.oi). */
+	RTE_MLX5CQ_F_IGNORE_OVERRUN = 1u << 1,
+	/** 128 B CQEs with the 64 B CQE padded to the end (needs 128 B). */
+	RTE_MLX5CQ_F_CQE_PAD = 1u << 2,
+};
+
+/** All flags known to this version. */
+#define RTE_MLX5CQ_F_ALL (RTE_MLX5CQ_F_SINGLE_THREADED | \
+			  RTE_MLX5CQ_F_IGNORE_OVERRUN | RTE_MLX5CQ_F_CQE_PAD)
+
+/**
+ * CQ creation attributes: struct ibv_cq_init_attr_ex and
+ * struct mlx5dv_cq_init_attr in one.
+ */
+struct rte_mlx5cq_attr {
+	uint32_t comp_mask; /**< RTE_MLX5CQ_ATTR_* bits. */
+	uint32_t cqe; /**< Requested entries (at least this many usable). */
+	uint32_t flags; /**< RTE_MLX5CQ_F_* bits. */
+	uint16_t cqe_size; /**< 64 or 128 (RTE_MLX5CQ_ATTR_CQE_SIZE). */
+	uint8_t comp_format; /**< One RTE_MLX5CQ_COMP_* bit, 0: none. */
+	uint8_t comp_layout; /**< enum rte_mlx5cq_comp_layout. */
+	uint64_t wc_flags; /**< IBV_WC_EX_WITH_* fields the consumer reads. */
+	uint32_t comp_vector; /**< Completion vector (selects the EQ). */
+	int socket; /**< NUMA socket of ring memory, SOCKET_ID_ANY allowed. */
+	enum rte_mlx5cq_path path; /**< AUTO, DEVX or VERBS. */
+};
+
+/** Per-CQ counters kept by the poll functions. */
+struct rte_mlx5cq_counters {
+	uint64_t completions; /**< Completions delivered (errors included). */
+	uint64_t empty_polls; /**< Polls that found nothing. */
+	uint64_t errors; /**< Error CQEs delivered. */
+	uint64_t polls; /**< Burst poll calls. */
+};
+
+/**
+ * CQ handle. The fields are public for the inline fast path only: read them
+ * through rte_mlx5cq_info_get() and never write them.
+ */
+struct rte_mlx5cq {
+	volatile uint8_t *ring; /**< Ring start (entry 0, stride start). */
+	volatile uint32_t *dbrec; /**< Doorbell record (big endian ci, arm). */
+	uint32_t ci; /**< Consumer index, free running. */
+	uint32_t mask; /**< Entries - 1. */
+	uint8_t log_n; /**< log2 of entries. */
+	uint8_t stride_shift; /**< log2 of the CQE stride (6 or 7). */
+	uint8_t cqe_off; /**< Offset of the 64 B CQE in its stride. */
+	uint8_t comp; /**< Compression enabled (mini-CQE format + 1). */
+	uint32_t cqn; /**< CQ number. */
+	struct rte_mlx5cq_counters cnt; /**< Counters. */
+} __rte_cache_aligned;
+
+/** Compact completion record filled by the burst poll. */
+struct rte_mlx5cq_cpl {
+	uint32_t byte_cnt; /**< Byte count (RX), host order. */
+	uint32_t rss_hash; /**< RSS hash result. */
+	uint32_t flow_tag; /**< sop_drop_qpn[23:0]: flow mark (RX) or QPN. */
+	uint32_t metadata; /**< flow_table_metadata / immediate. */
+	uint64_t timestamp; /**< Completion timestamp. */
+	uint16_t wqe_counter; /**< WQE counter or stride index. */
+	uint16_t vlan_tci; /**< Stripped VLAN TCI. */
+	uint16_t hdr_type_etc; /**< RTE_MLX5CQ_HDR_* bits (host order). */
+	uint16_t csum; /**< Checksum field. */
+	uint8_t opcode; /**< RTE_MLX5CQ_OP_* of the CQE. */
+	uint8_t status; /**< enum ibv_wc_status value (0: success). */
+	uint8_t syndrome; /**< Error syndrome (error CQEs). */
+	uint8_t vendor_syndrome; /**< Vendor error syndrome (error CQEs). */
+	uint8_t rss_hash_type; /**< RSS hash type. */
+	uint8_t s_wqe_opcode; /**< Send WQE opcode (error CQEs). */
+	uint8_t rsvd[2];
+};
+
+/** CQE opcodes (op_own bits 7:4, infiniband/mlx5dv.h). */
+enum {
+	RTE_MLX5CQ_OP_REQ = 0x0,
+	RTE_MLX5CQ_OP_RESP_WR_IMM = 0x1,
+	RTE_MLX5CQ_OP_RESP_SEND = 0x2,
+	RTE_MLX5CQ_OP_RESP_SEND_IMM = 0x3,
+	RTE_MLX5CQ_OP_RESP_SEND_INV = 0x4,
+	RTE_MLX5CQ_OP_RESIZE_CQ = 0x5,
+	RTE_MLX5CQ_OP_NO_PACKET = 0x6,
+	RTE_MLX5CQ_OP_SIG_ERR = 0xc,
+	RTE_MLX5CQ_OP_REQ_ERR = 0xd,
+	RTE_MLX5CQ_OP_RESP_ERR = 0xe,
+	RTE_MLX5CQ_OP_INVALID = 0xf,
+};
+
+/** hdr_type_etc bits (mlx5_prm.h MLX5_CQE_*). */
+enum {
+	RTE_MLX5CQ_HDR_VLAN_STRIPPED = 1u << 0,
+	RTE_MLX5CQ_HDR_IPV6 = 1u << 2,
+	RTE_MLX5CQ_HDR_IPV4 = 1u << 3,
+	RTE_MLX5CQ_HDR_TCP = 1u << 4,
+	RTE_MLX5CQ_HDR_UDP = 1u << 5,
+	RTE_MLX5CQ_HDR_L2_OK = 1u << 8,
+	RTE_MLX5CQ_HDR_L3_OK = 1u << 9,
+	RTE_MLX5CQ_HDR_L4_OK = 1u << 10,
+};
+
+/** Byte offsets inside the 64 B CQE (PRM; mlx5_prm.h struct mlx5_cqe). */
+enum {
+	RTE_MLX5CQ_CQE_RX_HASH_RES = 12,
+	RTE_MLX5CQ_CQE_RX_HASH_TYPE = 16,
+	RTE_MLX5CQ_CQE_CSUM = 20,
+	RTE_MLX5CQ_CQE_HDR_TYPE_ETC = 28,
+	RTE_MLX5CQ_CQE_VLAN_INFO = 30,
+	RTE_MLX5CQ_CQE_METADATA = 36,
+	RTE_MLX5CQ_CQE_BYTE_CNT = 44,
+	RTE_MLX5CQ_CQE_TIMESTAMP = 48,
+	RTE_MLX5CQ_CQE_VENDOR_SYND = 54,
+	RTE_MLX5CQ_CQE_SYNDROME = 55,
+	RTE_MLX5CQ_CQE_SOP_DROP_QPN = 56,
+	RTE_MLX5CQ_CQE_WQE_COUNTER = 60,
+	RTE_MLX5CQ_CQE_OP_OWN = 63,
+};
+
+/** Compressed CQE format value in op_own bits 3:2. */
+#define RTE_MLX5CQ_FORMAT_COMPRESSED 3
+
+/** Information about a CQ (rte_mlx5cq_info_get()). */
+struct rte_mlx5cq_info {
+	uint32_t cqn; /**< CQ number. */
+	uint32_t entries; /**< Ring entries (power of two). */
+	uint32_t capacity; /**< Usable entries: entries - 1. */
+	uint16_t cqe_size; /**< Stride: 64 or 128. */
+	uint8_t cqe_pad; /**< 128 B padded. */
+	uint8_t comp_format; /**< RTE_MLX5CQ_COMP_* bit or 0. */
+	uint8_t comp_layout; /**< enum rte_mlx5cq_comp_layout. */
+	enum rte_mlx5cq_path path; /**< DEVX, VERBS or ATTACH. */
+	uint32_t flags; /**< RTE_MLX5CQ_F_* used. */
+	uint32_t eqn; /**< EQ number (DevX). */
+	uint32_t uar_page; /**< UAR page index (DevX). */
+	void *ring; /**< Ring address. */
+	volatile uint32_t *dbrec; /**< Doorbell record address. */
+	size_t ring_size; /**< Ring bytes. */
+	int socket; /**< NUMA socket of the ring. */
+	int ring_hugepage; /**< 1 when the ring lies in a hugepage. */
+	uint64_t ring_page_size; /**< Page size of the ring memory. */
+	uint32_t log_page_size; /**< cqc.log_page_size sent (DevX). */
+	uint32_t umem_id; /**< Ring umem id (DevX), 0 otherwise. */
+};
+
+/** Device-level usage figures (rte_mlx5cq_dev_stats_get()). */
+struct rte_mlx5cq_dev_stats {
+	uint32_t cqs; /**< CQs alive on this device. */
+	uint32_t ring_umems; /**< Ring umems registered. */
+	uint32_t dbr_pages; /**< Doorbell-record pages in the pool. */
+	uint32_t dbr_slots; /**< Doorbell-record slots in use. */
+	uint32_t dbr_umems; /**< Umems of doorbell pages. */
+};
+
+struct rte_mlx5cq_dev;
+
+/**
+ * Open an mlx5cq device on a verbs context.
+ *
+ * Queries the capabilities (DevX QUERY_HCA_CAP when the context supports
+ * DevX, mlx5dv_query_device otherwise), allocates a UAR and sets the
+ * context's buffer allocators so verbs-path rings come from rte_malloc.
+ *
+ * @param ctx
+ *   Verbs context (real device or emulated HCA).
+ * @param socket
+ *   NUMA socket of the device's memory, SOCKET_ID_ANY allowed.
+ * @return
+ *   The device, or NULL with rte_errno set.
+ */
+__rte_experimental
+struct rte_mlx5cq_dev *rte_mlx5cq_dev_open(struct ibv_context *ctx, int socket);
+
+/**
+ * Close an mlx5cq device.
+ *
+ * @param dev
+ *   Device from rte_mlx5cq_dev_open().
+ * @return
+ *   0, or -EBUSY (rte_errno set) while CQs of the device are alive.
+ */
+__rte_experimental
+int rte_mlx5cq_dev_close(struct rte_mlx5cq_dev *dev);
+
+/**
+ * Read the device's resource usage.
+ *
+ * @param dev
+ *   Device.
+ * @param stats
+ *   Filled on success.
+ * @return
+ *   0, or a negative errno.
+ */
+__rte_experimental
+int rte_mlx5cq_dev_stats_get(const struct rte_mlx5cq_dev *dev,
+			     struct rte_mlx5cq_dev_stats *stats);
+
+/**
+ * Create a CQ.
+ *
+ * @param dev
+ *   Device.
+ * @param attr
+ *   Attributes; see struct rte_mlx5cq_attr.
+ * @return
+ *   The CQ, or NULL with rte_errno set (EINVAL, ENOTSUP, EOPNOTSUPP,
+ *   ENOMEM, or the device's error). A failure leaves nothing allocated.
+ */
+__rte_experimental
+struct rte_mlx5cq *rte_mlx5cq_create(struct rte_mlx5cq_dev *dev,
+				     const struct rte_mlx5cq_attr *attr);
+
+/**
+ * Wrap a CQ created by rte_common_mlx5's mlx5_devx_cq_create() for polling.
+ *
+ * The CQ stays owned by the caller: rte_mlx5cq_destroy() frees only the
+ * wrapper.
+ *
+ * @param dev
+ *   Device of the context the CQ was created on.
+ * @param dcq
+ *   CQ filled by mlx5_devx_cq_create().
+ * @param log_desc_n
+ *   log2 of its entries (as given to mlx5_devx_cq_create()).
+ * @return
+ *   The CQ handle, or NULL with rte_errno set.
+ */
+__rte_experimental
+struct rte_mlx5cq *rte_mlx5cq_attach(struct rte_mlx5cq_dev *dev,
+				     struct mlx5_devx_cq *dcq,
+				     uint16_t log_desc_n);
+
+/**
+ * Destroy a CQ (or release an attached one).
+ *
+ * @param cq
+ *   CQ, NULL is ignored.
+ * @return
+ *   0, or a negative errno (rte_errno set).
+ */
+__rte_experimental
+int rte_mlx5cq_destroy(struct rte_mlx5cq *cq);
+
+/**
+ * Get information about a CQ.
+ *
+ * @param cq
+ *   CQ.
+ * @param info
+ *   Filled on success.
+ * @return
+ *   0, or a negative errno.
+ */
+__rte_experimental
+int rte_mlx5cq_info_get(const struct rte_mlx5cq *cq,
+			struct rte_mlx5cq_info *info);
+
+/**
+ * Map an error CQE syndrome to its enum ibv_wc_status value, as the
+ * rdma-core mlx5 provider does.
+ *
+ * @param syndrome
+ *   Syndrome byte of the error CQE.
+ * @return
+ *   The ibv_wc_status value.
+ */
+__rte_experimental
+uint8_t rte_mlx5cq_syndrome_status(uint8_t syndrome);
+
+/** Library-internal: slow path of the poll (compressed or unknown CQE). */
+__rte_experimental
+uint16_t rte_mlx5cq_poll_slow(struct rte_mlx5cq *cq,
+			      struct rte_mlx5cq_cpl *cpl, uint16_t n,
+			      uint16_t done);
+
+/** @internal Syndrome to status table (rdma-core mlx5_handle_error_cqe). */
+static __rte_always_inline uint8_t
+rte_mlx5cq__err_status(uint8_t syndrome)
+{
+	/* enum ibv_wc_status values. */
+	switch (syndrome) {
+	case 0x01: return 1;	/* IBV_WC_LOC_LEN_ERR */
+	case 0x02: return 2;	/* IBV_WC_LOC_QP_OP_ERR */
+	case 0x04: return 4;	/* IBV_WC_LOC_PROT_ERR */
+	case 0x05: return 5;	/* IBV_WC_WR_FLUSH_ERR */
+	case 0x06: return 6;	/* IBV_WC_MW_BIND_ERR */
+	case 0x10: return 7;	/* IBV_WC_BAD_RESP_ERR */
+	case 0x11: return 8;	/* IBV_WC_LOC_ACCESS_ERR */
+	case 0x12: return 9;	/* IBV_WC_REM_INV_REQ_ERR */
+	case 0x13: return 10;	/* IBV_WC_REM_ACCESS_ERR */
+	case 0x14: return 11;	/* IBV_WC_REM_OP_ERR */
+	case 0x15: return 12;	/* IBV_WC_RETRY_EXC_ERR */
+	case 0x16: return 13;	/* IBV_WC_RNR_RETRY_EXC_ERR */
+	case 0x22: return 17;	/* IBV_WC_REM_ABORT_ERR */
+	default: return 21;	/* IBV_WC_GENERAL_ERR */
+	}
+}
+
+/** @internal Address of the 64 B CQE of ring entry idx. */
+static __rte_always_inline volatile uint8_t *
+rte_mlx5cq__cqe(const struct rte_mlx5cq *cq, uint32_t idx)
+{
+	return cq->ring + ((size_t)(idx & cq->mask) << cq->stride_shift) +
+	       cq->cqe_off;
+}
+
+/** @internal Big-endian loads from a CQE. */
+static __rte_always_inline uint32_t
+rte_mlx5cq__be32(volatile const uint8_t *p, unsigned int off)
+{
+	return rte_be_to_cpu_32(*(volatile const rte_be32_t *)(p + off));
+}
+
+static __rte_always_inline uint16_t
+rte_mlx5cq__be16(volatile const uint8_t *p, unsigned int off)
+{
+	return rte_be_to_cpu_16(*(volatile const rte_be16_t *)(p + off));
+}
+
+/**
+ * @internal Ownership test of a CQE at consumer index ci.
+ *
+ * @return
+ *   1 when software owns it, 0 when hardware still does (or it is invalid).
+ */
+static __rte_always_inline int
+rte_mlx5cq__sw_owned(const struct rte_mlx5cq *cq, uint8_t op_own, uint32_t ci)
+{
+	return (op_own & 1) == ((ci >> cq->log_n) & 1) &&
+	       (op_own >> 4) != RTE_MLX5CQ_OP_INVALID;
+}
+
+/** @internal Decode one uncompressed 64 B CQE into a record. */
+static __rte_always_inline void
+rte_mlx5cq__decode(volatile const uint8_t *cqe, uint8_t op_own,
+		   struct rte_mlx5cq_cpl *c)
+{
+	uint8_t op = op_own >> 4;
+	uint32_t sdq = rte_mlx5cq__be32(cqe, RTE_MLX5CQ_CQE_SOP_DROP_QPN);
+
+	c->opcode = op;
+	c->wqe_counter = rte_mlx5cq__be16(cqe, RTE_MLX5CQ_CQE_WQE_COUNTER);
+	c->flow_tag = sdq & 0xffffff;
+	if (unlikely(op == RTE_MLX5CQ_OP_REQ_ERR ||
+		     op == RTE_MLX5CQ_OP_RESP_ERR)) {
+		c->syndrome = cqe[RTE_MLX5CQ_CQE_SYNDROME];
+		c->vendor_syndrome = cqe[RTE_MLX5CQ_CQE_VENDOR_SYND];
+		c->status = rte_mlx5cq__err_status(c->syndrome);
+		c->s_wqe_opcode = sdq >> 24;
+		c->byte_cnt = 0;
+		c->rss_hash = 0;
+		c->metadata = 0;
+		c->timestamp = 0;
+		c->vlan_tci = 0;
+		c->hdr_type_etc = 0;
+		c->csum = 0;
+		c->rss_hash_type = 0;
+		return;
+	}
+	c->status = 0;
+	c->syndrome = 0;
+	c->vendor_syndrome = 0;
+	c->s_wqe_opcode = 0;
+	c->byte_cnt = rte_mlx5cq__be32(cqe, RTE_MLX5CQ_CQE_BYTE_CNT);
+	c->rss_hash = rte_mlx5cq__be32(cqe, RTE_MLX5CQ_CQE_RX_HASH_RES);
+	c->metadata = rte_mlx5cq__be32(cqe, RTE_MLX5CQ_CQE_METADATA);
+	c->timestamp = rte_be_to_cpu_64(*(volatile const rte_be64_t *)
+					(cqe + RTE_MLX5CQ_CQE_TIMESTAMP));
+	c->vlan_tci = rte_mlx5cq__be16(cqe, RTE_MLX5CQ_CQE_VLAN_INFO);
+	c->hdr_type_etc = rte_mlx5cq__be16(cqe, RTE_MLX5CQ_CQE_HDR_TYPE_ETC);
+	c->csum = rte_mlx5cq__be16(cqe, RTE_MLX5CQ_CQE_CSUM);
+	c->rss_hash_type = cqe[RTE_MLX5CQ_CQE_RX_HASH_TYPE];
+}
+
+/**
+ * @internal Publish the consumer index: the doorbell record is written
+ * after the consumed entries have been read (write barrier first).
+ */
+static __rte_always_inline void
+rte_mlx5cq__update_ci(struct rte_mlx5cq *cq, uint32_t ci)
+{
+	cq->ci = ci;
+	rte_io_wmb();
+	cq->dbrec[0] = rte_cpu_to_be_32(ci & 0xffffff);
+}
+
+/**
+ * Poll up to n completions.
+ *
+ * Each software-owned CQE is checked for ownership before any of its
+ * payload is read (read barrier between the two), decoded into cpl[], and
+ * the consumer index and doorbell record are updated once for the burst.
+ * Error CQEs are delivered as records with a non-zero status; polling goes
+ * on past them.
+ *
+ * @param cq
+ *   CQ.
+ * @param cpl
+ *   Array of at least n records.
+ * @param n
+ *   Maximum number of completions.
+ * @return
+ *   Number of records filled.
+ */
+static __rte_always_inline uint16_t
+rte_mlx5cq_poll_burst(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
+		      uint16_t n)
+{
+	uint32_t ci = cq->ci;
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		volatile const uint8_t *cqe = rte_mlx5cq__cqe(cq, ci);
+		uint8_t op_own = cqe[RTE_MLX5CQ_CQE_OP_OWN];
+
+		if (!rte_mlx5cq__sw_owned(cq, op_own, ci))
+			break;
+		if (unlikely(((op_own >> 2) & 3) ==
+			     RTE_MLX5CQ_FORMAT_COMPRESSED)) {
+			if (i)
+				rte_mlx5cq__update_ci(cq, ci);
+			return rte_mlx5cq_poll_slow(cq, cpl, n, i);
+		}
+		rte_io_rmb();
+		rte_mlx5cq__decode(cqe, op_own, &cpl[i]);
+		cq->cnt.errors += cpl[i].status != 0;
+		ci++;
+	}
+	cq->cnt.polls++;
+	if (likely(i)) {
+		cq->cnt.completions += i;
+		rte_mlx5cq__update_ci(cq, ci);
+	} else {
+		cq->cnt.empty_polls++;
+	}
+	return i;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RTE_MLX5CQ_H_ */
