@@ -243,6 +243,21 @@ int mlx5_emu_last_cmd_error(struct ibv_context *ctx, uint8_t *status,
 			    uint32_t *syndrome);
 
 /**
+ * Copy the input mailbox of the last firmware command (DevX object create,
+ * modify, query or general command) the device received.
+ *
+ * @param ctx
+ *   Emulated context.
+ * @param in
+ *   Buffer for the mailbox.
+ * @param len
+ *   In: size of the buffer; out: length of the mailbox.
+ * @return
+ *   0, -ENOENT when no command was received, -ENOSPC when in is too small.
+ */
+int mlx5_emu_last_cmd_in(struct ibv_context *ctx, void *in, size_t *len);
+
+/**
  * Make the next calls at a failure point fail.
  *
  * @param ctx
