@@ -2,15 +2,558 @@
  * Copyright 2026 The mlx5cq authors
  */
 
+/*
+ * dpdk-test-cq ... -- perf [--json FILE] [--reps N] [--image]
+ *
+ * Cycles per completion of rte_mlx5cq_poll_burst(), next to a memory-floor
+ * baseline that streams the same ring bytes through the CPU with the same
+ * access pattern (owner check, then every byte of the CQE summed).
+ *
+ * Cases: CQE size 64/128 x ring that fits in L2 (1024 entries) or not
+ * (256K entries: 16/32 MiB) x ring state after the refill (warm: left in
+ * the caches by the refill; flushed: every line written back and evicted
+ * with clflush, as after device DMA writes that invalidate the core's
+ * copies) x burst 1/8/32.
+ *
+ * A timed pass drains one full ring (every entry a responder CQE of the
+ * current pass). The ring is refilled before every pass outside the timed
+ * region: by the emulated HCA (mlx5_emu_cq_post) on a CQ the library
+ * created through DevX, or, with --image or when no such CQ can be made,
+ * by copying a prepared ring image (hand-written CQEs) into a hand-built
+ * CQ. Poll and baseline passes alternate so both see the same conditions.
+ * Passes are timed in slices of 1024 completions (an interrupted slice is
+ * one outlier, not a spoiled pass); figures are medians over every slice
+ * of at least --reps passes (more on small rings: 256 slices at least).
+ * Nothing here asserts on timing.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#ifdef RTE_ARCH_X86
+#include <emmintrin.h>
+#endif
+
+#include <mlx5_emu.h>
+#include <rte_mlx5cq.h>
 
 #include "test_cq.h"
+#include "test_cqe_image.h"
+
+#define PERF_REPS_DEFAULT 15
+#define PERF_REPS_MAX 101
+#define PERF_BURST_MAX 32
+#define PERF_POST_CHUNK 4096
+#define PERF_SLICE 1024 /* Completions per timed slice. */
+#define PERF_MIN_SLICES 256 /* Samples per case at least. */
+
+/* One ring under test and the way it is refilled. */
+struct perf_ring {
+	struct rte_mlx5cq *cq;
+	uint32_t entries;
+	uint32_t log_n;
+	uint16_t cqe_size;
+	uint8_t *ring; /* Ring start. */
+	size_t ring_size;
+	/* Emulated HCA mode. */
+	struct ibv_context *ctx;
+	struct rte_mlx5cq_dev *dev;
+	uint32_t cqn;
+	struct mlx5_emu_cpl *post; /* PERF_POST_CHUNK descriptors. */
+	/* Image mode: hand-built CQ, one ring image per pass parity. */
+	uint8_t *img[2];
+	uint8_t *dbrec;
+	uint32_t seq; /* Completions produced so far. */
+};
+
+struct perf_case_result {
+	char name[48];
+	uint16_t cqe_size;
+	uint32_t entries;
+	const char *state;
+	uint16_t burst;
+	double poll_cpc; /* Median cycles per completion. */
+	double base_cpc; /* Median of the baseline. */
+};
+
+/* Records land here: global so the stores cannot be optimised away. */
+static struct rte_mlx5cq_cpl perf_cpl[PERF_BURST_MAX];
+static volatile uint64_t perf_sink;
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double
+median(double *v, unsigned int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n & 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* A responder CQE description for completion number seq. */
+static void
+perf_img_cqe(uint32_t seq, struct img_cqe *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->opcode = 2; /* RESP_SEND */
+	d->rx_hash_res = seq * 0x9e3779b9u;
+	d->rx_hash_type = 0x22;
+	d->csum = (uint16_t)(seq ^ 0xbeef);
+	d->hdr_type_etc = 1u << 3 | 1u << 4 | 1u << 9 | 1u << 10;
+	d->vlan_info = 100;
+	d->metadata = seq;
+	d->byte_cnt = 64 + (seq & 1023);
+	d->timestamp = (uint64_t)seq << 8;
+	d->sop_drop_qpn = 0x123;
+	d->wqe_counter = (uint16_t)seq;
+}
+
+static void
+perf_emu_cpl(uint32_t seq, struct mlx5_emu_cpl *c)
+{
+	struct img_cqe d;
+
+	perf_img_cqe(seq, &d);
+	memset(c, 0, sizeof(*c));
+	c->kind = MLX5_EMU_CPL_RESP;
+	c->opcode = d.opcode;
+	c->rx_hash_res = d.rx_hash_res;
+	c->rx_hash_type = d.rx_hash_type;
+	c->csum = d.csum;
+	c->hdr_type_etc = d.hdr_type_etc;
+	c->vlan_info = d.vlan_info;
+	c->flow_table_metadata = d.metadata;
+	c->byte_cnt = d.byte_cnt;
+	c->timestamp = d.timestamp;
+	c->qpn = d.sop_drop_qpn;
+	c->wqe_counter = d.wqe_counter;
+}
+
+static void
+perf_ring_free(struct perf_ring *r)
+{
+	if (r->ctx != NULL) {
+		rte_mlx5cq_destroy(r->cq);
+		if (r->dev != NULL)
+			rte_mlx5cq_dev_close(r->dev);
+		mlx5_emu_close(r->ctx);
+	} else {
+		rte_free(r->cq);
+		rte_free(r->ring);
+		rte_free(r->dbrec);
+	}
+	free(r->img[0]);
+	free(r->img[1]);
+	free(r->post);
+	memset(r, 0, sizeof(*r));
+}
+
+/* A CQ created by the library through DevX on an emulated device. */
+static int
+perf_ring_emu(struct perf_ring *r, uint32_t log_n, uint16_t cqe_size)
+{
+	struct rte_mlx5cq_attr attr;
+	struct rte_mlx5cq_info info;
+	char name[32];
+	static unsigned int dev_seq;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(name, sizeof(name), "perf%u", dev_seq++);
+	r->ctx = mlx5_emu_open(name, NULL);
+	if (r->ctx == NULL)
+		return -1;
+	r->dev = rte_mlx5cq_dev_open(r->ctx, (int)rte_socket_id());
+	if (r->dev == NULL)
+		goto fail;
+	memset(&attr, 0, sizeof(attr));
+	attr.comp_mask = RTE_MLX5CQ_ATTR_CQE_SIZE;
+	attr.cqe = (1u << log_n) - 1;
+	attr.cqe_size = cqe_size;
+	attr.flags = RTE_MLX5CQ_F_SINGLE_THREADED;
+	attr.socket = (int)rte_socket_id();
+	attr.path = RTE_MLX5CQ_PATH_DEVX;
+	r->cq = rte_mlx5cq_create(r->dev, &attr);
+	if (r->cq == NULL)
+		goto fail;
+	if (rte_mlx5cq_info_get(r->cq, &info) != 0 ||
+	    info.entries != (1u << log_n))
+		goto fail;
+	r->cqn = info.cqn;
+	r->entries = info.entries;
+	r->log_n = log_n;
+	r->cqe_size = cqe_size;
+	r->ring = info.ring;
+	r->ring_size = info.ring_size;
+	r->post = malloc(sizeof(*r->post) * PERF_POST_CHUNK);
+	if (r->post == NULL)
+		goto fail;
+	return 0;
+fail:
+	perf_ring_free(r);
+	return -1;
+}
+
+/* A hand-built CQ over rte_malloc memory, refilled from two images. */
+static int
+perf_ring_image(struct perf_ring *r, uint32_t log_n, uint16_t cqe_size)
+{
+	uint32_t i, p;
+
+	memset(r, 0, sizeof(*r));
+	r->entries = 1u << log_n;
+	r->log_n = log_n;
+	r->cqe_size = cqe_size;
+	r->ring_size = (size_t)r->entries * cqe_size;
+	r->cq = rte_zmalloc("perf_cq", sizeof(*r->cq), RTE_CACHE_LINE_SIZE);
+	r->ring = rte_malloc("perf_ring", r->ring_size, 4096);
+	r->dbrec = rte_zmalloc("perf_dbrec", 64, 64);
+	r->img[0] = malloc(r->ring_size);
+	r->img[1] = malloc(r->ring_size);
+	if (r->cq == NULL || r->ring == NULL || r->dbrec == NULL ||
+	    r->img[0] == NULL || r->img[1] == NULL) {
+		perf_ring_free(r);
+		return -1;
+	}
+	for (p = 0; p < 2; p++) {
+		for (i = 0; i < r->entries; i++) {
+			uint8_t *cqe = r->img[p] + (size_t)i * cqe_size +
+				       cqe_size - 64;
+			struct img_cqe d;
+
+			if (cqe_size == 128)
+				memset(cqe - 64, 0, 64);
+			/* Contents repeat per pass; the owner bit differs. */
+			perf_img_cqe(i, &d);
+			img_cqe_payload(cqe, &d);
+			cqe[IMG_OP_OWN] = img_op_own(&d, p);
+		}
+	}
+	memset(r->ring, 0, r->ring_size);
+	for (i = 0; i < r->entries; i++)
+		r->ring[(size_t)i * cqe_size + cqe_size - 1] = 0xf1;
+	r->cq->ring = r->ring;
+	r->cq->dbrec = (volatile uint32_t *)r->dbrec;
+	r->cq->mask = r->entries - 1;
+	r->cq->log_n = (uint8_t)log_n;
+	r->cq->stride_shift = cqe_size == 64 ? 6 : 7;
+	r->cq->cqe_off = cqe_size == 64 ? 0 : 64;
+	r->cq->cqn = 0;
+	return 0;
+}
+
+static void
+perf_flush(const struct perf_ring *r)
+{
+#ifdef RTE_ARCH_X86
+	size_t off;
+
+	for (off = 0; off < r->ring_size; off += 64)
+		_mm_clflush(r->ring + off);
+	_mm_mfence();
+#else
+	RTE_SET_USED(r);
+#endif
+}
+
+/* Make every entry a fresh completion of the consumer's current pass. */
+static int
+perf_refill(struct perf_ring *r, int flush)
+{
+	uint32_t left = r->entries;
+
+	if (r->ctx != NULL) {
+		while (left) {
+			uint32_t k = RTE_MIN(left, (uint32_t)PERF_POST_CHUNK);
+			uint32_t i;
+			int ret;
+
+			for (i = 0; i < k; i++)
+				perf_emu_cpl(r->seq + i, &r->post[i]);
+			ret = mlx5_emu_cq_post(r->ctx, r->cqn, r->post, k);
+			if (ret != (int)k) {
+				printf("perf: mlx5_emu_cq_post: %d of %u\n",
+				       ret, k);
+				return -1;
+			}
+			r->seq += k;
+			left -= k;
+		}
+	} else {
+		/* The consumer index is at a pass boundary here. */
+		memcpy(r->ring, r->img[(r->cq->ci >> r->log_n) & 1],
+		       r->ring_size);
+		r->seq += r->entries;
+	}
+	if (flush)
+		perf_flush(r);
+	return 0;
+}
+
+/*
+ * One pass of the poll over the whole ring, timed in slices of
+ * PERF_SLICE completions: a slice hit by an interrupt or a preemption is
+ * one outlier sample, not a spoiled pass. Appends cycles per completion
+ * of each slice to v; returns the number of samples, 0 on a wrong count.
+ */
+static unsigned int
+perf_poll_pass(struct perf_ring *r, uint16_t burst, double *v)
+{
+	struct rte_mlx5cq *cq = r->cq;
+	const uint32_t total = r->entries;
+	const uint32_t slice = RTE_MIN(total, (uint32_t)PERF_SLICE);
+	uint32_t got = 0, start, ns = 0;
+	uint64_t t0, t1;
+
+	while (got < total) {
+		start = got;
+		t0 = rte_rdtsc_precise();
+		while (got - start < slice) {
+			uint16_t n = rte_mlx5cq_poll_burst(cq, perf_cpl,
+							   burst);
+
+			if (unlikely(n == 0))
+				break;
+			got += n;
+		}
+		t1 = rte_rdtsc_precise();
+		if (got == start)
+			break;
+		v[ns++] = (double)(t1 - t0) / (got - start);
+	}
+	perf_sink += perf_cpl[0].byte_cnt;
+	if (got != total) {
+		printf("perf: pass drained %u of %u completions\n", got,
+		       total);
+		return 0;
+	}
+	return ns;
+}
+
+/*
+ * One pass of the memory floor, sliced as perf_poll_pass(): same entries,
+ * same order, owner bit checked against the pass parity, then all 64
+ * bytes of the CQE summed. The consumer index and doorbell record are
+ * moved at the end (untimed) so the refill can go on.
+ */
+static unsigned int
+perf_base_pass(struct perf_ring *r, double *v)
+{
+	struct rte_mlx5cq *cq = r->cq;
+	const uint32_t mask = r->entries - 1, total = r->entries;
+	const uint32_t slice = RTE_MIN(total, (uint32_t)PERF_SLICE);
+	const unsigned int shift = cq->stride_shift, off = cq->cqe_off;
+	const unsigned int log_n = r->log_n;
+	const uint8_t *ring = r->ring;
+	uint32_t ci = cq->ci, i = 0, end, ns = 0;
+	uint64_t t0, t1, sum = 0;
+
+	while (i < total) {
+		end = i + slice;
+		t0 = rte_rdtsc_precise();
+		for (; i < end; i++, ci++) {
+			const volatile uint64_t *q =
+				(const volatile uint64_t *)
+				(ring + ((size_t)(ci & mask) << shift) + off);
+			uint8_t op_own = ((const volatile uint8_t *)q)[63];
+
+			if (unlikely((op_own & 1) != ((ci >> log_n) & 1)))
+				break;
+			sum += q[0] + q[1] + q[2] + q[3] + q[4] + q[5] +
+			       q[6] + q[7];
+		}
+		t1 = rte_rdtsc_precise();
+		if (i != end)
+			break;
+		v[ns++] = (double)(t1 - t0) / slice;
+	}
+	perf_sink += sum;
+	if (i != total) {
+		printf("perf: baseline stopped at %u of %u\n", i, total);
+		return 0;
+	}
+	cq->ci = ci;
+	rte_io_wmb();
+	cq->dbrec[0] = rte_cpu_to_be_32(ci & 0xffffff);
+	return ns;
+}
+
+/*
+ * Timed passes of the poll with the given burst, each followed by a timed
+ * pass of the baseline over the same ring (refilled in between), so both
+ * see the same conditions. One warm-up pair first (page faults, branch
+ * predictors). At least reps pairs, more on small rings so every case has
+ * at least PERF_MIN_SLICES slices. The medians over every slice go to
+ * poll and base.
+ */
+static int
+perf_measure(struct perf_ring *r, int flush, uint16_t burst,
+	     unsigned int reps, double *poll, double *base)
+{
+	const uint32_t per_pass = (r->entries + PERF_SLICE - 1) / PERF_SLICE;
+	unsigned int passes = RTE_MAX(reps, PERF_MIN_SLICES / per_pass);
+	double *vp = malloc(sizeof(*vp) * per_pass * (passes + 1));
+	double *vb = malloc(sizeof(*vb) * per_pass * (passes + 1));
+	unsigned int k, np = 0, nb = 0, got;
+	int ret = -1;
+
+	if (vp == NULL || vb == NULL)
+		goto out;
+	for (k = 0; k <= passes; k++) {
+		if (perf_refill(r, flush) != 0)
+			goto out;
+		got = perf_poll_pass(r, burst, vp + np);
+		if (got == 0)
+			goto out;
+		if (k > 0)
+			np += got;
+		if (perf_refill(r, flush) != 0)
+			goto out;
+		got = perf_base_pass(r, vb + nb);
+		if (got == 0)
+			goto out;
+		if (k > 0)
+			nb += got;
+	}
+	*poll = median(vp, np);
+	*base = median(vb, nb);
+	ret = 0;
+out:
+	free(vp);
+	free(vb);
+	return ret;
+}
+
+static int
+perf_write_json(const char *path, const struct perf_case_result *res,
+		unsigned int n, unsigned int reps, const char *mode)
+{
+	FILE *f = fopen(path, "w");
+	unsigned int i;
+
+	if (f == NULL) {
+		printf("perf: cannot write %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "{\n  \"tsc_hz\": %" PRIu64 ",\n  \"reps\": %u,\n"
+		"  \"statistic\": \"median of %u-completion slices\",\n"
+		"  \"refill\": \"%s\",\n  \"cases\": [\n", rte_get_tsc_hz(),
+		reps, PERF_SLICE, mode);
+	for (i = 0; i < n; i++)
+		fprintf(f, "    {\"name\": \"%s\", \"cqe_size\": %u, "
+			"\"entries\": %u, \"ring_state\": \"%s\", "
+			"\"burst\": %u, \"poll_cycles_per_cpl\": %.3f, "
+			"\"baseline_cycles_per_cpl\": %.3f, "
+			"\"ratio\": %.3f}%s\n", res[i].name, res[i].cqe_size,
+			res[i].entries, res[i].state, res[i].burst,
+			res[i].poll_cpc, res[i].base_cpc,
+			res[i].poll_cpc / res[i].base_cpc,
+			i + 1 < n ? "," : "");
+	fprintf(f, "  ]\n}\n");
+	fclose(f);
+	return 0;
+}
 
 int
 test_cq_perf(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	printf("perf: not built yet\n");
-	return 1;
+	static const uint16_t cqe_sizes[] = { 64, 128 };
+	static const uint32_t log_sizes[] = { 10, 18 };
+	static const uint16_t bursts[] = { 1, 8, 32 };
+	static const char * const states[] = { "warm", "flushed" };
+	struct perf_case_result res[2 * 2 * 2 * 3];
+	unsigned int reps = PERF_REPS_DEFAULT, nres = 0;
+	unsigned int s, l, f, b;
+	const char *json = NULL, *mode = NULL;
+	int force_image = 0, i;
+
+	for (i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "--json") == 0 && i + 1 < argc) {
+			json = argv[++i];
+		} else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) {
+			reps = (unsigned int)atoi(argv[++i]);
+			if (reps < 1 || reps > PERF_REPS_MAX) {
+				printf("perf: --reps 1..%d\n", PERF_REPS_MAX);
+				return 2;
+			}
+		} else if (strcmp(argv[i], "--image") == 0) {
+			force_image = 1;
+		} else {
+			printf("usage: perf [--json FILE] [--reps N] "
+			       "[--image]\n");
+			return 2;
+		}
+	}
+	printf("perf: TSC %.3f GHz, lcore %u, >= %u timed passes per case, "
+	       "median over %u-completion slices\n", rte_get_tsc_hz() / 1e9,
+	       rte_lcore_id(), reps, PERF_SLICE);
+	printf("%-22s %12s %12s %7s\n", "case", "poll cyc/cpl",
+	       "floor cyc/cpl", "ratio");
+	for (s = 0; s < RTE_DIM(cqe_sizes); s++) {
+		for (l = 0; l < RTE_DIM(log_sizes); l++) {
+			struct perf_ring r;
+			const char *m;
+
+			if (!force_image && perf_ring_emu(&r, log_sizes[l],
+							  cqe_sizes[s]) == 0) {
+				m = "emu-devx";
+			} else if (perf_ring_image(&r, log_sizes[l],
+						   cqe_sizes[s]) == 0) {
+				m = "image";
+			} else {
+				printf("perf: no memory for a %u x %u B ring\n",
+				       1u << log_sizes[l], cqe_sizes[s]);
+				return 1;
+			}
+			if (mode == NULL)
+				mode = m;
+			else if (strcmp(mode, m) != 0)
+				mode = "mixed";
+			for (f = 0; f < RTE_DIM(states); f++) {
+				for (b = 0; b < RTE_DIM(bursts); b++) {
+					struct perf_case_result *c =
+						&res[nres++];
+
+					if (perf_measure(&r, f, bursts[b], reps,
+							 &c->poll_cpc,
+							 &c->base_cpc) != 0) {
+						perf_ring_free(&r);
+						return 1;
+					}
+					c->cqe_size = cqe_sizes[s];
+					c->entries = r.entries;
+					c->state = states[f];
+					c->burst = bursts[b];
+					snprintf(c->name, sizeof(c->name),
+						 "%uB/%uK/%s/b%u",
+						 c->cqe_size,
+						 c->entries / 1024, c->state,
+						 c->burst);
+					printf("%-22s %12.2f %12.2f %7.2f\n",
+					       c->name, c->poll_cpc,
+					       c->base_cpc,
+					       c->poll_cpc / c->base_cpc);
+					fflush(stdout);
+				}
+			}
+			perf_ring_free(&r);
+		}
+	}
+	printf("refill: %s%s\n", mode,
+	       strcmp(mode, "image") == 0 ? " (memcpy of a prepared ring)" :
+	       " (mlx5_emu_cq_post on a DevX CQ)");
+	if (json != NULL && perf_write_json(json, res, nres, reps, mode) != 0)
+		return 1;
+	return 0;
 }

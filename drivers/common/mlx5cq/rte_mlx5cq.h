@@ -102,6 +102,8 @@ struct rte_mlx5cq_counters {
 	uint64_t empty_polls; /**< Polls that found nothing. */
 	uint64_t errors; /**< Error CQEs delivered. */
 	uint64_t polls; /**< Burst poll calls. */
+	/** Polls stopped at a compressed CQE this version cannot expand. */
+	uint64_t comp_unhandled;
 };
 
 /**
@@ -121,7 +123,15 @@ struct rte_mlx5cq {
 	struct rte_mlx5cq_counters cnt; /**< Counters. */
 } __rte_cache_aligned;
 
-/** Compact completion record filled by the burst poll. */
+/**
+ * Compact completion record filled by the burst poll.
+ *
+ * Every field but rsvd is written for every record. Success records carry
+ * the CQE payload and zero status, syndrome, vendor_syndrome and
+ * s_wqe_opcode. Error records (REQ_ERR, RESP_ERR) carry status, syndrome,
+ * vendor_syndrome, s_wqe_opcode, the QPN in flow_tag and wqe_counter; their
+ * RX fields (byte_cnt ... rss_hash_type) are zero.
+ */
 struct rte_mlx5cq_cpl {
 	uint32_t byte_cnt; /**< Byte count (RX), host order. */
 	uint32_t rss_hash; /**< RSS hash result. */
@@ -138,7 +148,7 @@ struct rte_mlx5cq_cpl {
 	uint8_t vendor_syndrome; /**< Vendor error syndrome (error CQEs). */
 	uint8_t rss_hash_type; /**< RSS hash type. */
 	uint8_t s_wqe_opcode; /**< Send WQE opcode (error CQEs). */
-	uint8_t rsvd[2];
+	uint8_t rsvd[2]; /**< Not written by the poll. */
 };
 
 /** CQE opcodes (op_own bits 7:4, infiniband/mlx5dv.h). */
@@ -225,40 +235,48 @@ struct rte_mlx5cq_dev;
 /**
  * Open an mlx5cq device on a verbs context.
  *
- * Queries the capabilities (DevX QUERY_HCA_CAP when the context supports
- * DevX, mlx5dv_query_device otherwise), allocates a UAR and sets the
- * context's buffer allocators so verbs-path rings come from rte_malloc.
+ * Decides whether the context has DevX (rte_common_mlx5's
+ * mlx5_devx_cmd_query_hca_attr() through the glue; on failure the device is
+ * verbs only), keeps the CQ capabilities of both paths (QUERY_HCA_CAP and
+ * mlx5dv_query_device), allocates a DevX UAR (DevX only) and sets the
+ * context's buffer allocators so verbs-path rings and rdma-core's doorbell
+ * pages come from rte_malloc on the socket.
  *
  * @param ctx
  *   Verbs context (real device or emulated HCA).
  * @param socket
  *   NUMA socket of the device's memory, SOCKET_ID_ANY allowed.
  * @return
- *   The device, or NULL with rte_errno set.
+ *   The device, or NULL with rte_errno set: EINVAL (NULL context, no such
+ *   socket), ENOMEM, or the device's error (UAR allocation, capability
+ *   queries).
  */
 __rte_experimental
 struct rte_mlx5cq_dev *rte_mlx5cq_dev_open(struct ibv_context *ctx, int socket);
 
 /**
- * Close an mlx5cq device.
+ * Close an mlx5cq device: removes the buffer allocators from the context,
+ * frees the UAR and the device.
  *
  * @param dev
  *   Device from rte_mlx5cq_dev_open().
  * @return
- *   0, or -EBUSY (rte_errno set) while CQs of the device are alive.
+ *   0, -EINVAL for NULL, or -EBUSY (rte_errno set) while CQs of the device
+ *   (attached handles included) are alive.
  */
 __rte_experimental
 int rte_mlx5cq_dev_close(struct rte_mlx5cq_dev *dev);
 
 /**
- * Read the device's resource usage.
+ * Read the device's resource usage: CQs alive, ring umems, doorbell pool
+ * pages, slots in use and page umems.
  *
  * @param dev
  *   Device.
  * @param stats
  *   Filled on success.
  * @return
- *   0, or a negative errno.
+ *   0, or -EINVAL for a NULL argument.
  */
 __rte_experimental
 int rte_mlx5cq_dev_stats_get(const struct rte_mlx5cq_dev *dev,
@@ -267,13 +285,22 @@ int rte_mlx5cq_dev_stats_get(const struct rte_mlx5cq_dev *dev,
 /**
  * Create a CQ.
  *
+ * The ring holds roundup_pow2(attr->cqe + 1) entries, every CQE invalid;
+ * ring and doorbell record are in rte_malloc memory (DevX path: ring umem
+ * plus a slot of the device's doorbell pool; verbs path: through the
+ * context's buffer allocators).
+ *
  * @param dev
  *   Device.
  * @param attr
  *   Attributes; see struct rte_mlx5cq_attr.
  * @return
- *   The CQ, or NULL with rte_errno set (EINVAL, ENOTSUP, EOPNOTSUPP,
- *   ENOMEM, or the device's error). A failure leaves nothing allocated.
+ *   The CQ, or NULL with rte_errno set: EINVAL (bad attribute: unknown
+ *   comp_mask or flag bits, cqe 0 or too large, cqe_size, padding without
+ *   128 B, compression format bits, comp_vector, socket, path), ENOTSUP
+ *   (wc_flags), EOPNOTSUPP (something the device or the path lacks),
+ *   ENOMEM, EPROTO (verbs CQ not as requested), or the device's error.
+ *   A failure leaves nothing allocated.
  */
 __rte_experimental
 struct rte_mlx5cq *rte_mlx5cq_create(struct rte_mlx5cq_dev *dev,
@@ -292,7 +319,8 @@ struct rte_mlx5cq *rte_mlx5cq_create(struct rte_mlx5cq_dev *dev,
  * @param log_desc_n
  *   log2 of its entries (as given to mlx5_devx_cq_create()).
  * @return
- *   The CQ handle, or NULL with rte_errno set.
+ *   The CQ handle, or NULL with rte_errno set: EINVAL (NULL argument, CQ
+ *   not created, log_desc_n above 24 or the device's limit), ENOMEM.
  */
 __rte_experimental
 struct rte_mlx5cq *rte_mlx5cq_attach(struct rte_mlx5cq_dev *dev,
@@ -305,7 +333,9 @@ struct rte_mlx5cq *rte_mlx5cq_attach(struct rte_mlx5cq_dev *dev,
  * @param cq
  *   CQ, NULL is ignored.
  * @return
- *   0, or a negative errno (rte_errno set).
+ *   0, or a negative errno (rte_errno set) when the device refused to
+ *   destroy the CQ or release its memory; the CQ is then kept and the call
+ *   can be repeated.
  */
 __rte_experimental
 int rte_mlx5cq_destroy(struct rte_mlx5cq *cq);
@@ -316,9 +346,10 @@ int rte_mlx5cq_destroy(struct rte_mlx5cq *cq);
  * @param cq
  *   CQ.
  * @param info
- *   Filled on success.
+ *   Filled on success (ring socket and page size from the EAL memseg list
+ *   holding the ring).
  * @return
- *   0, or a negative errno.
+ *   0, or -EINVAL for a NULL argument.
  */
 __rte_experimental
 int rte_mlx5cq_info_get(const struct rte_mlx5cq *cq,
@@ -336,7 +367,26 @@ int rte_mlx5cq_info_get(const struct rte_mlx5cq *cq,
 __rte_experimental
 uint8_t rte_mlx5cq_syndrome_status(uint8_t syndrome);
 
-/** Library-internal: slow path of the poll (compressed or unknown CQE). */
+/**
+ * @internal Slow path of rte_mlx5cq_poll_burst(), called when the CQE at the
+ * consumer index is software owned but compressed (format 3).
+ *
+ * On entry the fast path has published records [0, done) (consumer index,
+ * doorbell record, counters). This version does not expand compressed
+ * sessions: it stops before the compressed CQE, counts the stop in
+ * comp_unhandled and logs once per CQ at DEBUG level.
+ *
+ * @param cq
+ *   CQ; cq->ci is the index of the compressed CQE.
+ * @param cpl
+ *   Records of the burst.
+ * @param n
+ *   Size of the burst.
+ * @param done
+ *   Records already filled.
+ * @return
+ *   Records filled in total (done in this version).
+ */
 __rte_experimental
 uint16_t rte_mlx5cq_poll_slow(struct rte_mlx5cq *cq,
 			      struct rte_mlx5cq_cpl *cpl, uint16_t n,
@@ -360,7 +410,7 @@ rte_mlx5cq__err_status(uint8_t syndrome)
 	case 0x14: return 11;	/* IBV_WC_REM_OP_ERR */
 	case 0x15: return 12;	/* IBV_WC_RETRY_EXC_ERR */
 	case 0x16: return 13;	/* IBV_WC_RNR_RETRY_EXC_ERR */
-	case 0x22: return 17;	/* IBV_WC_REM_ABORT_ERR */
+	case 0x22: return 16;	/* IBV_WC_REM_ABORT_ERR */
 	default: return 21;	/* IBV_WC_GENERAL_ERR */
 	}
 }
@@ -387,15 +437,16 @@ rte_mlx5cq__be16(volatile const uint8_t *p, unsigned int off)
 }
 
 /**
- * @internal Ownership test of a CQE at consumer index ci.
+ * @internal Ownership test of a CQE at consumer index ci of a ring of
+ * 2^log_n entries.
  *
  * @return
  *   1 when software owns it, 0 when hardware still does (or it is invalid).
  */
 static __rte_always_inline int
-rte_mlx5cq__sw_owned(const struct rte_mlx5cq *cq, uint8_t op_own, uint32_t ci)
+rte_mlx5cq__sw_owned(uint8_t op_own, uint32_t ci, unsigned int log_n)
 {
-	return (op_own & 1) == ((ci >> cq->log_n) & 1) &&
+	return (op_own & 1) == ((ci >> log_n) & 1) &&
 	       (op_own >> 4) != RTE_MLX5CQ_OP_INVALID;
 }
 
@@ -456,11 +507,18 @@ rte_mlx5cq__update_ci(struct rte_mlx5cq *cq, uint32_t ci)
 /**
  * Poll up to n completions.
  *
- * Each software-owned CQE is checked for ownership before any of its
- * payload is read (read barrier between the two), decoded into cpl[], and
- * the consumer index and doorbell record are updated once for the burst.
- * Error CQEs are delivered as records with a non-zero status; polling goes
- * on past them.
+ * For each entry from the consumer index on: the owner bit of op_own must
+ * equal the pass parity ((ci >> log2(entries)) & 1) and the opcode must not
+ * be INVALID, else the burst ends; only then, after a read barrier, is the
+ * rest of the CQE read and decoded into cpl[]. Error CQEs (REQ_ERR,
+ * RESP_ERR) become records with a non-zero status (rdma-core's syndrome to
+ * ibv_wc_status mapping); polling goes on past them. After the burst the
+ * consumer index is published once: write barrier, then the doorbell
+ * record's first word (big endian, ci & 0xffffff).
+ *
+ * A compressed CQE (format 3) is handed to rte_mlx5cq_poll_slow().
+ *
+ * Not thread safe: one thread polls a CQ at a time.
  *
  * @param cq
  *   CQ.
@@ -475,26 +533,34 @@ static __rte_always_inline uint16_t
 rte_mlx5cq_poll_burst(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		      uint16_t n)
 {
+	/*
+	 * The handle's fields are copied to locals: the byte-wide stores
+	 * into cpl[] could alias them and would force reloads.
+	 */
+	volatile const uint8_t *ring = cq->ring + cq->cqe_off;
+	const uint32_t mask = cq->mask;
+	const unsigned int shift = cq->stride_shift;
+	const unsigned int log_n = cq->log_n;
 	uint32_t ci = cq->ci;
+	uint32_t errors = 0;
 	uint16_t i;
 
 	for (i = 0; i < n; i++) {
-		volatile const uint8_t *cqe = rte_mlx5cq__cqe(cq, ci);
+		volatile const uint8_t *cqe =
+			ring + ((size_t)(ci & mask) << shift);
 		uint8_t op_own = cqe[RTE_MLX5CQ_CQE_OP_OWN];
 
-		if (!rte_mlx5cq__sw_owned(cq, op_own, ci))
+		if (!rte_mlx5cq__sw_owned(op_own, ci, log_n))
 			break;
 		if (unlikely(((op_own >> 2) & 3) ==
-			     RTE_MLX5CQ_FORMAT_COMPRESSED)) {
-			if (i)
-				rte_mlx5cq__update_ci(cq, ci);
-			return rte_mlx5cq_poll_slow(cq, cpl, n, i);
-		}
+			     RTE_MLX5CQ_FORMAT_COMPRESSED))
+			goto slow;
 		rte_io_rmb();
 		rte_mlx5cq__decode(cqe, op_own, &cpl[i]);
-		cq->cnt.errors += cpl[i].status != 0;
+		errors += cpl[i].status != 0;
 		ci++;
 	}
+	cq->cnt.errors += errors;
 	cq->cnt.polls++;
 	if (likely(i)) {
 		cq->cnt.completions += i;
@@ -503,6 +569,14 @@ rte_mlx5cq_poll_burst(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		cq->cnt.empty_polls++;
 	}
 	return i;
+slow:
+	cq->cnt.errors += errors;
+	cq->cnt.polls++;
+	if (i) {
+		cq->cnt.completions += i;
+		rte_mlx5cq__update_ci(cq, ci);
+	}
+	return rte_mlx5cq_poll_slow(cq, cpl, n, i);
 }
 
 #ifdef __cplusplus

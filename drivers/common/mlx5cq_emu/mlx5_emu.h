@@ -58,6 +58,55 @@ enum mlx5_emu_fail_point {
 	MLX5_EMU_FAIL_MAX,
 };
 
+/**
+ * Syndromes the emulated firmware leaves in a failed command's output
+ * mailbox (real syndromes are opaque firmware values; these are the
+ * model's own, one per check, so a test can tell which check refused).
+ */
+enum mlx5_emu_syndrome {
+	MLX5_EMU_SYND_NONE = 0,
+	/* Any command. */
+	MLX5_EMU_SYND_BAD_OPCODE = 0x0ce00001, /**< Opcode not supported. */
+	MLX5_EMU_SYND_BAD_OP_MOD = 0x0ce00002, /**< op_mod not supported. */
+	MLX5_EMU_SYND_HDR_RESERVED = 0x0ce00003, /**< Header reserved bits. */
+	MLX5_EMU_SYND_INLEN = 0x0ce00004, /**< Input mailbox too short. */
+	MLX5_EMU_SYND_OUTLEN = 0x0ce00005, /**< Output mailbox too short. */
+	MLX5_EMU_SYND_INJECTED = 0x0ce00006, /**< Fault injection. */
+	MLX5_EMU_SYND_OBJ_ID = 0x0ce00007, /**< Object id of another object. */
+	/* CREATE_CQ. */
+	MLX5_EMU_SYND_CQ_RESERVED = 0x0c000001, /**< Reserved bit set. */
+	MLX5_EMU_SYND_CQ_STATUS = 0x0c000002, /**< cqc.status not 0. */
+	MLX5_EMU_SYND_CQ_LOG_SIZE = 0x0c000003, /**< > log_max_cq_sz. */
+	MLX5_EMU_SYND_CQ_CQE_SZ = 0x0c000004, /**< cqe_sz not 0, 1, 2. */
+	MLX5_EMU_SYND_CQ_CQE_128 = 0x0c000005, /**< 128 B not supported. */
+	MLX5_EMU_SYND_CQ_CQE_PAD = 0x0c000006, /**< Padding not supported. */
+	MLX5_EMU_SYND_CQ_COMP = 0x0c000007, /**< No cqe_compression cap. */
+	MLX5_EMU_SYND_CQ_COMP_128 = 0x0c000008, /**< No 128 B compression. */
+	MLX5_EMU_SYND_CQ_MINI_FMT = 0x0c000009, /**< Reserved format code. */
+	MLX5_EMU_SYND_CQ_MINI_FMT_CAP = 0x0c00000a, /**< Format lacks cap. */
+	MLX5_EMU_SYND_CQ_LAYOUT = 0x0c00000b, /**< cqe_comp_layout > 1. */
+	MLX5_EMU_SYND_CQ_LAYOUT_CAP = 0x0c00000c, /**< No enhanced cap. */
+	MLX5_EMU_SYND_CQ_LAYOUT_NO_COMP = 0x0c00000d, /**< Layout w/o comp. */
+	MLX5_EMU_SYND_CQ_PERIOD_MODE = 0x0c00000e, /**< cq_period_mode. */
+	MLX5_EMU_SYND_CQ_TS_FORMAT = 0x0c00000f, /**< cq_timestamp_format. */
+	MLX5_EMU_SYND_CQ_STATE = 0x0c000010, /**< st/counters not 0. */
+	MLX5_EMU_SYND_CQ_UNSUPPORTED = 0x0c000011, /**< Feature bit w/o cap. */
+	MLX5_EMU_SYND_CQ_NO_UMEM = 0x0c000012, /**< cq_umem_valid 0. */
+	MLX5_EMU_SYND_CQ_UMEM_ID = 0x0c000013, /**< Ring umem unknown. */
+	MLX5_EMU_SYND_CQ_UMEM_RANGE = 0x0c000014, /**< Ring past umem end. */
+	MLX5_EMU_SYND_CQ_UMEM_ALIGN = 0x0c000015, /**< Ring not 4K aligned. */
+	MLX5_EMU_SYND_CQ_UMEM_ACCESS = 0x0c000016, /**< Ring not writable. */
+	MLX5_EMU_SYND_CQ_PAGE_OFFSET = 0x0c000017, /**< page_offset not 0. */
+	MLX5_EMU_SYND_CQ_LOG_PAGE_SIZE = 0x0c000018, /**< Page size rule. */
+	MLX5_EMU_SYND_CQ_NO_DBR_UMEM = 0x0c000019, /**< dbr_umem_valid 0. */
+	MLX5_EMU_SYND_CQ_DBR_UMEM_ID = 0x0c00001a, /**< Dbr umem unknown. */
+	MLX5_EMU_SYND_CQ_DBR_ALIGN = 0x0c00001b, /**< dbr_addr not 8 B. */
+	MLX5_EMU_SYND_CQ_DBR_RANGE = 0x0c00001c, /**< Record past umem end. */
+	MLX5_EMU_SYND_CQ_UAR = 0x0c00001d, /**< uar_page not allocated. */
+	MLX5_EMU_SYND_CQ_LIMIT = 0x0c00001e, /**< 2^log_max_cq CQs exist. */
+	MLX5_EMU_SYND_CQ_INLINE_PAS = 0x0c00001f, /**< PAS after mailbox. */
+};
+
 /** Resource usage of an emulated device. */
 struct mlx5_emu_stats {
 	uint32_t pds; /**< Protection domains. */
@@ -82,6 +131,9 @@ struct mlx5_emu_umem_info {
 	uint32_t page_shift; /**< Best page size chosen (log2). */
 	uint32_t npages; /**< Translation entries at that page size. */
 	uint32_t refcnt; /**< Objects using it. */
+	uint32_t page_offset; /**< Start within the first page (DMA). */
+	uint32_t host_page_shift; /**< Host pages it lies in, log2 (12 if
+				    * the physical layout is unknown). */
 };
 
 /** Firmware view of a CQ. */

@@ -17,6 +17,7 @@
  */
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/queue.h>
 
@@ -33,9 +34,53 @@ extern int mlx5_emu_logtype;
 		"mlx5_emu: " fmt "\n", ##__VA_ARGS__)
 
 #define EMU_MAX_CMD_IN 4096 /* Largest input mailbox kept for inspection. */
+#define EMU_PAGE_SHIFT 12 /* Host and adapter page (4 KiB). */
+#define EMU_PAGE_SIZE (1u << EMU_PAGE_SHIFT)
+#define EMU_EQN_BASE 16 /* EQ of completion vector v: EMU_EQN_BASE + v. */
+#define EMU_MAX_VECTORS (256 - EMU_EQN_BASE) /* c_eqn is 8 bits. */
+#define EMU_CQN_MASK 0xffffffu /* CQ numbers and counters: 24 bits. */
+
+/* Firmware command status (PRM; kernel include/linux/mlx5/device.h). */
+enum emu_cmd_status {
+	EMU_CMD_STAT_OK = 0x0,
+	EMU_CMD_STAT_INT_ERR = 0x1,
+	EMU_CMD_STAT_BAD_OP_ERR = 0x2,
+	EMU_CMD_STAT_BAD_PARAM_ERR = 0x3,
+	EMU_CMD_STAT_BAD_SYS_STATE_ERR = 0x4,
+	EMU_CMD_STAT_BAD_RES_ERR = 0x5,
+	EMU_CMD_STAT_RES_BUSY = 0x6,
+	EMU_CMD_STAT_LIM_ERR = 0x8,
+	EMU_CMD_STAT_BAD_RES_STATE_ERR = 0x9,
+	EMU_CMD_STAT_IX_ERR = 0xa,
+	EMU_CMD_STAT_NO_RES_ERR = 0xf,
+	EMU_CMD_STAT_BAD_INP_LEN_ERR = 0x50,
+	EMU_CMD_STAT_BAD_OUTP_LEN_ERR = 0x51,
+};
+
+/* PRM command opcodes the model knows beyond those of mlx5_prm.h. */
+#define EMU_CMD_OP_DESTROY_CQ 0x401
+#define EMU_CMD_OP_QUERY_CQ 0x402
+#define EMU_CMD_OP_MODIFY_CQ 0x403
 
 struct emu_dev;
 struct mlx5_glue;
+
+/* Nonzero when the n bytes at p are all zero. */
+static inline int
+emu_bytes_zero(const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (b[i] != 0)
+			return 0;
+	return 1;
+}
+
+/* A field wider than 32 bits (byte aligned) of a PRM layout is zero. */
+#define EMU_WIDE_FIELD_ZERO(typ, p, fld) \
+	emu_bytes_zero(MLX5_ADDR_OF(typ, p, fld), MLX5_FLD_SZ_BYTES(typ, fld))
 
 /* A registered umem (what ib_umem_get pinned). */
 struct emu_umem {
@@ -48,6 +93,8 @@ struct emu_umem {
 	uint32_t nsegs;
 	uint32_t page_shift;
 	uint32_t npages;
+	uint32_t page_offset; /* Start within the first umem page (DMA). */
+	uint32_t host_page_shift; /* Smallest host page it lies in (log2). */
 	uint32_t refcnt; /* Objects using it. */
 };
 
@@ -86,6 +133,28 @@ struct emu_cq {
 	uint32_t pi; /* Producer counter. */
 	uint32_t status; /* cqc.status. */
 	pthread_mutex_t lock; /* Serialises producers. */
+	uint8_t cc; /* cqc.cc: collapsed, every CQE in entry 0. */
+	uint8_t cq_period_mode; /* cqc.cq_period_mode. */
+};
+
+/* A protection domain. */
+struct emu_pd {
+	struct ibv_pd pd; /* Handed to the user; first member. */
+	TAILQ_ENTRY(emu_pd) next;
+};
+
+/* A UAR: one real host page, so doorbell writes land in readable memory. */
+struct emu_uar {
+	struct mlx5dv_devx_uar pub; /* Handed to the user; first member. */
+	TAILQ_ENTRY(emu_uar) next;
+	struct emu_dev *dev;
+	void *page; /* EMU_PAGE_SIZE bytes, base_addr. */
+};
+
+/* A completion channel (eventfd backed). */
+struct emu_chan {
+	struct ibv_comp_channel ch; /* Handed to the user; first member. */
+	TAILQ_ENTRY(emu_chan) next;
 };
 
 /* Per-device fault injection state. */
@@ -105,6 +174,11 @@ struct emu_dev {
 	TAILQ_HEAD(, emu_umem) umems;
 	TAILQ_HEAD(, emu_obj) objs;
 	TAILQ_HEAD(, emu_cq) cqs;
+	TAILQ_HEAD(, emu_pd) pds;
+	TAILQ_HEAD(, emu_uar) uars;
+	TAILQ_HEAD(, emu_chan) chans;
+	uint32_t nchans;
+	uint32_t vhca_id; /* Device index, unique in the process. */
 	uint32_t next_umem_id;
 	uint32_t next_cqn;
 	uint32_t next_uar_page;
@@ -125,7 +199,56 @@ struct emu_dev {
 
 /* mlx5_emu_dev.c */
 struct emu_dev *emu_dev_from_ctx(const struct ibv_context *ctx);
+/* Fault point check (caller holds dev->lock or owns dev exclusively). */
 int emu_fault_hit(struct emu_dev *dev, enum mlx5_emu_fail_point point);
+/*
+ * Find the device owning a user pointer: match() is called for each device
+ * with its lock held; the device it accepts is returned still locked.
+ */
+struct emu_dev *emu_dev_find_locked(int (*match)(struct emu_dev *dev,
+						 const void *ptr),
+				    const void *ptr);
+/* Lookups inside one device (caller holds dev->lock). */
+struct emu_uar *emu_uar_lookup(struct emu_dev *dev, uint32_t page_id);
+struct emu_chan *emu_chan_lookup(struct emu_dev *dev,
+				 const struct ibv_comp_channel *ch);
+int emu_eqn_valid(const struct emu_dev *dev, uint32_t eqn);
+/* Glue-level device entries (mlx5_emu_dev.c). */
+struct ibv_pd *emu_alloc_pd(struct emu_dev *dev);
+int emu_dealloc_pd(struct ibv_pd *pd); /* -ENOENT when not ours. */
+int emu_query_device(struct emu_dev *dev, struct ibv_device_attr *attr);
+struct mlx5dv_devx_uar *emu_alloc_uar(struct emu_dev *dev, uint32_t flags);
+int emu_free_uar(struct mlx5dv_devx_uar *uar); /* -ENOENT when not ours. */
+int emu_query_eqn(struct emu_dev *dev, uint32_t vector, uint32_t *eqn);
+struct ibv_comp_channel *emu_create_comp_channel(struct emu_dev *dev);
+int emu_destroy_comp_channel(struct ibv_comp_channel *ch); /* -ENOENT. */
+int emu_is_ibdev(const struct ibv_device *ibdev, const char **name);
+
+/*
+ * mlx5_emu_obj.c: firmware command plumbing and the DevX object table.
+ * emu_cmd_begin() records the input mailbox; emu_cmd_fail() writes status
+ * and syndrome into the output mailbox, records them and returns the errno
+ * the kernel maps the status to (cmd_status_to_err). Caller holds dev->lock.
+ */
+void emu_cmd_begin(struct emu_dev *dev, const void *in, size_t inlen);
+int emu_cmd_fail(struct emu_dev *dev, void *out, size_t outlen,
+		 uint8_t status, uint32_t syndrome);
+void emu_cmd_ok(void *out, size_t outlen);
+int emu_cmd_status_errno(uint8_t status);
+struct mlx5dv_devx_obj *emu_devx_obj_create(struct emu_dev *dev,
+					    const void *in, size_t inlen,
+					    void *out, size_t outlen);
+int emu_devx_obj_is_ours(const void *obj);
+int emu_devx_obj_destroy(struct mlx5dv_devx_obj *obj);
+int emu_devx_obj_query(struct mlx5dv_devx_obj *obj, const void *in,
+		       size_t inlen, void *out, size_t outlen);
+int emu_devx_obj_modify(struct mlx5dv_devx_obj *obj, const void *in,
+			size_t inlen, void *out, size_t outlen);
+
+/* mlx5_emu_caps.c: general commands (QUERY_HCA_CAP). Returns 0 / errno. */
+int emu_general_cmd(struct emu_dev *dev, const void *in, size_t inlen,
+		    void *out, size_t outlen);
+int emu_caps_check(const struct mlx5_emu_caps *caps);
 
 /* mlx5_emu_glue.c: the original (forwarded) glue table. */
 extern const struct mlx5_glue *emu_orig_glue;
@@ -133,12 +256,20 @@ extern const struct mlx5_glue *emu_orig_glue;
 /* mlx5_emu_umem.c: lookup by id (caller holds dev->lock). */
 struct emu_umem *emu_umem_lookup(struct emu_dev *dev, uint32_t id);
 int emu_umem_is_ours(const void *umem);
+struct mlx5dv_devx_umem *emu_umem_reg(struct emu_dev *dev, void *addr,
+				      size_t size, uint32_t access);
+int emu_umem_dereg(struct mlx5dv_devx_umem *umem); /* -ENOENT not ours. */
 
 /* mlx5_emu_cq.c: CQ table (caller holds dev->lock). */
 struct emu_cq *emu_cq_lookup(struct emu_dev *dev, uint32_t cqn);
 struct emu_cq *emu_cq_new(struct emu_dev *dev); /* cqn assigned, all CQEs
 						 * not yet initialised. */
-void emu_cq_free(struct emu_cq *cq);
+void emu_cq_free(struct emu_cq *cq); /* Drops its umem references too. */
+/* DevX CQ commands (caller holds dev->lock); 0 or errno, status in out. */
+int emu_devx_cq_create(struct emu_dev *dev, const void *in, size_t inlen,
+		       void *out, size_t outlen, struct emu_cq **cqp);
+int emu_devx_cq_query(struct emu_cq *cq, const void *in, size_t inlen,
+		      void *out, size_t outlen);
 
 /* mlx5_emu_cqe.c: CQE writer (takes cq->lock). */
 int emu_cqe_post(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,

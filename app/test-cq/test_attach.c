@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+/*
+ * Suite "attach": a CQ created by rte_common_mlx5's own
+ * mlx5_devx_cq_create() on the emulated HCA, wrapped with
+ * rte_mlx5cq_attach(), fed by the model's producer (mlx5_emu_cq_post) and
+ * polled with rte_mlx5cq_poll_burst(); destroying the handle leaves the CQ
+ * to its owner.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <infiniband/mlx5dv.h>
+#include <infiniband/verbs.h>
+
+#include <rte_byteorder.h>
+#include <rte_common.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+
+#include <mlx5_glue.h>
+#include <mlx5_common_devx.h>
+
+#include <rte_mlx5cq.h>
+#include <mlx5_emu.h>
+
+#include "test.h"
+
+#define CHECK(x) do { \
+	if ((x) != TEST_SUCCESS) \
+		return TEST_FAILED; \
+} while (0)
+
+#define LOG_N 6 /* 64 entries. */
+
+static struct ibv_context *a_ctx;
+static struct rte_mlx5cq_dev *a_dev;
+static struct mlx5dv_devx_uar *a_uar;
+
+static int
+attach_setup(void)
+{
+	if (mlx5_emu_install() != 0)
+		return -1;
+	a_ctx = mlx5_emu_open("attach0", NULL);
+	if (a_ctx == NULL)
+		return -1;
+	a_dev = rte_mlx5cq_dev_open(a_ctx, SOCKET_ID_ANY);
+	/* mlx5_devx_cq_create() wants the caller's UAR page. */
+	a_uar = mlx5_glue->devx_alloc_uar(a_ctx, MLX5DV_UAR_ALLOC_TYPE_NC);
+	if (a_dev == NULL || a_uar == NULL) {
+		printf("attach setup: dev %p uar %p errno %d\n", (void *)a_dev,
+		       (void *)a_uar, rte_errno);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+attach_teardown(void)
+{
+	if (a_uar != NULL)
+		mlx5_glue->devx_free_uar(a_uar);
+	if (a_dev != NULL && rte_mlx5cq_dev_close(a_dev))
+		printf("attach: dev_close %d\n", rte_errno);
+	if (a_ctx != NULL && mlx5_emu_close(a_ctx))
+		printf("attach: emu close failed\n");
+	a_uar = NULL;
+	a_dev = NULL;
+	a_ctx = NULL;
+}
+
+struct usage {
+	uint64_t heap_bytes;
+	uint64_t alloc_count;
+	struct mlx5_emu_stats emu;
+	struct rte_mlx5cq_dev_stats dev;
+};
+
+static int
+usage_take(struct usage *u)
+{
+	struct rte_malloc_socket_stats ms;
+	unsigned int i;
+
+	memset(u, 0, sizeof(*u));
+	for (i = 0; i < rte_socket_count(); i++) {
+		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i), &ms))
+			continue;
+		u->heap_bytes += ms.heap_allocsz_bytes;
+		u->alloc_count += ms.alloc_count;
+	}
+	TEST_ASSERT_SUCCESS(mlx5_emu_stats_get(a_ctx, &u->emu), "emu stats");
+	TEST_ASSERT_SUCCESS(rte_mlx5cq_dev_stats_get(a_dev, &u->dev),
+			    "dev stats");
+	return TEST_SUCCESS;
+}
+
+static int
+usage_same(const struct usage *a, const struct usage *b, const char *what)
+{
+	TEST_ASSERT(a->heap_bytes == b->heap_bytes &&
+		    a->alloc_count == b->alloc_count,
+		    "%s: rte_malloc %" PRIu64 "/%" PRIu64 " -> %" PRIu64
+		    "/%" PRIu64, what, a->heap_bytes, a->alloc_count,
+		    b->heap_bytes, b->alloc_count);
+	TEST_ASSERT(a->emu.umems == b->emu.umems &&
+		    a->emu.devx_objs == b->emu.devx_objs &&
+		    a->emu.cqs == b->emu.cqs,
+		    "%s: emu umems %u->%u objs %u->%u cqs %u->%u", what,
+		    a->emu.umems, b->emu.umems, a->emu.devx_objs,
+		    b->emu.devx_objs, a->emu.cqs, b->emu.cqs);
+	TEST_ASSERT(a->dev.cqs == b->dev.cqs &&
+		    a->dev.dbr_slots == b->dev.dbr_slots,
+		    "%s: dev cqs %u->%u slots %u->%u", what, a->dev.cqs,
+		    b->dev.cqs, a->dev.dbr_slots, b->dev.dbr_slots);
+	return TEST_SUCCESS;
+}
+
+static int
+devx_cq_make(struct mlx5_devx_cq *dcq)
+{
+	struct mlx5_devx_cq_attr attr;
+	int ret;
+
+	memset(dcq, 0, sizeof(*dcq));
+	memset(&attr, 0, sizeof(attr));
+	attr.uar_page_id = a_uar->page_id;
+	ret = mlx5_devx_cq_create(a_ctx, dcq, LOG_N, &attr, SOCKET_ID_ANY);
+	TEST_ASSERT_SUCCESS(ret, "mlx5_devx_cq_create: %d (rte_errno %d)",
+			    ret, rte_errno);
+	return TEST_SUCCESS;
+}
+
+/* A responder completion with fields derived from its sequence number. */
+static void
+cpl_make(struct mlx5_emu_cpl *c, uint32_t seq)
+{
+	memset(c, 0, sizeof(*c));
+	c->kind = MLX5_EMU_CPL_RESP;
+	c->opcode = RTE_MLX5CQ_OP_RESP_SEND;
+	c->byte_cnt = 60 + seq;
+	c->rx_hash_res = 0x9e3779b9u ^ seq;
+	c->rx_hash_type = (uint8_t)(seq & 0x3f);
+	c->qpn = (0x1000 + seq) & 0xffffff;
+	c->flow_table_metadata = 0xa5000000u | seq;
+	c->wqe_counter = (uint16_t)(seq * 3);
+	c->hdr_type_etc = RTE_MLX5CQ_HDR_IPV4 | RTE_MLX5CQ_HDR_TCP |
+			  RTE_MLX5CQ_HDR_L3_OK | RTE_MLX5CQ_HDR_L4_OK;
+	c->vlan_info = (uint16_t)(100 + seq);
+	c->csum = (uint16_t)(0xbeef ^ seq);
+	c->timestamp = UINT64_C(0x0123456700000000) + seq;
+}
+
+static int
+cpl_check(const struct rte_mlx5cq_cpl *r, uint32_t seq)
+{
+	struct mlx5_emu_cpl c;
+
+	cpl_make(&c, seq);
+	TEST_ASSERT_EQUAL(r->status, 0, "seq %u status %u", seq, r->status);
+	TEST_ASSERT_EQUAL(r->opcode, RTE_MLX5CQ_OP_RESP_SEND, "seq %u opcode",
+			  seq);
+	TEST_ASSERT_EQUAL(r->byte_cnt, c.byte_cnt, "seq %u byte_cnt %u", seq,
+			  r->byte_cnt);
+	TEST_ASSERT_EQUAL(r->rss_hash, c.rx_hash_res, "seq %u rss_hash", seq);
+	TEST_ASSERT_EQUAL(r->rss_hash_type, c.rx_hash_type, "seq %u hash type",
+			  seq);
+	TEST_ASSERT_EQUAL(r->flow_tag, c.qpn, "seq %u flow_tag %#x", seq,
+			  r->flow_tag);
+	TEST_ASSERT_EQUAL(r->metadata, c.flow_table_metadata, "seq %u meta",
+			  seq);
+	TEST_ASSERT_EQUAL(r->wqe_counter, c.wqe_counter, "seq %u wqe_counter",
+			  seq);
+	TEST_ASSERT_EQUAL(r->hdr_type_etc, c.hdr_type_etc, "seq %u hdr", seq);
+	TEST_ASSERT_EQUAL(r->vlan_tci, c.vlan_info, "seq %u vlan", seq);
+	TEST_ASSERT_EQUAL(r->csum, c.csum, "seq %u csum", seq);
+	TEST_ASSERT_EQUAL(r->timestamp, c.timestamp, "seq %u timestamp", seq);
+	return TEST_SUCCESS;
+}
+
+static int
+test_attach_poll(void)
+{
+	struct mlx5_devx_cq dcq;
+	struct rte_mlx5cq *cq;
+	struct rte_mlx5cq_info info;
+	struct mlx5_emu_cq_info fw;
+	struct mlx5_emu_cpl in[64];
+	struct rte_mlx5cq_cpl out[64];
+	struct usage u0, u1, u2;
+	uint32_t seq = 0, got_seq = 0, ci = 0;
+	unsigned int round, i;
+	int n;
+
+	CHECK(usage_take(&u0));
+	CHECK(devx_cq_make(&dcq));
+	CHECK(usage_take(&u1));
+	cq = rte_mlx5cq_attach(a_dev, &dcq, LOG_N);
+	TEST_ASSERT_NOT_NULL(cq, "attach: %d", rte_errno);
+	TEST_ASSERT_SUCCESS(rte_mlx5cq_info_get(cq, &info), "info");
+	TEST_ASSERT_EQUAL(info.path, RTE_MLX5CQ_PATH_ATTACH, "path");
+	TEST_ASSERT_EQUAL(info.entries, 1u << LOG_N, "entries");
+	TEST_ASSERT_EQUAL(info.capacity, (1u << LOG_N) - 1, "capacity");
+	TEST_ASSERT_EQUAL(info.cqe_size, 64, "cqe_size");
+	TEST_ASSERT(info.ring == (void *)(uintptr_t)dcq.cqes, "ring");
+	TEST_ASSERT(info.dbrec == dcq.db_rec, "dbrec");
+	TEST_ASSERT_EQUAL(cq->stride_shift, 6, "stride_shift");
+	TEST_ASSERT_EQUAL(cq->cqe_off, 0, "cqe_off");
+	/* The device knows this number as the CQ on dcq's ring. */
+	TEST_ASSERT_SUCCESS(mlx5_emu_cq_query(a_ctx, info.cqn, &fw),
+			    "cqn %#x unknown", info.cqn);
+	TEST_ASSERT(fw.ring == info.ring && fw.dbrec == info.dbrec,
+		    "cqn %#x is another CQ", info.cqn);
+	TEST_ASSERT_EQUAL(fw.log_cq_size, LOG_N, "log_cq_size");
+	TEST_ASSERT_EQUAL(fw.cqe_sz, 0, "cqe_sz");
+	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(cq, out, 64), 0, "empty");
+	/* 10 completions and an error, one burst. */
+	for (i = 0; i < 10; i++)
+		cpl_make(&in[i], seq++);
+	memset(&in[10], 0, sizeof(in[10]));
+	in[10].kind = MLX5_EMU_CPL_RESP_ERR;
+	in[10].opcode = RTE_MLX5CQ_OP_RESP_ERR;
+	in[10].syndrome = 0x04; /* Local protection error. */
+	in[10].vendor_syndrome = 0x33;
+	in[10].qpn = 0x4242;
+	in[10].wqe_counter = 77;
+	n = mlx5_emu_cq_post(a_ctx, info.cqn, in, 11);
+	TEST_ASSERT_EQUAL(n, 11, "post: %d", n);
+	n = rte_mlx5cq_poll_burst(cq, out, 64);
+	TEST_ASSERT_EQUAL(n, 11, "poll: %d", n);
+	for (i = 0; i < 10; i++)
+		CHECK(cpl_check(&out[i], got_seq++));
+	TEST_ASSERT_EQUAL(out[10].opcode, RTE_MLX5CQ_OP_RESP_ERR, "err op");
+	TEST_ASSERT_EQUAL(out[10].status, IBV_WC_LOC_PROT_ERR, "err status %u",
+			  out[10].status);
+	TEST_ASSERT_EQUAL(out[10].syndrome, 0x04, "syndrome");
+	TEST_ASSERT_EQUAL(out[10].vendor_syndrome, 0x33, "vendor syndrome");
+	TEST_ASSERT_EQUAL(out[10].flow_tag, 0x4242, "err qpn");
+	TEST_ASSERT_EQUAL(out[10].wqe_counter, 77, "err wqe_counter");
+	ci = 11;
+	TEST_ASSERT_EQUAL(rte_be_to_cpu_32(dcq.db_rec[0]), ci, "dbrec ci %u",
+			  rte_be_to_cpu_32(dcq.db_rec[0]));
+	TEST_ASSERT_EQUAL(cq->cnt.errors, 1, "errors counter");
+	/* Several passes around the ring (owner bit flips). */
+	for (round = 0; round < 6; round++) {
+		unsigned int want = 40 + round * 3;
+
+		for (i = 0; i < want; i++)
+			cpl_make(&in[i], seq++);
+		n = mlx5_emu_cq_post(a_ctx, info.cqn, in, want);
+		TEST_ASSERT_EQUAL(n, (int)want, "round %u post %d", round, n);
+		n = rte_mlx5cq_poll_burst(cq, out, 16);
+		TEST_ASSERT_EQUAL(n, 16, "round %u first burst %d", round, n);
+		n += rte_mlx5cq_poll_burst(cq, out + 16, 64 - 16);
+		TEST_ASSERT_EQUAL(n, (int)want, "round %u polled %d", round, n);
+		for (i = 0; i < want; i++)
+			CHECK(cpl_check(&out[i], got_seq++));
+		ci += want;
+		TEST_ASSERT_EQUAL(rte_be_to_cpu_32(dcq.db_rec[0]),
+				  ci & 0xffffff, "round %u dbrec", round);
+		TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(cq, out, 64), 0,
+				  "round %u not empty", round);
+	}
+	TEST_ASSERT(ci > 2u << LOG_N, "ring wrapped %u entries only", ci);
+	/* Releasing the handle leaves the CQ. */
+	TEST_ASSERT_SUCCESS(rte_mlx5cq_destroy(cq), "destroy handle");
+	CHECK(usage_take(&u2));
+	CHECK(usage_same(&u1, &u2, "handle released"));
+	TEST_ASSERT_SUCCESS(mlx5_emu_cq_query(a_ctx, info.cqn, &fw),
+			    "CQ gone with the handle");
+	mlx5_devx_cq_destroy(&dcq);
+	CHECK(usage_take(&u2));
+	return usage_same(&u0, &u2, "CQ destroyed");
+}
+
+static int
+test_attach_invalid(void)
+{
+	struct mlx5_devx_cq dcq, empty;
+	struct usage u0, u1;
+
+	CHECK(devx_cq_make(&dcq));
+	CHECK(usage_take(&u0));
+	memset(&empty, 0, sizeof(empty));
+	rte_errno = 0;
+	TEST_ASSERT_NULL(rte_mlx5cq_attach(a_dev, NULL, LOG_N), "NULL dcq");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "errno %d", rte_errno);
+	rte_errno = 0;
+	TEST_ASSERT_NULL(rte_mlx5cq_attach(NULL, &dcq, LOG_N), "NULL dev");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "errno %d", rte_errno);
+	rte_errno = 0;
+	TEST_ASSERT_NULL(rte_mlx5cq_attach(a_dev, &empty, LOG_N), "empty dcq");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "errno %d", rte_errno);
+	rte_errno = 0;
+	TEST_ASSERT_NULL(rte_mlx5cq_attach(a_dev, &dcq, 25), "log 25");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "errno %d", rte_errno);
+	CHECK(usage_take(&u1));
+	CHECK(usage_same(&u0, &u1, "rejected attach"));
+	mlx5_devx_cq_destroy(&dcq);
+	return TEST_SUCCESS;
+}
+
+static int
+test_attach_busy(void)
+{
+	struct mlx5_devx_cq dcq;
+	struct rte_mlx5cq *cq;
+
+	CHECK(devx_cq_make(&dcq));
+	cq = rte_mlx5cq_attach(a_dev, &dcq, LOG_N);
+	TEST_ASSERT_NOT_NULL(cq, "attach: %d", rte_errno);
+	TEST_ASSERT_EQUAL(rte_mlx5cq_dev_close(a_dev), -EBUSY,
+			  "close with an attached CQ");
+	TEST_ASSERT_EQUAL(rte_errno, EBUSY, "errno %d", rte_errno);
+	TEST_ASSERT_SUCCESS(rte_mlx5cq_destroy(cq), "destroy");
+	mlx5_devx_cq_destroy(&dcq);
+	return TEST_SUCCESS;
+}
+
+static struct unit_test_suite attach_suite = {
+	.suite_name = "attach",
+	.setup = attach_setup,
+	.teardown = attach_teardown,
+	.unit_test_cases = {
+		TEST_CASE(test_attach_poll),
+		TEST_CASE(test_attach_invalid),
+		TEST_CASE(test_attach_busy),
+		TEST_CASES_END(),
+	},
+};
+
+REGISTER_TEST_SUITE(attach, attach_suite);

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+#ifndef TEST_CPL_EXPECT_H_
+#define TEST_CPL_EXPECT_H_
+
+/*
+ * The completion record rte_mlx5cq_poll_burst() must produce for a
+ * completion the emulated HCA was asked to write (struct mlx5_emu_cpl), and
+ * the error status mapping, spelled with the names of infiniband/mlx5dv.h
+ * and infiniband/verbs.h (rdma-core cq.c mlx5_handle_error_cqe), so tests
+ * do not compare the library with itself.
+ */
+
+#include <stdint.h>
+#include <string.h>
+
+#include <infiniband/mlx5dv.h>
+#include <infiniband/verbs.h>
+
+#include <mlx5_emu.h>
+#include <rte_mlx5cq.h>
+
+/* enum ibv_wc_status of an error CQE syndrome. */
+static inline uint8_t
+expect_wc_status(uint8_t syndrome)
+{
+	switch (syndrome) {
+	case MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR:
+		return IBV_WC_LOC_LEN_ERR;
+	case MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR:
+		return IBV_WC_LOC_QP_OP_ERR;
+	case MLX5_CQE_SYNDROME_LOCAL_PROT_ERR:
+		return IBV_WC_LOC_PROT_ERR;
+	case MLX5_CQE_SYNDROME_WR_FLUSH_ERR:
+		return IBV_WC_WR_FLUSH_ERR;
+	case MLX5_CQE_SYNDROME_MW_BIND_ERR:
+		return IBV_WC_MW_BIND_ERR;
+	case MLX5_CQE_SYNDROME_BAD_RESP_ERR:
+		return IBV_WC_BAD_RESP_ERR;
+	case MLX5_CQE_SYNDROME_LOCAL_ACCESS_ERR:
+		return IBV_WC_LOC_ACCESS_ERR;
+	case MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR:
+		return IBV_WC_REM_INV_REQ_ERR;
+	case MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR:
+		return IBV_WC_REM_ACCESS_ERR;
+	case MLX5_CQE_SYNDROME_REMOTE_OP_ERR:
+		return IBV_WC_REM_OP_ERR;
+	case MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR:
+		return IBV_WC_RETRY_EXC_ERR;
+	case MLX5_CQE_SYNDROME_RNR_RETRY_EXC_ERR:
+		return IBV_WC_RNR_RETRY_EXC_ERR;
+	case MLX5_CQE_SYNDROME_REMOTE_ABORTED_ERR:
+		return IBV_WC_REM_ABORT_ERR;
+	default:
+		return IBV_WC_GENERAL_ERR;
+	}
+}
+
+/* CQE opcode the model writes for a completion (mlx5dv.h values). */
+static inline uint8_t
+expect_emu_opcode(const struct mlx5_emu_cpl *c)
+{
+	if (c->opcode != 0)
+		return c->opcode;
+	switch (c->kind) {
+	case MLX5_EMU_CPL_REQ:
+		return MLX5_CQE_REQ;
+	case MLX5_EMU_CPL_RESP:
+		return MLX5_CQE_RESP_SEND;
+	case MLX5_EMU_CPL_REQ_ERR:
+		return MLX5_CQE_REQ_ERR;
+	default:
+		return MLX5_CQE_RESP_ERR;
+	}
+}
+
+/*
+ * The record of an emulated completion. What the model writes for each
+ * kind (mlx5_emu.h): requester CQEs carry byte_cnt, timestamp and the send
+ * WQE opcode in sop_drop_qpn[31:24] (RX fields zero); responder CQEs every
+ * RX field; error CQEs syndrome, vendor syndrome and sop_drop_qpn. Callers
+ * set s_wqe_opcode for requester kinds only.
+ */
+static inline void
+expect_emu_record(const struct mlx5_emu_cpl *c, struct rte_mlx5cq_cpl *e)
+{
+	uint8_t op = expect_emu_opcode(c);
+
+	memset(e, 0, sizeof(*e));
+	e->opcode = op;
+	e->wqe_counter = c->wqe_counter;
+	e->flow_tag = c->qpn & 0xffffff;
+	if (op == MLX5_CQE_REQ_ERR || op == MLX5_CQE_RESP_ERR) {
+		e->status = expect_wc_status(c->syndrome);
+		e->syndrome = c->syndrome;
+		e->vendor_syndrome = c->vendor_syndrome;
+		e->s_wqe_opcode = c->s_wqe_opcode;
+		return;
+	}
+	e->byte_cnt = c->byte_cnt;
+	e->timestamp = c->timestamp;
+	if (c->kind == MLX5_EMU_CPL_REQ)
+		return;
+	e->rss_hash = c->rx_hash_res;
+	e->rss_hash_type = c->rx_hash_type;
+	e->metadata = c->flow_table_metadata;
+	e->vlan_tci = c->vlan_info;
+	e->hdr_type_etc = c->hdr_type_etc;
+	e->csum = c->csum;
+}
+
+/* Field-by-field comparison; returns the name of the first mismatch. */
+static inline const char *
+expect_record_diff(const struct rte_mlx5cq_cpl *g,
+		   const struct rte_mlx5cq_cpl *e)
+{
+#define EXPECT_FIELD(f) do { if (g->f != e->f) return #f; } while (0)
+	EXPECT_FIELD(opcode);
+	EXPECT_FIELD(status);
+	EXPECT_FIELD(syndrome);
+	EXPECT_FIELD(vendor_syndrome);
+	EXPECT_FIELD(s_wqe_opcode);
+	EXPECT_FIELD(wqe_counter);
+	EXPECT_FIELD(flow_tag);
+	EXPECT_FIELD(byte_cnt);
+	EXPECT_FIELD(rss_hash);
+	EXPECT_FIELD(rss_hash_type);
+	EXPECT_FIELD(metadata);
+	EXPECT_FIELD(timestamp);
+	EXPECT_FIELD(vlan_tci);
+	EXPECT_FIELD(hdr_type_etc);
+	EXPECT_FIELD(csum);
+#undef EXPECT_FIELD
+	return NULL;
+}
+
+#endif /* TEST_CPL_EXPECT_H_ */

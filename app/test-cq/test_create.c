@@ -1,0 +1,1617 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+/*
+ * Suite "create": CQ creation on both paths against the emulated HCA.
+ *
+ * - creation matrix (path x size x CQE size/padding): ring size, info,
+ *   public handle fields, initial op_own bytes, the firmware's view;
+ * - the CREATE_CQ mailbox compared with an image written here by hand from
+ *   the PRM bit layout of mlx5_ifc_create_cq_in_bits / mlx5_ifc_cqc_bits;
+ * - every rejected attribute with its errno, and no leak;
+ * - every injected failure (emulated device and the library's own
+ *   allocations) leaves rte_malloc, umems, objects, CQs and doorbell slots
+ *   exactly as before;
+ * - doorbell pool sharing, hugepage rings, device close while busy.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <infiniband/mlx5dv.h>
+#include <infiniband/verbs.h>
+
+#include <rte_common.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_memory.h>
+
+#include <mlx5_glue.h>
+
+#include <rte_mlx5cq.h>
+#include <mlx5_emu.h>
+#include <mlx5cq_test_hooks.h>
+
+#include "test.h"
+
+#define CHECK(x) do { \
+	if ((x) != TEST_SUCCESS) \
+		return TEST_FAILED; \
+} while (0)
+
+/* The default emulated device of the suite. */
+static struct ibv_context *g_ctx;
+static struct rte_mlx5cq_dev *g_dev;
+
+/* Default capabilities (mlx5_emu.h): log_max_cq_sz 22, 4 vectors. */
+#define DEF_LOG_MAX_CQ_SZ 22
+#define DEF_VECTORS 4
+
+/* ---- resource snapshots ------------------------------------------------ */
+
+struct snap {
+	uint64_t heap_bytes; /* rte_malloc bytes allocated, all sockets. */
+	uint64_t alloc_count; /* rte_malloc elements, all sockets. */
+	struct mlx5_emu_stats emu;
+	struct rte_mlx5cq_dev_stats dev;
+};
+
+static int
+snap_take(struct ibv_context *ctx, struct rte_mlx5cq_dev *dev, struct snap *s)
+{
+	struct rte_malloc_socket_stats ms;
+	unsigned int i;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < rte_socket_count(); i++) {
+		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i),
+						&ms) != 0)
+			continue;
+		s->heap_bytes += ms.heap_allocsz_bytes;
+		s->alloc_count += ms.alloc_count;
+	}
+	if (ctx != NULL)
+		TEST_ASSERT_SUCCESS(mlx5_emu_stats_get(ctx, &s->emu),
+				    "emu stats");
+	if (dev != NULL)
+		TEST_ASSERT_SUCCESS(rte_mlx5cq_dev_stats_get(dev, &s->dev),
+				    "dev stats");
+	return TEST_SUCCESS;
+}
+
+#define SNAP_FIELD(f) do { \
+	if (a->f != b->f) { \
+		printf("  %s: %s changed: %" PRIu64 " -> %" PRIu64 "\n", \
+		       what, #f, (uint64_t)a->f, (uint64_t)b->f); \
+		ok = 0; \
+	} \
+} while (0)
+
+/* Same resources in use in a and b (commands counters aside). */
+static int
+snap_same(const struct snap *a, const struct snap *b, const char *what)
+{
+	int ok = 1;
+
+	SNAP_FIELD(heap_bytes);
+	SNAP_FIELD(alloc_count);
+	SNAP_FIELD(emu.pds);
+	SNAP_FIELD(emu.uars);
+	SNAP_FIELD(emu.umems);
+	SNAP_FIELD(emu.devx_objs);
+	SNAP_FIELD(emu.cqs);
+	SNAP_FIELD(emu.verbs_cqs);
+	SNAP_FIELD(emu.dbr_pages);
+	SNAP_FIELD(emu.dbr_slots);
+	SNAP_FIELD(dev.cqs);
+	SNAP_FIELD(dev.ring_umems);
+	SNAP_FIELD(dev.dbr_pages);
+	SNAP_FIELD(dev.dbr_slots);
+	SNAP_FIELD(dev.dbr_umems);
+	TEST_ASSERT(ok, "%s: resources leaked or lost", what);
+	return TEST_SUCCESS;
+}
+
+/* ---- helpers ----------------------------------------------------------- */
+
+/* Entries of a ring for n requested: smallest power of two above n. */
+static uint32_t
+ring_entries(uint32_t n)
+{
+	uint64_t e = 1;
+
+	while (e < (uint64_t)n + 1)
+		e <<= 1;
+	return (uint32_t)e;
+}
+
+static uint32_t
+ilog2(uint64_t v)
+{
+	uint32_t l = 0;
+
+	while ((UINT64_C(1) << (l + 1)) <= v)
+		l++;
+	return l;
+}
+
+static void
+attr_init(struct rte_mlx5cq_attr *a, uint32_t cqe, enum rte_mlx5cq_path path)
+{
+	memset(a, 0, sizeof(*a));
+	a->cqe = cqe;
+	a->socket = SOCKET_ID_ANY;
+	a->path = path;
+}
+
+static void
+attr_cqe_size(struct rte_mlx5cq_attr *a, uint16_t size, int pad)
+{
+	a->comp_mask |= RTE_MLX5CQ_ATTR_CQE_SIZE;
+	a->cqe_size = size;
+	if (pad)
+		a->flags |= RTE_MLX5CQ_F_CQE_PAD;
+}
+
+static void
+attr_comp(struct rte_mlx5cq_attr *a, uint8_t fmt, uint8_t layout)
+{
+	a->comp_mask |= RTE_MLX5CQ_ATTR_COMPRESSED;
+	a->comp_format = fmt;
+	a->comp_layout = layout;
+}
+
+static struct ibv_context *
+emu_open_caps(const char *name, void (*tweak)(struct mlx5_emu_caps *))
+{
+	struct mlx5_emu_caps caps;
+
+	mlx5_emu_caps_default(&caps);
+	if (tweak != NULL)
+		tweak(&caps);
+	return mlx5_emu_open(name, &caps);
+}
+
+/* Page size backing an address (the EAL's memseg list). */
+static uint64_t
+mem_page_size(const void *p)
+{
+	const struct rte_memseg_list *msl = rte_mem_virt2memseg_list(p);
+
+	return msl != NULL ? msl->page_sz : (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+/*
+ * Umem and cqc.log_page_size the DevX path must use for a ring (rule in
+ * mlx5cq_devx.c and mlx5cq_create.rst). In hugepage memory the umem spans
+ * the hugepages holding the ring (hugepages are mapped at addresses
+ * aligned to their size) and, in IOVA-as-PA mode, the queue page is the
+ * largest power of two up to the hugepage size dividing the ring's offset
+ * in that umem; elsewhere the umem is the ring and the queue page the
+ * 4 KiB system page.
+ */
+struct ring_umem {
+	uintptr_t start;
+	uint64_t len;
+	uint64_t offset; /* cq_umem_offset */
+	uint32_t log_page_size;
+};
+
+static void
+expect_ring_umem(const void *ring, size_t len, struct ring_umem *u)
+{
+	uint64_t pg = mem_page_size(ring);
+	uint64_t sys = (uint64_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a = (uintptr_t)ring;
+	uint32_t shift;
+
+	if (pg <= sys) {
+		u->start = a;
+		u->len = len;
+		u->offset = 0;
+		u->log_page_size = ilog2(sys) - 12;
+		return;
+	}
+	u->start = a & ~(uintptr_t)(pg - 1);
+	u->len = ((a + len + pg - 1) & ~(uintptr_t)(pg - 1)) - u->start;
+	u->offset = a - u->start;
+	if (rte_eal_iova_mode() != RTE_IOVA_PA) {
+		u->log_page_size = ilog2(sys) - 12;
+		return;
+	}
+	shift = ilog2(pg);
+	while (u->offset % (UINT64_C(1) << shift) != 0)
+		shift--;
+	u->log_page_size = shift - 12;
+}
+
+static uint32_t
+expect_log_page_size(const void *ring, size_t len)
+{
+	struct ring_umem u;
+
+	expect_ring_umem(ring, len, &u);
+	return u.log_page_size;
+}
+
+/* Big-endian 32-bit store into a mailbox image. */
+static void
+put_be32(uint8_t *b, size_t off, uint32_t v)
+{
+	b[off] = (uint8_t)(v >> 24);
+	b[off + 1] = (uint8_t)(v >> 16);
+	b[off + 2] = (uint8_t)(v >> 8);
+	b[off + 3] = (uint8_t)v;
+}
+
+/* ---- suite setup ------------------------------------------------------- */
+
+static int
+suite_setup(void)
+{
+	int ret = mlx5_emu_install();
+
+	if (ret) {
+		printf("mlx5_emu_install: %d\n", ret);
+		return -1;
+	}
+	g_ctx = mlx5_emu_open("create0", NULL);
+	if (g_ctx == NULL) {
+		printf("mlx5_emu_open: %d\n", errno);
+		return -1;
+	}
+	g_dev = rte_mlx5cq_dev_open(g_ctx, SOCKET_ID_ANY);
+	if (g_dev == NULL) {
+		printf("rte_mlx5cq_dev_open: %d\n", rte_errno);
+		mlx5_emu_close(g_ctx);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+suite_teardown(void)
+{
+	if (g_dev != NULL && rte_mlx5cq_dev_close(g_dev) != 0)
+		printf("dev_close failed: %d\n", rte_errno);
+	if (g_ctx != NULL && mlx5_emu_close(g_ctx) != 0)
+		printf("emu close failed\n");
+	g_dev = NULL;
+	g_ctx = NULL;
+}
+
+/* ---- creation matrix --------------------------------------------------- */
+
+/* The CQ as created: info, handle, ring bytes, firmware view. */
+static int
+check_created(struct ibv_context *ctx, struct rte_mlx5cq *cq,
+	      enum rte_mlx5cq_path path, uint32_t n, uint16_t cqe_size,
+	      int pad)
+{
+	struct rte_mlx5cq_info info;
+	struct mlx5_emu_cq_info fw;
+	uint32_t entries = ring_entries(n);
+	uint32_t stride = cqe_size;
+	const uint8_t *ring;
+	uint8_t want = path == RTE_MLX5CQ_PATH_DEVX ? 0xf1 : 0xf0;
+	uint32_t i;
+
+	TEST_ASSERT_SUCCESS(rte_mlx5cq_info_get(cq, &info), "info_get");
+	TEST_ASSERT_EQUAL(info.entries, entries, "entries %u, expected %u",
+			  info.entries, entries);
+	TEST_ASSERT_EQUAL(info.capacity, entries - 1, "capacity %u",
+			  info.capacity);
+	TEST_ASSERT_EQUAL(info.cqe_size, cqe_size, "cqe_size %u",
+			  info.cqe_size);
+	TEST_ASSERT_EQUAL(info.cqe_pad, pad, "cqe_pad %u", info.cqe_pad);
+	TEST_ASSERT_EQUAL(info.path, path, "path %d", info.path);
+	TEST_ASSERT_EQUAL(info.comp_format, 0, "comp_format");
+	TEST_ASSERT_EQUAL(info.ring_size, (size_t)entries * stride,
+			  "ring_size %zu", info.ring_size);
+	TEST_ASSERT_NOT_NULL(info.ring, "ring");
+	TEST_ASSERT_NOT_NULL(info.dbrec, "dbrec");
+	TEST_ASSERT_EQUAL((uintptr_t)info.ring & 4095, 0,
+			  "ring %p not 4 KiB aligned", info.ring);
+	TEST_ASSERT_EQUAL((uintptr_t)info.dbrec & 7, 0, "dbrec alignment");
+	TEST_ASSERT_NOT_NULL(rte_mem_virt2memseg_list(info.ring),
+			     "ring %p not in rte_malloc memory", info.ring);
+	TEST_ASSERT_EQUAL(info.ring_page_size, mem_page_size(info.ring),
+			  "ring_page_size %" PRIu64, info.ring_page_size);
+	/* Public handle fields the inline poll reads. */
+	TEST_ASSERT(cq->ring == (volatile uint8_t *)info.ring, "handle ring");
+	TEST_ASSERT(cq->dbrec == info.dbrec, "handle dbrec");
+	TEST_ASSERT_EQUAL(cq->ci, 0, "ci");
+	TEST_ASSERT_EQUAL(cq->mask, entries - 1, "mask %#x", cq->mask);
+	TEST_ASSERT_EQUAL(cq->log_n, ilog2(entries), "log_n %u", cq->log_n);
+	TEST_ASSERT_EQUAL(cq->stride_shift, cqe_size == 128 ? 7 : 6,
+			  "stride_shift %u", cq->stride_shift);
+	TEST_ASSERT_EQUAL(cq->cqe_off, cqe_size == 128 ? 64 : 0,
+			  "cqe_off %u", cq->cqe_off);
+	TEST_ASSERT_EQUAL(cq->comp, 0, "comp");
+	TEST_ASSERT_EQUAL(cq->cqn, info.cqn, "cqn");
+	/* Doorbell record: consumer index 0, arm word 0. */
+	TEST_ASSERT_EQUAL(info.dbrec[0], 0, "dbrec[0] %#x", info.dbrec[0]);
+	TEST_ASSERT_EQUAL(info.dbrec[1], 0, "dbrec[1] %#x", info.dbrec[1]);
+	/* op_own is byte 63 of the 64 B CQE, the second half of 128 B. */
+	ring = info.ring;
+	for (i = 0; i < entries; i++) {
+		uint8_t b = ring[(size_t)i * stride + stride - 1];
+
+		TEST_ASSERT_EQUAL(b, want, "entry %u op_own %#x, expected %#x",
+				  i, b, want);
+	}
+	/* Firmware view. */
+	TEST_ASSERT_SUCCESS(mlx5_emu_cq_query(ctx, info.cqn, &fw),
+			    "CQ %#x unknown to the device", info.cqn);
+	TEST_ASSERT_EQUAL(fw.verbs, path == RTE_MLX5CQ_PATH_VERBS, "verbs");
+	TEST_ASSERT_EQUAL(fw.log_cq_size, ilog2(entries), "log_cq_size %u",
+			  fw.log_cq_size);
+	TEST_ASSERT_EQUAL(fw.cqe_sz, cqe_size == 64 ? 0 : (pad ? 2 : 1),
+			  "cqe_sz %u", fw.cqe_sz);
+	TEST_ASSERT(fw.ring == info.ring, "fw ring %p vs %p", fw.ring,
+		    info.ring);
+	TEST_ASSERT(fw.dbrec == info.dbrec, "fw dbrec");
+	TEST_ASSERT_EQUAL(fw.cqe_comp_en, 0, "cqe_comp_en");
+	if (path == RTE_MLX5CQ_PATH_DEVX) {
+		struct ring_umem ru;
+		struct mlx5_emu_umem_info um;
+
+		expect_ring_umem(info.ring, info.ring_size, &ru);
+		TEST_ASSERT_EQUAL(fw.cq_umem_id, info.umem_id, "umem id");
+		TEST_ASSERT_EQUAL(fw.cq_umem_offset, ru.offset,
+				  "umem offset %" PRIu64, fw.cq_umem_offset);
+		TEST_ASSERT_SUCCESS(mlx5_emu_umem_query(ctx, info.umem_id,
+							&um), "umem query");
+		TEST_ASSERT_EQUAL(um.addr, ru.start, "umem start %#" PRIx64,
+				  um.addr);
+		TEST_ASSERT_EQUAL(um.size, ru.len, "umem size %" PRIu64,
+				  um.size);
+		TEST_ASSERT_EQUAL(fw.log_page_size, info.log_page_size,
+				  "log_page_size");
+		TEST_ASSERT_EQUAL(info.log_page_size,
+				  expect_log_page_size(info.ring,
+						       info.ring_size),
+				  "log_page_size %u", info.log_page_size);
+		TEST_ASSERT_EQUAL(fw.uar_page, info.uar_page, "uar_page");
+		TEST_ASSERT_EQUAL(fw.eqn, info.eqn, "eqn");
+	} else {
+		TEST_ASSERT_EQUAL(info.umem_id, 0, "verbs umem_id");
+	}
+	return TEST_SUCCESS;
+}
+
+static void
+caps_small(struct mlx5_emu_caps *c)
+{
+	c->log_max_cq_sz = 16;
+}
+
+static int
+test_create_matrix(void)
+{
+	static const uint32_t sizes[] = { 1, 2, 255, 256, 4096, 65535 };
+	static const struct { uint16_t size; int pad; } shapes[] = {
+		{ 64, 0 }, { 128, 0 }, { 128, 1 },
+	};
+	static const enum rte_mlx5cq_path paths[] = {
+		RTE_MLX5CQ_PATH_DEVX, RTE_MLX5CQ_PATH_VERBS,
+	};
+	struct ibv_context *ctx;
+	struct rte_mlx5cq_dev *dev;
+	struct rte_mlx5cq_attr attr;
+	struct rte_mlx5cq *cq;
+	struct snap before, after;
+	unsigned int p, s, h;
+	int ret = TEST_FAILED;
+
+	/* 2^16 entries at most: the maximum is tested without 512 MiB. */
+	ctx = emu_open_caps("create_mx", caps_small);
+	TEST_ASSERT_NOT_NULL(ctx, "emu open");
+	dev = rte_mlx5cq_dev_open(ctx, SOCKET_ID_ANY);
+	if (dev == NULL) {
+		printf("  dev_open: %d\n", rte_errno);
+		goto out_ctx;
+	}
+	for (p = 0; p < RTE_DIM(paths); p++) {
+		for (s = 0; s < RTE_DIM(sizes); s++) {
+			for (h = 0; h < RTE_DIM(shapes); h++) {
+				attr_init(&attr, sizes[s], paths[p]);
+				attr_cqe_size(&attr, shapes[h].size,
+					      shapes[h].pad);
+				if (snap_take(ctx, dev, &before))
+					goto out;
+				cq = rte_mlx5cq_create(dev, &attr);
+				if (cq == NULL) {
+					printf("  create %s n=%u %u%s: %d\n",
+					       p ? "verbs" : "devx", sizes[s],
+					       shapes[h].size,
+					       shapes[h].pad ? " pad" : "",
+					       rte_errno);
+					goto out;
+				}
+				if (check_created(ctx, cq, paths[p], sizes[s],
+						  shapes[h].size,
+						  shapes[h].pad)) {
+					printf("  case %s n=%u %u%s\n",
+					       p ? "verbs" : "devx", sizes[s],
+					       shapes[h].size,
+					       shapes[h].pad ? " pad" : "");
+					rte_mlx5cq_destroy(cq);
+					goto out;
+				}
+				if (rte_mlx5cq_destroy(cq) != 0) {
+					printf("  destroy: %d\n", rte_errno);
+					goto out;
+				}
+				if (snap_take(ctx, dev, &after) ||
+				    snap_same(&before, &after,
+					      "create+destroy"))
+					goto out;
+			}
+		}
+	}
+	ret = TEST_SUCCESS;
+out:
+	if (rte_mlx5cq_dev_close(dev) != 0)
+		ret = TEST_FAILED;
+out_ctx:
+	if (mlx5_emu_close(ctx) != 0)
+		ret = TEST_FAILED;
+	return ret;
+}
+
+/* The largest CQ of the default device, 64 B CQEs, DevX. */
+static int
+test_create_max_default(void)
+{
+	struct rte_mlx5cq_attr attr;
+	struct rte_mlx5cq *cq;
+	uint32_t max = (UINT32_C(1) << DEF_LOG_MAX_CQ_SZ) - 1;
+	int ret;
+
+	attr_init(&attr, max, RTE_MLX5CQ_PATH_DEVX);
+	cq = rte_mlx5cq_create(g_dev, &attr);
+	TEST_ASSERT_NOT_NULL(cq, "create cqe=%u: %d", max, rte_errno);
+	ret = check_created(g_ctx, cq, RTE_MLX5CQ_PATH_DEVX, max, 64, 0);
+	TEST_ASSERT_SUCCESS(rte_mlx5cq_destroy(cq), "destroy");
+	return ret;
+}
+
+/* ---- CREATE_CQ mailbox ------------------------------------------------- */
+
+/*
+ * Expected CREATE_CQ input mailbox, from the PRM layout (mlx5_prm.h
+ * mlx5_ifc_create_cq_in_bits, mlx5_ifc_cqc_bits; bit offsets are from the
+ * most significant bit of each big-endian dword):
+ *   0x00 opcode[31:16] = 0x400, uid[15:0]; 0x04 op_mod[15:0]
+ *   0x10 cq_context (64 bytes):
+ *     +0x00 status 31:28, dbr_umem_valid 25, cqe_sz 23:21, cc 20, oi 17,
+ *           cq_period_mode 16:15, cqe_comp_en 14, mini_cqe_res_format
+ *           13:12, st 11:8, cqe_comp_layout 6:0
+ *     +0x04 dbr_umem_id
+ *     +0x08 page_offset 11:6, mini_cqe_res_format_ext 3:2,
+ *           cq_timestamp_format 1:0
+ *     +0x0c log_cq_size 28:24, uar_page 23:0
+ *     +0x10 cq_period 27:16, cq_max_count 15:0
+ *     +0x14 c_eqn 7:0
+ *     +0x18 log_page_size 28:24
+ *     +0x38 dbr_addr (64 bits)
+ *   0x50 cq_umem_offset (64 bits), 0x58 cq_umem_id, 0x5c cq_umem_valid 31
+ *   0x110 end (the PAS array follows; none with a umem).
+ */
+struct golden {
+	uint32_t cqe_sz; /* 0, 1, 2 */
+	uint32_t oi;
+	uint32_t comp_en;
+	uint32_t prm_fmt; /* 0..4, split into format and _ext. */
+	uint32_t layout;
+	uint32_t dbr_umem_id;
+	uint32_t log_cq_size;
+	uint32_t uar_page;
+	uint32_t eqn;
+	uint32_t log_page_size;
+	uint64_t dbr_addr;
+	uint64_t cq_umem_offset;
+	uint32_t cq_umem_id;
+};
+
+#define CREATE_CQ_IN_LEN 0x110
+
+static void
+golden_image(uint8_t *img, const struct golden *g)
+{
+	const size_t cqc = 0x10;
+
+	memset(img, 0, CREATE_CQ_IN_LEN);
+	put_be32(img, 0x00, UINT32_C(0x400) << 16);
+	put_be32(img, cqc + 0x00, (UINT32_C(1) << 25) | (g->cqe_sz << 21) |
+		 (g->oi << 17) | (g->comp_en << 14) |
+		 ((g->prm_fmt & 3) << 12) | g->layout);
+	put_be32(img, cqc + 0x04, g->dbr_umem_id);
+	put_be32(img, cqc + 0x08, (g->prm_fmt >> 2) << 2);
+	put_be32(img, cqc + 0x0c, (g->log_cq_size << 24) | g->uar_page);
+	put_be32(img, cqc + 0x14, g->eqn);
+	put_be32(img, cqc + 0x18, g->log_page_size << 24);
+	put_be32(img, cqc + 0x38, (uint32_t)(g->dbr_addr >> 32));
+	put_be32(img, cqc + 0x3c, (uint32_t)g->dbr_addr);
+	put_be32(img, 0x50, (uint32_t)(g->cq_umem_offset >> 32));
+	put_be32(img, 0x54, (uint32_t)g->cq_umem_offset);
+	put_be32(img, 0x58, g->cq_umem_id);
+	put_be32(img, 0x5c, UINT32_C(1) << 31);
+}
+
+static int
+golden_compare(struct ibv_context *ctx, const struct golden *g)
+{
+	uint8_t got[4096];
+	uint8_t want[CREATE_CQ_IN_LEN];
+	size_t len = sizeof(got);
+	unsigned int i;
+
+	TEST_ASSERT_SUCCESS(mlx5_emu_last_cmd_in(ctx, got, &len),
+			    "no mailbox captured");
+	TEST_ASSERT_EQUAL(len, (size_t)CREATE_CQ_IN_LEN,
+			  "mailbox length %zu", len);
+	golden_image(want, g);
+	for (i = 0; i < CREATE_CQ_IN_LEN; i++) {
+		if (got[i] != want[i]) {
+			printf("  mailbox byte %#x: got %#04x want %#04x\n",
+			       i, got[i], want[i]);
+			printf("  dword %#x: got %02x%02x%02x%02x want"
+			       " %02x%02x%02x%02x\n", i & ~3u,
+			       got[i & ~3u], got[(i & ~3u) + 1],
+			       got[(i & ~3u) + 2], got[(i & ~3u) + 3],
+			       want[i & ~3u], want[(i & ~3u) + 1],
+			       want[(i & ~3u) + 2], want[(i & ~3u) + 3]);
+			return TEST_FAILED;
+		}
+	}
+	return TEST_SUCCESS;
+}
+
+static int
+test_golden_mailbox(void)
+{
+	struct ibv_context *ctx;
+	struct rte_mlx5cq_dev *dev;
+	struct rte_mlx5cq_attr attr;
+	struct rte_mlx5cq *a = NULL, *b = NULL;
+	struct rte_mlx5cq_info ia, ib;
+	struct mlx5_emu_cq_info fa;
+	struct mlx5_emu_umem_info um;
+	struct golden g;
+	struct ring_umem ru;
+	uint32_t eqn2, eqn3;
+	int ret = TEST_FAILED;
+
+	ctx = mlx5_emu_open("create_gold", NULL);
+	TEST_ASSERT_NOT_NULL(ctx, "emu open");
+	dev = rte_mlx5cq_dev_open(ctx, SOCKET_ID_ANY);
+	if (dev == NULL)
+		goto out_ctx;
+	/* EQ numbers asked by the test itself. */
+	if (mlx5_glue->devx_query_eqn(ctx, 2, &eqn2) ||
+	    mlx5_glue->devx_query_eqn(ctx, 3, &eqn3)) {
+		printf("  devx_query_eqn failed\n");
+		goto out;
+	}
+	/* A: 255 -> 256 entries, 128 B padded, CSUM_STRIDX, oi, vector 2. */
+	attr_init(&attr, 255, RTE_MLX5CQ_PATH_DEVX);
+	attr_cqe_size(&attr, 128, 1);
+	attr_comp(&attr, RTE_MLX5CQ_COMP_CSUM_STRIDX,
+		  RTE_MLX5CQ_COMP_LAYOUT_BASIC);
+	attr.flags |= RTE_MLX5CQ_F_IGNORE_OVERRUN;
+	attr.comp_vector = 2;
+	a = rte_mlx5cq_create(dev, &attr);
+	if (a == NULL) {
+		printf("  create A: %d\n", rte_errno);
+		goto out;
+	}
+	if (rte_mlx5cq_info_get(a, &ia) || mlx5_emu_cq_query(ctx, ia.cqn, &fa))
+		goto out;
+	/* The doorbell umem: one 4 KiB page holding the record at 0. */
+	if (mlx5_emu_umem_query(ctx, fa.dbr_umem_id, &um) ||
+	    um.size != 4096 ||
+	    um.addr != ((uintptr_t)ia.dbrec & ~UINT64_C(4095)) ||
+	    ((uintptr_t)ia.dbrec & 4095) != 0) {
+		printf("  doorbell umem %u: size %" PRIu64 " addr %#" PRIx64
+		       " dbrec %p\n", fa.dbr_umem_id, um.size, um.addr,
+		       (void *)(uintptr_t)ia.dbrec);
+		goto out;
+	}
+	memset(&g, 0, sizeof(g));
+	g.cqe_sz = 2;
+	g.oi = 1;
+	g.comp_en = 1;
+	g.prm_fmt = 3; /* MLX5_CQE_RESP_FORMAT_CSUM_STRIDX */
+	g.layout = 0;
+	g.dbr_umem_id = fa.dbr_umem_id;
+	g.log_cq_size = 8;
+	g.uar_page = ia.uar_page;
+	g.eqn = eqn2;
+	g.log_page_size = expect_log_page_size(ia.ring, ia.ring_size);
+	g.dbr_addr = 0;
+	expect_ring_umem(ia.ring, ia.ring_size, &ru);
+	g.cq_umem_offset = ru.offset;
+	g.cq_umem_id = ia.umem_id;
+	if (golden_compare(ctx, &g) != TEST_SUCCESS) {
+		printf("  CQ A mailbox differs\n");
+		goto out;
+	}
+	/* B: 1000 -> 1024 entries, 64 B, L34H_STRIDX enhanced, vector 3. */
+	attr_init(&attr, 1000, RTE_MLX5CQ_PATH_DEVX);
+	attr_comp(&attr, RTE_MLX5CQ_COMP_L34H_STRIDX,
+		  RTE_MLX5CQ_COMP_LAYOUT_ENHANCED);
+	attr.comp_vector = 3;
+	b = rte_mlx5cq_create(dev, &attr);
+	if (b == NULL) {
+		printf("  create B: %d\n", rte_errno);
+		goto out;
+	}
+	if (rte_mlx5cq_info_get(b, &ib))
+		goto out;
+	memset(&g, 0, sizeof(g));
+	g.cqe_sz = 0;
+	g.oi = 0;
+	g.comp_en = 1;
+	g.prm_fmt = 4; /* L34H_STRIDX: format 0, _ext 1 */
+	g.layout = 1;
+	g.dbr_umem_id = fa.dbr_umem_id; /* Same doorbell page. */
+	g.log_cq_size = 10;
+	g.uar_page = ia.uar_page;
+	g.eqn = eqn3;
+	g.log_page_size = expect_log_page_size(ib.ring, ib.ring_size);
+	g.dbr_addr = 64; /* Second slot of the page. */
+	expect_ring_umem(ib.ring, ib.ring_size, &ru);
+	g.cq_umem_offset = ru.offset;
+	g.cq_umem_id = ib.umem_id;
+	if (golden_compare(ctx, &g) != TEST_SUCCESS) {
+		printf("  CQ B mailbox differs\n");
+		goto out;
+	}
+	if (ib.dbrec != ia.dbrec + 16) {
+		printf("  B record %p not 64 B after A's %p\n",
+		       (void *)(uintptr_t)ib.dbrec,
+		       (void *)(uintptr_t)ia.dbrec);
+		goto out;
+	}
+	/* Compression shows in the handle and the info. */
+	if (a->comp != 4 || b->comp != (5 | 0x80) ||
+	    ia.comp_format != RTE_MLX5CQ_COMP_CSUM_STRIDX ||
+	    ib.comp_layout != RTE_MLX5CQ_COMP_LAYOUT_ENHANCED) {
+		printf("  comp fields: a %#x b %#x\n", a->comp, b->comp);
+		goto out;
+	}
+	ret = TEST_SUCCESS;
+out:
+	if (b != NULL && rte_mlx5cq_destroy(b) != 0)
+		ret = TEST_FAILED;
+	if (a != NULL && rte_mlx5cq_destroy(a) != 0)
+		ret = TEST_FAILED;
+	if (dev != NULL && rte_mlx5cq_dev_close(dev) != 0)
+		ret = TEST_FAILED;
+out_ctx:
+	if (mlx5_emu_close(ctx) != 0)
+		ret = TEST_FAILED;
+	return ret;
+}
+
+/* ---- rejected attributes ----------------------------------------------- */
+
+static int
+expect_reject(struct ibv_context *ctx, struct rte_mlx5cq_dev *dev,
+	      const struct rte_mlx5cq_attr *attr, int err, const char *what)
+{
+	struct snap before, after;
+	struct rte_mlx5cq *cq;
+
+	CHECK(snap_take(ctx, dev, &before));
+	rte_errno = 0;
+	cq = rte_mlx5cq_create(dev, attr);
+	if (cq != NULL) {
+		rte_mlx5cq_destroy(cq);
+		printf("  %s: accepted\n", what);
+		return TEST_FAILED;
+	}
+	TEST_ASSERT_EQUAL(rte_errno, err, "%s: errno %d (%s), expected %d",
+			  what, rte_errno, strerror(rte_errno), err);
+	CHECK(snap_take(ctx, dev, &after));
+	return snap_same(&before, &after, what);
+}
+
+static int
+test_reject_attrs(void)
+{
+	const uint32_t devmax = (UINT32_C(1) << DEF_LOG_MAX_CQ_SZ) - 1;
+	struct rte_mlx5cq_attr a;
+	unsigned int p;
+
+	for (p = RTE_MLX5CQ_PATH_AUTO; p <= RTE_MLX5CQ_PATH_VERBS; p++) {
+		enum rte_mlx5cq_path path = (enum rte_mlx5cq_path)p;
+
+		attr_init(&a, 16, path);
+		a.comp_mask = 1u << 3;
+		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "comp_mask"));
+		attr_init(&a, 16, path);
+		a.comp_mask = 1u << 31;
+		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "comp_mask31"));
+		attr_init(&a, 16, path);
+		a.flags = 1u << 3;
+		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "flags"));
+		attr_init(&a, 0, path);
+		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "cqe 0"));
+		attr_init(&a, UINT32_C(1) << 24, path);
+		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "cqe 2^24"));
+		attr_init(&a, (UINT32_C(1) << 24) - 1, path);
+		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL,
+				    "cqe 2^24-1 above device"));
+		attr_init(&a, UINT32_MAX, path);
+		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "cqe overflow"));
+		attr_init(&a, devmax + 1, path);
+		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL,
+				    "cqe above log_max_cq_sz"));
+		attr_init(&a, 16, path);
+		a.comp_mask = RTE_MLX5CQ_ATTR_WC_FLAGS;
+		a.wc_flags = IBV_WC_EX_WITH_BYTE_LEN | (UINT64_C(1) << 12);
+		CHECK(expect_reject(g_ctx, g_dev, &a, ENOTSUP, "wc_flags"));
+		attr_init(&a, 16, path);
+		a.comp_mask = RTE_MLX5CQ_ATTR_WC_FLAGS;
+		a.wc_flags = UINT64_C(1) << 40;
+		CHECK(expect_reject(g_ctx, g_dev, &a, ENOTSUP, "wc_flags 40"));
+		attr_init(&a, 16, path);
+		attr_cqe_size(&a, 32, 0);
+		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "cqe_size 32"));
+		attr_init(&a, 16, path);
+		attr_cqe_size(&a, 256, 0);
+		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "cqe_size 256"));
+		attr_init(&a, 16, path);
+		attr_cqe_size(&a, 0, 0);
+		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "cqe_size 0"));
+		attr_init(&a, 16, path);
+		attr_cqe_size(&a, 64, 1);
+		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "pad with 64"));
+		attr_init(&a, 16, path);
+		a.flags = RTE_MLX5CQ_F_CQE_PAD; /* Default size: 64 B. */
+		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL,
+				    "pad without size"));
+		attr_init(&a, 16, path);
+		attr_comp(&a, RTE_MLX5CQ_COMP_HASH | RTE_MLX5CQ_COMP_CSUM, 0);
+		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "two formats"));
+		attr_init(&a, 16, path);
+		attr_comp(&a, 0, 0);
+		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "no format"));
+		attr_init(&a, 16, path);
+		attr_comp(&a, 1u << 5, 0);
+		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "format bit 5"));
+		attr_init(&a, 16, path);
+		attr_comp(&a, RTE_MLX5CQ_COMP_HASH, 2);
+		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "layout 2"));
+		attr_init(&a, 16, path);
+		a.comp_vector = DEF_VECTORS;
+		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "comp_vector"));
+		attr_init(&a, 16, path);
+		a.comp_vector = UINT32_MAX;
+		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL,
+				    "comp_vector max"));
+		attr_init(&a, 16, path);
+		a.socket = RTE_MAX_NUMA_NODES + 1;
+		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "socket"));
+		attr_init(&a, 16, path);
+		a.socket = -7;
+		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "socket -7"));
+	}
+	attr_init(&a, 16, RTE_MLX5CQ_PATH_ATTACH);
+	CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "path attach"));
+	attr_init(&a, 16, (enum rte_mlx5cq_path)9);
+	CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "path 9"));
+	/* Formats and layout that exist only on DevX. */
+	attr_init(&a, 16, RTE_MLX5CQ_PATH_VERBS);
+	attr_comp(&a, RTE_MLX5CQ_COMP_FTAG_STRIDX, 0);
+	CHECK(expect_reject(g_ctx, g_dev, &a, EOPNOTSUPP, "verbs FTAG"));
+	attr_init(&a, 16, RTE_MLX5CQ_PATH_VERBS);
+	attr_comp(&a, RTE_MLX5CQ_COMP_L34H_STRIDX, 0);
+	CHECK(expect_reject(g_ctx, g_dev, &a, EOPNOTSUPP, "verbs L34H"));
+	attr_init(&a, 16, RTE_MLX5CQ_PATH_VERBS);
+	attr_comp(&a, RTE_MLX5CQ_COMP_HASH, RTE_MLX5CQ_COMP_LAYOUT_ENHANCED);
+	CHECK(expect_reject(g_ctx, g_dev, &a, EOPNOTSUPP, "verbs enhanced"));
+	/* NULL arguments. */
+	rte_errno = 0;
+	TEST_ASSERT_NULL(rte_mlx5cq_create(g_dev, NULL), "NULL attr");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "NULL attr errno");
+	attr_init(&a, 16, RTE_MLX5CQ_PATH_AUTO);
+	rte_errno = 0;
+	TEST_ASSERT_NULL(rte_mlx5cq_create(NULL, &a), "NULL dev");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "NULL dev errno");
+	return TEST_SUCCESS;
+}
+
+/* Accepted corner values (the other side of the rejections). */
+static int
+test_accept_attrs(void)
+{
+	static const enum rte_mlx5cq_path paths[] = {
+		RTE_MLX5CQ_PATH_DEVX, RTE_MLX5CQ_PATH_VERBS,
+	};
+	struct rte_mlx5cq_attr a;
+	struct rte_mlx5cq_info info;
+	struct rte_mlx5cq *cq;
+	unsigned int p;
+
+	for (p = 0; p < RTE_DIM(paths); p++) {
+		/* Every wc_flag of the mlx5 provider's supported set. */
+		attr_init(&a, 100, paths[p]);
+		a.comp_mask = RTE_MLX5CQ_ATTR_WC_FLAGS;
+		a.wc_flags = IBV_WC_STANDARD_FLAGS |
+			     IBV_WC_EX_WITH_COMPLETION_TIMESTAMP |
+			     IBV_WC_EX_WITH_CVLAN | IBV_WC_EX_WITH_FLOW_TAG |
+			     IBV_WC_EX_WITH_TM_INFO |
+			     IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK;
+		a.flags = RTE_MLX5CQ_F_ALL & ~RTE_MLX5CQ_F_CQE_PAD;
+		a.comp_vector = DEF_VECTORS - 1;
+		a.socket = rte_socket_id_by_idx(0);
+		cq = rte_mlx5cq_create(g_dev, &a);
+		TEST_ASSERT_NOT_NULL(cq, "path %d: %d", paths[p], rte_errno);
+		TEST_ASSERT_SUCCESS(rte_mlx5cq_info_get(cq, &info), "info");
+		TEST_ASSERT_EQUAL(info.socket, a.socket, "socket %d",
+				  info.socket);
+		TEST_ASSERT_EQUAL(info.flags, a.flags, "flags %#x",
+				  info.flags);
+		TEST_ASSERT_EQUAL(info.entries, 128, "entries");
+		TEST_ASSERT_SUCCESS(rte_mlx5cq_destroy(cq), "destroy");
+		/* Each compression format of the path. */
+		attr_init(&a, 64, paths[p]);
+		attr_comp(&a, RTE_MLX5CQ_COMP_HASH, 0);
+		cq = rte_mlx5cq_create(g_dev, &a);
+		TEST_ASSERT_NOT_NULL(cq, "HASH: %d", rte_errno);
+		TEST_ASSERT_EQUAL(cq->comp, 1, "comp %#x", cq->comp);
+		TEST_ASSERT_SUCCESS(rte_mlx5cq_destroy(cq), "destroy");
+		attr_init(&a, 64, paths[p]);
+		attr_cqe_size(&a, 128, 0);
+		attr_comp(&a, RTE_MLX5CQ_COMP_CSUM, 0);
+		cq = rte_mlx5cq_create(g_dev, &a);
+		TEST_ASSERT_NOT_NULL(cq, "CSUM 128: %d", rte_errno);
+		TEST_ASSERT_EQUAL(cq->comp, 2, "comp %#x", cq->comp);
+		TEST_ASSERT_SUCCESS(rte_mlx5cq_destroy(cq), "destroy");
+	}
+	attr_init(&a, 64, RTE_MLX5CQ_PATH_DEVX);
+	attr_comp(&a, RTE_MLX5CQ_COMP_FTAG_STRIDX, 0);
+	cq = rte_mlx5cq_create(g_dev, &a);
+	TEST_ASSERT_NOT_NULL(cq, "FTAG: %d", rte_errno);
+	TEST_ASSERT_EQUAL(cq->comp, 3, "comp %#x", cq->comp);
+	TEST_ASSERT_SUCCESS(rte_mlx5cq_destroy(cq), "destroy");
+	/* Nothing set: 64 B, no compression, auto path = DevX here. */
+	attr_init(&a, 3, RTE_MLX5CQ_PATH_AUTO);
+	a.cqe_size = 128; /* Ignored without RTE_MLX5CQ_ATTR_CQE_SIZE. */
+	a.comp_format = RTE_MLX5CQ_COMP_HASH; /* Ignored too. */
+	cq = rte_mlx5cq_create(g_dev, &a);
+	TEST_ASSERT_NOT_NULL(cq, "defaults: %d", rte_errno);
+	TEST_ASSERT_SUCCESS(rte_mlx5cq_info_get(cq, &info), "info");
+	TEST_ASSERT_EQUAL(info.path, RTE_MLX5CQ_PATH_DEVX, "auto path");
+	TEST_ASSERT_EQUAL(info.cqe_size, 64, "default cqe size");
+	TEST_ASSERT_EQUAL(info.comp_format, 0, "default compression");
+	TEST_ASSERT_EQUAL(info.entries, 4, "entries");
+	TEST_ASSERT_SUCCESS(rte_mlx5cq_destroy(cq), "destroy");
+	TEST_ASSERT_SUCCESS(rte_mlx5cq_destroy(NULL), "destroy NULL");
+	return TEST_SUCCESS;
+}
+
+/* Capabilities the device lacks: EOPNOTSUPP on the path concerned. */
+static void caps_no_comp(struct mlx5_emu_caps *c) { c->cqe_compression = 0; }
+static void caps_no_comp128(struct mlx5_emu_caps *c)
+{
+	c->cqe_compression_128 = 0;
+}
+static void caps_no_pad(struct mlx5_emu_caps *c)
+{
+	c->cqe_pad = 0;
+	c->cqe_128_always = 0;
+}
+static void caps_no_stridx(struct mlx5_emu_caps *c)
+{
+	c->mini_cqe_resp_stride_index = 0;
+}
+static void caps_no_ftag(struct mlx5_emu_caps *c)
+{
+	c->mini_cqe_resp_flow_tag = 0;
+}
+static void caps_no_l34h(struct mlx5_emu_caps *c)
+{
+	c->mini_cqe_resp_l3_l4_tag = 0;
+}
+static void caps_no_enhanced(struct mlx5_emu_caps *c)
+{
+	c->enhanced_cqe_compression = 0;
+}
+
+static int
+reject_on_caps(const char *name, void (*tweak)(struct mlx5_emu_caps *),
+	       void (*mk)(struct rte_mlx5cq_attr *), int paths_mask)
+{
+	struct ibv_context *ctx;
+	struct rte_mlx5cq_dev *dev;
+	struct rte_mlx5cq_attr a;
+	int ret = TEST_SUCCESS;
+	unsigned int p;
+
+	ctx = emu_open_caps(name, tweak);
+	TEST_ASSERT_NOT_NULL(ctx, "emu open %s", name);
+	dev = rte_mlx5cq_dev_open(ctx, SOCKET_ID_ANY);
+	if (dev == NULL) {
+		mlx5_emu_close(ctx);
+		printf("  dev_open %s: %d\n", name, rte_errno);
+		return TEST_FAILED;
+	}
+	for (p = RTE_MLX5CQ_PATH_DEVX; p <= RTE_MLX5CQ_PATH_VERBS; p++) {
+		if (!(paths_mask & (1 << p)))
+			continue;
+		attr_init(&a, 32, (enum rte_mlx5cq_path)p);
+		mk(&a);
+		if (expect_reject(ctx, dev, &a, EOPNOTSUPP, name)) {
+			printf("  path %u\n", p);
+			ret = TEST_FAILED;
+		}
+	}
+	if (rte_mlx5cq_dev_close(dev) || mlx5_emu_close(ctx))
+		ret = TEST_FAILED;
+	return ret;
+}
+
+static void mk_hash(struct rte_mlx5cq_attr *a)
+{
+	attr_comp(a, RTE_MLX5CQ_COMP_HASH, 0);
+}
+static void mk_hash128(struct rte_mlx5cq_attr *a)
+{
+	attr_cqe_size(a, 128, 0);
+	attr_comp(a, RTE_MLX5CQ_COMP_HASH, 0);
+}
+static void mk_pad(struct rte_mlx5cq_attr *a) { attr_cqe_size(a, 128, 1); }
+static void mk_csum_stridx(struct rte_mlx5cq_attr *a)
+{
+	attr_comp(a, RTE_MLX5CQ_COMP_CSUM_STRIDX, 0);
+}
+static void mk_ftag(struct rte_mlx5cq_attr *a)
+{
+	attr_comp(a, RTE_MLX5CQ_COMP_FTAG_STRIDX, 0);
+}
+static void mk_l34h(struct rte_mlx5cq_attr *a)
+{
+	attr_comp(a, RTE_MLX5CQ_COMP_L34H_STRIDX, 0);
+}
+static void mk_enhanced(struct rte_mlx5cq_attr *a)
+{
+	attr_comp(a, RTE_MLX5CQ_COMP_CSUM, RTE_MLX5CQ_COMP_LAYOUT_ENHANCED);
+}
+
+#define BOTH ((1 << RTE_MLX5CQ_PATH_DEVX) | (1 << RTE_MLX5CQ_PATH_VERBS))
+#define DEVX_ONLY (1 << RTE_MLX5CQ_PATH_DEVX)
+
+static int
+test_reject_caps(void)
+{
+	CHECK(reject_on_caps("cr_nocomp", caps_no_comp, mk_hash, BOTH));
+	CHECK(reject_on_caps("cr_nocomp128", caps_no_comp128, mk_hash128,
+			     BOTH));
+	CHECK(reject_on_caps("cr_nopad", caps_no_pad, mk_pad, BOTH));
+	CHECK(reject_on_caps("cr_nostridx", caps_no_stridx, mk_csum_stridx,
+			     BOTH));
+	CHECK(reject_on_caps("cr_noftag", caps_no_ftag, mk_ftag, DEVX_ONLY));
+	CHECK(reject_on_caps("cr_nol34h", caps_no_l34h, mk_l34h, DEVX_ONLY));
+	CHECK(reject_on_caps("cr_noenh", caps_no_enhanced, mk_enhanced,
+			     DEVX_ONLY));
+	return TEST_SUCCESS;
+}
+
+/* ---- verbs-only device, auto path --------------------------------------- */
+
+static void caps_no_devx(struct mlx5_emu_caps *c) { c->devx = 0; }
+
+static int
+test_verbs_only_device(void)
+{
+	struct ibv_context *ctx;
+	struct rte_mlx5cq_dev *dev;
+	struct rte_mlx5cq_attr a;
+	struct rte_mlx5cq_info info;
+	struct rte_mlx5cq *cq;
+	struct mlx5_emu_stats es;
+	int ret = TEST_FAILED;
+
+	ctx = emu_open_caps("create_vo", caps_no_devx);
+	TEST_ASSERT_NOT_NULL(ctx, "emu open");
+	dev = rte_mlx5cq_dev_open(ctx, SOCKET_ID_ANY);
+	if (dev == NULL) {
+		printf("  dev_open: %d\n", rte_errno);
+		goto out_ctx;
+	}
+	/* No DevX: no UAR taken at open. */
+	if (mlx5_emu_stats_get(ctx, &es) || es.uars != 0) {
+		printf("  %u UARs on a verbs-only device\n", es.uars);
+		goto out;
+	}
+	attr_init(&a, 100, RTE_MLX5CQ_PATH_DEVX);
+	if (expect_reject(ctx, dev, &a, EOPNOTSUPP, "devx on verbs-only"))
+		goto out;
+	/* The limit comes from ibv_query_device's max_cqe there. */
+	attr_init(&a, UINT32_C(1) << DEF_LOG_MAX_CQ_SZ, RTE_MLX5CQ_PATH_AUTO);
+	if (expect_reject(ctx, dev, &a, EINVAL, "verbs-only above max"))
+		goto out;
+	attr_init(&a, 100, RTE_MLX5CQ_PATH_AUTO);
+	cq = rte_mlx5cq_create(dev, &a);
+	if (cq == NULL) {
+		printf("  auto create: %d\n", rte_errno);
+		goto out;
+	}
+	if (rte_mlx5cq_info_get(cq, &info) == 0 &&
+	    info.path == RTE_MLX5CQ_PATH_VERBS &&
+	    check_created(ctx, cq, RTE_MLX5CQ_PATH_VERBS, 100, 64, 0) == 0)
+		ret = TEST_SUCCESS;
+	else
+		printf("  auto path on verbs-only: %d\n", info.path);
+	if (rte_mlx5cq_destroy(cq))
+		ret = TEST_FAILED;
+out:
+	if (rte_mlx5cq_dev_close(dev))
+		ret = TEST_FAILED;
+out_ctx:
+	if (mlx5_emu_close(ctx))
+		ret = TEST_FAILED;
+	return ret;
+}
+
+/* Verbs rings and records come from rte_malloc (external allocators). */
+static int
+test_verbs_memory(void)
+{
+	struct rte_mlx5cq_attr a;
+	struct rte_mlx5cq_info info;
+	struct rte_mlx5cq *cq;
+	struct snap s0, s1;
+
+	CHECK(snap_take(g_ctx, g_dev, &s0));
+	attr_init(&a, 1000, RTE_MLX5CQ_PATH_VERBS);
+	attr_cqe_size(&a, 128, 0);
+	cq = rte_mlx5cq_create(g_dev, &a);
+	TEST_ASSERT_NOT_NULL(cq, "create: %d", rte_errno);
+	CHECK(snap_take(g_ctx, g_dev, &s1));
+	TEST_ASSERT_SUCCESS(rte_mlx5cq_info_get(cq, &info), "info");
+	TEST_ASSERT_NOT_NULL(rte_mem_virt2memseg_list(info.ring),
+			     "verbs ring outside rte_malloc memory");
+	TEST_ASSERT_NOT_NULL(rte_mem_virt2memseg_list(
+			(const void *)(uintptr_t)info.dbrec),
+			"verbs dbrec outside rte_malloc memory");
+	/* The handle, the ring; the record's page when none existed. */
+	TEST_ASSERT(s1.heap_bytes >= s0.heap_bytes + 1024 * 128,
+		    "rte_malloc grew by %" PRIu64 " bytes only",
+		    s1.heap_bytes - s0.heap_bytes);
+	TEST_ASSERT_EQUAL(s1.emu.verbs_cqs, s0.emu.verbs_cqs + 1, "verbs cqs");
+	TEST_ASSERT_EQUAL(s1.dev.cqs, s0.dev.cqs + 1, "dev cqs");
+	TEST_ASSERT_EQUAL(s1.dev.ring_umems, s0.dev.ring_umems,
+			  "verbs CQ took a ring umem");
+	TEST_ASSERT_SUCCESS(rte_mlx5cq_destroy(cq), "destroy");
+	CHECK(snap_take(g_ctx, g_dev, &s1));
+	return snap_same(&s0, &s1, "verbs create+destroy");
+}
+
+/* ---- injected failures -------------------------------------------------- */
+
+static int
+expect_emu_fail(struct ibv_context *ctx, struct rte_mlx5cq_dev *dev,
+		const struct rte_mlx5cq_attr *a, enum mlx5_emu_fail_point pt,
+		uint32_t skip, const char *what)
+{
+	struct snap before, after;
+	struct rte_mlx5cq *cq;
+
+	CHECK(snap_take(ctx, dev, &before));
+	mlx5_emu_fail_inject(ctx, pt, skip, 1);
+	rte_errno = 0;
+	cq = rte_mlx5cq_create(dev, a);
+	mlx5_emu_fail_inject(ctx, pt, 0, 0);
+	if (cq != NULL) {
+		rte_mlx5cq_destroy(cq);
+		printf("  %s: created despite the failure\n", what);
+		return TEST_FAILED;
+	}
+	TEST_ASSERT(rte_errno != 0, "%s: rte_errno not set", what);
+	CHECK(snap_take(ctx, dev, &after));
+	CHECK(snap_same(&before, &after, what));
+	/* And the same request works once the fault is gone. */
+	cq = rte_mlx5cq_create(dev, a);
+	TEST_ASSERT_NOT_NULL(cq, "%s: create after the fault: %d", what,
+			     rte_errno);
+	TEST_ASSERT_SUCCESS(rte_mlx5cq_destroy(cq), "destroy");
+	CHECK(snap_take(ctx, dev, &after));
+	return snap_same(&before, &after, what);
+}
+
+static int
+test_fail_devx(void)
+{
+	struct ibv_context *ctx;
+	struct rte_mlx5cq_dev *dev;
+	struct rte_mlx5cq_attr a;
+	uint8_t status = 0;
+	uint32_t synd = 0;
+	int ret = TEST_FAILED;
+
+	/* A fresh device: its doorbell pool is empty. */
+	ctx = mlx5_emu_open("create_fd", NULL);
+	TEST_ASSERT_NOT_NULL(ctx, "emu open");
+	dev = rte_mlx5cq_dev_open(ctx, SOCKET_ID_ANY);
+	if (dev == NULL)
+		goto out_ctx;
+	attr_init(&a, 500, RTE_MLX5CQ_PATH_DEVX);
+	attr_cqe_size(&a, 128, 0);
+	a.comp_vector = 1;
+	/* Ring umem, then the doorbell page's umem. */
+	if (expect_emu_fail(ctx, dev, &a, MLX5_EMU_FAIL_UMEM_REG, 0,
+			    "ring umem reg") ||
+	    expect_emu_fail(ctx, dev, &a, MLX5_EMU_FAIL_UMEM_REG, 1,
+			    "dbr umem reg") ||
+	    expect_emu_fail(ctx, dev, &a, MLX5_EMU_FAIL_QUERY_EQN, 0,
+			    "query eqn") ||
+	    expect_emu_fail(ctx, dev, &a, MLX5_EMU_FAIL_OBJ_CREATE, 0,
+			    "obj create"))
+		goto out;
+	/* The firmware status of the refused CREATE_CQ is kept. */
+	if (mlx5_emu_last_cmd_error(ctx, &status, &synd) || status == 0 ||
+	    synd != MLX5_EMU_SYND_INJECTED) {
+		printf("  last error status %#x syndrome %#x\n", status, synd);
+		goto out;
+	}
+	ret = TEST_SUCCESS;
+out:
+	if (rte_mlx5cq_dev_close(dev))
+		ret = TEST_FAILED;
+out_ctx:
+	if (mlx5_emu_close(ctx))
+		ret = TEST_FAILED;
+	return ret;
+}
+
+static int
+test_fail_verbs(void)
+{
+	struct rte_mlx5cq_attr a;
+
+	attr_init(&a, 500, RTE_MLX5CQ_PATH_VERBS);
+	return expect_emu_fail(g_ctx, g_dev, &a, MLX5_EMU_FAIL_VERBS_CQ, 0,
+			       "verbs CQ");
+}
+
+/* The Nth library allocation fails, for every N of one creation. */
+static int
+fail_nth_create(struct ibv_context *ctx, struct rte_mlx5cq_dev *dev,
+		const struct rte_mlx5cq_attr *a, uint32_t nallocs,
+		const char *what)
+{
+	struct snap before, after;
+	struct rte_mlx5cq *cq;
+	uint32_t n;
+
+	for (n = 1; n < 64; n++) {
+		CHECK(snap_take(ctx, dev, &before));
+		mlx5cq_mem_fail_inject(n);
+		rte_errno = 0;
+		cq = rte_mlx5cq_create(dev, a);
+		if (cq != NULL) {
+			int pending = mlx5cq_mem_fail_pending();
+
+			mlx5cq_mem_fail_inject(0);
+			TEST_ASSERT(pending, "%s: allocation %u failed but the"
+				    " CQ was created", what, n);
+			TEST_ASSERT_EQUAL(n - 1, nallocs, "%s: %u allocations,"
+					  " expected %u", what, n - 1,
+					  nallocs);
+			TEST_ASSERT_SUCCESS(rte_mlx5cq_destroy(cq), "destroy");
+			CHECK(snap_take(ctx, dev, &after));
+			return snap_same(&before, &after, what);
+		}
+		mlx5cq_mem_fail_inject(0);
+		TEST_ASSERT_EQUAL(rte_errno, ENOMEM, "%s: allocation %u:"
+				  " errno %d", what, n, rte_errno);
+		CHECK(snap_take(ctx, dev, &after));
+		if (snap_same(&before, &after, what)) {
+			printf("  allocation %u\n", n);
+			return TEST_FAILED;
+		}
+	}
+	printf("  %s: still failing after %u allocations\n", what, n);
+	return TEST_FAILED;
+}
+
+static int
+test_fail_malloc(void)
+{
+	struct ibv_context *ctx;
+	struct rte_mlx5cq_dev *dev;
+	struct rte_mlx5cq_attr a;
+	int ret = TEST_FAILED;
+
+	ctx = mlx5_emu_open("create_fm", NULL);
+	TEST_ASSERT_NOT_NULL(ctx, "emu open");
+	dev = rte_mlx5cq_dev_open(ctx, SOCKET_ID_ANY);
+	if (dev == NULL)
+		goto out_ctx;
+	/* DevX with an empty pool: handle, ring, page descriptor, page. */
+	attr_init(&a, 300, RTE_MLX5CQ_PATH_DEVX);
+	if (fail_nth_create(ctx, dev, &a, 4, "devx"))
+		goto out;
+	/* Verbs: handle, ring and record page through the allocator. */
+	attr_init(&a, 300, RTE_MLX5CQ_PATH_VERBS);
+	if (fail_nth_create(ctx, dev, &a, 3, "verbs"))
+		goto out;
+	ret = TEST_SUCCESS;
+out:
+	if (rte_mlx5cq_dev_close(dev))
+		ret = TEST_FAILED;
+out_ctx:
+	if (mlx5_emu_close(ctx))
+		ret = TEST_FAILED;
+	return ret;
+}
+
+static int
+test_fail_dev_open(void)
+{
+	struct ibv_context *ctx;
+	struct rte_mlx5cq_dev *dev;
+	struct snap before, after;
+	struct mlx5_emu_stats es;
+	uint32_t n;
+	int ret = TEST_FAILED;
+
+	ctx = mlx5_emu_open("create_fo", NULL);
+	TEST_ASSERT_NOT_NULL(ctx, "emu open");
+	/* UAR: one failure falls back to the other mapping type. */
+	if (snap_take(ctx, NULL, &before))
+		goto out_ctx;
+	mlx5_emu_fail_inject(ctx, MLX5_EMU_FAIL_UAR_ALLOC, 0, 1);
+	dev = rte_mlx5cq_dev_open(ctx, SOCKET_ID_ANY);
+	mlx5_emu_fail_inject(ctx, MLX5_EMU_FAIL_UAR_ALLOC, 0, 0);
+	if (dev == NULL) {
+		printf("  no fallback after one UAR failure: %d\n", rte_errno);
+		goto out_ctx;
+	}
+	if (mlx5_emu_stats_get(ctx, &es) || es.uars != before.emu.uars + 1) {
+		printf("  uars %u\n", es.uars);
+		rte_mlx5cq_dev_close(dev);
+		goto out_ctx;
+	}
+	if (rte_mlx5cq_dev_close(dev))
+		goto out_ctx;
+	/* Both mapping types refused: open fails, nothing left. */
+	mlx5_emu_fail_inject(ctx, MLX5_EMU_FAIL_UAR_ALLOC, 0, 2);
+	rte_errno = 0;
+	dev = rte_mlx5cq_dev_open(ctx, SOCKET_ID_ANY);
+	mlx5_emu_fail_inject(ctx, MLX5_EMU_FAIL_UAR_ALLOC, 0, 0);
+	if (dev != NULL || rte_errno == 0) {
+		printf("  open with no UAR: %p errno %d\n", (void *)dev,
+		       rte_errno);
+		if (dev != NULL)
+			rte_mlx5cq_dev_close(dev);
+		goto out_ctx;
+	}
+	if (snap_take(ctx, NULL, &after) ||
+	    snap_same(&before, &after, "UAR failure"))
+		goto out_ctx;
+	/* Every library allocation of open. */
+	for (n = 1; n < 32; n++) {
+		mlx5cq_mem_fail_inject(n);
+		rte_errno = 0;
+		dev = rte_mlx5cq_dev_open(ctx, SOCKET_ID_ANY);
+		if (dev != NULL) {
+			int pending = mlx5cq_mem_fail_pending();
+
+			mlx5cq_mem_fail_inject(0);
+			if (!pending || rte_mlx5cq_dev_close(dev)) {
+				printf("  allocation %u: opened anyway\n", n);
+				goto out_ctx;
+			}
+			break;
+		}
+		mlx5cq_mem_fail_inject(0);
+		if (rte_errno != ENOMEM) {
+			printf("  allocation %u: errno %d\n", n, rte_errno);
+			goto out_ctx;
+		}
+		if (snap_take(ctx, NULL, &after) ||
+		    snap_same(&before, &after, "open allocation failure"))
+			goto out_ctx;
+	}
+	/* The device and the HCA attribute buffer. */
+	if (n - 1 != 2) {
+		printf("  open: %u allocations, expected 2\n", n - 1);
+		goto out_ctx;
+	}
+	if (snap_take(ctx, NULL, &after) ||
+	    snap_same(&before, &after, "open+close"))
+		goto out_ctx;
+	ret = TEST_SUCCESS;
+out_ctx:
+	if (mlx5_emu_close(ctx))
+		ret = TEST_FAILED;
+	return ret;
+}
+
+static int
+test_dev_open_invalid(void)
+{
+	rte_errno = 0;
+	TEST_ASSERT_NULL(rte_mlx5cq_dev_open(NULL, SOCKET_ID_ANY), "NULL ctx");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "NULL ctx errno %d", rte_errno);
+	rte_errno = 0;
+	TEST_ASSERT_NULL(rte_mlx5cq_dev_open(g_ctx, RTE_MAX_NUMA_NODES + 3),
+			 "bad socket");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "bad socket errno %d", rte_errno);
+	rte_errno = 0;
+	TEST_ASSERT_EQUAL(rte_mlx5cq_dev_close(NULL), -EINVAL, "close NULL");
+	TEST_ASSERT_EQUAL(rte_mlx5cq_dev_stats_get(g_dev, NULL), -EINVAL,
+			  "stats NULL");
+	return TEST_SUCCESS;
+}
+
+/* ---- doorbell pool ------------------------------------------------------ */
+
+#define POOL_CQS 70 /* More than the 64 slots of one 4 KiB page. */
+
+static int
+test_dbr_pool(void)
+{
+	struct ibv_context *ctx;
+	struct rte_mlx5cq_dev *dev;
+	struct rte_mlx5cq *cqs[POOL_CQS];
+	struct rte_mlx5cq_info info[POOL_CQS];
+	struct rte_mlx5cq_dev_stats ds;
+	struct mlx5_emu_cq_info fw0, fw;
+	struct mlx5_emu_stats es0, es;
+	struct rte_mlx5cq_attr a;
+	volatile uint32_t *page0;
+	struct snap s0, s1;
+	unsigned int i;
+	int ret = TEST_FAILED;
+
+	memset(cqs, 0, sizeof(cqs));
+	ctx = mlx5_emu_open("create_pool", NULL);
+	TEST_ASSERT_NOT_NULL(ctx, "emu open");
+	dev = rte_mlx5cq_dev_open(ctx, SOCKET_ID_ANY);
+	if (dev == NULL)
+		goto out_ctx;
+	if (snap_take(ctx, dev, &s0) || mlx5_emu_stats_get(ctx, &es0))
+		goto out;
+	for (i = 0; i < POOL_CQS; i++) {
+		attr_init(&a, 8 + i, RTE_MLX5CQ_PATH_DEVX);
+		cqs[i] = rte_mlx5cq_create(dev, &a);
+		if (cqs[i] == NULL || rte_mlx5cq_info_get(cqs[i], &info[i])) {
+			printf("  CQ %u: %d\n", i, rte_errno);
+			goto out;
+		}
+	}
+	rte_mlx5cq_dev_stats_get(dev, &ds);
+	mlx5_emu_stats_get(ctx, &es);
+	if (ds.cqs != POOL_CQS || ds.dbr_slots != POOL_CQS ||
+	    ds.dbr_pages != 2 || ds.dbr_umems != 2 ||
+	    ds.ring_umems != POOL_CQS) {
+		printf("  stats: cqs %u slots %u pages %u umems %u rings %u\n",
+		       ds.cqs, ds.dbr_slots, ds.dbr_pages, ds.dbr_umems,
+		       ds.ring_umems);
+		goto out;
+	}
+	/* One umem per ring plus one per doorbell page, not one per CQ. */
+	if (es.umems != es0.umems + POOL_CQS + 2) {
+		printf("  emu umems %u (was %u)\n", es.umems, es0.umems);
+		goto out;
+	}
+	/* The first 64 records share a page, 64 B apart, in order. */
+	page0 = info[0].dbrec;
+	if (((uintptr_t)page0 & 4095) != 0 ||
+	    mlx5_emu_cq_query(ctx, info[0].cqn, &fw0))
+		goto out;
+	for (i = 0; i < POOL_CQS; i++) {
+		if (mlx5_emu_cq_query(ctx, info[i].cqn, &fw))
+			goto out;
+		if (i < 64 && (info[i].dbrec != page0 + 16 * i ||
+			       fw.dbr_umem_id != fw0.dbr_umem_id ||
+			       fw.dbr_offset != 64 * i)) {
+			printf("  CQ %u: record %p (page %p) umem %u off %"
+			       PRIu64 "\n", i, (void *)(uintptr_t)info[i].dbrec,
+			       (void *)(uintptr_t)page0, fw.dbr_umem_id,
+			       fw.dbr_offset);
+			goto out;
+		}
+		if (i >= 64 && (fw.dbr_umem_id == fw0.dbr_umem_id ||
+				fw.dbr_offset != 64 * (i - 64))) {
+			printf("  CQ %u: second page umem %u off %" PRIu64
+			       "\n", i, fw.dbr_umem_id, fw.dbr_offset);
+			goto out;
+		}
+	}
+	/* First fit: a freed slot is the next one handed out. */
+	if (rte_mlx5cq_destroy(cqs[5]))
+		goto out;
+	attr_init(&a, 8, RTE_MLX5CQ_PATH_DEVX);
+	cqs[5] = rte_mlx5cq_create(dev, &a);
+	if (cqs[5] == NULL || rte_mlx5cq_info_get(cqs[5], &info[5]) ||
+	    info[5].dbrec != page0 + 16 * 5) {
+		printf("  reused slot not first fit\n");
+		goto out;
+	}
+	/* Emptying the second page returns it (and its umem). */
+	for (i = 64; i < POOL_CQS; i++) {
+		if (rte_mlx5cq_destroy(cqs[i]))
+			goto out;
+		cqs[i] = NULL;
+	}
+	rte_mlx5cq_dev_stats_get(dev, &ds);
+	mlx5_emu_stats_get(ctx, &es);
+	if (ds.dbr_pages != 1 || ds.dbr_umems != 1 || ds.dbr_slots != 64 ||
+	    es.umems != es0.umems + 64 + 1) {
+		printf("  after page 2 emptied: pages %u umems %u slots %u"
+		       " emu umems %u\n", ds.dbr_pages, ds.dbr_umems,
+		       ds.dbr_slots, es.umems);
+		goto out;
+	}
+	/* A full page then a free slot in it: no new page. */
+	if (rte_mlx5cq_destroy(cqs[63]))
+		goto out;
+	cqs[63] = NULL;
+	for (i = 0; i < 63; i++) {
+		if (rte_mlx5cq_destroy(cqs[i]))
+			goto out;
+		cqs[i] = NULL;
+	}
+	if (snap_take(ctx, dev, &s1) || snap_same(&s0, &s1, "pool emptied"))
+		goto out;
+	ret = TEST_SUCCESS;
+out:
+	for (i = 0; i < POOL_CQS; i++)
+		if (cqs[i] != NULL && rte_mlx5cq_destroy(cqs[i]))
+			ret = TEST_FAILED;
+	if (dev != NULL && rte_mlx5cq_dev_close(dev))
+		ret = TEST_FAILED;
+out_ctx:
+	if (mlx5_emu_close(ctx))
+		ret = TEST_FAILED;
+	return ret;
+}
+
+/* ---- hugepage rings ----------------------------------------------------- */
+
+static int
+test_hugepage_ring(void)
+{
+	static const uint32_t sizes[] = { 63, 4095, 32767, 65535 };
+	struct rte_mlx5cq_attr a;
+	struct rte_mlx5cq_info info;
+	struct mlx5_emu_umem_info um;
+	struct mlx5_emu_cq_info fw;
+	struct ring_umem ru;
+	struct rte_mlx5cq *cq;
+	uint64_t sys = (uint64_t)sysconf(_SC_PAGESIZE);
+	unsigned int i;
+	int huge = rte_eal_has_hugepages();
+
+	for (i = 0; i < RTE_DIM(sizes); i++) {
+		attr_init(&a, sizes[i], RTE_MLX5CQ_PATH_DEVX);
+		cq = rte_mlx5cq_create(g_dev, &a);
+		TEST_ASSERT_NOT_NULL(cq, "create: %d", rte_errno);
+		TEST_ASSERT_SUCCESS(rte_mlx5cq_info_get(cq, &info), "info");
+		TEST_ASSERT_SUCCESS(mlx5_emu_umem_query(g_ctx, info.umem_id,
+							&um), "umem query");
+		TEST_ASSERT_SUCCESS(mlx5_emu_cq_query(g_ctx, info.cqn, &fw),
+				    "cq query");
+		expect_ring_umem(info.ring, info.ring_size, &ru);
+		TEST_ASSERT_EQUAL(info.log_page_size, ru.log_page_size,
+				  "log_page_size %u, expected %u",
+				  info.log_page_size, ru.log_page_size);
+		TEST_ASSERT_EQUAL(um.addr, ru.start, "umem addr");
+		TEST_ASSERT_EQUAL(um.size, ru.len, "umem size");
+		TEST_ASSERT_EQUAL(fw.cq_umem_offset, ru.offset, "umem offset");
+		TEST_ASSERT_EQUAL(um.addr + fw.cq_umem_offset,
+				  (uintptr_t)info.ring, "ring in umem");
+		TEST_ASSERT_EQUAL(um.access, IBV_ACCESS_LOCAL_WRITE,
+				  "umem access %#x", um.access);
+		if (huge) {
+			uint64_t pg = info.ring_page_size;
+
+			TEST_ASSERT(info.ring_hugepage, "ring not in hugepage");
+			TEST_ASSERT(pg >= (UINT64_C(1) << 21),
+				    "ring page %" PRIu64, pg);
+			TEST_ASSERT(ru.log_page_size + 12 <= um.page_shift,
+				    "queue page above umem page");
+			/*
+			 * Pinned with large pages: one entry per hugepage at
+			 * most (the model knows the physical layout of DPDK
+			 * memory in IOVA-as-PA mode only).
+			 */
+			if (rte_eal_iova_mode() == RTE_IOVA_PA) {
+				TEST_ASSERT(um.page_shift >= 21,
+					    "umem page_shift %u",
+					    um.page_shift);
+				TEST_ASSERT(um.npages <= ru.len / pg,
+					    "umem entries %u for %" PRIu64
+					    " hugepages", um.npages,
+					    ru.len / pg);
+			}
+		} else {
+			TEST_ASSERT(!info.ring_hugepage, "hugepage without"
+				    " hugepages");
+			TEST_ASSERT_EQUAL(info.ring_page_size, sys,
+					  "ring page %" PRIu64,
+					  info.ring_page_size);
+			TEST_ASSERT_EQUAL(ru.log_page_size, 0, "4 KiB pages");
+			TEST_ASSERT_EQUAL(fw.cq_umem_offset, 0, "umem offset");
+		}
+		TEST_ASSERT_SUCCESS(rte_mlx5cq_destroy(cq), "destroy");
+	}
+	return TEST_SUCCESS;
+}
+
+/* ---- close while busy --------------------------------------------------- */
+
+static int
+test_dev_close_busy(void)
+{
+	struct ibv_context *ctx;
+	struct rte_mlx5cq_dev *dev;
+	struct rte_mlx5cq_attr a;
+	struct rte_mlx5cq *c1, *c2;
+	struct snap s0, s1;
+
+	ctx = mlx5_emu_open("create_busy", NULL);
+	TEST_ASSERT_NOT_NULL(ctx, "emu open");
+	CHECK(snap_take(ctx, NULL, &s0));
+	dev = rte_mlx5cq_dev_open(ctx, SOCKET_ID_ANY);
+	TEST_ASSERT_NOT_NULL(dev, "dev_open: %d", rte_errno);
+	attr_init(&a, 10, RTE_MLX5CQ_PATH_DEVX);
+	c1 = rte_mlx5cq_create(dev, &a);
+	attr_init(&a, 10, RTE_MLX5CQ_PATH_VERBS);
+	c2 = rte_mlx5cq_create(dev, &a);
+	TEST_ASSERT(c1 != NULL && c2 != NULL, "create: %d", rte_errno);
+	rte_errno = 0;
+	TEST_ASSERT_EQUAL(rte_mlx5cq_dev_close(dev), -EBUSY, "close busy");
+	TEST_ASSERT_EQUAL(rte_errno, EBUSY, "errno %d", rte_errno);
+	TEST_ASSERT_SUCCESS(rte_mlx5cq_destroy(c1), "destroy");
+	TEST_ASSERT_EQUAL(rte_mlx5cq_dev_close(dev), -EBUSY, "close busy 2");
+	TEST_ASSERT_SUCCESS(rte_mlx5cq_destroy(c2), "destroy");
+	TEST_ASSERT_SUCCESS(rte_mlx5cq_dev_close(dev), "close");
+	CHECK(snap_take(ctx, NULL, &s1));
+	CHECK(snap_same(&s0, &s1, "open..close"));
+	TEST_ASSERT_SUCCESS(mlx5_emu_close(ctx), "emu close");
+	return TEST_SUCCESS;
+}
+
+static struct unit_test_suite create_suite = {
+	.suite_name = "create",
+	.setup = suite_setup,
+	.teardown = suite_teardown,
+	.unit_test_cases = {
+		TEST_CASE(test_create_matrix),
+		TEST_CASE(test_create_max_default),
+		TEST_CASE(test_golden_mailbox),
+		TEST_CASE(test_reject_attrs),
+		TEST_CASE(test_accept_attrs),
+		TEST_CASE(test_reject_caps),
+		TEST_CASE(test_verbs_only_device),
+		TEST_CASE(test_verbs_memory),
+		TEST_CASE(test_fail_devx),
+		TEST_CASE(test_fail_verbs),
+		TEST_CASE(test_fail_malloc),
+		TEST_CASE(test_fail_dev_open),
+		TEST_CASE(test_dev_open_invalid),
+		TEST_CASE(test_dbr_pool),
+		TEST_CASE(test_hugepage_ring),
+		TEST_CASE(test_dev_close_busy),
+		TEST_CASES_END(),
+	},
+};
+
+REGISTER_TEST_SUITE(create, create_suite);

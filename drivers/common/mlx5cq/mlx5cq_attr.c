@@ -1,0 +1,367 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+/*
+ * Validation of CQ creation attributes. The rules and errno values follow
+ * the rdma-core mlx5 provider (verbs.c create_cq, get_cqe_size) and the
+ * kernel (drivers/infiniband/hw/mlx5/cq.c) so both paths reject the same
+ * requests with the same errno, before anything is allocated:
+ *   - unknown comp_mask or flag bits                       EINVAL
+ *   - cqe 0, entries above 2^24 or the device's limit      EINVAL
+ *   - wc_flags outside the mlx5 provider's set             ENOTSUP
+ *   - cqe_size not 64/128, CQE_PAD without 128 B           EINVAL
+ *   - compression without a format, several format bits,
+ *     unknown layout                                       EINVAL
+ *   - comp_vector beyond the device's vectors              EINVAL
+ *   - socket that does not exist, unknown path             EINVAL
+ *   - something the device (or the path) lacks             EOPNOTSUPP
+ */
+
+#include <inttypes.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <infiniband/verbs.h>
+#include <infiniband/mlx5dv.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+#include <rte_memory.h>
+
+#include "mlx5cq_private.h"
+
+/* PRM mini_cqe_res_format values (mlx5_prm.h MLX5_CQE_RESP_FORMAT_*). */
+enum {
+	PRM_FORMAT_HASH = 0,
+	PRM_FORMAT_CSUM = 1,
+	PRM_FORMAT_FTAG_STRIDX = 2,
+	PRM_FORMAT_CSUM_STRIDX = 3,
+	PRM_FORMAT_L34H_STRIDX = 4,
+};
+
+#define ATTR_MASK_ALL (RTE_MLX5CQ_ATTR_CQE_SIZE | \
+		       RTE_MLX5CQ_ATTR_COMPRESSED | \
+		       RTE_MLX5CQ_ATTR_WC_FLAGS)
+
+#define COMP_FORMAT_ALL (RTE_MLX5CQ_COMP_HASH | RTE_MLX5CQ_COMP_CSUM | \
+			 RTE_MLX5CQ_COMP_CSUM_STRIDX | \
+			 RTE_MLX5CQ_COMP_FTAG_STRIDX | \
+			 RTE_MLX5CQ_COMP_L34H_STRIDX)
+
+/*
+ * wc_flags the rdma-core mlx5 provider accepts (providers/mlx5/verbs.c
+ * CREATE_CQ_SUPPORTED_WC_FLAGS): the standard set, both timestamps, CVLAN,
+ * flow tag and tag-matching info.
+ */
+#define MLX5CQ_SUPPORTED_WC_FLAGS ((uint64_t)IBV_WC_STANDARD_FLAGS | \
+	IBV_WC_EX_WITH_COMPLETION_TIMESTAMP | IBV_WC_EX_WITH_CVLAN | \
+	IBV_WC_EX_WITH_FLOW_TAG | IBV_WC_EX_WITH_TM_INFO | \
+	IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK)
+
+uint64_t
+mlx5cq_wc_flags_supported(void)
+{
+	return MLX5CQ_SUPPORTED_WC_FLAGS;
+}
+
+static const char *
+path_name(enum rte_mlx5cq_path path)
+{
+	switch (path) {
+	case RTE_MLX5CQ_PATH_AUTO: return "auto";
+	case RTE_MLX5CQ_PATH_DEVX: return "devx";
+	case RTE_MLX5CQ_PATH_VERBS: return "verbs";
+	case RTE_MLX5CQ_PATH_ATTACH: return "attach";
+	}
+	return "?";
+}
+
+static int
+socket_valid(int socket)
+{
+	unsigned int i;
+
+	if (socket == SOCKET_ID_ANY)
+		return 1;
+	if (socket < 0)
+		return 0;
+	for (i = 0; i < rte_socket_count(); i++)
+		if (rte_socket_id_by_idx(i) == socket)
+			return 1;
+	return 0;
+}
+
+static int
+fail(int err)
+{
+	rte_errno = err;
+	return -err;
+}
+
+/* Size rules; fills entries/log_n. */
+static int
+check_size(const struct rte_mlx5cq_dev *dev, uint32_t cqe,
+	   struct mlx5cq_params *p)
+{
+	uint32_t dev_max = UINT32_C(1) << dev->caps.log_max_cq_sz;
+
+	if (cqe == 0) {
+		MLX5CQ_LOG(ERR, "invalid attribute cqe=0: at least one entry"
+			   " is needed");
+		return fail(EINVAL);
+	}
+	/* cqe + 1 entries must fit in a power of two <= 2^24. */
+	if (cqe >= MLX5CQ_MAX_ENTRIES) {
+		MLX5CQ_LOG(ERR, "invalid attribute cqe=%u: above the largest"
+			   " CQ (%u entries)", cqe, MLX5CQ_MAX_ENTRIES - 1);
+		return fail(EINVAL);
+	}
+	if (dev->caps.log_max_cq_sz < 32 && cqe > dev_max - 1) {
+		MLX5CQ_LOG(ERR, "invalid attribute cqe=%u: above the device"
+			   " limit %u (log_max_cq_sz %u)", cqe, dev_max - 1,
+			   dev->caps.log_max_cq_sz);
+		return fail(EINVAL);
+	}
+	p->cqe = cqe;
+	p->entries = rte_align32pow2(cqe + 1);
+	p->log_n = (uint8_t)rte_log2_u32(p->entries);
+	return 0;
+}
+
+/* Map the public format bit to the PRM value; -1 when unknown. */
+static int
+prm_format(uint8_t fmt)
+{
+	switch (fmt) {
+	case RTE_MLX5CQ_COMP_HASH: return PRM_FORMAT_HASH;
+	case RTE_MLX5CQ_COMP_CSUM: return PRM_FORMAT_CSUM;
+	case RTE_MLX5CQ_COMP_CSUM_STRIDX: return PRM_FORMAT_CSUM_STRIDX;
+	case RTE_MLX5CQ_COMP_FTAG_STRIDX: return PRM_FORMAT_FTAG_STRIDX;
+	case RTE_MLX5CQ_COMP_L34H_STRIDX: return PRM_FORMAT_L34H_STRIDX;
+	}
+	return -1;
+}
+
+/* Device capabilities of the chosen path. */
+static int
+check_devx_caps(const struct rte_mlx5cq_dev *dev,
+		const struct mlx5cq_params *p)
+{
+	const struct mlx5cq_caps *c = &dev->caps;
+
+	if (p->cqe_pad && !c->cqe_128_always) {
+		MLX5CQ_LOG(ERR, "unsupported attribute flags=CQE_PAD: device"
+			   " lacks cqe_128_always");
+		return fail(EOPNOTSUPP);
+	}
+	if (!p->comp_format)
+		return 0;
+	if (!c->cqe_compression) {
+		MLX5CQ_LOG(ERR, "unsupported attribute comp_format=%#x: device"
+			   " lacks cqe_compression", p->comp_format);
+		return fail(EOPNOTSUPP);
+	}
+	if (p->cqe_size == 128 && !c->cqe_compression_128) {
+		MLX5CQ_LOG(ERR, "unsupported attribute comp_format=%#x with"
+			   " cqe_size=128: device lacks cqe_compression_128",
+			   p->comp_format);
+		return fail(EOPNOTSUPP);
+	}
+	switch (p->comp_format) {
+	case RTE_MLX5CQ_COMP_CSUM_STRIDX:
+		if (!c->mini_cqe_resp_stride_index)
+			goto no_format;
+		break;
+	case RTE_MLX5CQ_COMP_FTAG_STRIDX:
+		if (!c->mini_cqe_resp_flow_tag)
+			goto no_format;
+		break;
+	case RTE_MLX5CQ_COMP_L34H_STRIDX:
+		if (!c->mini_cqe_resp_l3_l4_tag)
+			goto no_format;
+		break;
+	default:
+		break;
+	}
+	if (p->comp_layout == RTE_MLX5CQ_COMP_LAYOUT_ENHANCED &&
+	    !c->enhanced_cqe_compression) {
+		MLX5CQ_LOG(ERR, "unsupported attribute comp_layout=enhanced:"
+			   " device lacks enhanced_cqe_compression");
+		return fail(EOPNOTSUPP);
+	}
+	return 0;
+no_format:
+	MLX5CQ_LOG(ERR, "unsupported attribute comp_format=%#x: the device"
+		   " lacks this mini-CQE format", p->comp_format);
+	return fail(EOPNOTSUPP);
+}
+
+static int
+check_verbs_caps(const struct rte_mlx5cq_dev *dev,
+		 const struct mlx5cq_params *p)
+{
+	const struct mlx5cq_caps *c = &dev->caps;
+
+	if (p->cqe_pad && !(c->dv_flags & MLX5DV_CONTEXT_FLAGS_CQE_128B_PAD)) {
+		MLX5CQ_LOG(ERR, "unsupported attribute flags=CQE_PAD: device"
+			   " lacks MLX5DV_CONTEXT_FLAGS_CQE_128B_PAD");
+		return fail(EOPNOTSUPP);
+	}
+	if (!p->comp_format)
+		return 0;
+	if (p->comp_format == RTE_MLX5CQ_COMP_FTAG_STRIDX ||
+	    p->comp_format == RTE_MLX5CQ_COMP_L34H_STRIDX) {
+		MLX5CQ_LOG(ERR, "unsupported attribute comp_format=%#x on the"
+			   " verbs path: the format exists only on DevX",
+			   p->comp_format);
+		return fail(EOPNOTSUPP);
+	}
+	if (p->comp_layout == RTE_MLX5CQ_COMP_LAYOUT_ENHANCED) {
+		MLX5CQ_LOG(ERR, "unsupported attribute comp_layout=enhanced on"
+			   " the verbs path: the layout exists only on DevX");
+		return fail(EOPNOTSUPP);
+	}
+	if (c->dv_comp_max_num == 0) {
+		MLX5CQ_LOG(ERR, "unsupported attribute comp_format=%#x: device"
+			   " lacks CQE compression", p->comp_format);
+		return fail(EOPNOTSUPP);
+	}
+	/* HASH, CSUM, CSUM_STRIDX bits equal MLX5DV_CQE_RES_FORMAT_*. */
+	if (!(c->dv_comp_formats & p->comp_format)) {
+		MLX5CQ_LOG(ERR, "unsupported attribute comp_format=%#x: device"
+			   " formats %#x", p->comp_format, c->dv_comp_formats);
+		return fail(EOPNOTSUPP);
+	}
+	if (p->cqe_size == 128 &&
+	    !(c->dv_flags & MLX5DV_CONTEXT_FLAGS_CQE_128B_COMP)) {
+		MLX5CQ_LOG(ERR, "unsupported attribute comp_format=%#x with"
+			   " cqe_size=128: device lacks"
+			   " MLX5DV_CONTEXT_FLAGS_CQE_128B_COMP",
+			   p->comp_format);
+		return fail(EOPNOTSUPP);
+	}
+	return 0;
+}
+
+int
+mlx5cq_attr_check(const struct rte_mlx5cq_dev *dev,
+		  const struct rte_mlx5cq_attr *attr, struct mlx5cq_params *p)
+{
+	int ret;
+
+	memset(p, 0, sizeof(*p));
+	if (dev == NULL || attr == NULL) {
+		MLX5CQ_LOG(ERR, "invalid argument: dev=%p attr=%p",
+			   (const void *)dev, (const void *)attr);
+		return fail(EINVAL);
+	}
+	if (attr->comp_mask & ~(uint32_t)ATTR_MASK_ALL) {
+		MLX5CQ_LOG(ERR, "invalid attribute comp_mask=%#x: unknown bits"
+			   " %#x", attr->comp_mask,
+			   attr->comp_mask & ~(uint32_t)ATTR_MASK_ALL);
+		return fail(EINVAL);
+	}
+	if (attr->flags & ~(uint32_t)RTE_MLX5CQ_F_ALL) {
+		MLX5CQ_LOG(ERR, "invalid attribute flags=%#x: unknown bits %#x",
+			   attr->flags,
+			   attr->flags & ~(uint32_t)RTE_MLX5CQ_F_ALL);
+		return fail(EINVAL);
+	}
+	p->flags = attr->flags;
+	ret = check_size(dev, attr->cqe, p);
+	if (ret)
+		return ret;
+	p->wc_flags = IBV_WC_STANDARD_FLAGS;
+	if (attr->comp_mask & RTE_MLX5CQ_ATTR_WC_FLAGS) {
+		if (attr->wc_flags & ~MLX5CQ_SUPPORTED_WC_FLAGS) {
+			MLX5CQ_LOG(ERR, "unsupported attribute wc_flags=%#"
+				   PRIx64 ": unsupported bits %#" PRIx64,
+				   attr->wc_flags,
+				   attr->wc_flags & ~MLX5CQ_SUPPORTED_WC_FLAGS);
+			return fail(ENOTSUP);
+		}
+		p->wc_flags = attr->wc_flags;
+	}
+	p->cqe_size = 64;
+	if (attr->comp_mask & RTE_MLX5CQ_ATTR_CQE_SIZE) {
+		if (attr->cqe_size != 64 && attr->cqe_size != 128) {
+			MLX5CQ_LOG(ERR, "invalid attribute cqe_size=%u: 64 or"
+				   " 128 expected", attr->cqe_size);
+			return fail(EINVAL);
+		}
+		p->cqe_size = attr->cqe_size;
+	}
+	if (attr->flags & RTE_MLX5CQ_F_CQE_PAD) {
+		if (p->cqe_size != 128) {
+			MLX5CQ_LOG(ERR, "invalid attribute flags=CQE_PAD with"
+				   " cqe_size=%u: padding needs 128 B CQEs",
+				   p->cqe_size);
+			return fail(EINVAL);
+		}
+		p->cqe_pad = 1;
+	}
+	if (attr->comp_mask & RTE_MLX5CQ_ATTR_COMPRESSED) {
+		if (attr->comp_format == 0 ||
+		    (attr->comp_format & ~COMP_FORMAT_ALL) != 0) {
+			MLX5CQ_LOG(ERR, "invalid attribute comp_format=%#x: one"
+				   " known mini-CQE format bit expected",
+				   attr->comp_format);
+			return fail(EINVAL);
+		}
+		if (!rte_is_power_of_2(attr->comp_format)) {
+			MLX5CQ_LOG(ERR, "invalid attribute comp_format=%#x:"
+				   " more than one mini-CQE format bit",
+				   attr->comp_format);
+			return fail(EINVAL);
+		}
+		if (attr->comp_layout != RTE_MLX5CQ_COMP_LAYOUT_BASIC &&
+		    attr->comp_layout != RTE_MLX5CQ_COMP_LAYOUT_ENHANCED) {
+			MLX5CQ_LOG(ERR, "invalid attribute comp_layout=%u",
+				   attr->comp_layout);
+			return fail(EINVAL);
+		}
+		p->comp_format = attr->comp_format;
+		p->prm_format = (uint8_t)prm_format(attr->comp_format);
+		p->comp_layout = attr->comp_layout;
+	}
+	if (attr->comp_vector >= dev->num_comp_vectors) {
+		MLX5CQ_LOG(ERR, "invalid attribute comp_vector=%u: the device"
+			   " has %u completion vectors", attr->comp_vector,
+			   dev->num_comp_vectors);
+		return fail(EINVAL);
+	}
+	p->comp_vector = attr->comp_vector;
+	if (!socket_valid(attr->socket)) {
+		MLX5CQ_LOG(ERR, "invalid attribute socket=%d: no such NUMA"
+			   " socket", attr->socket);
+		return fail(EINVAL);
+	}
+	p->socket = attr->socket == SOCKET_ID_ANY ? dev->socket : attr->socket;
+	switch (attr->path) {
+	case RTE_MLX5CQ_PATH_AUTO:
+		p->path = dev->devx ? RTE_MLX5CQ_PATH_DEVX :
+				      RTE_MLX5CQ_PATH_VERBS;
+		break;
+	case RTE_MLX5CQ_PATH_DEVX:
+		if (!dev->devx) {
+			MLX5CQ_LOG(ERR, "unsupported attribute path=devx: the"
+				   " context has no DevX");
+			return fail(EOPNOTSUPP);
+		}
+		p->path = RTE_MLX5CQ_PATH_DEVX;
+		break;
+	case RTE_MLX5CQ_PATH_VERBS:
+		p->path = RTE_MLX5CQ_PATH_VERBS;
+		break;
+	default:
+		MLX5CQ_LOG(ERR, "invalid attribute path=%d (%s): auto, devx or"
+			   " verbs expected", (int)attr->path,
+			   path_name(attr->path));
+		return fail(EINVAL);
+	}
+	if (p->path == RTE_MLX5CQ_PATH_DEVX)
+		return check_devx_caps(dev, p);
+	return check_verbs_caps(dev, p);
+}

@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+/*
+ * DevX path: PRM CREATE_CQ with the ring in a umem and the doorbell record
+ * in a slot of the device's doorbell pool.
+ *
+ * Ring memory: rte_malloc on the requested socket, aligned to the system
+ * page, every CQE initialised invalid (op_own = INVALID << 4 | owner 1, the
+ * 64 B CQE being the second half of a 128 B stride).
+ *
+ * Umem and page size rule:
+ * - ring in hugepage memory: the umem covers the whole hugepages holding
+ *   the ring (start rounded down, end rounded up to the hugepage size) and
+ *   the ring sits at cq_umem_offset inside it. Pinning then finds the umem
+ *   made of hugepages and maps it with large pages: one translation entry
+ *   per hugepage instead of one per 4 KiB. When the EAL runs in IOVA-as-PA
+ *   mode (each hugepage is then known to be physically contiguous at its
+ *   IOVA), cqc.log_page_size (log2 of the queue page in 4 KiB units) is the
+ *   largest page, up to the hugepage size, to which the ring's offset in
+ *   the umem is aligned: the hugepage size itself when the ring starts on a
+ *   hugepage boundary. (The queue page may not be larger than the umem's
+ *   page, and the ring must start on a queue page boundary inside the
+ *   umem.) In IOVA-as-VA mode the library does not claim more than the
+ *   system page: log_page_size 0.
+ * - otherwise: the umem is the ring itself, cq_umem_offset 0, and
+ *   log_page_size is the system page (0 for 4 KiB).
+ * The umem is registered with IBV_ACCESS_LOCAL_WRITE only; the device
+ * writes nothing but CQEs, into the ring.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <infiniband/verbs.h>
+#include <infiniband/mlx5dv.h>
+
+#include <rte_eal.h>
+#include <rte_errno.h>
+
+#include <mlx5_glue.h>
+#include <mlx5_prm.h>
+#include <mlx5_common.h> /* MLX5_ASSERT of MLX5_SET64 */
+
+#include "mlx5cq_private.h"
+
+/* cqc.cqe_sz values (kernel include/linux/mlx5/cq.h CQE_STRIDE_*). */
+enum {
+	CQC_CQE_SZ_64 = 0,
+	CQC_CQE_SZ_128 = 1,
+	CQC_CQE_SZ_128_PAD = 2,
+};
+
+static uint32_t
+log2_floor64(uint64_t v)
+{
+	return 63 - (uint32_t)__builtin_clzll(v);
+}
+
+/*
+ * Umem range and cqc.log_page_size of a ring (rule in the file comment):
+ * fills the umem start and length and returns log_page_size.
+ */
+static uint32_t
+ring_umem_range(const void *ring, size_t size, uintptr_t *ustart,
+		size_t *ulen)
+{
+	uint64_t sys = mlx5cq_sys_page_size();
+	uint64_t pgsz = mlx5cq_mem_page_size(ring);
+	uintptr_t start = (uintptr_t)ring;
+	uintptr_t end = start + size;
+	uint32_t shift;
+	uint64_t off;
+
+	if (pgsz <= sys) {
+		*ustart = start;
+		*ulen = size;
+		return log2_floor64(sys) - MLX5CQ_ADAPTER_PAGE_SHIFT;
+	}
+	*ustart = RTE_ALIGN_FLOOR(start, pgsz);
+	*ulen = RTE_ALIGN_CEIL(end, pgsz) - *ustart;
+	if (rte_eal_iova_mode() != RTE_IOVA_PA)
+		return log2_floor64(sys) - MLX5CQ_ADAPTER_PAGE_SHIFT;
+	shift = log2_floor64(pgsz);
+	off = start - *ustart;
+	if (off != 0 && (uint32_t)__builtin_ctzll(off) < shift)
+		shift = (uint32_t)__builtin_ctzll(off);
+	return shift - MLX5CQ_ADAPTER_PAGE_SHIFT;
+}
+
+/* Every CQE invalid, software-visible as owned by hardware on pass 0. */
+static void
+ring_init(uint8_t *ring, uint32_t entries, uint32_t stride)
+{
+	uint32_t i;
+
+	for (i = 0; i < entries; i++)
+		ring[(size_t)i * stride + stride - 1] = MLX5CQ_OP_OWN_INIT_DEVX;
+}
+
+static void
+devx_fill_mailbox(uint32_t *in, const struct mlx5cq_cq *cq,
+		  const struct mlx5cq_params *p, uint32_t uar_page)
+{
+	void *cqc = MLX5_ADDR_OF(create_cq_in, in, cq_context);
+	uint32_t cqe_sz = CQC_CQE_SZ_64;
+
+	if (p->cqe_size == 128)
+		cqe_sz = p->cqe_pad ? CQC_CQE_SZ_128_PAD : CQC_CQE_SZ_128;
+	MLX5_SET(create_cq_in, in, opcode, MLX5_CMD_OP_CREATE_CQ);
+	MLX5_SET(create_cq_in, in, cq_umem_valid, 1);
+	MLX5_SET(create_cq_in, in, cq_umem_id, cq->ring_umem_id);
+	MLX5_SET64(create_cq_in, in, cq_umem_offset, cq->ring_umem_offset);
+	MLX5_SET(cqc, cqc, dbr_umem_valid, 1);
+	MLX5_SET(cqc, cqc, dbr_umem_id, cq->dbr.umem_id);
+	MLX5_SET64(cqc, cqc, dbr_addr, cq->dbr.offset);
+	MLX5_SET(cqc, cqc, cqe_sz, cqe_sz);
+	MLX5_SET(cqc, cqc, oi, !!(p->flags & RTE_MLX5CQ_F_IGNORE_OVERRUN));
+	if (p->comp_format) {
+		MLX5_SET(cqc, cqc, cqe_comp_en, 1);
+		MLX5_SET(cqc, cqc, mini_cqe_res_format, p->prm_format & 0x3);
+		MLX5_SET(cqc, cqc, mini_cqe_res_format_ext,
+			 p->prm_format >> 2);
+		MLX5_SET(cqc, cqc, cqe_comp_layout, p->comp_layout);
+	}
+	MLX5_SET(cqc, cqc, log_cq_size, p->log_n);
+	MLX5_SET(cqc, cqc, uar_page, uar_page);
+	MLX5_SET(cqc, cqc, c_eqn, cq->eqn);
+	MLX5_SET(cqc, cqc, log_page_size, cq->log_page_size);
+}
+
+int
+mlx5cq_devx_create(struct rte_mlx5cq_dev *dev, struct mlx5cq_cq *cq,
+		   const struct mlx5cq_params *p)
+{
+	uint32_t in[MLX5_ST_SZ_DW(create_cq_in)];
+	uint32_t out[MLX5_ST_SZ_DW(create_cq_out)];
+	size_t page = mlx5cq_sys_page_size();
+	uintptr_t ustart;
+	size_t ulen;
+	int ret, err;
+
+	/* EQ of the completion vector: nothing to undo yet. */
+	errno = 0;
+	ret = mlx5_glue->devx_query_eqn(dev->ctx, p->comp_vector, &cq->eqn);
+	if (ret) {
+		err = errno ? errno : (ret > 0 ? ret : EINVAL);
+		MLX5CQ_LOG(ERR, "cannot get the EQ of comp_vector %u: %s",
+			   p->comp_vector, strerror(err));
+		return -err;
+	}
+	cq->ring_size = (size_t)p->entries * p->cqe_size;
+	cq->ring = mlx5cq_zmalloc("mlx5cq_ring", cq->ring_size,
+				  (unsigned int)page, p->socket);
+	if (cq->ring == NULL)
+		return -ENOMEM;
+	ring_init(cq->ring, p->entries, p->cqe_size);
+	cq->log_page_size = ring_umem_range(cq->ring, cq->ring_size,
+					    &ustart, &ulen);
+	cq->ring_umem_offset = (uintptr_t)cq->ring - ustart;
+	errno = 0;
+	cq->ring_umem = mlx5_glue->devx_umem_reg(dev->ctx, (void *)ustart,
+						 ulen, IBV_ACCESS_LOCAL_WRITE);
+	if (cq->ring_umem == NULL) {
+		err = errno ? errno : ENOMEM;
+		MLX5CQ_LOG(ERR, "cannot register the ring (%zu bytes at %p,"
+			   " umem of %zu bytes) as umem: %s", cq->ring_size,
+			   cq->ring, ulen, strerror(err));
+		goto err_ring;
+	}
+	cq->ring_umem_id = cq->ring_umem->umem_id;
+	pthread_mutex_lock(&dev->lock);
+	ret = mlx5cq_dbr_alloc(dev, &cq->dbr);
+	if (ret == 0)
+		dev->ring_umems++;
+	pthread_mutex_unlock(&dev->lock);
+	if (ret) {
+		err = -ret;
+		MLX5CQ_LOG(ERR, "no doorbell record: %s", strerror(err));
+		goto err_umem;
+	}
+	cq->dbrec = cq->dbr.rec;
+	memset(in, 0, sizeof(in));
+	memset(out, 0, sizeof(out));
+	devx_fill_mailbox(in, cq, p, dev->uar_page);
+	errno = 0;
+	cq->obj = mlx5_glue->devx_obj_create(dev->ctx, in, sizeof(in), out,
+					     sizeof(out));
+	if (cq->obj == NULL) {
+		err = errno ? errno : EIO;
+		MLX5CQ_LOG(ERR, "CREATE_CQ failed: %s, status %#x syndrome %#x"
+			   " (log_cq_size %u cqe %u B log_page_size %u eqn %u)",
+			   strerror(err), MLX5_GET(create_cq_out, out, status),
+			   MLX5_GET(create_cq_out, out, syndrome), p->log_n,
+			   p->cqe_size, cq->log_page_size, cq->eqn);
+		goto err_dbr;
+	}
+	cq->pub.cqn = MLX5_GET(create_cq_out, out, cqn);
+	MLX5CQ_LOG(DEBUG, "DevX CQ %#x: %u x %u B, umem %u +%" PRIu64
+		   ", dbr umem %u +%" PRIu64 ", eqn %u, log_page_size %u",
+		   cq->pub.cqn, p->entries, p->cqe_size, cq->ring_umem_id,
+		   cq->ring_umem_offset, cq->dbr.umem_id, cq->dbr.offset,
+		   cq->eqn, cq->log_page_size);
+	return 0;
+err_dbr:
+	pthread_mutex_lock(&dev->lock);
+	mlx5cq_dbr_free(dev, &cq->dbr);
+	dev->ring_umems--;
+	pthread_mutex_unlock(&dev->lock);
+	cq->dbrec = NULL;
+err_umem:
+	mlx5_glue->devx_umem_dereg(cq->ring_umem);
+	cq->ring_umem = NULL;
+err_ring:
+	mlx5cq_free(cq->ring);
+	cq->ring = NULL;
+	return -err;
+}
+
+int
+mlx5cq_devx_destroy(struct mlx5cq_cq *cq)
+{
+	struct rte_mlx5cq_dev *dev = cq->dev;
+	int ret;
+
+	if (cq->obj != NULL) {
+		errno = 0;
+		ret = mlx5_glue->devx_obj_destroy(cq->obj);
+		if (ret) {
+			ret = errno ? errno : (ret > 0 ? ret : EIO);
+			MLX5CQ_LOG(ERR, "DESTROY_CQ %#x failed: %s",
+				   cq->pub.cqn, strerror(ret));
+			return -ret;
+		}
+		cq->obj = NULL;
+	}
+	if (cq->ring_umem != NULL) {
+		errno = 0;
+		ret = mlx5_glue->devx_umem_dereg(cq->ring_umem);
+		if (ret) {
+			ret = errno ? errno : (ret > 0 ? ret : EIO);
+			MLX5CQ_LOG(ERR, "cannot deregister ring umem %u: %s",
+				   cq->ring_umem_id, strerror(ret));
+			return -ret;
+		}
+		cq->ring_umem = NULL;
+	}
+	pthread_mutex_lock(&dev->lock);
+	mlx5cq_dbr_free(dev, &cq->dbr);
+	dev->ring_umems--;
+	pthread_mutex_unlock(&dev->lock);
+	cq->dbrec = NULL;
+	mlx5cq_free(cq->ring);
+	cq->ring = NULL;
+	return 0;
+}

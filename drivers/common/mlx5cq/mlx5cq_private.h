@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+#ifndef MLX5CQ_PRIVATE_H_
+#define MLX5CQ_PRIVATE_H_
+
+/*
+ * Internal structures of librte_common_mlx5cq, shared by its files:
+ *   mlx5cq_log.c       log type "pmd.common.mlx5cq"
+ *   mlx5cq_mem.c       rte_malloc wrappers, page size of memory, failure
+ *                      injection for tests (mlx5cq_test_hooks.h)
+ *   mlx5cq_dev.c       device open/close/stats, capabilities, UAR, verbs
+ *                      buffer allocators
+ *   mlx5cq_attr.c      validation of struct rte_mlx5cq_attr
+ *   mlx5cq_create.c    common create/destroy/info
+ *   mlx5cq_devx.c      DevX path (CREATE_CQ with umem)
+ *   mlx5cq_verbs.c     verbs path (mlx5dv_create_cq)
+ *   mlx5cq_dbr_pool.c  doorbell-record page pool (DevX path)
+ *   mlx5cq_attach.c    CQs made by rte_common_mlx5's mlx5_devx_cq_create()
+ *   mlx5cq_poll.c      poll slow path
+ *
+ * The library reaches devices only through rte_common_mlx5's mlx5_glue
+ * table (always read through the pointer: the emulated HCA swaps it).
+ */
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <sys/queue.h>
+
+#include <rte_common.h>
+#include <rte_compat.h>
+#include <rte_log.h>
+
+#include "rte_mlx5cq.h"
+#include "mlx5cq_test_hooks.h"
+
+struct ibv_cq_ex;
+struct mlx5dv_devx_uar;
+struct mlx5dv_devx_umem;
+struct mlx5dv_devx_obj;
+
+extern int mlx5cq_logtype;
+
+#define MLX5CQ_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, mlx5cq_logtype, \
+		"mlx5cq: %s(): " fmt "\n", __func__, ##__VA_ARGS__)
+
+/* Hardware limits (PRM, rdma-core verbs.c create_cq). */
+#define MLX5CQ_MAX_ENTRIES (1u << 24) /* Largest ring: 2^24 entries. */
+#define MLX5CQ_CQE_SIZE 64u /* The CQE proper. */
+#define MLX5CQ_ADAPTER_PAGE_SHIFT 12 /* cqc.log_page_size unit: 4 KiB. */
+#define MLX5CQ_OP_OWN_INIT_DEVX 0xf1 /* INVALID << 4 | owner 1 (DPDK). */
+
+/*
+ * rte_mlx5cq.comp carries the mini-CQE format + 1 (PRM value:
+ * MLX5_CQE_RESP_FORMAT_*), 0 when compression is off; this bit is added
+ * when the enhanced layout is used (the public struct has no room for a
+ * separate field).
+ */
+#define MLX5CQ_COMP_ENHANCED 0x80
+#define MLX5CQ_COMP_FORMAT_MASK 0x7f
+
+/* Doorbell-record pool: 4 KiB pages of 64 B slots, one umem per page. */
+#define MLX5CQ_DBR_PAGE_SIZE 4096u
+#define MLX5CQ_DBR_SLOT_SIZE 64u
+#define MLX5CQ_DBR_SLOTS (MLX5CQ_DBR_PAGE_SIZE / MLX5CQ_DBR_SLOT_SIZE)
+#define MLX5CQ_DBR_WORDS ((MLX5CQ_DBR_SLOTS + 63) / 64)
+
+/* Device capabilities relevant to CQs. */
+struct mlx5cq_caps {
+	uint8_t log_max_cq_sz; /* log2 of the largest ring. */
+	uint8_t log_max_cq; /* log2 of the number of CQs (DevX). */
+	/* DevX (QUERY_HCA_CAP general device, current). */
+	uint8_t cqe_compression;
+	uint8_t cqe_compression_128;
+	uint8_t cqe_128_always;
+	uint8_t mini_cqe_resp_stride_index;
+	uint8_t mini_cqe_resp_flow_tag;
+	uint8_t mini_cqe_resp_l3_l4_tag;
+	uint8_t enhanced_cqe_compression;
+	uint16_t cqe_compression_max_num;
+	uint16_t cqe_compression_timeout;
+	/* Verbs (mlx5dv_query_device). */
+	uint64_t dv_flags; /* MLX5DV_CONTEXT_FLAGS_*. */
+	uint32_t dv_comp_max_num; /* cqe_comp_caps.max_num. */
+	uint32_t dv_comp_formats; /* cqe_comp_caps.supported_format. */
+};
+
+/* One 4 KiB doorbell page. */
+struct mlx5cq_dbr_page {
+	TAILQ_ENTRY(mlx5cq_dbr_page) next;
+	uint8_t *addr; /* Page start (rte_malloc, 4 KiB aligned). */
+	struct mlx5dv_devx_umem *umem; /* One registration for the page. */
+	uint32_t umem_id;
+	uint32_t used; /* Slots in use. */
+	uint64_t bitmap[MLX5CQ_DBR_WORDS]; /* 1: slot in use. */
+};
+
+/* A doorbell slot handed to a CQ. */
+struct mlx5cq_dbr {
+	struct mlx5cq_dbr_page *page;
+	uint32_t slot;
+	uint32_t umem_id; /* Umem of the page. */
+	uint64_t offset; /* Offset of the slot in its page umem. */
+	volatile uint32_t *rec; /* Host address. */
+};
+
+TAILQ_HEAD(mlx5cq_dbr_page_list, mlx5cq_dbr_page);
+
+/* Pool of a device (caller holds dev->lock). */
+struct mlx5cq_dbr_pool {
+	struct mlx5cq_dbr_page_list pages;
+	uint32_t npages;
+	uint32_t nslots; /* Slots in use. */
+	uint32_t numems; /* Umems of pages. */
+};
+
+/* An mlx5cq device (rte_mlx5cq_dev_open()). */
+struct rte_mlx5cq_dev {
+	struct ibv_context *ctx;
+	int socket; /* Socket of device-wide memory. */
+	uint8_t devx; /* DevX commands work on this context. */
+	uint32_t num_comp_vectors;
+	struct mlx5cq_caps caps;
+	struct mlx5dv_devx_uar *uar; /* DevX UAR (NULL without DevX). */
+	uint32_t uar_page; /* UAR page index. */
+	uint32_t uar_type; /* MLX5DV_UAR_ALLOC_TYPE_* it got. */
+	uint8_t ext_alloc_set; /* Buffer allocators installed. */
+	int alloc_socket; /* Socket the buffer allocator uses now. */
+	pthread_mutex_t lock; /* CQ count, pool. */
+	uint32_t ncqs; /* CQs alive (attached included). */
+	uint32_t ring_umems; /* Ring umems registered. */
+	struct mlx5cq_dbr_pool pool;
+};
+
+/* A CQ: the public handle first (container of it). */
+struct mlx5cq_cq {
+	struct rte_mlx5cq pub;
+	struct rte_mlx5cq_dev *dev;
+	enum rte_mlx5cq_path path; /* DEVX, VERBS or ATTACH. */
+	uint32_t entries;
+	uint16_t cqe_size; /* Stride: 64 or 128. */
+	uint8_t cqe_pad;
+	uint8_t comp_format; /* RTE_MLX5CQ_COMP_* bit or 0. */
+	uint8_t prm_format; /* MLX5_CQE_RESP_FORMAT_* when comp_format. */
+	uint8_t comp_layout;
+	uint32_t flags; /* RTE_MLX5CQ_F_*. */
+	uint64_t wc_flags; /* IBV_WC_EX_WITH_* the consumer reads. */
+	uint32_t comp_vector;
+	int socket; /* Socket the ring was requested on. */
+	void *ring; /* Ring start. */
+	size_t ring_size;
+	volatile uint32_t *dbrec;
+	/* DevX path. */
+	struct mlx5dv_devx_umem *ring_umem;
+	uint32_t ring_umem_id;
+	uint64_t ring_umem_offset; /* Ring start in its umem. */
+	struct mlx5dv_devx_obj *obj;
+	struct mlx5cq_dbr dbr;
+	uint32_t eqn;
+	uint32_t log_page_size; /* cqc.log_page_size sent. */
+	/* Verbs path. */
+	struct ibv_cq_ex *vcq;
+	/* Attach. */
+	struct mlx5_devx_cq *dcq;
+};
+
+/* Attributes after validation, as the paths use them. */
+struct mlx5cq_params {
+	enum rte_mlx5cq_path path; /* DEVX or VERBS. */
+	uint32_t cqe; /* Requested entries. */
+	uint32_t entries; /* roundup_pow2(cqe + 1). */
+	uint8_t log_n;
+	uint16_t cqe_size;
+	uint8_t cqe_pad;
+	uint8_t comp_format; /* RTE_MLX5CQ_COMP_* bit or 0. */
+	uint8_t prm_format; /* MLX5_CQE_RESP_FORMAT_* when comp_format. */
+	uint8_t comp_layout;
+	uint32_t flags;
+	uint64_t wc_flags;
+	uint32_t comp_vector;
+	int socket; /* Resolved (never SOCKET_ID_ANY when dev has one). */
+};
+
+static inline struct mlx5cq_cq *
+mlx5cq_from_pub(const struct rte_mlx5cq *cq)
+{
+	return container_of(cq, struct mlx5cq_cq, pub);
+}
+
+/* mlx5cq_mem.c */
+void *mlx5cq_malloc(const char *type, size_t size, unsigned int align,
+		    int socket);
+void *mlx5cq_zmalloc(const char *type, size_t size, unsigned int align,
+		     int socket);
+void mlx5cq_free(void *addr);
+size_t mlx5cq_sys_page_size(void);
+uint64_t mlx5cq_mem_page_size(const void *addr);
+
+
+/* mlx5cq_attr.c */
+int mlx5cq_attr_check(const struct rte_mlx5cq_dev *dev,
+		      const struct rte_mlx5cq_attr *attr,
+		      struct mlx5cq_params *p);
+uint64_t mlx5cq_wc_flags_supported(void);
+
+/* mlx5cq_dbr_pool.c (caller holds dev->lock) */
+void mlx5cq_dbr_pool_init(struct mlx5cq_dbr_pool *pool);
+int mlx5cq_dbr_alloc(struct rte_mlx5cq_dev *dev, struct mlx5cq_dbr *dbr);
+void mlx5cq_dbr_free(struct rte_mlx5cq_dev *dev, struct mlx5cq_dbr *dbr);
+int mlx5cq_dbr_pool_empty(const struct mlx5cq_dbr_pool *pool);
+int mlx5cq_dbr_pool_flush(struct rte_mlx5cq_dev *dev);
+
+/* mlx5cq_devx.c */
+int mlx5cq_devx_create(struct rte_mlx5cq_dev *dev, struct mlx5cq_cq *cq,
+		       const struct mlx5cq_params *p);
+int mlx5cq_devx_destroy(struct mlx5cq_cq *cq);
+
+/* mlx5cq_verbs.c */
+int mlx5cq_verbs_create(struct rte_mlx5cq_dev *dev, struct mlx5cq_cq *cq,
+			const struct mlx5cq_params *p);
+int mlx5cq_verbs_destroy(struct mlx5cq_cq *cq);
+
+/* mlx5cq_dev.c */
+void mlx5cq_dev_cq_get(struct rte_mlx5cq_dev *dev);
+void mlx5cq_dev_cq_put(struct rte_mlx5cq_dev *dev);
+
+/* mlx5cq_create.c */
+void mlx5cq_pub_fill(struct mlx5cq_cq *cq);
+
+#endif /* MLX5CQ_PRIVATE_H_ */

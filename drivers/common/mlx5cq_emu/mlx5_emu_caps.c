@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+/*
+ * Device capabilities and the general (object-less) firmware commands.
+ *
+ * QUERY_HCA_CAP (opcode 0x100) is answered for the general device
+ * capabilities (op_mod type 0, maximum or current). The capability set is
+ * chosen so that rte_common_mlx5's mlx5_devx_cmd_query_hca_attr() needs
+ * nothing else: hca_cap_2, qos, eth_net_offloads, roce, crypto,
+ * eswitch_manager and general_obj_types are all 0, so that function issues
+ * exactly one QUERY_HCA_CAP (general, current). Other capability types and
+ * other opcodes get a firmware error (BAD_PARAM / BAD_OP), never a crash.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <mlx5_prm.h>
+
+#include "mlx5_emu_private.h"
+
+void
+mlx5_emu_caps_default(struct mlx5_emu_caps *caps)
+{
+	memset(caps, 0, sizeof(*caps));
+	caps->log_max_cq_sz = 22;
+	caps->log_max_cq = 24;
+	caps->num_comp_vectors = 4;
+	caps->devx = 1;
+	caps->cqe_compression = 1;
+	caps->cqe_compression_128 = 1;
+	caps->cqe_128_always = 1;
+	caps->cqe_pad = 1;
+	caps->mini_cqe_resp_stride_index = 1;
+	caps->mini_cqe_resp_flow_tag = 1;
+	caps->mini_cqe_resp_l3_l4_tag = 1;
+	caps->enhanced_cqe_compression = 1;
+	caps->cqe_compression_max_num = 64;
+	caps->cqe_compression_timeout = 0;
+	caps->max_umems = 65536;
+}
+
+int
+emu_caps_check(const struct mlx5_emu_caps *caps)
+{
+	/* Field widths of cmd_hca_cap and cqc (mlx5_prm.h). */
+	if (caps->num_comp_vectors == 0 ||
+	    caps->num_comp_vectors > EMU_MAX_VECTORS) {
+		EMU_LOG(ERR, "caps: num_comp_vectors %u not in 1..%u",
+			caps->num_comp_vectors, EMU_MAX_VECTORS);
+		return EINVAL;
+	}
+	if (caps->log_max_cq_sz > 31 || caps->log_max_cq > 24) {
+		EMU_LOG(ERR, "caps: log_max_cq_sz %u (max 31) or log_max_cq %u"
+			" (max 24) out of range", caps->log_max_cq_sz,
+			caps->log_max_cq);
+		return EINVAL;
+	}
+	return 0;
+}
+
+/* The general device capability layout (struct mlx5_ifc_cmd_hca_cap). */
+static void
+emu_fill_general_caps(const struct emu_dev *dev, void *hcattr)
+{
+	const struct mlx5_emu_caps *c = &dev->caps;
+	unsigned int log_eqs = 0;
+
+	while ((1u << log_eqs) < EMU_EQN_BASE + (unsigned int)c->num_comp_vectors)
+		log_eqs++;
+	MLX5_SET(cmd_hca_cap, hcattr, vhca_id, dev->vhca_id);
+	MLX5_SET(cmd_hca_cap, hcattr, log_max_cq_sz, c->log_max_cq_sz);
+	MLX5_SET(cmd_hca_cap, hcattr, log_max_cq, c->log_max_cq);
+	MLX5_SET(cmd_hca_cap, hcattr, log_max_eq_sz, 22);
+	MLX5_SET(cmd_hca_cap, hcattr, log_max_eq, log_eqs);
+	MLX5_SET(cmd_hca_cap, hcattr, max_num_eqs,
+		 EMU_EQN_BASE + c->num_comp_vectors);
+	MLX5_SET(cmd_hca_cap, hcattr, log_max_pd, 17);
+	MLX5_SET(cmd_hca_cap, hcattr, log_max_mrw_sz, 64);
+	MLX5_SET(cmd_hca_cap, hcattr, cqe_version, 1);
+	MLX5_SET(cmd_hca_cap, hcattr, cq_oi, 1);
+	MLX5_SET(cmd_hca_cap, hcattr, cq_moderation, 1);
+	MLX5_SET(cmd_hca_cap, hcattr, cq_period_start_from_cqe, 1);
+	MLX5_SET(cmd_hca_cap, hcattr, cq_resize, 0);
+	MLX5_SET(cmd_hca_cap, hcattr, scqe_break_moderation, 0);
+	MLX5_SET(cmd_hca_cap, hcattr, uar_4k, 1);
+	MLX5_SET(cmd_hca_cap, hcattr, log_pg_sz, EMU_PAGE_SHIFT);
+	MLX5_SET(cmd_hca_cap, hcattr, log_bf_reg_size, 9);
+	MLX5_SET(cmd_hca_cap, hcattr, num_of_uars_per_page, 1);
+	MLX5_SET(cmd_hca_cap, hcattr, port_type, 1); /* Ethernet. */
+	MLX5_SET(cmd_hca_cap, hcattr, num_ports, 1);
+	MLX5_SET(cmd_hca_cap, hcattr, device_frequency_mhz, 1000);
+	MLX5_SET(cmd_hca_cap, hcattr, device_frequency_khz, 1000000);
+	MLX5_SET(cmd_hca_cap, hcattr, cqe_compression, c->cqe_compression);
+	MLX5_SET(cmd_hca_cap, hcattr, cqe_compression_128,
+		 c->cqe_compression_128);
+	MLX5_SET(cmd_hca_cap, hcattr, cqe_128_always, c->cqe_128_always);
+	MLX5_SET(cmd_hca_cap, hcattr, mini_cqe_resp_stride_index,
+		 c->mini_cqe_resp_stride_index);
+	MLX5_SET(cmd_hca_cap, hcattr, mini_cqe_resp_flow_tag,
+		 c->mini_cqe_resp_flow_tag);
+	MLX5_SET(cmd_hca_cap, hcattr, mini_cqe_resp_l3_l4_tag,
+		 c->mini_cqe_resp_l3_l4_tag);
+	MLX5_SET(cmd_hca_cap, hcattr, enhanced_cqe_compression,
+		 c->enhanced_cqe_compression);
+	MLX5_SET(cmd_hca_cap, hcattr, cqe_compression_max_num,
+		 c->cqe_compression_max_num);
+	MLX5_SET(cmd_hca_cap, hcattr, cqe_compression_timeout,
+		 c->cqe_compression_timeout);
+}
+
+static int
+emu_query_hca_cap(struct emu_dev *dev, const void *in, size_t inlen,
+		  void *out, size_t outlen)
+{
+	size_t need_in = MLX5_ST_SZ_BYTES(query_hca_cap_in);
+	size_t need_out = MLX5_BYTE_OFF(query_hca_cap_out, capability) +
+			  MLX5_ST_SZ_BYTES(cmd_hca_cap);
+	uint32_t op_mod, type;
+	void *hcattr;
+
+	if (inlen < need_in)
+		return emu_cmd_fail(dev, out, outlen,
+				    EMU_CMD_STAT_BAD_INP_LEN_ERR,
+				    MLX5_EMU_SYND_INLEN);
+	if (outlen < need_out)
+		return emu_cmd_fail(dev, out, outlen,
+				    EMU_CMD_STAT_BAD_OUTP_LEN_ERR,
+				    MLX5_EMU_SYND_OUTLEN);
+	if (MLX5_GET(query_hca_cap_in, in, reserved_at_20) != 0 ||
+	    !EMU_WIDE_FIELD_ZERO(query_hca_cap_in, in, reserved_at_40))
+		return emu_cmd_fail(dev, out, outlen,
+				    EMU_CMD_STAT_BAD_PARAM_ERR,
+				    MLX5_EMU_SYND_HDR_RESERVED);
+	op_mod = MLX5_GET(query_hca_cap_in, in, op_mod);
+	type = op_mod >> 1; /* Bit 0: current (1) or maximum (0). */
+	if (type != (MLX5_GET_HCA_CAP_OP_MOD_GENERAL_DEVICE >> 1)) {
+		EMU_LOG(DEBUG, "%s: QUERY_HCA_CAP type 0x%x not supported",
+			dev->name, type);
+		return emu_cmd_fail(dev, out, outlen,
+				    EMU_CMD_STAT_BAD_PARAM_ERR,
+				    MLX5_EMU_SYND_BAD_OP_MOD);
+	}
+	memset(out, 0, outlen);
+	hcattr = MLX5_ADDR_OF(query_hca_cap_out, out, capability);
+	/* Maximum and current values are the same on this device. */
+	emu_fill_general_caps(dev, hcattr);
+	return 0;
+}
+
+int
+emu_general_cmd(struct emu_dev *dev, const void *in, size_t inlen,
+		void *out, size_t outlen)
+{
+	uint16_t opcode;
+
+	if (!dev->caps.devx)
+		return EOPNOTSUPP;
+	if (in == NULL || out == NULL || inlen < 4 || outlen < 8)
+		return EINVAL;
+	emu_cmd_begin(dev, in, inlen);
+	opcode = MLX5_GET(query_hca_cap_in, in, opcode);
+	switch (opcode) {
+	case MLX5_CMD_OP_QUERY_HCA_CAP:
+		return emu_query_hca_cap(dev, in, inlen, out, outlen);
+	default:
+		EMU_LOG(DEBUG, "%s: general command 0x%x not supported",
+			dev->name, opcode);
+		return emu_cmd_fail(dev, out, outlen, EMU_CMD_STAT_BAD_OP_ERR,
+				    MLX5_EMU_SYND_BAD_OPCODE);
+	}
+}

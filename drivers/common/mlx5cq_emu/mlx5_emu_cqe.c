@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+/*
+ * The CQE writer: the device side of the ring.
+ *
+ * Each completion becomes a 64 B CQE laid out as DPDK's struct mlx5_cqe
+ * (mlx5_prm.h) or, for errors, rdma-core's struct mlx5_err_cqe (mlx5dv.h);
+ * all fields big-endian. In a 128 B ring (cqe_sz 1) or a padded one
+ * (cqe_sz 2) the CQE is the second half of the entry; the first half, which
+ * would hold inline scattered data, is written as zeros. The CQE's bytes
+ * 0..62 are written first, then a write barrier, then op_own
+ * (opcode << 4 | solicited << 1 | owner) with owner = (pi >> log_size) & 1,
+ * so a concurrent poller never sees a valid owner before the payload.
+ *
+ * Before writing, the device reads the consumer counter from the doorbell
+ * record (big-endian word 0, 24 bits): with 2^log_size completions
+ * outstanding the ring is full and the writer stops. A CQ with overrun
+ * ignore (cqc.oi) is never full; a collapsed CQ (cqc.cc) writes every CQE
+ * into entry 0.
+ *
+ * Pipeline per completion: room check -> build (64 B image) -> emit (store
+ * at the producer index). Compression sessions are a stage between build
+ * and emit; completion events (arming word 1 + UAR doorbell) follow emit.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_atomic.h>
+#include <rte_byteorder.h>
+#include <mlx5_prm.h>
+
+#include "mlx5_emu_private.h"
+
+/* Byte offsets in the 64 B CQE (struct mlx5_cqe / struct mlx5_err_cqe). */
+enum {
+	EMU_CQE_RX_HASH_RES = 12,
+	EMU_CQE_RX_HASH_TYPE = 16,
+	EMU_CQE_CSUM = 20,
+	EMU_CQE_HDR_TYPE_ETC = 28,
+	EMU_CQE_VLAN_INFO = 30,
+	EMU_CQE_FLOW_META = 36,
+	EMU_CQE_BYTE_CNT = 44,
+	EMU_CQE_TIMESTAMP = 48,
+	EMU_CQE_VENDOR_SYND = 54,
+	EMU_CQE_SYNDROME = 55,
+	EMU_CQE_SOP_DROP_QPN = 56,
+	EMU_CQE_WQE_COUNTER = 60,
+	EMU_CQE_OP_OWN = 63,
+};
+
+unsigned int
+emu_cq_stride(const struct emu_cq *cq)
+{
+	return cq->cqe_sz == 0 ? 64 : 128;
+}
+
+void *
+emu_cq_cqe64(const struct emu_cq *cq, uint32_t idx)
+{
+	unsigned int stride = emu_cq_stride(cq);
+
+	idx &= (1u << cq->log_cq_size) - 1;
+	return cq->ring + (size_t)idx * stride + (stride - 64);
+}
+
+static void
+emu_put16(uint8_t *cqe, unsigned int off, uint16_t v)
+{
+	rte_be16_t be = rte_cpu_to_be_16(v);
+
+	memcpy(cqe + off, &be, sizeof(be));
+}
+
+static void
+emu_put32(uint8_t *cqe, unsigned int off, uint32_t v)
+{
+	rte_be32_t be = rte_cpu_to_be_32(v);
+
+	memcpy(cqe + off, &be, sizeof(be));
+}
+
+static void
+emu_put64(uint8_t *cqe, unsigned int off, uint64_t v)
+{
+	rte_be64_t be = rte_cpu_to_be_64(v);
+
+	memcpy(cqe + off, &be, sizeof(be));
+}
+
+/*
+ * Build the 64 B image of one completion (op_own left 0) and the opcode and
+ * solicited bits of op_own. Returns 0 or -EINVAL.
+ */
+static int
+emu_cqe_build(const struct mlx5_emu_cpl *cpl, uint8_t cqe[64], uint8_t *op)
+{
+	uint8_t opcode;
+
+	memset(cqe, 0, 64);
+	switch (cpl->kind) {
+	case MLX5_EMU_CPL_REQ:
+		opcode = cpl->opcode ? cpl->opcode : MLX5_CQE_REQ;
+		emu_put32(cqe, EMU_CQE_BYTE_CNT, cpl->byte_cnt);
+		emu_put64(cqe, EMU_CQE_TIMESTAMP, cpl->timestamp);
+		emu_put32(cqe, EMU_CQE_SOP_DROP_QPN,
+			  (uint32_t)cpl->s_wqe_opcode << 24 |
+			  (cpl->qpn & EMU_CQN_MASK));
+		break;
+	case MLX5_EMU_CPL_RESP:
+		opcode = cpl->opcode ? cpl->opcode : MLX5_CQE_RESP_SEND;
+		emu_put32(cqe, EMU_CQE_RX_HASH_RES, cpl->rx_hash_res);
+		cqe[EMU_CQE_RX_HASH_TYPE] = cpl->rx_hash_type;
+		emu_put16(cqe, EMU_CQE_CSUM, cpl->csum);
+		emu_put16(cqe, EMU_CQE_HDR_TYPE_ETC, cpl->hdr_type_etc);
+		emu_put16(cqe, EMU_CQE_VLAN_INFO, cpl->vlan_info);
+		emu_put32(cqe, EMU_CQE_FLOW_META, cpl->flow_table_metadata);
+		emu_put32(cqe, EMU_CQE_BYTE_CNT, cpl->byte_cnt);
+		emu_put64(cqe, EMU_CQE_TIMESTAMP, cpl->timestamp);
+		emu_put32(cqe, EMU_CQE_SOP_DROP_QPN, cpl->qpn & EMU_CQN_MASK);
+		break;
+	case MLX5_EMU_CPL_REQ_ERR:
+	case MLX5_EMU_CPL_RESP_ERR:
+		opcode = cpl->opcode ? cpl->opcode :
+			 cpl->kind == MLX5_EMU_CPL_REQ_ERR ?
+			 MLX5_CQE_REQ_ERR : MLX5_CQE_RESP_ERR;
+		cqe[EMU_CQE_VENDOR_SYND] = cpl->vendor_syndrome;
+		cqe[EMU_CQE_SYNDROME] = cpl->syndrome;
+		emu_put32(cqe, EMU_CQE_SOP_DROP_QPN,
+			  (uint32_t)cpl->s_wqe_opcode << 24 |
+			  (cpl->qpn & EMU_CQN_MASK));
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (opcode >= MLX5_CQE_INVALID)
+		return -EINVAL;
+	emu_put16(cqe, EMU_CQE_WQE_COUNTER, cpl->wqe_counter);
+	*op = (uint8_t)(opcode << 4 | (cpl->solicited ? 1 << 1 : 0));
+	return 0;
+}
+
+/* Entries the device may still write before the ring is full. */
+static uint32_t
+emu_cq_room(const struct emu_cq *cq)
+{
+	uint32_t size = 1u << cq->log_cq_size;
+	uint32_t ci, used;
+
+	if (cq->oi || cq->cc)
+		return UINT32_MAX;
+	ci = rte_be_to_cpu_32(__atomic_load_n(&cq->dbrec[0],
+					      __ATOMIC_ACQUIRE)) & EMU_CQN_MASK;
+	used = (cq->pi - ci) & EMU_CQN_MASK;
+	if (used > size) {
+		/* The consumer claims more than was produced. */
+		EMU_LOG(DEBUG, "%s: CQ 0x%x: consumer counter 0x%x ahead of "
+			"producer 0x%x", cq->dev->name, cq->cqn, ci,
+			cq->pi & EMU_CQN_MASK);
+		return 0;
+	}
+	return size - used;
+}
+
+/* Store one built CQE at the producer index, op_own last. */
+static void
+emu_cqe_emit(struct emu_cq *cq, const uint8_t cqe[64], uint8_t op)
+{
+	uint32_t idx = cq->cc ? 0 : cq->pi;
+	uint8_t *dst = emu_cq_cqe64(cq, idx);
+	uint8_t owner = (cq->pi >> cq->log_cq_size) & 1;
+
+	if (cq->cqe_sz != 0)
+		memset(dst - 64, 0, 64); /* No inline data: zeros/padding. */
+	memcpy(dst, cqe, EMU_CQE_OP_OWN);
+	rte_wmb();
+	__atomic_store_n(&dst[EMU_CQE_OP_OWN], (uint8_t)(op | owner),
+			 __ATOMIC_RELEASE);
+	cq->pi++;
+}
+
+int
+emu_cqe_post(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
+	     unsigned int n)
+{
+	uint8_t cqe[64], op;
+	unsigned int i;
+	uint32_t room;
+	int ret = 0;
+
+	pthread_mutex_lock(&cq->lock);
+	if (cq->status != 0) {
+		ret = -EIO;
+		goto out;
+	}
+	room = emu_cq_room(cq);
+	for (i = 0; i < n; i++) {
+		ret = emu_cqe_build(&cpl[i], cqe, &op);
+		if (ret != 0) {
+			EMU_LOG(ERR, "%s: CQ 0x%x: completion %u: bad kind %d "
+				"or opcode %u", cq->dev->name, cq->cqn, i,
+				cpl[i].kind, cpl[i].opcode);
+			break;
+		}
+		if (room == 0)
+			break;
+		emu_cqe_emit(cq, cqe, op);
+		if (room != UINT32_MAX)
+			room--;
+	}
+	/* Written completions count even when a later one was refused. */
+	if (i > 0 || ret == 0)
+		ret = (int)i;
+out:
+	pthread_mutex_unlock(&cq->lock);
+	return ret;
+}
+
+int
+mlx5_emu_cq_post(struct ibv_context *ctx, uint32_t cqn,
+		 const struct mlx5_emu_cpl *cpl, unsigned int n)
+{
+	struct emu_dev *dev = emu_dev_from_ctx(ctx);
+	struct emu_cq *cq;
+	int ret;
+
+	if (dev == NULL || (cpl == NULL && n != 0))
+		return -EINVAL;
+	pthread_mutex_lock(&dev->lock);
+	cq = emu_cq_lookup(dev, cqn);
+	if (cq == NULL)
+		ret = -ENOENT;
+	else if (cq->ring == NULL || cq->dbrec == NULL)
+		ret = -EIO;
+	else
+		ret = emu_cqe_post(cq, cpl, n);
+	pthread_mutex_unlock(&dev->lock);
+	return ret;
+}

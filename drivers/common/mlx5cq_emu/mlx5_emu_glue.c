@@ -1,0 +1,338 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+/*
+ * The dispatching glue table. mlx5_emu_install() copies rte_common_mlx5's
+ * table, replaces the entries the model implements with dispatchers and
+ * points mlx5_glue at the copy. A dispatcher recognises an emulated
+ * context or object by looking it up in the model's registries (it never
+ * dereferences a foreign pointer) and forwards everything else, unchanged,
+ * to the original entry.
+ */
+
+#include <errno.h>
+#include <pthread.h>
+#include <string.h>
+
+#include <mlx5_glue.h>
+
+#include "mlx5_emu_private.h"
+
+const struct mlx5_glue *emu_orig_glue;
+static struct mlx5_glue emu_glue_table;
+static pthread_mutex_t emu_glue_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Forward to the original entry, or fail with ENOSYS when it has none. */
+#define EMU_FWD(entry, fail, ...) do { \
+	if (emu_orig_glue == NULL || emu_orig_glue->entry == NULL) { \
+		errno = ENOSYS; \
+		return fail; \
+	} \
+	return emu_orig_glue->entry(__VA_ARGS__); \
+} while (0)
+
+/* Set errno and return it (rdma-core's convention for int entries). */
+static int
+emu_ret_errno(int err)
+{
+	errno = err;
+	return err;
+}
+
+static int
+emu_glue_close_device(struct ibv_context *ctx)
+{
+	if (emu_dev_from_ctx(ctx) != NULL)
+		return mlx5_emu_close(ctx);
+	EMU_FWD(close_device, ENOSYS, ctx);
+}
+
+static const char *
+emu_glue_get_device_name(struct ibv_device *device)
+{
+	const char *name;
+
+	if (emu_is_ibdev(device, &name))
+		return name;
+	EMU_FWD(get_device_name, NULL, device);
+}
+
+static struct ibv_pd *
+emu_glue_alloc_pd(struct ibv_context *ctx)
+{
+	struct emu_dev *dev = emu_dev_from_ctx(ctx);
+
+	if (dev != NULL)
+		return emu_alloc_pd(dev);
+	EMU_FWD(alloc_pd, NULL, ctx);
+}
+
+static int
+emu_glue_dealloc_pd(struct ibv_pd *pd)
+{
+	int ret = emu_dealloc_pd(pd);
+
+	if (ret != -ENOENT)
+		return ret < 0 ? emu_ret_errno(-ret) : 0;
+	EMU_FWD(dealloc_pd, ENOSYS, pd);
+}
+
+static int
+emu_glue_query_device(struct ibv_context *ctx, struct ibv_device_attr *attr)
+{
+	struct emu_dev *dev = emu_dev_from_ctx(ctx);
+
+	if (dev != NULL)
+		return emu_ret_errno(-emu_query_device(dev, attr));
+	EMU_FWD(query_device, ENOSYS, ctx, attr);
+}
+
+static int
+emu_glue_query_device_ex(struct ibv_context *ctx,
+			 const struct ibv_query_device_ex_input *input,
+			 struct ibv_device_attr_ex *attr)
+{
+	struct emu_dev *dev = emu_dev_from_ctx(ctx);
+	int ret;
+
+	if (dev == NULL)
+		EMU_FWD(query_device_ex, ENOSYS, ctx, input, attr);
+	if (attr == NULL || (input != NULL && input->comp_mask != 0))
+		return emu_ret_errno(EINVAL);
+	memset(attr, 0, sizeof(*attr));
+	ret = emu_query_device(dev, &attr->orig_attr);
+	if (ret != 0)
+		return emu_ret_errno(-ret);
+	attr->max_dm_size = 0;
+	attr->raw_packet_caps = 0;
+	return 0;
+}
+
+static int
+emu_glue_dv_query_device(struct ibv_context *ctx, struct mlx5dv_context *attrs)
+{
+	if (emu_dev_from_ctx(ctx) != NULL)
+		return emu_verbs_dv_query_device(ctx, attrs);
+	EMU_FWD(dv_query_device, ENOSYS, ctx, attrs);
+}
+
+static struct ibv_comp_channel *
+emu_glue_create_comp_channel(struct ibv_context *ctx)
+{
+	struct emu_dev *dev = emu_dev_from_ctx(ctx);
+
+	if (dev != NULL)
+		return emu_create_comp_channel(dev);
+	EMU_FWD(create_comp_channel, NULL, ctx);
+}
+
+static int
+emu_glue_destroy_comp_channel(struct ibv_comp_channel *ch)
+{
+	int ret = emu_destroy_comp_channel(ch);
+
+	if (ret != -ENOENT)
+		return ret < 0 ? emu_ret_errno(-ret) : 0;
+	EMU_FWD(destroy_comp_channel, ENOSYS, ch);
+}
+
+static int
+emu_glue_devx_general_cmd(struct ibv_context *ctx, const void *in,
+			  size_t inlen, void *out, size_t outlen)
+{
+	struct emu_dev *dev = emu_dev_from_ctx(ctx);
+	int ret;
+
+	if (dev == NULL)
+		EMU_FWD(devx_general_cmd, ENOSYS, ctx, in, inlen, out, outlen);
+	pthread_mutex_lock(&dev->lock);
+	ret = emu_general_cmd(dev, in, inlen, out, outlen);
+	pthread_mutex_unlock(&dev->lock);
+	return ret ? emu_ret_errno(ret) : 0;
+}
+
+static struct mlx5dv_devx_obj *
+emu_glue_devx_obj_create(struct ibv_context *ctx, const void *in,
+			 size_t inlen, void *out, size_t outlen)
+{
+	struct emu_dev *dev = emu_dev_from_ctx(ctx);
+	struct mlx5dv_devx_obj *obj;
+
+	if (dev == NULL)
+		EMU_FWD(devx_obj_create, NULL, ctx, in, inlen, out, outlen);
+	pthread_mutex_lock(&dev->lock);
+	obj = emu_devx_obj_create(dev, in, inlen, out, outlen);
+	pthread_mutex_unlock(&dev->lock);
+	return obj;
+}
+
+static int
+emu_glue_devx_obj_destroy(struct mlx5dv_devx_obj *obj)
+{
+	if (emu_devx_obj_is_ours(obj)) {
+		int ret = emu_devx_obj_destroy(obj);
+
+		return ret ? emu_ret_errno(ret) : 0;
+	}
+	EMU_FWD(devx_obj_destroy, ENOSYS, obj);
+}
+
+static int
+emu_glue_devx_obj_query(struct mlx5dv_devx_obj *obj, const void *in,
+			size_t inlen, void *out, size_t outlen)
+{
+	if (emu_devx_obj_is_ours(obj)) {
+		int ret = emu_devx_obj_query(obj, in, inlen, out, outlen);
+
+		return ret ? emu_ret_errno(ret) : 0;
+	}
+	EMU_FWD(devx_obj_query, ENOSYS, obj, in, inlen, out, outlen);
+}
+
+static int
+emu_glue_devx_obj_modify(struct mlx5dv_devx_obj *obj, const void *in,
+			 size_t inlen, void *out, size_t outlen)
+{
+	if (emu_devx_obj_is_ours(obj)) {
+		int ret = emu_devx_obj_modify(obj, in, inlen, out, outlen);
+
+		return ret ? emu_ret_errno(ret) : 0;
+	}
+	EMU_FWD(devx_obj_modify, ENOSYS, obj, in, inlen, out, outlen);
+}
+
+static struct mlx5dv_devx_umem *
+emu_glue_devx_umem_reg(struct ibv_context *ctx, void *addr, size_t size,
+		       uint32_t access)
+{
+	struct emu_dev *dev = emu_dev_from_ctx(ctx);
+
+	if (dev != NULL)
+		return emu_umem_reg(dev, addr, size, access);
+	EMU_FWD(devx_umem_reg, NULL, ctx, addr, size, access);
+}
+
+static int
+emu_glue_devx_umem_dereg(struct mlx5dv_devx_umem *umem)
+{
+	int ret = emu_umem_dereg(umem);
+
+	if (ret != -ENOENT)
+		return ret < 0 ? emu_ret_errno(-ret) : 0;
+	EMU_FWD(devx_umem_dereg, ENOSYS, umem);
+}
+
+static struct mlx5dv_devx_uar *
+emu_glue_devx_alloc_uar(struct ibv_context *ctx, uint32_t flags)
+{
+	struct emu_dev *dev = emu_dev_from_ctx(ctx);
+
+	if (dev != NULL)
+		return emu_alloc_uar(dev, flags);
+	EMU_FWD(devx_alloc_uar, NULL, ctx, flags);
+}
+
+static void
+emu_glue_devx_free_uar(struct mlx5dv_devx_uar *uar)
+{
+	if (emu_free_uar(uar) != -ENOENT)
+		return;
+	if (emu_orig_glue != NULL && emu_orig_glue->devx_free_uar != NULL)
+		emu_orig_glue->devx_free_uar(uar);
+}
+
+static int
+emu_glue_devx_query_eqn(struct ibv_context *ctx, uint32_t vector,
+			uint32_t *eqn)
+{
+	struct emu_dev *dev = emu_dev_from_ctx(ctx);
+
+	if (dev != NULL) {
+		int ret = emu_query_eqn(dev, vector, eqn);
+
+		return ret ? emu_ret_errno(-ret) : 0;
+	}
+	EMU_FWD(devx_query_eqn, ENOSYS, ctx, vector, eqn);
+}
+
+static int
+emu_glue_dv_set_context_attr(struct ibv_context *ctx,
+			     enum mlx5dv_set_ctx_attr_type type, void *attr)
+{
+	if (emu_dev_from_ctx(ctx) != NULL)
+		return emu_verbs_set_context_attr(ctx, type, attr);
+	EMU_FWD(dv_set_context_attr, ENOSYS, ctx, type, attr);
+}
+
+static struct ibv_cq_ex *
+emu_glue_dv_create_cq(struct ibv_context *ctx,
+		      struct ibv_cq_init_attr_ex *cq_attr,
+		      struct mlx5dv_cq_init_attr *dv_attr)
+{
+	if (emu_dev_from_ctx(ctx) != NULL)
+		return emu_verbs_dv_create_cq(ctx, cq_attr, dv_attr);
+	EMU_FWD(dv_create_cq, NULL, ctx, cq_attr, dv_attr);
+}
+
+static int
+emu_glue_destroy_cq(struct ibv_cq *cq)
+{
+	if (emu_verbs_is_cq(cq))
+		return emu_verbs_destroy_cq(cq);
+	EMU_FWD(destroy_cq, ENOSYS, cq);
+}
+
+static int
+emu_glue_dv_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type)
+{
+	if (obj != NULL && (obj_type & MLX5DV_OBJ_CQ) &&
+	    emu_verbs_is_cq(obj->cq.in))
+		return emu_verbs_init_obj(obj, obj_type);
+	EMU_FWD(dv_init_obj, ENOSYS, obj, obj_type);
+}
+
+int
+mlx5_emu_install(void)
+{
+	pthread_mutex_lock(&emu_glue_lock);
+	if (mlx5_glue == &emu_glue_table) {
+		pthread_mutex_unlock(&emu_glue_lock);
+		return 0;
+	}
+	emu_orig_glue = mlx5_glue;
+	if (emu_orig_glue != NULL)
+		emu_glue_table = *emu_orig_glue;
+	else
+		memset(&emu_glue_table, 0, sizeof(emu_glue_table));
+	if (emu_glue_table.version == NULL)
+		emu_glue_table.version = "mlx5_emu";
+	emu_glue_table.close_device = emu_glue_close_device;
+	emu_glue_table.get_device_name = emu_glue_get_device_name;
+	emu_glue_table.alloc_pd = emu_glue_alloc_pd;
+	emu_glue_table.dealloc_pd = emu_glue_dealloc_pd;
+	emu_glue_table.query_device = emu_glue_query_device;
+	emu_glue_table.query_device_ex = emu_glue_query_device_ex;
+	emu_glue_table.dv_query_device = emu_glue_dv_query_device;
+	emu_glue_table.create_comp_channel = emu_glue_create_comp_channel;
+	emu_glue_table.destroy_comp_channel = emu_glue_destroy_comp_channel;
+	emu_glue_table.devx_general_cmd = emu_glue_devx_general_cmd;
+	emu_glue_table.devx_obj_create = emu_glue_devx_obj_create;
+	emu_glue_table.devx_obj_destroy = emu_glue_devx_obj_destroy;
+	emu_glue_table.devx_obj_query = emu_glue_devx_obj_query;
+	emu_glue_table.devx_obj_modify = emu_glue_devx_obj_modify;
+	emu_glue_table.devx_umem_reg = emu_glue_devx_umem_reg;
+	emu_glue_table.devx_umem_dereg = emu_glue_devx_umem_dereg;
+	emu_glue_table.devx_alloc_uar = emu_glue_devx_alloc_uar;
+	emu_glue_table.devx_free_uar = emu_glue_devx_free_uar;
+	emu_glue_table.devx_query_eqn = emu_glue_devx_query_eqn;
+	emu_glue_table.dv_set_context_attr = emu_glue_dv_set_context_attr;
+	emu_glue_table.dv_create_cq = emu_glue_dv_create_cq;
+	emu_glue_table.destroy_cq = emu_glue_destroy_cq;
+	emu_glue_table.dv_init_obj = emu_glue_dv_init_obj;
+	mlx5_glue = &emu_glue_table;
+	pthread_mutex_unlock(&emu_glue_lock);
+	EMU_LOG(INFO, "glue table wrapped (original %p)",
+		(const void *)emu_orig_glue);
+	return 0;
+}
