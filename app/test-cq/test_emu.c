@@ -313,14 +313,18 @@ check_caps(struct ibv_context *ctx, const struct mlx5_emu_caps *c)
 	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_query_hca_attr(ctx, &attr),
 			    "query_hca_attr");
 	TEST_ASSERT_SUCCESS(mlx5_emu_stats_get(ctx, &s1), "stats");
-	TEST_ASSERT_EQUAL(s1.cmds - s0.cmds, 1u, "one command issued");
+	/* General caps, then with eth_net_offloads the NIC flow table and
+	 * Ethernet offload caps (rte_common_mlx5 query order). */
+	TEST_ASSERT_EQUAL(s1.cmds - s0.cmds, c->eth_net_offloads ? 3u : 1u,
+			  "commands issued");
 	TEST_ASSERT_EQUAL(s1.cmd_errors, s0.cmd_errors, "none failed");
 	TEST_ASSERT_SUCCESS(mlx5_emu_last_cmd_in(ctx, last, &len), "last in");
 	TEST_ASSERT_EQUAL(len, 16u, "query_hca_cap_in is 16 bytes");
 	TEST_ASSERT_EQUAL(MLX5_GET(query_hca_cap_in, last, opcode), 0x100u,
 			  "opcode");
-	TEST_ASSERT_EQUAL(MLX5_GET(query_hca_cap_in, last, op_mod), 1u,
-			  "general caps, current");
+	TEST_ASSERT_EQUAL(MLX5_GET(query_hca_cap_in, last, op_mod),
+			  c->eth_net_offloads ? (1u << 1 | 1u) : 1u,
+			  "last: Ethernet offload or general caps, current");
 	TEST_ASSERT_EQUAL(attr.log_max_cq_sz, c->log_max_cq_sz, "cq_sz");
 	TEST_ASSERT_EQUAL(attr.log_max_cq, c->log_max_cq, "log_max_cq");
 	TEST_ASSERT_EQUAL(attr.cqe_compression, c->cqe_compression, "comp");
@@ -328,7 +332,8 @@ check_caps(struct ibv_context *ctx, const struct mlx5_emu_caps *c)
 			  c->mini_cqe_resp_flow_tag, "flow tag");
 	TEST_ASSERT_EQUAL(attr.mini_cqe_resp_l3_l4_tag,
 			  c->mini_cqe_resp_l3_l4_tag, "l3/l4");
-	TEST_ASSERT_EQUAL(attr.eth_net_offloads, 0u, "no eth offloads");
+	TEST_ASSERT_EQUAL(attr.eth_net_offloads, c->eth_net_offloads,
+			  "eth offloads");
 	/* The other CQ caps, read directly (maximum and current). */
 	for (op_mod = 0; op_mod <= 1; op_mod++) {
 		MLX5_SET(query_hca_cap_in, in, opcode, 0x100);
@@ -392,11 +397,11 @@ test_emu_general_cmd_errors(void)
 
 	ctx = mlx5_emu_open("emu_gc0", NULL);
 	TEST_ASSERT_NOT_NULL(ctx, "open");
-	/* Ethernet offload caps (type 1) are not offered. */
+	/* ODP caps (type 2) are not offered. */
 	MLX5_SET(query_hca_cap_in, in, opcode, 0x100);
-	MLX5_SET(query_hca_cap_in, in, op_mod, 1 << 1 | 1);
+	MLX5_SET(query_hca_cap_in, in, op_mod, 2 << 1 | 1);
 	TEST_ASSERT_EQUAL(mlx5_glue->devx_general_cmd(ctx, in, sizeof(in), out,
-				sizeof(out)), EINVAL, "type 1");
+				sizeof(out)), EINVAL, "type 2");
 	TEST_ASSERT_EQUAL(out_status(out), CMD_STAT_BAD_PARAM, "status");
 	TEST_ASSERT_EQUAL(out_syndrome(out), MLX5_EMU_SYND_BAD_OP_MOD, "synd");
 	TEST_ASSERT_SUCCESS(mlx5_emu_last_cmd_error(ctx, &status, &synd), "");

@@ -34,9 +34,20 @@ mlx5cq_pub_fill(struct mlx5cq_cq *cq)
 	if (cq->comp_format) {
 		pub->comp = (uint8_t)(cq->prm_format + 1);
 		if (cq->comp_layout == RTE_MLX5CQ_COMP_LAYOUT_ENHANCED)
-			pub->comp |= MLX5CQ_COMP_ENHANCED;
+			pub->comp |= RTE_MLX5CQ_COMP_ENHANCED;
 	}
+	pub->slow = 0;
+	if (!(cq->flags & RTE_MLX5CQ_F_SINGLE_THREADED))
+		pub->slow |= RTE_MLX5CQ_SLOW_LOCK;
+	if (pub->comp & RTE_MLX5CQ_COMP_ENHANCED)
+		pub->slow |= RTE_MLX5CQ_SLOW_ENHANCED;
+	pub->arm_sn = 0;
+	pub->iter_active = 0;
+	rte_spinlock_init(&pub->lock);
+	pub->wc_flags = cq->wc_flags;
 	memset(&pub->cnt, 0, sizeof(pub->cnt));
+	memset(&pub->zip, 0, sizeof(pub->zip));
+	mlx5cq_registry_add(cq);
 }
 
 struct rte_mlx5cq *
@@ -66,10 +77,16 @@ rte_mlx5cq_create(struct rte_mlx5cq_dev *dev,
 	cq->wc_flags = p.wc_flags;
 	cq->comp_vector = p.comp_vector;
 	cq->socket = p.socket;
-	if (p.path == RTE_MLX5CQ_PATH_DEVX)
+	if (p.path == RTE_MLX5CQ_PATH_DEVX) {
 		ret = mlx5cq_devx_create(dev, cq, &p);
-	else
+		if (ret == 0) {
+			ret = mlx5cq_events_setup(dev, cq);
+			if (ret && mlx5cq_devx_destroy(cq))
+				MLX5CQ_LOG(ERR, "cannot undo the DevX CQ");
+		}
+	} else {
 		ret = mlx5cq_verbs_create(dev, cq, &p);
+	}
 	if (ret) {
 		mlx5cq_free(cq);
 		rte_errno = -ret;
@@ -109,6 +126,7 @@ rte_mlx5cq_destroy(struct rte_mlx5cq *pub)
 		rte_errno = -ret;
 		return ret;
 	}
+	mlx5cq_registry_del(cq);
 	mlx5cq_dev_cq_put(cq->dev);
 	mlx5cq_free(cq);
 	return 0;

@@ -91,14 +91,22 @@ ring_umem_range(const void *ring, size_t size, uintptr_t *ustart,
 	return shift - MLX5CQ_ADAPTER_PAGE_SHIFT;
 }
 
-/* Every CQE invalid, software-visible as owned by hardware on pass 0. */
+/*
+ * Every CQE invalid, software-visible as owned by hardware on pass 0; with
+ * the enhanced compression layout also an iteration count no pass 0 CQE
+ * has (byte 62).
+ */
 static void
-ring_init(uint8_t *ring, uint32_t entries, uint32_t stride)
+ring_init(uint8_t *ring, uint32_t entries, uint32_t stride, int enhanced)
 {
 	uint32_t i;
 
-	for (i = 0; i < entries; i++)
+	for (i = 0; i < entries; i++) {
 		ring[(size_t)i * stride + stride - 1] = MLX5CQ_OP_OWN_INIT_DEVX;
+		if (enhanced)
+			ring[(size_t)i * stride + stride - 2] =
+				MLX5CQ_CQE_VIC_INIT;
+	}
 }
 
 static void
@@ -157,7 +165,9 @@ mlx5cq_devx_create(struct rte_mlx5cq_dev *dev, struct mlx5cq_cq *cq,
 				  (unsigned int)page, p->socket);
 	if (cq->ring == NULL)
 		return -ENOMEM;
-	ring_init(cq->ring, p->entries, p->cqe_size);
+	ring_init(cq->ring, p->entries, p->cqe_size,
+		  p->comp_format &&
+		  p->comp_layout == RTE_MLX5CQ_COMP_LAYOUT_ENHANCED);
 	cq->log_page_size = ring_umem_range(cq->ring, cq->ring_size,
 					    &ustart, &ulen);
 	cq->ring_umem_offset = (uintptr_t)cq->ring - ustart;
@@ -226,6 +236,7 @@ mlx5cq_devx_destroy(struct mlx5cq_cq *cq)
 	struct rte_mlx5cq_dev *dev = cq->dev;
 	int ret;
 
+	mlx5cq_events_release(cq);
 	if (cq->obj != NULL) {
 		errno = 0;
 		ret = mlx5_glue->devx_obj_destroy(cq->obj);

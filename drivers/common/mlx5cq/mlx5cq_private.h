@@ -18,7 +18,12 @@
  *   mlx5cq_verbs.c     verbs path (mlx5dv_create_cq)
  *   mlx5cq_dbr_pool.c  doorbell-record page pool (DevX path)
  *   mlx5cq_attach.c    CQs made by rte_common_mlx5's mlx5_devx_cq_create()
- *   mlx5cq_poll.c      poll slow path
+ *   mlx5cq_poll.c      poll slow path: decompression, raw view, lock
+ *   mlx5cq_iter.c      ibv_cq_ex-style iterator
+ *   mlx5cq_arm.c       arming, completion events
+ *   mlx5cq_registry.c  registry of CQs (ids), counters, error check
+ *   mlx5cq_telemetry.c /mlx5cq/list, /mlx5cq/info
+ *   mlx5cq_dump.c      rte_mlx5cq_dump()
  *
  * The library reaches devices only through rte_common_mlx5's mlx5_glue
  * table (always read through the pointer: the emulated HCA swaps it).
@@ -40,6 +45,8 @@ struct ibv_cq_ex;
 struct mlx5dv_devx_uar;
 struct mlx5dv_devx_umem;
 struct mlx5dv_devx_obj;
+struct mlx5dv_devx_event_channel;
+struct ibv_comp_channel;
 
 extern int mlx5cq_logtype;
 
@@ -55,12 +62,12 @@ extern int mlx5cq_logtype;
 
 /*
  * rte_mlx5cq.comp carries the mini-CQE format + 1 (PRM value:
- * MLX5_CQE_RESP_FORMAT_*), 0 when compression is off; this bit is added
- * when the enhanced layout is used (the public struct has no room for a
- * separate field).
+ * MLX5_CQE_RESP_FORMAT_*), 0 when compression is off, or-ed with the
+ * public RTE_MLX5CQ_COMP_ENHANCED for the enhanced layout.
  */
-#define MLX5CQ_COMP_ENHANCED 0x80
-#define MLX5CQ_COMP_FORMAT_MASK 0x7f
+/* Enhanced layout: the validity iteration count of a fresh ring (DPDK
+ * main MLX5_CQE_VIC_INIT), so no CQE looks valid on pass 0. */
+#define MLX5CQ_CQE_VIC_INIT 0xff
 
 /* Doorbell-record pool: 4 KiB pages of 64 B slots, one umem per page. */
 #define MLX5CQ_DBR_PAGE_SIZE 4096u
@@ -165,6 +172,15 @@ struct mlx5cq_cq {
 	struct ibv_cq_ex *vcq;
 	/* Attach. */
 	struct mlx5_devx_cq *dcq;
+	/* Arming and events (mlx5cq_arm.c). */
+	void *uar_db; /* UAR page + MLX5_CQ_DOORBELL, NULL: cannot arm. */
+	struct mlx5dv_devx_event_channel *evch; /* DevX, F_EVENTS. */
+	struct ibv_comp_channel *chan; /* Verbs, F_EVENTS. */
+	uint32_t ev_unacked; /* Verbs events not acknowledged yet. */
+	uint8_t err_seen; /* rte_mlx5cq_error_check() saw the error. */
+	/* Registry (mlx5cq_registry.c). */
+	uint32_t id;
+	TAILQ_ENTRY(mlx5cq_cq) reg_next;
 };
 
 /* Attributes after validation, as the paths use them. */
@@ -229,5 +245,22 @@ void mlx5cq_dev_cq_put(struct rte_mlx5cq_dev *dev);
 
 /* mlx5cq_create.c */
 void mlx5cq_pub_fill(struct mlx5cq_cq *cq);
+
+/* mlx5cq_poll.c (caller holds the CQ lock where there is one) */
+uint16_t mlx5cq_poll_core(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
+			  uint16_t n, uint16_t done, int publish);
+int mlx5cq_iter_fetch(struct rte_mlx5cq *cq, const volatile uint8_t **cqe);
+void mlx5cq_iter_consume(struct rte_mlx5cq *cq);
+
+/* mlx5cq_arm.c */
+int mlx5cq_events_setup(struct rte_mlx5cq_dev *dev, struct mlx5cq_cq *cq);
+void mlx5cq_events_release(struct mlx5cq_cq *cq);
+
+/* mlx5cq_registry.c */
+void mlx5cq_registry_add(struct mlx5cq_cq *cq);
+void mlx5cq_registry_del(struct mlx5cq_cq *cq);
+int mlx5cq_registry_ids(uint32_t *ids, unsigned int max);
+int mlx5cq_registry_with(uint32_t id, void (*fn)(struct mlx5cq_cq *, void *),
+			 void *arg);
 
 #endif /* MLX5CQ_PRIVATE_H_ */

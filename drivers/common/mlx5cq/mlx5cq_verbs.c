@@ -53,6 +53,17 @@ mlx5cq_verbs_create(struct rte_mlx5cq_dev *dev, struct mlx5cq_cq *cq,
 
 	memset(&ia, 0, sizeof(ia));
 	memset(&da, 0, sizeof(da));
+	if (p->flags & RTE_MLX5CQ_F_EVENTS) {
+		errno = 0;
+		cq->chan = mlx5_glue->create_comp_channel(dev->ctx);
+		if (cq->chan == NULL) {
+			err = errno ? errno : ENOMEM;
+			MLX5CQ_LOG(ERR, "cannot create a completion channel:"
+				   " %s", strerror(err));
+			return -err;
+		}
+		ia.channel = cq->chan;
+	}
 	ia.cqe = p->cqe;
 	ia.comp_vector = p->comp_vector;
 	ia.wc_flags = p->wc_flags;
@@ -88,7 +99,7 @@ mlx5cq_verbs_create(struct rte_mlx5cq_dev *dev, struct mlx5cq_cq *cq,
 		MLX5CQ_LOG(ERR, "mlx5dv_create_cq failed: %s (cqe %u, cqe_size"
 			   " %u, comp_format %#x, flags %#x)", strerror(err),
 			   p->cqe, p->cqe_size, p->comp_format, p->flags);
-		return -err;
+		goto err_chan;
 	}
 	memset(&obj, 0, sizeof(obj));
 	memset(&dv, 0, sizeof(dv));
@@ -121,6 +132,9 @@ mlx5cq_verbs_create(struct rte_mlx5cq_dev *dev, struct mlx5cq_cq *cq,
 	cq->ring_size = (size_t)dv.cqe_cnt * dv.cqe_size;
 	cq->dbrec = (volatile uint32_t *)dv.dbrec;
 	cq->pub.cqn = dv.cqn;
+	/* rdma-core mlx5_arm_cq: the CQ doorbell of the CQ's UAR page. */
+	if (dv.cq_uar != NULL)
+		cq->uar_db = (uint8_t *)dv.cq_uar + MLX5_CQ_DOORBELL;
 	MLX5CQ_LOG(DEBUG, "verbs CQ %#x: %u x %u B, ring %p, dbrec %p",
 		   dv.cqn, dv.cqe_cnt, dv.cqe_size, dv.buf, (void *)dv.dbrec);
 	return 0;
@@ -129,6 +143,11 @@ err_cq:
 	if (ret)
 		MLX5CQ_LOG(ERR, "cannot destroy the verbs CQ: %s",
 			   strerror(ret));
+err_chan:
+	if (cq->chan != NULL) {
+		mlx5_glue->destroy_comp_channel(cq->chan);
+		cq->chan = NULL;
+	}
 	return -err;
 }
 
@@ -146,6 +165,12 @@ mlx5cq_verbs_destroy(struct mlx5cq_cq *cq)
 		return -ret;
 	}
 	cq->vcq = NULL;
+	if (cq->chan != NULL) {
+		if (mlx5_glue->destroy_comp_channel(cq->chan))
+			MLX5CQ_LOG(ERR, "cannot destroy the completion channel"
+				   " of CQ %#x", cq->pub.cqn);
+		cq->chan = NULL;
+	}
 	cq->ring = NULL;
 	cq->dbrec = NULL;
 	return 0;

@@ -27,6 +27,7 @@
 #include <rte_byteorder.h>
 #include <rte_common.h>
 #include <rte_io.h>
+#include <rte_spinlock.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -73,11 +74,17 @@ enum rte_mlx5cq_flags {
 	RTE_MLX5CQ_F_IGNORE_OVERRUN = 1u << 1,
 	/** 128 B CQEs with the 64 B CQE padded to the end (needs 128 B). */
 	RTE_MLX5CQ_F_CQE_PAD = 1u << 2,
+	/**
+	 * Completion events: a completion channel (verbs) or DevX event
+	 * channel is made with the CQ, rte_mlx5cq_event_fd() gives its fd.
+	 */
+	RTE_MLX5CQ_F_EVENTS = 1u << 4,
 };
 
 /** All flags known to this version. */
 #define RTE_MLX5CQ_F_ALL (RTE_MLX5CQ_F_SINGLE_THREADED | \
-			  RTE_MLX5CQ_F_IGNORE_OVERRUN | RTE_MLX5CQ_F_CQE_PAD)
+			  RTE_MLX5CQ_F_IGNORE_OVERRUN | RTE_MLX5CQ_F_CQE_PAD | \
+			  RTE_MLX5CQ_F_EVENTS)
 
 /**
  * CQ creation attributes: struct ibv_cq_init_attr_ex and
@@ -95,33 +102,6 @@ struct rte_mlx5cq_attr {
 	int socket; /**< NUMA socket of ring memory, SOCKET_ID_ANY allowed. */
 	enum rte_mlx5cq_path path; /**< AUTO, DEVX or VERBS. */
 };
-
-/** Per-CQ counters kept by the poll functions. */
-struct rte_mlx5cq_counters {
-	uint64_t completions; /**< Completions delivered (errors included). */
-	uint64_t empty_polls; /**< Polls that found nothing. */
-	uint64_t errors; /**< Error CQEs delivered. */
-	uint64_t polls; /**< Burst poll calls. */
-	/** Polls stopped at a compressed CQE this version cannot expand. */
-	uint64_t comp_unhandled;
-};
-
-/**
- * CQ handle. The fields are public for the inline fast path only: read them
- * through rte_mlx5cq_info_get() and never write them.
- */
-struct rte_mlx5cq {
-	volatile uint8_t *ring; /**< Ring start (entry 0, stride start). */
-	volatile uint32_t *dbrec; /**< Doorbell record (big endian ci, arm). */
-	uint32_t ci; /**< Consumer index, free running. */
-	uint32_t mask; /**< Entries - 1. */
-	uint8_t log_n; /**< log2 of entries. */
-	uint8_t stride_shift; /**< log2 of the CQE stride (6 or 7). */
-	uint8_t cqe_off; /**< Offset of the 64 B CQE in its stride. */
-	uint8_t comp; /**< Compression enabled (mini-CQE format + 1). */
-	uint32_t cqn; /**< CQ number. */
-	struct rte_mlx5cq_counters cnt; /**< Counters. */
-} __rte_cache_aligned;
 
 /**
  * Compact completion record filled by the burst poll.
@@ -150,6 +130,86 @@ struct rte_mlx5cq_cpl {
 	uint8_t s_wqe_opcode; /**< Send WQE opcode (error CQEs). */
 	uint8_t rsvd[2]; /**< Not written by the poll. */
 };
+
+/** Per-CQ counters kept by the poll functions. */
+struct rte_mlx5cq_counters {
+	uint64_t completions; /**< Completions delivered (errors included). */
+	uint64_t empty_polls; /**< Polls that found nothing. */
+	uint64_t errors; /**< Error CQEs delivered. */
+	uint64_t polls; /**< Burst poll calls. */
+	/**
+	 * Polls stopped at a compressed CQE that cannot be expanded: the CQ
+	 * was not created with compression, or the CQE is malformed (basic
+	 * layout session count below 2 or above the ring, enhanced layout
+	 * array without a title CQE before it or of more than 7 mini-CQEs).
+	 */
+	uint64_t comp_unhandled;
+	/** Compressed sessions (basic) or compressed CQEs (enhanced) met. */
+	uint64_t sessions;
+	uint64_t minis; /**< Completions delivered from mini-CQEs. */
+	/** CQ errors seen (overrun: rte_mlx5cq_error_check()). */
+	uint64_t overruns;
+	uint64_t arms; /**< Arm doorbells rung (rte_mlx5cq_arm()). */
+	uint64_t events; /**< Completion events consumed. */
+	/** Error CQEs by syndrome byte. */
+	uint64_t err_syndrome[256];
+};
+
+/** Decompression state of a CQ (internal, inside struct rte_mlx5cq). */
+struct rte_mlx5cq_zip {
+	uint32_t cnt; /**< Completions in the session, 0: none open. */
+	uint32_t ai; /**< Next mini-CQE of the session to deliver. */
+	uint32_t ca; /**< Ring index of the current mini-CQE array. */
+	uint32_t end; /**< Index after the session (basic layout). */
+	uint16_t wqe_next; /**< WQE counter of the next HASH/CSUM mini. */
+	uint8_t have_title; /**< title holds a CQE (enhanced layout). */
+	uint8_t logged; /**< A malformed CQE was logged. */
+	/** Title CQE (raw 64 B): common fields of the session's records. */
+	uint8_t title[64] __rte_aligned(64);
+	/** Raw view: a completion from a mini-CQE as a 64 B CQE. */
+	uint8_t raw[64] __rte_aligned(64);
+	struct rte_mlx5cq_cpl trec; /**< Record decoded from title. */
+	volatile const uint8_t *iter_cqe; /**< Iterator: current CQE. */
+};
+
+/** Why rte_mlx5cq_poll_burst() leaves the inline path (rte_mlx5cq.slow). */
+#define RTE_MLX5CQ_SLOW_LOCK 0x01 /**< Not SINGLE_THREADED: spinlock. */
+#define RTE_MLX5CQ_SLOW_ENHANCED 0x02 /**< Enhanced compression layout. */
+#define RTE_MLX5CQ_SLOW_SESSION 0x04 /**< A compressed session is open. */
+
+/**
+ * Value of rte_mlx5cq.comp: the mini-CQE format (PRM value
+ * MLX5_CQE_RESP_FORMAT_*) + 1, 0 without compression, or-ed with this bit
+ * for the enhanced layout.
+ */
+#define RTE_MLX5CQ_COMP_ENHANCED 0x80
+/** Mask of the format part of rte_mlx5cq.comp. */
+#define RTE_MLX5CQ_COMP_FORMAT_MASK 0x7f
+
+/**
+ * CQ handle. The fields are public for the inline fast path only: read them
+ * through rte_mlx5cq_info_get() and never write them.
+ */
+struct rte_mlx5cq {
+	/* First cache line: what every poll reads and writes. */
+	volatile uint8_t *ring; /**< Ring start (entry 0, stride start). */
+	volatile uint32_t *dbrec; /**< Doorbell record (big endian ci, arm). */
+	uint32_t ci; /**< Consumer index, free running. */
+	uint32_t mask; /**< Entries - 1. */
+	uint8_t log_n; /**< log2 of entries. */
+	uint8_t stride_shift; /**< log2 of the CQE stride (6 or 7). */
+	uint8_t cqe_off; /**< Offset of the 64 B CQE in its stride. */
+	uint8_t comp; /**< Format + 1 | RTE_MLX5CQ_COMP_ENHANCED, 0: none. */
+	uint32_t cqn; /**< CQ number. */
+	uint8_t slow; /**< RTE_MLX5CQ_SLOW_* bits: 0 on the inline path. */
+	uint8_t arm_sn; /**< Arm sequence number (events consumed). */
+	uint8_t iter_active; /**< Between start_poll and end_poll. */
+	uint8_t rsvd0;
+	rte_spinlock_t lock; /**< Taken unless SINGLE_THREADED. */
+	uint64_t wc_flags; /**< IBV_WC_EX_WITH_* the iterator may read. */
+	struct rte_mlx5cq_counters cnt; /**< Counters. */
+	struct rte_mlx5cq_zip zip; /**< Compressed sessions, raw view. */
+} __rte_cache_aligned;
 
 /** CQE opcodes (op_own bits 7:4, infiniband/mlx5dv.h). */
 enum {
@@ -368,16 +428,356 @@ __rte_experimental
 uint8_t rte_mlx5cq_syndrome_status(uint8_t syndrome);
 
 /**
- * @internal Slow path of rte_mlx5cq_poll_burst(), called when the CQE at the
- * consumer index is software owned but compressed (format 3).
- *
- * On entry the fast path has published records [0, done) (consumer index,
- * doorbell record, counters). This version does not expand compressed
- * sessions: it stops before the compressed CQE, counts the stop in
- * comp_unhandled and logs once per CQ at DEBUG level.
+ * Read the counters of a CQ (under its lock, if it has one).
  *
  * @param cq
- *   CQ; cq->ci is the index of the compressed CQE.
+ *   CQ (also a hand-built struct rte_mlx5cq).
+ * @param c
+ *   Filled on success.
+ * @return
+ *   0, or -EINVAL for a NULL argument.
+ */
+__rte_experimental
+int rte_mlx5cq_counters_get(struct rte_mlx5cq *cq,
+			    struct rte_mlx5cq_counters *c);
+
+/**
+ * Zero the counters of a CQ.
+ *
+ * @param cq
+ *   CQ.
+ * @return
+ *   0, or -EINVAL for NULL.
+ */
+__rte_experimental
+int rte_mlx5cq_counters_reset(struct rte_mlx5cq *cq);
+
+/**
+ * Id of a CQ in the library's registry (telemetry /mlx5cq/info,<id>).
+ *
+ * @param cq
+ *   CQ made by rte_mlx5cq_create() or rte_mlx5cq_attach().
+ * @return
+ *   The id (>= 0), or -EINVAL for NULL.
+ */
+__rte_experimental
+int rte_mlx5cq_id(const struct rte_mlx5cq *cq);
+
+/**
+ * Write the state of a CQ (indexes, session, counters) and the 64 B CQEs
+ * from two entries before the consumer index to six after, in hex.
+ *
+ * @param f
+ *   Output stream.
+ * @param cq
+ *   CQ.
+ * @return
+ *   0, or -EINVAL for a NULL argument.
+ */
+__rte_experimental
+int rte_mlx5cq_dump(FILE *f, struct rte_mlx5cq *cq);
+
+struct rte_tel_data;
+
+/**
+ * Telemetry handler of /mlx5cq/list: an array of the registry's CQ ids.
+ * Registered with rte_telemetry at load; public so it can be called
+ * directly.
+ *
+ * @param cmd
+ *   Command (unused).
+ * @param params
+ *   Parameters (unused).
+ * @param d
+ *   Data to fill.
+ * @return
+ *   0.
+ */
+__rte_experimental
+int rte_mlx5cq_telemetry_list(const char *cmd, const char *params,
+			      struct rte_tel_data *d);
+
+/**
+ * Telemetry handler of /mlx5cq/info,<id>: a dict with id, cqn, path,
+ * entries, cqe_size, comp, flags, ci, arm_sn, every counter and
+ * err_syndrome (a dict "0xNN": count of the syndromes seen).
+ *
+ * @param cmd
+ *   Command (unused).
+ * @param params
+ *   The CQ id.
+ * @param d
+ *   Data to fill.
+ * @return
+ *   0, -EINVAL (no or bad id), -ENOENT (no such CQ).
+ */
+__rte_experimental
+int rte_mlx5cq_telemetry_info(const char *cmd, const char *params,
+			      struct rte_tel_data *d);
+
+/**
+ * Raw view: the current completion as a 64 B CQE, without consuming it.
+ *
+ * A regular CQE is returned where it lies in the ring; a completion of a
+ * compressed session is returned as a CQE synthesized from the title and
+ * its mini-CQE (the same merge as rte_mlx5cq_poll_burst(); format 0, the
+ * owner bit of the session's pass) in a buffer of the CQ that the next
+ * call on the CQ overwrites.
+ *
+ * @param cq
+ *   CQ.
+ * @return
+ *   The CQE, or NULL with rte_errno ENOENT (nothing, or a compressed CQE
+ *   that cannot be expanded) or EINVAL.
+ */
+__rte_experimental
+const volatile void *rte_mlx5cq_raw_peek(struct rte_mlx5cq *cq);
+
+/**
+ * Raw view: consume the current completion (publishes the consumer index
+ * when it moved, as a burst poll of one does).
+ *
+ * @param cq
+ *   CQ.
+ * @return
+ *   0, -ENOENT (nothing to consume), -EINVAL.
+ */
+__rte_experimental
+int rte_mlx5cq_raw_advance(struct rte_mlx5cq *cq);
+
+/** Attributes of rte_mlx5cq_start_poll() (struct ibv_poll_cq_attr). */
+struct rte_mlx5cq_poll_attr {
+	uint32_t comp_mask; /**< Must be 0. */
+};
+
+/**
+ * Iterator (ibv_start_poll()): take the CQ lock and consume the first
+ * completion; its fields are then read with the rte_mlx5cq_read_*()
+ * functions. The consumer index is published by rte_mlx5cq_end_poll().
+ *
+ * @param cq
+ *   CQ.
+ * @param attr
+ *   NULL or comp_mask 0.
+ * @return
+ *   0; ENOENT when the CQ is empty (the lock is released, do not call
+ *   end_poll); EINVAL; EBUSY inside another start/end pair. Positive
+ *   values, as ibv_start_poll().
+ */
+__rte_experimental
+int rte_mlx5cq_start_poll(struct rte_mlx5cq *cq,
+			  const struct rte_mlx5cq_poll_attr *attr);
+
+/**
+ * Iterator (ibv_next_poll()): consume the next completion.
+ *
+ * @param cq
+ *   CQ.
+ * @return
+ *   0, ENOENT (no more; call end_poll), EINVAL (no start_poll).
+ */
+__rte_experimental
+int rte_mlx5cq_next_poll(struct rte_mlx5cq *cq);
+
+/**
+ * Iterator (ibv_end_poll()): publish the consumer index (doorbell record)
+ * and release the lock.
+ *
+ * @param cq
+ *   CQ.
+ */
+__rte_experimental
+void rte_mlx5cq_end_poll(struct rte_mlx5cq *cq);
+
+/**
+ * Iterator: ibv_wc_status of the current completion (ibv_cq_ex.status).
+ *
+ * @param cq
+ *   CQ inside start_poll/end_poll.
+ * @return
+ *   The status (rdma-core's syndrome mapping for error CQEs).
+ */
+__rte_experimental
+uint8_t rte_mlx5cq_wc_status(const struct rte_mlx5cq *cq);
+
+/**
+ * Iterator: the wr_id-like value of the current completion: its WQE
+ * counter (or stride index); the caller maps it to its work request.
+ *
+ * @param cq
+ *   CQ inside start_poll/end_poll.
+ * @return
+ *   The WQE counter.
+ */
+__rte_experimental
+uint64_t rte_mlx5cq_wc_wr_id(const struct rte_mlx5cq *cq);
+
+/**
+ * Iterator: error syndrome of the current completion (0 for success).
+ *
+ * @param cq
+ *   CQ inside start_poll/end_poll.
+ * @return
+ *   The syndrome byte.
+ */
+__rte_experimental
+uint8_t rte_mlx5cq_read_syndrome(const struct rte_mlx5cq *cq);
+
+/**
+ * Iterator: enum ibv_wc_opcode of the current completion, as rdma-core
+ * maps CQE opcodes (requester: the send WQE opcode in sop_drop_qpn[31:24]).
+ *
+ * @param cq
+ *   CQ inside start_poll/end_poll.
+ * @return
+ *   The opcode, -1 outside start_poll/end_poll.
+ */
+__rte_experimental
+int rte_mlx5cq_read_opcode(const struct rte_mlx5cq *cq);
+
+/**
+ * Iterator: vendor error syndrome (error CQEs, else 0).
+ *
+ * @param cq
+ *   CQ inside start_poll/end_poll.
+ * @return
+ *   vendor_err_synd.
+ */
+__rte_experimental
+uint32_t rte_mlx5cq_read_vendor_err(const struct rte_mlx5cq *cq);
+
+/**
+ * Iterator: enum ibv_wc_flags of the current completion (IMM, INV,
+ * IP_CSUM_OK, GRH as rdma-core derives them).
+ *
+ * @param cq
+ *   CQ inside start_poll/end_poll.
+ * @return
+ *   IBV_WC_* flags.
+ */
+__rte_experimental
+unsigned int rte_mlx5cq_read_wc_flags(const struct rte_mlx5cq *cq);
+
+/**
+ * Iterator read functions of the fields requested in wc_flags
+ * (IBV_WC_EX_WITH_*). Reading a field the CQ's wc_flags lacks is refused:
+ * 0 is returned, rte_errno is EPERM and an ERR line is logged.
+ *
+ * @param cq
+ *   CQ inside start_poll/end_poll.
+ * @return
+ *   The field of the current completion.
+ */
+__rte_experimental
+uint32_t rte_mlx5cq_read_byte_len(const struct rte_mlx5cq *cq);
+/** @copydoc rte_mlx5cq_read_byte_len (immediate, network order) */
+__rte_experimental
+rte_be32_t rte_mlx5cq_read_imm_data(const struct rte_mlx5cq *cq);
+/** @copydoc rte_mlx5cq_read_byte_len (QP number) */
+__rte_experimental
+uint32_t rte_mlx5cq_read_qp_num(const struct rte_mlx5cq *cq);
+/** @copydoc rte_mlx5cq_read_byte_len (source QP) */
+__rte_experimental
+uint32_t rte_mlx5cq_read_src_qp(const struct rte_mlx5cq *cq);
+/** @copydoc rte_mlx5cq_read_byte_len (source LID) */
+__rte_experimental
+uint32_t rte_mlx5cq_read_slid(const struct rte_mlx5cq *cq);
+/** @copydoc rte_mlx5cq_read_byte_len (service level) */
+__rte_experimental
+uint8_t rte_mlx5cq_read_sl(const struct rte_mlx5cq *cq);
+/** @copydoc rte_mlx5cq_read_byte_len (DLID path bits) */
+__rte_experimental
+uint8_t rte_mlx5cq_read_dlid_path_bits(const struct rte_mlx5cq *cq);
+/** @copydoc rte_mlx5cq_read_byte_len (completion timestamp) */
+__rte_experimental
+uint64_t rte_mlx5cq_read_completion_ts(const struct rte_mlx5cq *cq);
+/** @copydoc rte_mlx5cq_read_byte_len (customer VLAN) */
+__rte_experimental
+uint16_t rte_mlx5cq_read_cvlan(const struct rte_mlx5cq *cq);
+/** @copydoc rte_mlx5cq_read_byte_len (flow tag) */
+__rte_experimental
+uint32_t rte_mlx5cq_read_flow_tag(const struct rte_mlx5cq *cq);
+
+/**
+ * Arm the CQ for one completion event (rdma-core mlx5_arm_cq): arm word
+ * sn << 28 | cmd | ci (sn = arm_sn & 3, cmd 1 << 24 for solicited-only)
+ * into doorbell record word 1, write barrier, word << 32 | cqn (big
+ * endian, 64-bit store) at offset 0x20 of the CQ's UAR page.
+ *
+ * @param cq
+ *   CQ made by rte_mlx5cq_create().
+ * @param solicited
+ *   Non-zero: only a solicited (or error) completion raises the event.
+ * @return
+ *   0, -EINVAL, -ENOTSUP (no UAR known: attached CQ).
+ */
+__rte_experimental
+int rte_mlx5cq_arm(struct rte_mlx5cq *cq, int solicited);
+
+/**
+ * File descriptor of the CQ's completion events (RTE_MLX5CQ_F_EVENTS):
+ * DevX event channel or verbs completion channel; readable when an event
+ * is pending (epoll, rte_intr).
+ *
+ * @param cq
+ *   CQ.
+ * @return
+ *   The fd, or -ENOTSUP (CQ created without events), -EINVAL.
+ */
+__rte_experimental
+int rte_mlx5cq_event_fd(const struct rte_mlx5cq *cq);
+
+/**
+ * Consume one completion event without blocking; arm_sn is incremented.
+ *
+ * @param cq
+ *   CQ with events.
+ * @return
+ *   0; -EAGAIN no event pending; -EIO a CQ error event (overrun,
+ *   counted); -ENOTSUP no events; or the channel's error.
+ */
+__rte_experimental
+int rte_mlx5cq_event_get(struct rte_mlx5cq *cq);
+
+/**
+ * Acknowledge events got with rte_mlx5cq_event_get() (ibv_ack_cq_events;
+ * nothing to do for DevX channels).
+ *
+ * @param cq
+ *   CQ.
+ * @param n
+ *   Events.
+ * @return
+ *   0, -EINVAL (NULL, more than got).
+ */
+__rte_experimental
+int rte_mlx5cq_event_ack(struct rte_mlx5cq *cq, unsigned int n);
+
+/**
+ * Ask the device whether the CQ is in error (QUERY_CQ cqc.status, DevX
+ * CQs): the first time it is, counters.overruns is incremented.
+ *
+ * @param cq
+ *   CQ.
+ * @return
+ *   0 healthy, 1 in error, -ENOTSUP (not DevX), -EINVAL, or the
+ *   command's error.
+ */
+__rte_experimental
+int rte_mlx5cq_error_check(struct rte_mlx5cq *cq);
+
+/**
+ * @internal Out-of-line part of rte_mlx5cq_poll_burst(): entered when the
+ * CQ is not on the inline path (rte_mlx5cq.slow: lock, enhanced layout,
+ * open session, raw view) with done 0, or by the inline path at a
+ * software-owned compressed CQE with done > 0 possible.
+ *
+ * On entry records [0, done) hold the regular CQEs at cq->ci ..
+ * cq->ci + done - 1; nothing of them is published yet (consumer index,
+ * doorbell record, counters): this function publishes the whole burst.
+ *
+ * @param cq
+ *   CQ.
  * @param cpl
  *   Records of the burst.
  * @param n
@@ -385,7 +785,7 @@ uint8_t rte_mlx5cq_syndrome_status(uint8_t syndrome);
  * @param done
  *   Records already filled.
  * @return
- *   Records filled in total (done in this version).
+ *   Records filled in total.
  */
 __rte_experimental
 uint16_t rte_mlx5cq_poll_slow(struct rte_mlx5cq *cq,
@@ -516,9 +916,13 @@ rte_mlx5cq__update_ci(struct rte_mlx5cq *cq, uint32_t ci)
  * consumer index is published once: write barrier, then the doorbell
  * record's first word (big endian, ci & 0xffffff).
  *
- * A compressed CQE (format 3) is handed to rte_mlx5cq_poll_slow().
+ * Compressed sessions are expanded into one record per mini-CQE (see
+ * doc/guides/mlx5cq_poll.rst for the fields each mini-CQE format gives),
+ * also across bursts and the wrap of the ring; this and the enhanced
+ * layout, the lock of CQs that are not SINGLE_THREADED and the raw view
+ * are handled out of line (rte_mlx5cq_poll_slow()).
  *
- * Not thread safe: one thread polls a CQ at a time.
+ * Thread safe unless the CQ was created RTE_MLX5CQ_F_SINGLE_THREADED.
  *
  * @param cq
  *   CQ.
@@ -545,6 +949,8 @@ rte_mlx5cq_poll_burst(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 	uint32_t errors = 0;
 	uint16_t i;
 
+	if (unlikely(cq->slow))
+		return rte_mlx5cq_poll_slow(cq, cpl, n, 0);
 	for (i = 0; i < n; i++) {
 		volatile const uint8_t *cqe =
 			ring + ((size_t)(ci & mask) << shift);
@@ -554,10 +960,13 @@ rte_mlx5cq_poll_burst(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 			break;
 		if (unlikely(((op_own >> 2) & 3) ==
 			     RTE_MLX5CQ_FORMAT_COMPRESSED))
-			goto slow;
+			return rte_mlx5cq_poll_slow(cq, cpl, n, i);
 		rte_io_rmb();
 		rte_mlx5cq__decode(cqe, op_own, &cpl[i]);
-		errors += cpl[i].status != 0;
+		if (unlikely(cpl[i].status != 0)) {
+			errors++;
+			cq->cnt.err_syndrome[cpl[i].syndrome]++;
+		}
 		ci++;
 	}
 	cq->cnt.errors += errors;
@@ -569,14 +978,6 @@ rte_mlx5cq_poll_burst(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		cq->cnt.empty_polls++;
 	}
 	return i;
-slow:
-	cq->cnt.errors += errors;
-	cq->cnt.polls++;
-	if (i) {
-		cq->cnt.completions += i;
-		rte_mlx5cq__update_ci(cq, ci);
-	}
-	return rte_mlx5cq_poll_slow(cq, cpl, n, i);
 }
 
 #ifdef __cplusplus

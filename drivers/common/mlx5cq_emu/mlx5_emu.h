@@ -46,6 +46,8 @@ struct mlx5_emu_caps {
 	uint16_t cqe_compression_max_num; /**< Session limit (64). */
 	uint16_t cqe_compression_timeout; /**< Session timer, us (0). */
 	uint32_t max_umems; /**< Umem registrations allowed (65536). */
+	uint8_t eth_net_offloads; /**< Ethernet offload caps: checksums,
+				    * VLAN strip/insert, RSS (default 1). */
 };
 
 /** Failure points for injection (mlx5_emu_fail_inject()). */
@@ -105,6 +107,26 @@ enum mlx5_emu_syndrome {
 	MLX5_EMU_SYND_CQ_UAR = 0x0c00001d, /**< uar_page not allocated. */
 	MLX5_EMU_SYND_CQ_LIMIT = 0x0c00001e, /**< 2^log_max_cq CQs exist. */
 	MLX5_EMU_SYND_CQ_INLINE_PAS = 0x0c00001f, /**< PAS after mailbox. */
+	/* Network objects and vport commands. */
+	MLX5_EMU_SYND_NET_BUSY = 0x0d000001, /**< Object still in use. */
+	MLX5_EMU_SYND_NET_RESERVED = 0x0d000002, /**< Reserved/unsupported. */
+	MLX5_EMU_SYND_NET_TD = 0x0d000003, /**< Transport domain unknown. */
+	MLX5_EMU_SYND_NET_TIS = 0x0d000004, /**< TIS unknown or list size. */
+	MLX5_EMU_SYND_NET_CQ = 0x0d000005, /**< CQ unknown. */
+	MLX5_EMU_SYND_NET_PD = 0x0d000006, /**< PD unknown. */
+	MLX5_EMU_SYND_NET_UAR = 0x0d000007, /**< uar_page not allocated. */
+	MLX5_EMU_SYND_NET_WQ_TYPE = 0x0d000008, /**< wq_type not cyclic. */
+	MLX5_EMU_SYND_NET_WQ_SIZE = 0x0d000009, /**< log_wq_sz/stride. */
+	MLX5_EMU_SYND_NET_UMEM = 0x0d00000a, /**< WQ umem missing/unknown. */
+	MLX5_EMU_SYND_NET_UMEM_RANGE = 0x0d00000b, /**< Ring past umem. */
+	MLX5_EMU_SYND_NET_DBR = 0x0d00000c, /**< Doorbell record bad. */
+	MLX5_EMU_SYND_NET_STATE = 0x0d00000d, /**< State or transition. */
+	MLX5_EMU_SYND_NET_RQ = 0x0d00000e, /**< RQ unknown. */
+	MLX5_EMU_SYND_NET_RQT = 0x0d00000f, /**< RQT unknown or size. */
+	MLX5_EMU_SYND_NET_HASH = 0x0d000010, /**< Hash function/fields. */
+	MLX5_EMU_SYND_NET_VPORT = 0x0d000011, /**< Other vport. */
+	MLX5_EMU_SYND_NET_MAC_LIST = 0x0d000012, /**< Address list. */
+	MLX5_EMU_SYND_NET_MTU = 0x0d000013, /**< MTU out of range. */
 };
 
 /** Resource usage of an emulated device. */
@@ -345,6 +367,280 @@ void mlx5_emu_fail_inject(struct ibv_context *ctx,
  */
 int mlx5_emu_cq_post(struct ibv_context *ctx, uint32_t cqn,
 		     const struct mlx5_emu_cpl *cpl, unsigned int n);
+
+/** Per-port traffic counters of an emulated device (network model). */
+struct mlx5_emu_port_stats {
+	uint64_t tx_packets; /**< Frames sent on the wire. */
+	uint64_t tx_bytes; /**< Bytes of those frames. */
+	uint64_t tx_dropped; /**< Frames sent while on no wire. */
+	uint64_t tx_errors; /**< Send WQEs completed with an error CQE. */
+	uint64_t rx_packets; /**< Frames written into a receive queue. */
+	uint64_t rx_bytes; /**< Bytes of those frames (byte_cnt). */
+	uint64_t rx_filtered; /**< Refused by the vport MAC filter. */
+	uint64_t rx_mtu_drops; /**< Longer than the vport MTU. */
+	uint64_t rx_out_of_buffer; /**< No posted receive WQE. */
+	uint64_t rx_no_queue; /**< No TIR, or its RQ not ready. */
+	uint64_t rx_errors; /**< Receive WQEs completed with an error CQE. */
+};
+
+/** Network objects of an emulated device. */
+struct mlx5_emu_net_stats {
+	uint32_t mrs; /**< Memory regions (reg_mr). */
+	uint32_t tds; /**< Transport domains. */
+	uint32_t tiss; /**< TISs. */
+	uint32_t sqs; /**< SQs. */
+	uint32_t rqs; /**< RQs. */
+	uint32_t rqts; /**< RQTs. */
+	uint32_t tirs; /**< TIRs. */
+	uint32_t ready_queues; /**< SQs and RQs in RDY, whole process. */
+	uint32_t engine_running; /**< Progress thread alive (process). */
+};
+
+/**
+ * Put the port of an emulated device on a named wire with a MAC address.
+ * Every port on a wire receives the frames the others send; a port alone
+ * on its wire receives its own frames. The MAC becomes the vport's
+ * permanent address and the filter's default unicast entry.
+ *
+ * @param ctx
+ *   Emulated context.
+ * @param wire
+ *   Wire name (created on first use); NULL takes the port off its wire.
+ * @param mac
+ *   MAC address; NULL keeps the current one.
+ * @return
+ *   0, or -EINVAL (foreign context, name too long, multicast MAC).
+ */
+int mlx5_emu_port_config(struct ibv_context *ctx, const char *wire,
+			 const uint8_t mac[6]);
+
+/**
+ * Read the traffic counters of an emulated device's port.
+ *
+ * @param ctx
+ *   Emulated context.
+ * @param stats
+ *   Filled.
+ * @return
+ *   0, or -EINVAL.
+ */
+int mlx5_emu_port_stats_get(struct ibv_context *ctx,
+			    struct mlx5_emu_port_stats *stats);
+
+/**
+ * Count the network objects of an emulated device.
+ *
+ * @param ctx
+ *   Emulated context.
+ * @param stats
+ *   Filled.
+ * @return
+ *   0, or -EINVAL.
+ */
+int mlx5_emu_net_stats_get(struct ibv_context *ctx,
+			   struct mlx5_emu_net_stats *stats);
+
+/**
+ * Put a frame on a wire from outside: every port on the wire receives it.
+ *
+ * @param wire
+ *   Wire name.
+ * @param frame
+ *   Ethernet frame without FCS.
+ * @param len
+ *   Its length (14 .. 16384).
+ * @return
+ *   Ports the frame reached, or -ENOENT (no such wire), -EINVAL.
+ */
+int mlx5_emu_wire_inject(const char *wire, const void *frame, uint32_t len);
+
+/**
+ * Run the progress engine once in the caller's thread: execute every send
+ * WQE the SQ doorbell records announce, on every emulated device. The
+ * engine thread does the same on its own; calling this makes a test
+ * independent of the thread's timing.
+ *
+ * @return
+ *   Send WQEs executed.
+ */
+unsigned int mlx5_emu_net_progress(void);
+
+/**
+ * Pause or resume the progress engine thread (the thread stays alive;
+ * mlx5_emu_net_progress() still works). Tests pause it to step the model
+ * deterministically.
+ *
+ * @param pause
+ *   1 to pause, 0 to resume.
+ */
+void mlx5_emu_net_engine_pause(int pause);
+
+/* --- CQE path: compression, overrun, events, producer thread ---------- */
+
+/** mlx5_emu_cq_post_flags(): the ring is full and the device writes anyway
+ * (without cqc.oi the CQ goes to error, with cqc.oi it overwrites). */
+#define MLX5_EMU_POST_OVERRUN (1u << 0)
+/** mlx5_emu_cq_post_flags(): keep the last compression session (or
+ * enhanced mini-CQE array) open after the call, as the device does until
+ * its session timer fires (mlx5_emu_cq_flush()). */
+#define MLX5_EMU_POST_HOLD (1u << 1)
+
+/**
+ * Write completions into a CQ like mlx5_emu_cq_post(), with flags.
+ *
+ * On a CQ with cqc.cqe_comp_en the completions are compressed as the
+ * device does (see doc/guides/emulated_hca.rst): consecutive completions
+ * that may share a session form one, a lone completion is written as a
+ * regular CQE. Without MLX5_EMU_POST_HOLD every session is closed (written)
+ * before the call returns.
+ *
+ * @param ctx
+ *   Emulated context.
+ * @param cqn
+ *   CQ number.
+ * @param cpl
+ *   Completions.
+ * @param n
+ *   Number of completions.
+ * @param flags
+ *   MLX5_EMU_POST_* flags.
+ * @return
+ *   Completions taken (written, or held in an open session), fewer when the
+ *   ring is full; or a negative errno: -ENOENT unknown CQ, -EINVAL bad
+ *   flags or completion, -EIO the CQ is in error (or went to error now,
+ *   by an overrun).
+ */
+int mlx5_emu_cq_post_flags(struct ibv_context *ctx, uint32_t cqn,
+			   const struct mlx5_emu_cpl *cpl, unsigned int n,
+			   uint32_t flags);
+
+/**
+ * Close the open compression session of a CQ (what the device's session
+ * timer does), writing it into the ring. Also samples the arm doorbell
+ * and the moderation timer.
+ *
+ * @param ctx
+ *   Emulated context.
+ * @param cqn
+ *   CQ number.
+ * @return
+ *   0, -ENOENT unknown CQ, -EIO CQ in error.
+ */
+int mlx5_emu_cq_flush(struct ibv_context *ctx, uint32_t cqn);
+
+/** Event state of a CQ (mlx5_emu_cq_ev_query()). */
+struct mlx5_emu_cq_ev_info {
+	uint8_t armed; /**< An arm request is pending. */
+	uint8_t solicited; /**< The pending arm is solicited-only. */
+	uint8_t arm_sn; /**< sn of the last arm request accepted. */
+	uint8_t held; /**< An event is held by moderation. */
+	uint16_t cq_period; /**< Moderation period, us. */
+	uint16_t cq_max_count; /**< Moderation count. */
+	uint64_t arms; /**< Arm requests accepted. */
+	uint64_t events; /**< Completion events raised. */
+	uint64_t sessions; /**< Compressed sessions (or arrays) written. */
+	uint64_t compressed; /**< Completions written as mini-CQEs. */
+	uint32_t open; /**< Completions held in an open session. */
+};
+
+/**
+ * Read the event and compression state of a CQ.
+ *
+ * @param ctx
+ *   Emulated context.
+ * @param cqn
+ *   CQ number.
+ * @param info
+ *   Filled.
+ * @return
+ *   0, -EINVAL, -ENOENT.
+ */
+int mlx5_emu_cq_ev_query(struct ibv_context *ctx, uint32_t cqn,
+			 struct mlx5_emu_cq_ev_info *info);
+
+/**
+ * Generator of a producer thread. Completion number seq (from 0) is:
+ * - kind: requester for req_percent % of the completions (runs of
+ *   run_len share a kind), else responder; error_permille per mille are
+ *   error CQEs of that kind (syndrome 0x05 flush, vendor 0x77);
+ * - wqe_counter = seq & 0xffff (carried by every mini-CQE format except
+ *   HASH, where consecutive values are implied): the sequence number a
+ *   poller checks for exactly-once, in-order delivery;
+ * - rx_hash_res, flow_table_metadata and timestamp = seq of the first
+ *   completion of its run (a run is run_len completions aligned on
+ *   multiples of run_len; run_len <= 1: every completion its own run),
+ *   byte_cnt = 64 + (seq & 1023), qpn 0x100, s_wqe_opcode 0x0a,
+ *   hdr_type_etc 0x0600; so a run can be compressed in every format.
+ * A callback, when set, fills each completion instead.
+ */
+struct mlx5_emu_producer_attr {
+	uint64_t count; /**< Completions to write; 0: until stopped. */
+	uint32_t batch; /**< Completions per post (1..256, 0 = 1). */
+	uint32_t rate; /**< Completions per second; 0: no pacing. */
+	uint32_t jitter_us; /**< Up to this much extra delay per batch. */
+	uint8_t req_percent; /**< Share of requester completions (0..100). */
+	uint16_t error_permille; /**< Error completions per 1000. */
+	uint16_t run_len; /**< Compression-friendly run length. */
+	uint8_t overrun; /**< Ignore the consumer (MLX5_EMU_POST_OVERRUN). */
+	uint32_t seed; /**< Random seed (kind mix, errors, jitter). */
+	/** Optional: fill completion seq (its kind, fields). */
+	void (*gen)(void *arg, uint64_t seq, struct mlx5_emu_cpl *cpl);
+	void *gen_arg; /**< Argument of gen. */
+};
+
+/** Progress of a producer thread. */
+struct mlx5_emu_producer_stats {
+	uint64_t written; /**< Completions written (taken by the CQ). */
+	uint64_t errors; /**< Error completions among them. */
+	uint64_t full; /**< Times the ring was full (the thread waited). */
+	int done; /**< The thread finished (count reached or failure). */
+	int last_ret; /**< Last negative post return (-EIO...), or 0. */
+};
+
+struct mlx5_emu_producer;
+
+/**
+ * Start a thread writing completions into a CQ. It respects the consumer
+ * index (waits while the ring is full) unless attr->overrun, flushes open
+ * sessions between batches and stops at count, at mlx5_emu_producer_stop()
+ * or when a post fails (CQ destroyed or in error).
+ *
+ * @param ctx
+ *   Emulated context.
+ * @param cqn
+ *   CQ number.
+ * @param attr
+ *   Generator, pacing.
+ * @return
+ *   A producer, or NULL with rte_errno/errno set (EINVAL, ENOENT, ENOMEM).
+ */
+struct mlx5_emu_producer *
+mlx5_emu_producer_start(struct ibv_context *ctx, uint32_t cqn,
+			const struct mlx5_emu_producer_attr *attr);
+
+/**
+ * Read the progress of a producer.
+ *
+ * @param p
+ *   Producer.
+ * @param stats
+ *   Filled.
+ */
+void mlx5_emu_producer_stats_get(struct mlx5_emu_producer *p,
+				 struct mlx5_emu_producer_stats *stats);
+
+/**
+ * Stop a producer thread (waits for it) and free it.
+ *
+ * @param p
+ *   Producer.
+ * @param stats
+ *   Final progress, or NULL.
+ * @return
+ *   0, or -EINVAL for NULL.
+ */
+int mlx5_emu_producer_stop(struct mlx5_emu_producer *p,
+			   struct mlx5_emu_producer_stats *stats);
 
 #ifdef __cplusplus
 }

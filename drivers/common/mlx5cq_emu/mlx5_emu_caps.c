@@ -40,6 +40,7 @@ mlx5_emu_caps_default(struct mlx5_emu_caps *caps)
 	caps->cqe_compression_max_num = 64;
 	caps->cqe_compression_timeout = 0;
 	caps->max_umems = 65536;
+	caps->eth_net_offloads = 1;
 }
 
 int
@@ -93,6 +94,16 @@ emu_fill_general_caps(const struct emu_dev *dev, void *hcattr)
 	MLX5_SET(cmd_hca_cap, hcattr, num_ports, 1);
 	MLX5_SET(cmd_hca_cap, hcattr, device_frequency_mhz, 1000);
 	MLX5_SET(cmd_hca_cap, hcattr, device_frequency_khz, 1000000);
+	/* Network objects (mlx5_emu_net.h). */
+	MLX5_SET(cmd_hca_cap, hcattr, eth_net_offloads, c->eth_net_offloads);
+	MLX5_SET(cmd_hca_cap, hcattr, log_max_transport_domain, 16);
+	MLX5_SET(cmd_hca_cap, hcattr, log_max_rq, 16);
+	MLX5_SET(cmd_hca_cap, hcattr, log_max_sq, 16);
+	MLX5_SET(cmd_hca_cap, hcattr, log_max_tir, 16);
+	MLX5_SET(cmd_hca_cap, hcattr, log_max_tis, 16);
+	MLX5_SET(cmd_hca_cap, hcattr, log_max_rqt, 16);
+	MLX5_SET(cmd_hca_cap, hcattr, log_max_rqt_size, 11);
+	MLX5_SET(cmd_hca_cap, hcattr, log_max_wq_sz, 16);
 	MLX5_SET(cmd_hca_cap, hcattr, cqe_compression, c->cqe_compression);
 	MLX5_SET(cmd_hca_cap, hcattr, cqe_compression_128,
 		 c->cqe_compression_128);
@@ -109,6 +120,20 @@ emu_fill_general_caps(const struct emu_dev *dev, void *hcattr)
 		 c->cqe_compression_max_num);
 	MLX5_SET(cmd_hca_cap, hcattr, cqe_compression_timeout,
 		 c->cqe_compression_timeout);
+}
+
+/* Ethernet offloads (per_protocol_networking_offload_caps). */
+static void
+emu_fill_eth_caps(void *hcattr)
+{
+#define ETH_SET(fld, v) \
+	MLX5_SET(per_protocol_networking_offload_caps, hcattr, fld, v)
+	ETH_SET(csum_cap, 1);
+	ETH_SET(vlan_cap, 1);
+	ETH_SET(wqe_vlan_insert, 1);
+	ETH_SET(wqe_inline_mode, MLX5_CAP_INLINE_MODE_L2);
+	ETH_SET(rss_ind_tbl_cap, 11);
+#undef ETH_SET
 }
 
 static int
@@ -136,6 +161,17 @@ emu_query_hca_cap(struct emu_dev *dev, const void *in, size_t inlen,
 				    MLX5_EMU_SYND_HDR_RESERVED);
 	op_mod = MLX5_GET(query_hca_cap_in, in, op_mod);
 	type = op_mod >> 1; /* Bit 0: current (1) or maximum (0). */
+	if (dev->caps.eth_net_offloads &&
+	    (type == (MLX5_GET_HCA_CAP_OP_MOD_ETHERNET_OFFLOAD_CAPS >> 1) ||
+	     type == (MLX5_GET_HCA_CAP_OP_MOD_NIC_FLOW_TABLE >> 1))) {
+		memset(out, 0, outlen);
+		hcattr = MLX5_ADDR_OF(query_hca_cap_out, out, capability);
+		/* NIC flow table: no flow tables (all 0). Ethernet: the
+		 * offloads the network model implements. */
+		if (type == (MLX5_GET_HCA_CAP_OP_MOD_ETHERNET_OFFLOAD_CAPS >> 1))
+			emu_fill_eth_caps(hcattr);
+		return 0;
+	}
 	if (type != (MLX5_GET_HCA_CAP_OP_MOD_GENERAL_DEVICE >> 1)) {
 		EMU_LOG(DEBUG, "%s: QUERY_HCA_CAP type 0x%x not supported",
 			dev->name, type);
@@ -155,6 +191,7 @@ emu_general_cmd(struct emu_dev *dev, const void *in, size_t inlen,
 		void *out, size_t outlen)
 {
 	uint16_t opcode;
+	int ret;
 
 	if (!dev->caps.devx)
 		return EOPNOTSUPP;
@@ -166,6 +203,10 @@ emu_general_cmd(struct emu_dev *dev, const void *in, size_t inlen,
 	case MLX5_CMD_OP_QUERY_HCA_CAP:
 		return emu_query_hca_cap(dev, in, inlen, out, outlen);
 	default:
+		/* Vport commands of the network model; 1: not those. */
+		ret = emu_net_general_cmd(dev, opcode, in, inlen, out, outlen);
+		if (ret != 1)
+			return ret;
 		EMU_LOG(DEBUG, "%s: general command 0x%x not supported",
 			dev->name, opcode);
 		return emu_cmd_fail(dev, out, outlen, EMU_CMD_STAT_BAD_OP_ERR,

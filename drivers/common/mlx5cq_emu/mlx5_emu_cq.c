@@ -99,6 +99,12 @@ emu_cq_new(struct emu_dev *dev)
 	} while (cqn == 0 || emu_cq_lookup(dev, cqn) != NULL);
 	cq->cqn = cqn;
 	cq->dev = dev;
+	if (emu_comp_init(cq) != 0 || emu_ev_init(cq) != 0) {
+		emu_comp_fini(cq);
+		free(cq);
+		errno = ENOMEM;
+		return NULL;
+	}
 	pthread_mutex_init(&cq->lock, NULL);
 	TAILQ_INSERT_TAIL(&dev->cqs, cq, next);
 	dev->stats.cqs++;
@@ -121,6 +127,8 @@ emu_cq_free(struct emu_cq *cq)
 	pthread_mutex_lock(&cq->lock);
 	pthread_mutex_unlock(&cq->lock);
 	pthread_mutex_destroy(&cq->lock);
+	emu_comp_fini(cq);
+	emu_ev_fini(cq);
 	free(cq);
 }
 
@@ -340,6 +348,7 @@ emu_devx_cq_create(struct emu_dev *dev, const void *in, size_t inlen,
 	cq->cq_period_mode = CQC_GET(cq_period_mode);
 	cq->log_page_size = CQC_GET(log_page_size);
 	cq->uar_page = CQC_GET(uar_page);
+	cq->uar_va = emu_uar_lookup(dev, cq->uar_page)->page;
 	cq->eqn = CQC_GET(c_eqn);
 	cq->cq_period = CQC_GET(cq_period);
 	cq->cq_max_count = CQC_GET(cq_max_count);
@@ -360,6 +369,64 @@ emu_devx_cq_create(struct emu_dev *dev, const void *in, size_t inlen,
 		log_size, stride, ring_umem->pub.umem_id, offset,
 		dbr_umem->pub.umem_id, dbr_addr, cq->eqn);
 	*cqp = cq;
+	return 0;
+}
+
+/* MODIFY_CQ (kernel include/linux/mlx5/mlx5_ifc.h modify_cq_in): the
+ * header, cqn, modify_field_select at 0x60 (bit 0 cq_period, bit 1
+ * cq_max_count, bit 2 oi), cqc at 0x80. op_mod 1 (resize) is not modelled. */
+#define EMU_MODIFY_CQ_CQC_OFF 16
+#define EMU_CQ_MODIFY_PERIOD (1u << 0)
+#define EMU_CQ_MODIFY_COUNT (1u << 1)
+#define EMU_CQ_MODIFY_OVERRUN (1u << 2)
+
+int
+emu_devx_cq_modify(struct emu_cq *cq, const void *in, size_t inlen,
+		   void *out, size_t outlen)
+{
+	struct emu_dev *dev = cq->dev;
+	const uint8_t *b = in;
+	const void *cqc = b + EMU_MODIFY_CQ_CQC_OFF;
+	uint32_t sel;
+
+	if (inlen < EMU_MODIFY_CQ_CQC_OFF + MLX5_ST_SZ_BYTES(cqc))
+		return emu_cmd_fail(dev, out, outlen,
+				    EMU_CMD_STAT_BAD_INP_LEN_ERR,
+				    MLX5_EMU_SYND_INLEN);
+	if ((rte_be_to_cpu_32(((const rte_be32_t *)in)[2]) & EMU_CQN_MASK) !=
+	    cq->cqn) {
+		EMU_LOG(ERR, "%s: MODIFY_CQ of cqn 0x%x on CQ object 0x%x",
+			dev->name, rte_be_to_cpu_32(((const rte_be32_t *)
+						    in)[2]) & EMU_CQN_MASK,
+			cq->cqn);
+		return EINVAL;
+	}
+	sel = rte_be_to_cpu_32(((const rte_be32_t *)in)[3]);
+	if (MLX5_GET(create_cq_in, in, op_mod) != 0 ||
+	    (sel & ~(EMU_CQ_MODIFY_PERIOD | EMU_CQ_MODIFY_COUNT |
+		     EMU_CQ_MODIFY_OVERRUN)) != 0) {
+		EMU_LOG(ERR, "%s: MODIFY_CQ: op_mod %u / field_select 0x%x "
+			"not supported (moderation and oi only)", dev->name,
+			MLX5_GET(create_cq_in, in, op_mod), sel);
+		return emu_cmd_fail(dev, out, outlen,
+				    EMU_CMD_STAT_BAD_PARAM_ERR,
+				    MLX5_EMU_SYND_BAD_OP_MOD);
+	}
+	if (outlen < 16)
+		return emu_cmd_fail(dev, out, outlen,
+				    EMU_CMD_STAT_BAD_OUTP_LEN_ERR,
+				    MLX5_EMU_SYND_OUTLEN);
+	pthread_mutex_lock(&cq->lock);
+	if (sel & EMU_CQ_MODIFY_PERIOD)
+		cq->cq_period = CQC_GET(cq_period);
+	if (sel & EMU_CQ_MODIFY_COUNT)
+		cq->cq_max_count = CQC_GET(cq_max_count);
+	if (sel & EMU_CQ_MODIFY_OVERRUN)
+		cq->oi = CQC_GET(oi);
+	pthread_mutex_unlock(&cq->lock);
+	emu_cmd_ok(out, outlen);
+	EMU_LOG(DEBUG, "%s: CQ 0x%x: moderation %u us / %u CQEs, oi %u",
+		dev->name, cq->cqn, cq->cq_period, cq->cq_max_count, cq->oi);
 	return 0;
 }
 

@@ -21,8 +21,16 @@
  * into entry 0.
  *
  * Pipeline per completion: room check -> build (64 B image) -> emit (store
- * at the producer index). Compression sessions are a stage between build
- * and emit; completion events (arming word 1 + UAR doorbell) follow emit.
+ * at the producer index). On a CQ with cqe_comp_en the images go through
+ * the compression stage (mlx5_emu_comp.c) which writes sessions; after
+ * every write the event stage (mlx5_emu_event.c) decides on a completion
+ * event (arming word 1 + UAR doorbell, moderation).
+ *
+ * Ring full: mlx5_emu_cq_post() stops (the producer is flow controlled);
+ * with MLX5_EMU_POST_OVERRUN the device has to write anyway: without
+ * cqc.oi the CQ goes to error (cqc.status 0x9, overflow), an async CQ
+ * error event is raised and nothing more is written; with cqc.oi the
+ * device overwrites unconsumed entries.
  */
 
 #include <errno.h>
@@ -48,8 +56,21 @@ enum {
 	EMU_CQE_SYNDROME = 55,
 	EMU_CQE_SOP_DROP_QPN = 56,
 	EMU_CQE_WQE_COUNTER = 60,
+	EMU_CQE_VALIDITY = 62,
 	EMU_CQE_OP_OWN = 63,
 };
+
+#define EMU_CQ_STATUS_OVERFLOW 0x9 /* cqc.status: CQ overflow (PRM). */
+
+/* Solicited bit of an op byte (opcode << 4 | se << 1), or an error CQE. */
+static int
+emu_cqe_op_se(uint8_t op)
+{
+	uint8_t opcode = op >> 4;
+
+	return (op & 2) || opcode == MLX5_CQE_REQ_ERR ||
+	       opcode == MLX5_CQE_RESP_ERR;
+}
 
 unsigned int
 emu_cq_stride(const struct emu_cq *cq)
@@ -94,7 +115,7 @@ emu_put64(uint8_t *cqe, unsigned int off, uint64_t v)
  * Build the 64 B image of one completion (op_own left 0) and the opcode and
  * solicited bits of op_own. Returns 0 or -EINVAL.
  */
-static int
+int
 emu_cqe_build(const struct mlx5_emu_cpl *cpl, uint8_t cqe[64], uint8_t *op)
 {
 	uint8_t opcode;
@@ -143,7 +164,7 @@ emu_cqe_build(const struct mlx5_emu_cpl *cpl, uint8_t cqe[64], uint8_t *op)
 }
 
 /* Entries the device may still write before the ring is full. */
-static uint32_t
+uint32_t
 emu_cq_room(const struct emu_cq *cq)
 {
 	uint32_t size = 1u << cq->log_cq_size;
@@ -164,38 +185,75 @@ emu_cq_room(const struct emu_cq *cq)
 	return size - used;
 }
 
-/* Store one built CQE at the producer index, op_own last. */
-static void
-emu_cqe_emit(struct emu_cq *cq, const uint8_t cqe[64], uint8_t op)
+void
+emu_cqe_store(struct emu_cq *cq, uint32_t idx, const uint8_t cqe[64],
+	      uint8_t op_own)
 {
-	uint32_t idx = cq->cc ? 0 : cq->pi;
 	uint8_t *dst = emu_cq_cqe64(cq, idx);
-	uint8_t owner = (cq->pi >> cq->log_cq_size) & 1;
 
 	if (cq->cqe_sz != 0)
 		memset(dst - 64, 0, 64); /* No inline data: zeros/padding. */
 	memcpy(dst, cqe, EMU_CQE_OP_OWN);
 	rte_wmb();
-	__atomic_store_n(&dst[EMU_CQE_OP_OWN], (uint8_t)(op | owner),
-			 __ATOMIC_RELEASE);
+	__atomic_store_n(&dst[EMU_CQE_OP_OWN], op_own, __ATOMIC_RELEASE);
+}
+
+/* Store one built CQE at the producer index, op_own last. */
+void
+emu_cqe_emit(struct emu_cq *cq, const uint8_t cqe[64], uint8_t op)
+{
+	uint32_t idx = cq->cc ? 0 : cq->pi;
+	uint8_t owner = (cq->pi >> cq->log_cq_size) & 1;
+	uint8_t img[64];
+
+	if (cq->cqe_comp_layout == 1) {
+		/* Enhanced layout: validity iteration count in byte 62. */
+		memcpy(img, cqe, sizeof(img));
+		img[EMU_CQE_VALIDITY] = (uint8_t)(cq->pi >> cq->log_cq_size);
+		cqe = img;
+	}
+	emu_cqe_store(cq, idx, cqe, (uint8_t)(op | owner));
 	cq->pi++;
 }
 
 int
-emu_cqe_post(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
-	     unsigned int n)
+emu_cq_overrun(struct emu_cq *cq)
 {
+	cq->status = EMU_CQ_STATUS_OVERFLOW;
+	EMU_LOG(ERR, "%s: CQ 0x%x: overrun (producer 0x%x, consumer 0x%x): "
+		"CQ in error", cq->dev->name, cq->cqn, cq->pi & EMU_CQN_MASK,
+		rte_be_to_cpu_32(cq->dbrec[0]) & EMU_CQN_MASK);
+	emu_ev_cq_error(cq);
+	return -EIO;
+}
+
+/* One uncompressed completion: 1 written, 0 no room, -EIO overrun. */
+static int
+emu_cqe_put(struct emu_cq *cq, const uint8_t cqe[64], uint8_t op,
+	    int overrun)
+{
+	if (emu_cq_room(cq) == 0)
+		return overrun ? emu_cq_overrun(cq) : 0;
+	emu_cqe_emit(cq, cqe, op);
+	emu_ev_written(cq, 1, emu_cqe_op_se(op));
+	return 1;
+}
+
+int
+emu_cqe_post_flags(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
+		   unsigned int n, uint32_t flags)
+{
+	int overrun = !!(flags & MLX5_EMU_POST_OVERRUN);
 	uint8_t cqe[64], op;
 	unsigned int i;
-	uint32_t room;
-	int ret = 0;
+	int ret = 0, r;
 
 	pthread_mutex_lock(&cq->lock);
 	if (cq->status != 0) {
 		ret = -EIO;
 		goto out;
 	}
-	room = emu_cq_room(cq);
+	emu_ev_sample(cq);
 	for (i = 0; i < n; i++) {
 		ret = emu_cqe_build(&cpl[i], cqe, &op);
 		if (ret != 0) {
@@ -204,12 +262,19 @@ emu_cqe_post(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 				cpl[i].kind, cpl[i].opcode);
 			break;
 		}
-		if (room == 0)
+		if (cq->cqe_comp_en)
+			r = emu_comp_add(cq, &cpl[i], cqe, op, overrun);
+		else
+			r = emu_cqe_put(cq, cqe, op, overrun);
+		if (r < 0) {
+			ret = r;
+			goto out;
+		}
+		if (r == 0)
 			break;
-		emu_cqe_emit(cq, cqe, op);
-		if (room != UINT32_MAX)
-			room--;
 	}
+	if (cq->cqe_comp_en && !(flags & MLX5_EMU_POST_HOLD))
+		emu_comp_close(cq);
 	/* Written completions count even when a later one was refused. */
 	if (i > 0 || ret == 0)
 		ret = (int)i;
@@ -219,23 +284,91 @@ out:
 }
 
 int
-mlx5_emu_cq_post(struct ibv_context *ctx, uint32_t cqn,
-		 const struct mlx5_emu_cpl *cpl, unsigned int n)
+emu_cqe_post(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
+	     unsigned int n)
+{
+	return emu_cqe_post_flags(cq, cpl, n, 0);
+}
+
+int
+emu_cq_flush_locked(struct emu_cq *cq)
+{
+	int ret = 0;
+
+	pthread_mutex_lock(&cq->lock);
+	if (cq->status != 0) {
+		ret = -EIO;
+	} else {
+		emu_ev_sample(cq);
+		if (cq->cqe_comp_en)
+			emu_comp_close(cq);
+	}
+	pthread_mutex_unlock(&cq->lock);
+	return ret;
+}
+
+/* The CQ of a public call, with dev->lock held on success. */
+static struct emu_cq *
+emu_cq_get_locked(struct ibv_context *ctx, uint32_t cqn, int *err)
 {
 	struct emu_dev *dev = emu_dev_from_ctx(ctx);
 	struct emu_cq *cq;
-	int ret;
 
-	if (dev == NULL || (cpl == NULL && n != 0))
-		return -EINVAL;
+	if (dev == NULL) {
+		*err = -EINVAL;
+		return NULL;
+	}
 	pthread_mutex_lock(&dev->lock);
 	cq = emu_cq_lookup(dev, cqn);
 	if (cq == NULL)
-		ret = -ENOENT;
+		*err = -ENOENT;
 	else if (cq->ring == NULL || cq->dbrec == NULL)
-		ret = -EIO;
+		*err = -EIO;
 	else
-		ret = emu_cqe_post(cq, cpl, n);
+		return cq;
 	pthread_mutex_unlock(&dev->lock);
+	return NULL;
+}
+
+int
+mlx5_emu_cq_post_flags(struct ibv_context *ctx, uint32_t cqn,
+		       const struct mlx5_emu_cpl *cpl, unsigned int n,
+		       uint32_t flags)
+{
+	struct emu_cq *cq;
+	int ret;
+
+	if (cpl == NULL && n != 0)
+		return -EINVAL;
+	if (flags & ~(MLX5_EMU_POST_OVERRUN | MLX5_EMU_POST_HOLD)) {
+		EMU_LOG(ERR, "cq_post: unknown flags 0x%x", flags);
+		return -EINVAL;
+	}
+	cq = emu_cq_get_locked(ctx, cqn, &ret);
+	if (cq == NULL)
+		return ret;
+	ret = emu_cqe_post_flags(cq, cpl, n, flags);
+	pthread_mutex_unlock(&cq->dev->lock);
 	return ret;
+}
+
+int
+mlx5_emu_cq_flush(struct ibv_context *ctx, uint32_t cqn)
+{
+	struct emu_cq *cq;
+	int ret;
+
+	cq = emu_cq_get_locked(ctx, cqn, &ret);
+	if (cq == NULL)
+		return ret;
+	ret = emu_cq_flush_locked(cq);
+	pthread_mutex_unlock(&cq->dev->lock);
+	return ret;
+}
+
+int
+mlx5_emu_cq_post(struct ibv_context *ctx, uint32_t cqn,
+		 const struct mlx5_emu_cpl *cpl, unsigned int n)
+{
+	return mlx5_emu_cq_post_flags(ctx, cqn, cpl, n, 0);
 }

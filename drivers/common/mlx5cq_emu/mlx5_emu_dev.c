@@ -207,7 +207,8 @@ error:
 static int
 emu_dev_busy(const struct emu_dev *dev)
 {
-	return !TAILQ_EMPTY(&dev->umems) || !TAILQ_EMPTY(&dev->objs) ||
+	return emu_net_busy(dev) ||
+	       !TAILQ_EMPTY(&dev->umems) || !TAILQ_EMPTY(&dev->objs) ||
 	       !TAILQ_EMPTY(&dev->cqs) || !TAILQ_EMPTY(&dev->pds) ||
 	       !TAILQ_EMPTY(&dev->uars) || !TAILQ_EMPTY(&dev->chans);
 }
@@ -240,6 +241,7 @@ mlx5_emu_close(struct ibv_context *ctx)
 	pthread_mutex_unlock(&dev->lock);
 	pthread_mutex_unlock(&emu_devs_lock);
 	emu_verbs_dev_release(dev);
+	emu_net_dev_release(dev);
 	close(dev->vctx.context.cmd_fd);
 	close(dev->vctx.context.async_fd);
 	pthread_mutex_destroy(&dev->vctx.context.mutex);
@@ -345,6 +347,13 @@ emu_dealloc_pd(struct ibv_pd *ibpd)
 
 	if (dev == NULL)
 		return -ENOENT;
+	if (emu_net_pd_busy(dev, pd->pd.handle)) {
+		/* MRs or queues of the network model use it. */
+		EMU_LOG(ERR, "%s: dealloc_pd: pd 0x%x in use", dev->name,
+			pd->pd.handle);
+		pthread_mutex_unlock(&dev->lock);
+		return -EBUSY;
+	}
 	TAILQ_REMOVE(&dev->pds, pd, next);
 	dev->stats.pds--;
 	pthread_mutex_unlock(&dev->lock);

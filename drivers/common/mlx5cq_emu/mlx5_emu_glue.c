@@ -275,21 +275,165 @@ emu_glue_dv_create_cq(struct ibv_context *ctx,
 	EMU_FWD(dv_create_cq, NULL, ctx, cq_attr, dv_attr);
 }
 
+/* A verbs CQ an SQ or RQ of the network model still uses (EBUSY). */
+static int
+emu_glue_verbs_cq_busy(struct ibv_cq *cq)
+{
+	struct emu_dev *dev = emu_dev_from_ctx(cq->context);
+	struct mlx5dv_cq dvcq;
+	struct mlx5dv_obj o;
+	int busy;
+
+	if (dev == NULL)
+		return 0;
+	memset(&o, 0, sizeof(o));
+	o.cq.in = cq;
+	o.cq.out = &dvcq;
+	if (emu_verbs_init_obj(&o, MLX5DV_OBJ_CQ) != 0)
+		return 0;
+	pthread_mutex_lock(&dev->lock);
+	busy = emu_net_cq_busy(dev, dvcq.cqn);
+	pthread_mutex_unlock(&dev->lock);
+	if (busy)
+		EMU_LOG(ERR, "%s: destroy_cq: CQ 0x%x used by an SQ or RQ",
+			dev->name, dvcq.cqn);
+	return busy;
+}
+
 static int
 emu_glue_destroy_cq(struct ibv_cq *cq)
 {
-	if (emu_verbs_is_cq(cq))
+	if (emu_verbs_is_cq(cq)) {
+		if (emu_glue_verbs_cq_busy(cq))
+			return emu_ret_errno(EBUSY);
 		return emu_verbs_destroy_cq(cq);
+	}
 	EMU_FWD(destroy_cq, ENOSYS, cq);
 }
 
 static int
 emu_glue_dv_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type)
 {
+	int handled = 0, ret;
+
+	/* MLX5DV_OBJ_PD of emulated PDs (mlx5_emu_mr.c). */
+	if (obj != NULL && (obj_type & MLX5DV_OBJ_PD) &&
+	    emu_pd_is_ours(obj->pd.in)) {
+		ret = emu_pd_init_obj(obj);
+		if (ret != 0)
+			return emu_ret_errno(ret);
+		handled = 1;
+	}
 	if (obj != NULL && (obj_type & MLX5DV_OBJ_CQ) &&
 	    emu_verbs_is_cq(obj->cq.in))
 		return emu_verbs_init_obj(obj, obj_type);
+	if (handled)
+		return 0;
 	EMU_FWD(dv_init_obj, ENOSYS, obj, obj_type);
+}
+
+static struct ibv_mr *
+emu_glue_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access)
+{
+	if (emu_pd_is_ours(pd))
+		return emu_reg_mr(pd, addr, length, access);
+	EMU_FWD(reg_mr, NULL, pd, addr, length, access);
+}
+
+static int
+emu_glue_dereg_mr(struct ibv_mr *mr)
+{
+	int ret = emu_dereg_mr(mr);
+
+	if (ret != -ENOENT)
+		return ret < 0 ? emu_ret_errno(-ret) : 0;
+	EMU_FWD(dereg_mr, ENOSYS, mr);
+}
+
+/* Events (mlx5_emu_event.c): emulated channels, CQs and contexts. */
+static int
+emu_glue_get_cq_event(struct ibv_comp_channel *ch, struct ibv_cq **cq,
+		      void **cq_context)
+{
+	int ret = emu_ev_get_cq_event(ch, cq, cq_context);
+
+	if (ret != 1)
+		return ret;
+	EMU_FWD(get_cq_event, -1, ch, cq, cq_context);
+}
+
+static void
+emu_glue_ack_cq_events(struct ibv_cq *cq, unsigned int nevents)
+{
+	if (emu_ev_ack_cq_events(cq, nevents) != 1)
+		return;
+	if (emu_orig_glue != NULL && emu_orig_glue->ack_cq_events != NULL)
+		emu_orig_glue->ack_cq_events(cq, nevents);
+}
+
+static int
+emu_glue_get_async_event(struct ibv_context *ctx,
+			 struct ibv_async_event *event)
+{
+	int ret = emu_ev_get_async_event(ctx, event);
+
+	if (ret != 1)
+		return ret;
+	EMU_FWD(get_async_event, -1, ctx, event);
+}
+
+static void
+emu_glue_ack_async_event(struct ibv_async_event *event)
+{
+	if (emu_ev_ack_async_event(event) != 1)
+		return;
+	if (emu_orig_glue != NULL && emu_orig_glue->ack_async_event != NULL)
+		emu_orig_glue->ack_async_event(event);
+}
+
+static struct mlx5dv_devx_event_channel *
+emu_glue_devx_create_event_channel(struct ibv_context *ctx, int flags)
+{
+	struct emu_dev *dev = emu_dev_from_ctx(ctx);
+
+	if (dev != NULL)
+		return emu_ev_channel_create(dev, flags);
+	EMU_FWD(devx_create_event_channel, NULL, ctx, flags);
+}
+
+static void
+emu_glue_devx_destroy_event_channel(struct mlx5dv_devx_event_channel *ch)
+{
+	if (emu_ev_channel_destroy(ch) != -ENOENT)
+		return;
+	if (emu_orig_glue != NULL &&
+	    emu_orig_glue->devx_destroy_event_channel != NULL)
+		emu_orig_glue->devx_destroy_event_channel(ch);
+}
+
+static int
+emu_glue_devx_subscribe_devx_event(struct mlx5dv_devx_event_channel *ch,
+				   struct mlx5dv_devx_obj *obj,
+				   uint16_t events_sz, uint16_t events_num[],
+				   uint64_t cookie)
+{
+	int ret = emu_ev_subscribe(ch, obj, events_sz, events_num, cookie);
+
+	if (ret != 1)
+		return ret ? emu_ret_errno(ret) : 0;
+	EMU_FWD(devx_subscribe_devx_event, ENOSYS, ch, obj, events_sz,
+		events_num, cookie);
+}
+
+static ssize_t
+emu_glue_devx_get_event(struct mlx5dv_devx_event_channel *ch,
+			struct mlx5dv_devx_async_event_hdr *data, size_t len)
+{
+	ssize_t ret = emu_ev_get_event(ch, data, len);
+
+	if (ret != 1)
+		return ret;
+	EMU_FWD(devx_get_event, -1, ch, data, len);
 }
 
 int
@@ -330,6 +474,19 @@ mlx5_emu_install(void)
 	emu_glue_table.dv_create_cq = emu_glue_dv_create_cq;
 	emu_glue_table.destroy_cq = emu_glue_destroy_cq;
 	emu_glue_table.dv_init_obj = emu_glue_dv_init_obj;
+	emu_glue_table.reg_mr = emu_glue_reg_mr;
+	emu_glue_table.dereg_mr = emu_glue_dereg_mr;
+	emu_glue_table.get_cq_event = emu_glue_get_cq_event;
+	emu_glue_table.ack_cq_events = emu_glue_ack_cq_events;
+	emu_glue_table.get_async_event = emu_glue_get_async_event;
+	emu_glue_table.ack_async_event = emu_glue_ack_async_event;
+	emu_glue_table.devx_create_event_channel =
+		emu_glue_devx_create_event_channel;
+	emu_glue_table.devx_destroy_event_channel =
+		emu_glue_devx_destroy_event_channel;
+	emu_glue_table.devx_subscribe_devx_event =
+		emu_glue_devx_subscribe_devx_event;
+	emu_glue_table.devx_get_event = emu_glue_devx_get_event;
 	mlx5_glue = &emu_glue_table;
 	pthread_mutex_unlock(&emu_glue_lock);
 	EMU_LOG(INFO, "glue table wrapped (original %p)",

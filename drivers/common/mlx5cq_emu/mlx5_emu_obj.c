@@ -146,6 +146,11 @@ emu_devx_obj_create(struct emu_dev *dev, const void *in, size_t inlen,
 		}
 		break;
 	default:
+		/* Network objects (mlx5_emu_net.c); 1: not one of them. */
+		ret = emu_net_obj_create(dev, opcode, in, inlen, out, outlen,
+					 &obj->id, &obj->priv);
+		if (ret != 1)
+			break;
 		EMU_LOG(ERR, "%s: obj_create: opcode 0x%x not supported",
 			dev->name, opcode);
 		ret = emu_cmd_fail(dev, out, outlen, EMU_CMD_STAT_BAD_OP_ERR,
@@ -191,10 +196,17 @@ emu_devx_obj_destroy(struct mlx5dv_devx_obj *dvobj)
 {
 	struct emu_dev *dev = emu_dev_find_locked(emu_match_obj, dvobj);
 	struct emu_obj *obj = (struct emu_obj *)dvobj;
+	int ret;
 
 	if (dev == NULL)
 		return ENOENT;
 	dev->stats.cmds++; /* The kernel's destroy command. */
+	/* Network objects, and CQs still used by an SQ/RQ (EBUSY). */
+	ret = emu_net_obj_destroy(dev, obj->type, obj->priv);
+	if (ret != 0 && ret != 1) {
+		pthread_mutex_unlock(&dev->lock);
+		return ret;
+	}
 	switch (obj->type) {
 	case MLX5_CMD_OP_CREATE_CQ:
 		emu_cq_free(obj->priv);
@@ -249,10 +261,23 @@ emu_devx_obj_modify(struct mlx5dv_devx_obj *dvobj, const void *in,
 	if (dev == NULL)
 		return ENOENT;
 	ret = emu_devx_kernel_checks(in, inlen, out, outlen);
-	if (ret == 0) {
+	if (ret == 0 && ((struct emu_obj *)dvobj)->type ==
+	    MLX5_CMD_OP_CREATE_CQ &&
+	    MLX5_GET(general_obj_in_cmd_hdr, in, opcode) ==
+	    EMU_CMD_OP_MODIFY_CQ) {
+		/* MODIFY_CQ: moderation (mlx5_emu_cq.c). */
 		emu_cmd_begin(dev, in, inlen);
-		/* No object of the model is modifiable yet (MODIFY_CQ:
-		 * moderation and resize are not modelled). */
+		ret = emu_devx_cq_modify(((struct emu_obj *)dvobj)->priv, in,
+					 inlen, out, outlen);
+	} else if (ret == 0) {
+		emu_cmd_begin(dev, in, inlen);
+		/* MODIFY_SQ / MODIFY_RQ (mlx5_emu_net.c); 1: not those. */
+		ret = emu_net_obj_modify(dev, ((struct emu_obj *)dvobj)->type,
+					 ((struct emu_obj *)dvobj)->priv, in,
+					 inlen, out, outlen);
+	}
+	if (ret == 1) {
+		/* No other object of the model is modifiable. */
 		EMU_LOG(ERR, "%s: obj_modify: opcode 0x%x not supported",
 			dev->name, MLX5_GET(general_obj_in_cmd_hdr, in, opcode));
 		ret = emu_cmd_fail(dev, out, outlen, EMU_CMD_STAT_BAD_OP_ERR,

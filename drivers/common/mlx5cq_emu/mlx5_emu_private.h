@@ -12,7 +12,11 @@
  *   mlx5_emu_caps.c   QUERY_HCA_CAP and other general commands
  *   mlx5_emu_umem.c   umem pinning model (ib_umem_get / best page size)
  *   mlx5_emu_cq.c     CQ table, DevX CREATE/DESTROY/QUERY_CQ firmware checks
- *   mlx5_emu_cqe.c    CQE writer (producer interface)
+ *   mlx5_emu_cqe.c    CQE writer (producer interface), overrun
+ *   mlx5_emu_comp.c   CQE compression sessions (basic, enhanced layout)
+ *   mlx5_emu_event.c  arming, completion events, moderation, DevX event
+ *                     channels, async CQ errors
+ *   mlx5_emu_producer.c threaded producer
  *   mlx5_emu_verbs.c  verbs path as the rdma-core mlx5 provider does it
  */
 
@@ -135,6 +139,11 @@ struct emu_cq {
 	pthread_mutex_t lock; /* Serialises producers. */
 	uint8_t cc; /* cqc.cc: collapsed, every CQE in entry 0. */
 	uint8_t cq_period_mode; /* cqc.cq_period_mode. */
+	/* CQE path state (mlx5_emu_comp.c, _event.c, _producer.c). */
+	void *uar_va; /* Host page of cqc.uar_page (arm doorbell at 0x20). */
+	struct ibv_cq *ibcq; /* Verbs path: the user's CQ (events). */
+	struct emu_comp *comp; /* Open compression session. */
+	struct emu_cq_ev *ev; /* Arming, moderation, subscriptions. */
 };
 
 /* A protection domain. */
@@ -195,6 +204,7 @@ struct emu_dev {
 	struct mlx5dv_ctx_allocators ext_alloc;
 	int have_ext_alloc;
 	void *verbs_priv; /* Owned by mlx5_emu_verbs.c. */
+	struct emu_net *net; /* Network model (mlx5_emu_net.c), or NULL. */
 };
 
 /* mlx5_emu_dev.c */
@@ -296,4 +306,98 @@ int emu_verbs_dv_query_device(struct ibv_context *ctx,
 /* Called at device close, before the device is freed. */
 void emu_verbs_dev_release(struct emu_dev *dev);
 
+/*
+ * Network model hooks (mlx5_emu_net.c, mlx5_emu_mr.c; see mlx5_emu_net.h).
+ * The object hooks run with dev->lock held; they return 1 when the opcode
+ * or object type is not a network one (the caller handles it), else 0 or
+ * an errno with the status in out.
+ */
+struct emu_net;
+int emu_net_obj_create(struct emu_dev *dev, uint16_t opcode, const void *in,
+		       size_t inlen, void *out, size_t outlen, uint32_t *id,
+		       void **priv);
+/* Destroy: 0, EBUSY while other objects use it, or 1 (not network). */
+int emu_net_obj_destroy(struct emu_dev *dev, uint16_t type, void *priv);
+int emu_net_obj_modify(struct emu_dev *dev, uint16_t type, void *priv,
+		       const void *in, size_t inlen, void *out, size_t outlen);
+/* A CQ is used by an SQ or RQ (caller holds dev->lock). */
+int emu_net_cq_busy(struct emu_dev *dev, uint32_t cqn);
+/* A PD is used by an MR, SQ or RQ (caller holds dev->lock). */
+int emu_net_pd_busy(struct emu_dev *dev, uint32_t pdn);
+/* MRs remain (caller holds dev->lock). */
+int emu_net_busy(const struct emu_dev *dev);
+/* At close: leave the wire, free the state (device unlisted). */
+void emu_net_dev_release(struct emu_dev *dev);
+/* General commands of the vport (caller holds dev->lock); 1: not ours. */
+int emu_net_general_cmd(struct emu_dev *dev, uint16_t opcode, const void *in,
+			size_t inlen, void *out, size_t outlen);
+/* Glue entries. */
+struct ibv_mr *emu_reg_mr(struct ibv_pd *pd, void *addr, size_t len,
+			  int access); /* errno ENOENT: PD not ours. */
+int emu_dereg_mr(struct ibv_mr *mr); /* -ENOENT when not ours. */
+int emu_pd_is_ours(const struct ibv_pd *pd);
+int emu_pd_init_obj(struct mlx5dv_obj *obj);
+
+/*
+ * CQE path (mlx5_emu_cqe.c writer, mlx5_emu_comp.c compression sessions,
+ * mlx5_emu_event.c arming/events, mlx5_emu_producer.c producer thread).
+ * Unless said otherwise the caller holds cq->lock (and dev->lock).
+ */
+struct emu_comp;
+struct emu_cq_ev;
+/* Image of one completion (op_own 0) and its opcode/se bits; 0 or EINVAL. */
+int emu_cqe_build(const struct mlx5_emu_cpl *cpl, uint8_t cqe[64],
+		  uint8_t *op);
+/* Free ring slots (UINT32_MAX with oi or cc). */
+uint32_t emu_cq_room(const struct emu_cq *cq);
+/* Store a 64 B image at ring index idx: bytes 0..62, barrier, op_own. */
+void emu_cqe_store(struct emu_cq *cq, uint32_t idx, const uint8_t cqe[64],
+		   uint8_t op_own);
+/* A regular CQE at the producer index (owner/validity added), pi + 1. */
+void emu_cqe_emit(struct emu_cq *cq, const uint8_t cqe[64], uint8_t op);
+/* No room for a completion the device must write: CQ error. -EIO. */
+int emu_cq_overrun(struct emu_cq *cq);
+/* emu_cqe_post() with MLX5_EMU_POST_* flags. */
+int emu_cqe_post_flags(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
+		       unsigned int n, uint32_t flags);
+int emu_cq_flush_locked(struct emu_cq *cq);
+int emu_comp_init(struct emu_cq *cq);
+void emu_comp_fini(struct emu_cq *cq);
+/* Queue one completion in the compression pipeline: 1 taken, 0 no room,
+ * -EIO overrun (CQ put in error). */
+int emu_comp_add(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
+		 const uint8_t img[64], uint8_t op, int overrun);
+/* Write whatever is held (session or array). */
+void emu_comp_close(struct emu_cq *cq);
+/* Slots reserved by held completions. */
+uint32_t emu_comp_held(const struct emu_cq *cq);
+void emu_comp_counters(const struct emu_cq *cq, uint64_t *sessions,
+		       uint64_t *compressed);
+int emu_ev_init(struct emu_cq *cq);
+void emu_ev_fini(struct emu_cq *cq); /* Drops subscriptions too. */
+/* Look at the arm doorbell (record word 1, UAR 0x20); moderation timer. */
+void emu_ev_sample(struct emu_cq *cq);
+/* ncqe completions were made visible; se: a solicited or error CQE. */
+void emu_ev_written(struct emu_cq *cq, uint32_t ncqe, int se);
+/* The CQ went to error: async event. */
+void emu_ev_cq_error(struct emu_cq *cq);
+/* MODIFY_CQ (mlx5_emu_cq.c; caller holds dev->lock). */
+int emu_devx_cq_modify(struct emu_cq *cq, const void *in, size_t inlen,
+		       void *out, size_t outlen);
+/* Glue entries of events (mlx5_emu_event.c). 1 = not ours. */
+int emu_ev_get_cq_event(struct ibv_comp_channel *ch, struct ibv_cq **cq,
+			void **cq_context);
+int emu_ev_ack_cq_events(struct ibv_cq *cq, unsigned int n);
+int emu_ev_get_async_event(struct ibv_context *ctx,
+			   struct ibv_async_event *event);
+int emu_ev_ack_async_event(struct ibv_async_event *event);
+struct mlx5dv_devx_event_channel *emu_ev_channel_create(struct emu_dev *dev,
+							int flags);
+int emu_ev_channel_destroy(struct mlx5dv_devx_event_channel *ch);
+int emu_ev_subscribe(struct mlx5dv_devx_event_channel *ch,
+		     struct mlx5dv_devx_obj *obj, uint16_t events_sz,
+		     uint16_t events_num[], uint64_t cookie);
+ssize_t emu_ev_get_event(struct mlx5dv_devx_event_channel *ch,
+			 struct mlx5dv_devx_async_event_hdr *data,
+			 size_t len);
 #endif /* MLX5_EMU_PRIVATE_H_ */

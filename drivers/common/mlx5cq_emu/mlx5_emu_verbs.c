@@ -742,6 +742,8 @@ emu_verbs_dv_create_cq(struct ibv_context *ctx,
 	fw->dbr_umem = NULL;
 	fw->ring = vcq->buf;
 	fw->dbrec = vcq->dbrec;
+	fw->uar_va = vd->uar; /* Arm doorbells (mlx5_emu_event.c). */
+	fw->ibcq = ibv_cq_ex_to_cq(&vcq->cq_ex);
 	fw->pi = 0;
 	fw->status = 0;
 	vcq->fw = fw;

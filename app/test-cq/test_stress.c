@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+/*
+ * Suite "stress": the emulated HCA's producer thread writes completions
+ * (compressed sessions and regular CQEs, errors among them, many ring
+ * wraps) while this thread polls. Completion number s carries s in the
+ * fields every mini-CQE format keeps: wqe_counter = s & 0xffff (implied
+ * in HASH format, where the model joins only consecutive counters) and
+ * byte_cnt = 64 + ((s >> 16) & 0x3ff); each must arrive exactly once, in
+ * order. The counters are checked against what the producer reports.
+ */
+
+#include <inttypes.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <infiniband/verbs.h>
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_memory.h>
+
+#include <mlx5_emu.h>
+#include <rte_mlx5cq.h>
+
+#include "test.h"
+
+struct stress_case {
+	const char *name;
+	enum rte_mlx5cq_path path;
+	uint8_t format; /* RTE_MLX5CQ_COMP_*, 0: none */
+	uint8_t layout;
+	uint16_t cqe_size;
+	uint32_t log_n;
+	uint64_t count;
+	uint32_t flags;
+};
+
+static struct {
+	struct ibv_context *ctx;
+	struct rte_mlx5cq_dev *dev;
+	struct rte_mlx5cq *cq;
+	struct mlx5_emu_producer *prod;
+} st;
+
+static void
+stress_teardown(void)
+{
+	if (st.prod != NULL)
+		mlx5_emu_producer_stop(st.prod, NULL);
+	if (st.cq != NULL)
+		rte_mlx5cq_destroy(st.cq);
+	if (st.dev != NULL)
+		rte_mlx5cq_dev_close(st.dev);
+	if (st.ctx != NULL)
+		mlx5_emu_close(st.ctx);
+	memset(&st, 0, sizeof(st));
+}
+
+#define ERR_EVERY 1009
+
+static int
+stress_is_error(uint64_t s)
+{
+	return s % ERR_EVERY == ERR_EVERY - 1;
+}
+
+/* Runs of 48 share everything but the sequence fields. */
+static void
+stress_gen(void *arg, uint64_t s, struct mlx5_emu_cpl *c)
+{
+	uint64_t run = s / 48;
+	int req = run % 4 == 3;
+
+	RTE_SET_USED(arg);
+	c->kind = req ? MLX5_EMU_CPL_REQ : MLX5_EMU_CPL_RESP;
+	if (stress_is_error(s))
+		c->kind = req ? MLX5_EMU_CPL_REQ_ERR : MLX5_EMU_CPL_RESP_ERR;
+	c->syndrome = 0x05;
+	c->vendor_syndrome = 0x77;
+	c->wqe_counter = (uint16_t)s;
+	c->byte_cnt = 64 + (uint32_t)((s >> 16) & 0x3ff);
+	c->qpn = 0x100;
+	c->rx_hash_res = 0xabcd0000 | (uint32_t)(run & 0xffff);
+	c->rx_hash_type = 0x2c;
+	c->hdr_type_etc = 0x0200;
+	c->csum = 0x1234;
+	c->vlan_info = 5;
+	c->flow_table_metadata = (uint32_t)run;
+	c->timestamp = run;
+	if (req)
+		c->s_wqe_opcode = 0x0a;
+}
+
+static int
+test_stress_run(const void *data)
+{
+	const struct stress_case *sc = data;
+	struct mlx5_emu_producer_attr pa;
+	struct mlx5_emu_producer_stats ps;
+	struct rte_mlx5cq_attr attr;
+	struct rte_mlx5cq_cpl c[64];
+	struct rte_mlx5cq_counters cnt;
+	uint64_t s = 0, errors = 0, idle = 0;
+	uint64_t t0 = rte_get_timer_cycles();
+	uint16_t burst = 1;
+	char name[32];
+
+	snprintf(name, sizeof(name), "stress_%s", sc->name);
+	st.ctx = mlx5_emu_open(name, NULL);
+	TEST_ASSERT_NOT_NULL(st.ctx, "open");
+	st.dev = rte_mlx5cq_dev_open(st.ctx, SOCKET_ID_ANY);
+	TEST_ASSERT_NOT_NULL(st.dev, "dev_open");
+	memset(&attr, 0, sizeof(attr));
+	attr.comp_mask = RTE_MLX5CQ_ATTR_CQE_SIZE;
+	attr.cqe = (1u << sc->log_n) - 1;
+	attr.cqe_size = sc->cqe_size;
+	attr.flags = sc->flags;
+	attr.socket = SOCKET_ID_ANY;
+	attr.path = sc->path;
+	if (sc->format) {
+		attr.comp_mask |= RTE_MLX5CQ_ATTR_COMPRESSED;
+		attr.comp_format = sc->format;
+		attr.comp_layout = sc->layout;
+	}
+	st.cq = rte_mlx5cq_create(st.dev, &attr);
+	TEST_ASSERT_NOT_NULL(st.cq, "create: %d", rte_errno);
+	memset(&pa, 0, sizeof(pa));
+	pa.count = sc->count;
+	pa.batch = 61;
+	pa.gen = stress_gen;
+	st.prod = mlx5_emu_producer_start(st.ctx, st.cq->cqn, &pa);
+	TEST_ASSERT_NOT_NULL(st.prod, "producer_start: %d", rte_errno);
+	while (s < sc->count) {
+		uint16_t r = rte_mlx5cq_poll_burst(st.cq, c, burst), i;
+
+		for (i = 0; i < r; i++, s++) {
+			int err = stress_is_error(s);
+
+			if (c[i].wqe_counter != (uint16_t)s ||
+			    (!err && c[i].byte_cnt !=
+			     64 + (uint32_t)((s >> 16) & 0x3ff)) ||
+			    (c[i].status != 0) != err) {
+				printf("  completion %" PRIu64 ": wqe %#x"
+				       " byte_cnt %u status %u\n", s,
+				       c[i].wqe_counter, c[i].byte_cnt,
+				       c[i].status);
+				rte_mlx5cq_dump(stdout, st.cq);
+				return TEST_FAILED;
+			}
+			errors += err;
+		}
+		burst = (uint16_t)(burst % 64 + 1);
+		if (r == 0) {
+			mlx5_emu_producer_stats_get(st.prod, &ps);
+			if (ps.done && ps.written == s) {
+				printf("  producer done at %" PRIu64
+				       " (last_ret %d)\n", ps.written,
+				       ps.last_ret);
+				return TEST_FAILED;
+			}
+			if (++idle % 64 == 0)
+				sched_yield();
+		}
+	}
+	TEST_ASSERT_SUCCESS(mlx5_emu_producer_stop(st.prod, &ps), "stop");
+	st.prod = NULL;
+	TEST_ASSERT_EQUAL(ps.written, sc->count, "written %" PRIu64,
+			  ps.written);
+	TEST_ASSERT_EQUAL(ps.errors, errors, "errors %" PRIu64 "/%" PRIu64,
+			  ps.errors, errors);
+	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(st.cq, c, 64), 0, "extra");
+	TEST_ASSERT_SUCCESS(rte_mlx5cq_counters_get(st.cq, &cnt), "cnt");
+	TEST_ASSERT_EQUAL(cnt.completions, sc->count, "completions");
+	TEST_ASSERT_EQUAL(cnt.errors, errors, "errors");
+	TEST_ASSERT_EQUAL(cnt.err_syndrome[0x05], errors, "syndrome 5");
+	TEST_ASSERT_EQUAL(cnt.comp_unhandled, 0, "comp_unhandled");
+	if (sc->format) {
+		struct mlx5_emu_cq_ev_info ev;
+
+		TEST_ASSERT_SUCCESS(mlx5_emu_cq_ev_query(st.ctx, st.cq->cqn,
+							 &ev), "ev_query");
+		TEST_ASSERT(ev.compressed > sc->count / 2,
+			    "only %" PRIu64 " compressed", ev.compressed);
+		TEST_ASSERT_EQUAL(cnt.minis, ev.compressed, "minis");
+		TEST_ASSERT_EQUAL(cnt.sessions, ev.sessions, "sessions");
+	} else {
+		TEST_ASSERT_EQUAL(cnt.minis, 0, "minis");
+	}
+	TEST_ASSERT(st.cq->ci >> sc->log_n > 100, "only %u wraps",
+		    st.cq->ci >> sc->log_n);
+	printf("  %s: %" PRIu64 " completions (%" PRIu64 " mini-CQEs, %"
+	       PRIu64 " errors) in %.2f s, %" PRIu64 " polls\n", sc->name,
+	       cnt.completions, cnt.minis, errors,
+	       (double)(rte_get_timer_cycles() - t0) / rte_get_timer_hz(),
+	       cnt.polls);
+	return TEST_SUCCESS;
+}
+
+static const struct stress_case sc_hash = {
+	"hash_basic_10M", RTE_MLX5CQ_PATH_DEVX, RTE_MLX5CQ_COMP_HASH, 0, 64,
+	12, 10000000, RTE_MLX5CQ_F_SINGLE_THREADED };
+static const struct stress_case sc_ftag_enh = {
+	"ftag_enhanced", RTE_MLX5CQ_PATH_DEVX, RTE_MLX5CQ_COMP_FTAG_STRIDX, 1,
+	64, 10, 2000000, RTE_MLX5CQ_F_SINGLE_THREADED };
+static const struct stress_case sc_l34h_128 = {
+	"l34h_128", RTE_MLX5CQ_PATH_DEVX, RTE_MLX5CQ_COMP_L34H_STRIDX, 0, 128,
+	11, 2000000, 0 /* locked */ };
+static const struct stress_case sc_csum_verbs = {
+	"csum_verbs", RTE_MLX5CQ_PATH_VERBS, RTE_MLX5CQ_COMP_CSUM_STRIDX, 0,
+	64, 10, 2000000, RTE_MLX5CQ_F_SINGLE_THREADED };
+static const struct stress_case sc_plain = {
+	"uncompressed", RTE_MLX5CQ_PATH_DEVX, 0, 0, 64, 10, 2000000,
+	RTE_MLX5CQ_F_SINGLE_THREADED };
+
+#define STRESS_CASE(c) \
+	TEST_CASE_NAMED_WITH_DATA("test_stress_" #c, NULL, stress_teardown, \
+				  test_stress_run, &(c))
+
+static struct unit_test_suite stress_suite = {
+	.suite_name = "stress",
+	.unit_test_cases = {
+		STRESS_CASE(sc_hash),
+		STRESS_CASE(sc_ftag_enh),
+		STRESS_CASE(sc_l34h_128),
+		STRESS_CASE(sc_csum_verbs),
+		STRESS_CASE(sc_plain),
+		TEST_CASES_END()
+	}
+};
+
+REGISTER_TEST_SUITE(stress, stress_suite);

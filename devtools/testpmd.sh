@@ -1,0 +1,98 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright 2026 The mlx5cq authors
+#
+# Run dpdk-testpmd for a few seconds on two net_mlx5cq ports of the emulated
+# HCA sitting on one wire (io forward, one burst sent first), then print the
+# port statistics and the forwarding rate.
+#
+#   devtools/testpmd.sh [-b BUILD] [-t SECONDS] [-p mlx5cq|null|ring]
+#                       [-a DEVARGS] [-- TESTPMD OPTIONS]
+#
+#   -b  build folder (default: build); its drivers/ folder is given to EAL
+#       with -d (EAL refuses folders with a world-writable parent)
+#   -t  seconds of forwarding (default 5)
+#   -p  PMD of the two ports: mlx5cq (default), or null / ring to compare
+#   -a  extra devargs for both mlx5cq ports (e.g. cqe_size=128,cqe_pad=1)
+# Options after -- go to testpmd (default: --forward-mode=io --tx-first).
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+build="$top/build"
+secs=5
+pmd=mlx5cq
+extra=""
+while getopts b:t:p:a: opt; do
+	case $opt in
+	b) build=$(cd "$OPTARG" && pwd -P) ;;
+	t) secs=$OPTARG ;;
+	p) pmd=$OPTARG ;;
+	a) extra=",$OPTARG" ;;
+	*) sed -n '2,20p' "$0"; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ "${1:-}" = "--" ] && shift
+drivers=$(cd "$build/drivers" && pwd -P)
+
+# EAL's -d check: no world-writable folder on the path.
+d=$drivers
+while [ "$d" != / ]; do
+	d=$(dirname "$d")
+	if [ -n "$(find "$d" -maxdepth 0 -perm -0002 2>/dev/null)" ]; then
+		echo "testpmd.sh: $d is world-writable: EAL refuses -d $drivers" >&2
+		exit 1
+	fi
+done
+
+case $pmd in
+mlx5cq)
+	vdevs="--vdev net_mlx5cq0,dev=emu,wire=w0$extra
+	       --vdev net_mlx5cq1,dev=emu,wire=w0$extra"
+	dflag="-d $drivers"
+	;;
+null)
+	vdevs="--vdev net_null0 --vdev net_null1"
+	dflag=""
+	;;
+ring)
+	vdevs="--vdev net_ring0 --vdev net_ring1"
+	dflag=""
+	;;
+*)
+	echo "testpmd.sh: unknown PMD $pmd" >&2
+	exit 2
+	;;
+esac
+if [ $# -eq 0 ]; then
+	set -- --forward-mode=io --tx-first
+fi
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+# Non-interactive testpmd starts forwarding at once; with --stats-period it
+# runs until SIGINT, then stops forwarding and prints the totals.
+# shellcheck disable=SC2086
+LD_LIBRARY_PATH="$drivers${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+timeout -s INT "$secs" dpdk-testpmd --no-pci --in-memory -l 0,1 \
+	--log-level=lib.eal:error $dflag $vdevs -- \
+	--stats-period 1 --nb-cores=1 "$@" </dev/null >"$log" 2>&1 || true
+
+if ! grep -q "Accumulated forward statistics" "$log"; then
+	cat "$log"
+	echo "testpmd.sh: testpmd did not complete" >&2
+	exit 1
+fi
+sed -n '/Forward statistics for port/,/Done\./p' "$log"
+# Rate: Rx-pps of all ports summed per stats period; the best period.
+awk -v pmd="$pmd" '
+	/NIC statistics for port 0/ { if (sum > best) best = sum; sum = 0 }
+	/Rx-pps:/ { sum += $2 }
+	/Accumulated forward statistics/ { acc = 1 }
+	acc && /RX-packets:/ { rx = $2 }
+	acc && /TX-packets:/ { tx = $2 }
+	END {
+		if (sum > best) best = sum
+		printf "testpmd.sh: %s: RX %d TX %d, io forward %.3f Mpps " \
+		       "(RX of all ports, best 1 s period)\n",
+		       pmd, rx, tx, best / 1e6
+	}' "$log"

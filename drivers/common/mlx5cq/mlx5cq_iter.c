@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+/*
+ * ibv_cq_ex-style iterator over the raw view (rdma-core cq.c: start_poll,
+ * next_poll, end_poll and the read_* functions of the mlx5 provider).
+ *
+ * start_poll takes the CQ lock (unless SINGLE_THREADED) and consumes the
+ * first completion (ENOENT: none, the lock is released and end_poll must
+ * not be called); next_poll consumes the next one; end_poll publishes the
+ * consumer index (doorbell record) and releases the lock. read_* decode the
+ * current completion's 64 B CQE (a CQE synthesized from title and mini-CQE
+ * for compressed completions). A read_* of a field not in the CQ's
+ * wc_flags is refused: rte_errno EPERM, value 0, an ERR log line.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdint.h>
+
+#include <infiniband/verbs.h>
+#include <infiniband/mlx5dv.h>
+
+#include <rte_byteorder.h>
+#include <rte_errno.h>
+
+#include "mlx5cq_private.h"
+
+/* Offsets of struct mlx5_cqe64 (mlx5dv.h) the read_* use. */
+#define CQE_ML_PATH 17
+#define CQE_SLID 22
+#define CQE_FLAGS_RQPN 24
+#define CQE_HDS_IP_EXT 28
+#define CQE_L4_HDR_TYPE_ETC 29
+#define CQE_VLAN_INFO 30
+#define CQE_IMM 36
+
+static inline uint32_t
+be32_at(volatile const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+static inline uint16_t
+be16_at(volatile const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static inline uint8_t
+cur_opcode(const struct rte_mlx5cq *cq)
+{
+	return cq->zip.iter_cqe[RTE_MLX5CQ_CQE_OP_OWN] >> 4;
+}
+
+static inline int
+cur_is_error(const struct rte_mlx5cq *cq)
+{
+	uint8_t op = cur_opcode(cq);
+
+	return op == RTE_MLX5CQ_OP_REQ_ERR || op == RTE_MLX5CQ_OP_RESP_ERR;
+}
+
+/* 0 when the field may be read, else the refusal. */
+static int
+refuse(const struct rte_mlx5cq *cq, uint64_t flag, const char *what)
+{
+	if (cq->iter_active == 0) {
+		MLX5CQ_LOG(ERR, "CQ 0x%x: %s outside start_poll/end_poll",
+			   cq->cqn, what);
+		rte_errno = EINVAL;
+		return 1;
+	}
+	if (flag != 0 && !(cq->wc_flags & flag)) {
+		MLX5CQ_LOG(ERR, "CQ 0x%x: %s not requested in wc_flags"
+			   " (0x%" PRIx64 ")", cq->cqn, what, cq->wc_flags);
+		rte_errno = EPERM;
+		return 1;
+	}
+	return 0;
+}
+
+int
+rte_mlx5cq_start_poll(struct rte_mlx5cq *cq,
+		      const struct rte_mlx5cq_poll_attr *attr)
+{
+	const volatile uint8_t *cqe;
+	int ret;
+
+	if (cq == NULL || (attr != NULL && attr->comp_mask != 0)) {
+		MLX5CQ_LOG(ERR, "invalid argument: cq=%p comp_mask=%#x",
+			   (void *)cq, attr != NULL ? attr->comp_mask : 0);
+		rte_errno = EINVAL;
+		return EINVAL;
+	}
+	if (cq->slow & RTE_MLX5CQ_SLOW_LOCK)
+		rte_spinlock_lock(&cq->lock);
+	if (cq->iter_active) {
+		if (cq->slow & RTE_MLX5CQ_SLOW_LOCK)
+			rte_spinlock_unlock(&cq->lock);
+		MLX5CQ_LOG(ERR, "CQ 0x%x: start_poll without end_poll",
+			   cq->cqn);
+		rte_errno = EBUSY;
+		return EBUSY;
+	}
+	ret = mlx5cq_iter_fetch(cq, &cqe);
+	if (ret) {
+		if (cq->slow & RTE_MLX5CQ_SLOW_LOCK)
+			rte_spinlock_unlock(&cq->lock);
+		rte_errno = ENOENT;
+		return ENOENT;
+	}
+	cq->zip.iter_cqe = cqe;
+	mlx5cq_iter_consume(cq);
+	cq->iter_active = 1;
+	return 0;
+}
+
+int
+rte_mlx5cq_next_poll(struct rte_mlx5cq *cq)
+{
+	const volatile uint8_t *cqe;
+
+	if (cq == NULL || !cq->iter_active) {
+		rte_errno = EINVAL;
+		return EINVAL;
+	}
+	if (mlx5cq_iter_fetch(cq, &cqe)) {
+		rte_errno = ENOENT;
+		return ENOENT;
+	}
+	cq->zip.iter_cqe = cqe;
+	mlx5cq_iter_consume(cq);
+	return 0;
+}
+
+void
+rte_mlx5cq_end_poll(struct rte_mlx5cq *cq)
+{
+	if (cq == NULL || !cq->iter_active)
+		return;
+	rte_mlx5cq__update_ci(cq, cq->ci);
+	cq->iter_active = 0;
+	cq->zip.iter_cqe = NULL;
+	if (cq->slow & RTE_MLX5CQ_SLOW_LOCK)
+		rte_spinlock_unlock(&cq->lock);
+}
+
+uint8_t
+rte_mlx5cq_wc_status(const struct rte_mlx5cq *cq)
+{
+	if (refuse(cq, 0, "status"))
+		return 0;
+	if (!cur_is_error(cq))
+		return IBV_WC_SUCCESS;
+	return rte_mlx5cq__err_status(
+		cq->zip.iter_cqe[RTE_MLX5CQ_CQE_SYNDROME]);
+}
+
+uint64_t
+rte_mlx5cq_wc_wr_id(const struct rte_mlx5cq *cq)
+{
+	if (refuse(cq, 0, "wr_id"))
+		return 0;
+	return be16_at(cq->zip.iter_cqe + RTE_MLX5CQ_CQE_WQE_COUNTER);
+}
+
+uint8_t
+rte_mlx5cq_read_syndrome(const struct rte_mlx5cq *cq)
+{
+	if (refuse(cq, 0, "syndrome") || !cur_is_error(cq))
+		return 0;
+	return cq->zip.iter_cqe[RTE_MLX5CQ_CQE_SYNDROME];
+}
+
+/* Requester opcode (send WQE opcode) to ibv_wc_opcode, as rdma-core. */
+static int
+req_opcode(uint8_t wqe_op)
+{
+	switch (wqe_op) {
+	case MLX5_OPCODE_RDMA_WRITE_IMM:
+	case MLX5_OPCODE_RDMA_WRITE:
+		return IBV_WC_RDMA_WRITE;
+	case MLX5_OPCODE_SEND_IMM:
+	case MLX5_OPCODE_SEND:
+	case MLX5_OPCODE_SEND_INVAL:
+		return IBV_WC_SEND;
+	case MLX5_OPCODE_RDMA_READ:
+		return IBV_WC_RDMA_READ;
+	case MLX5_OPCODE_ATOMIC_CS:
+		return IBV_WC_COMP_SWAP;
+	case MLX5_OPCODE_ATOMIC_FA:
+		return IBV_WC_FETCH_ADD;
+	case MLX5_OPCODE_TSO:
+		return IBV_WC_TSO;
+	default:
+		return IBV_WC_SEND;
+	}
+}
+
+int
+rte_mlx5cq_read_opcode(const struct rte_mlx5cq *cq)
+{
+	volatile const uint8_t *e;
+
+	if (refuse(cq, 0, "opcode"))
+		return -1;
+	e = cq->zip.iter_cqe;
+	switch (cur_opcode(cq)) {
+	case RTE_MLX5CQ_OP_RESP_WR_IMM:
+		return IBV_WC_RECV_RDMA_WITH_IMM;
+	case RTE_MLX5CQ_OP_RESP_SEND:
+	case RTE_MLX5CQ_OP_RESP_SEND_IMM:
+	case RTE_MLX5CQ_OP_RESP_SEND_INV:
+	case RTE_MLX5CQ_OP_RESP_ERR:
+	case RTE_MLX5CQ_OP_NO_PACKET:
+		return IBV_WC_RECV;
+	default: /* REQ, REQ_ERR: the send WQE opcode. */
+		return req_opcode(e[RTE_MLX5CQ_CQE_SOP_DROP_QPN]);
+	}
+}
+
+uint32_t
+rte_mlx5cq_read_vendor_err(const struct rte_mlx5cq *cq)
+{
+	if (refuse(cq, 0, "vendor_err") || !cur_is_error(cq))
+		return 0;
+	return cq->zip.iter_cqe[RTE_MLX5CQ_CQE_VENDOR_SYND];
+}
+
+unsigned int
+rte_mlx5cq_read_wc_flags(const struct rte_mlx5cq *cq)
+{
+	volatile const uint8_t *e;
+	unsigned int flags = 0;
+
+	if (refuse(cq, 0, "wc_flags") || cur_is_error(cq))
+		return 0;
+	e = cq->zip.iter_cqe;
+	switch (cur_opcode(cq)) {
+	case RTE_MLX5CQ_OP_RESP_WR_IMM:
+	case RTE_MLX5CQ_OP_RESP_SEND_IMM:
+		flags |= IBV_WC_WITH_IMM;
+		break;
+	case RTE_MLX5CQ_OP_RESP_SEND_INV:
+		flags |= IBV_WC_WITH_INV;
+		break;
+	}
+	/* rdma-core get_csum_ok: L3 and L4 OK on an IPv4 packet. */
+	if ((e[CQE_HDS_IP_EXT] & (MLX5_CQE_L4_OK | MLX5_CQE_L3_OK)) ==
+	    (MLX5_CQE_L4_OK | MLX5_CQE_L3_OK) &&
+	    ((e[CQE_L4_HDR_TYPE_ETC] >> 2) & 3) == MLX5_CQE_L3_HDR_TYPE_IPV4)
+		flags |= IBV_WC_IP_CSUM_OK;
+	if ((be32_at(e + CQE_FLAGS_RQPN) >> 28) & 3)
+		flags |= IBV_WC_GRH;
+	return flags;
+}
+
+uint32_t
+rte_mlx5cq_read_byte_len(const struct rte_mlx5cq *cq)
+{
+	if (refuse(cq, IBV_WC_EX_WITH_BYTE_LEN, "byte_len"))
+		return 0;
+	return be32_at(cq->zip.iter_cqe + RTE_MLX5CQ_CQE_BYTE_CNT);
+}
+
+rte_be32_t
+rte_mlx5cq_read_imm_data(const struct rte_mlx5cq *cq)
+{
+	volatile const uint8_t *e;
+
+	if (refuse(cq, IBV_WC_EX_WITH_IMM, "imm_data"))
+		return 0;
+	e = cq->zip.iter_cqe;
+	/* Network order, as ibv_wc_read_imm_data(); host order for INV. */
+	if (cur_opcode(cq) == RTE_MLX5CQ_OP_RESP_SEND_INV)
+		return be32_at(e + CQE_IMM);
+	return rte_cpu_to_be_32(be32_at(e + CQE_IMM));
+}
+
+uint32_t
+rte_mlx5cq_read_qp_num(const struct rte_mlx5cq *cq)
+{
+	if (refuse(cq, IBV_WC_EX_WITH_QP_NUM, "qp_num"))
+		return 0;
+	return be32_at(cq->zip.iter_cqe + RTE_MLX5CQ_CQE_SOP_DROP_QPN) &
+	       0xffffff;
+}
+
+uint32_t
+rte_mlx5cq_read_src_qp(const struct rte_mlx5cq *cq)
+{
+	if (refuse(cq, IBV_WC_EX_WITH_SRC_QP, "src_qp"))
+		return 0;
+	return be32_at(cq->zip.iter_cqe + CQE_FLAGS_RQPN) & 0xffffff;
+}
+
+uint32_t
+rte_mlx5cq_read_slid(const struct rte_mlx5cq *cq)
+{
+	if (refuse(cq, IBV_WC_EX_WITH_SLID, "slid"))
+		return 0;
+	return be16_at(cq->zip.iter_cqe + CQE_SLID);
+}
+
+uint8_t
+rte_mlx5cq_read_sl(const struct rte_mlx5cq *cq)
+{
+	if (refuse(cq, IBV_WC_EX_WITH_SL, "sl"))
+		return 0;
+	return (be32_at(cq->zip.iter_cqe + CQE_FLAGS_RQPN) >> 24) & 0xf;
+}
+
+uint8_t
+rte_mlx5cq_read_dlid_path_bits(const struct rte_mlx5cq *cq)
+{
+	if (refuse(cq, IBV_WC_EX_WITH_DLID_PATH_BITS, "dlid_path_bits"))
+		return 0;
+	return cq->zip.iter_cqe[CQE_ML_PATH] & 0x7f;
+}
+
+uint64_t
+rte_mlx5cq_read_completion_ts(const struct rte_mlx5cq *cq)
+{
+	volatile const uint8_t *e;
+
+	if (refuse(cq, IBV_WC_EX_WITH_COMPLETION_TIMESTAMP, "completion_ts"))
+		return 0;
+	e = cq->zip.iter_cqe + RTE_MLX5CQ_CQE_TIMESTAMP;
+	return (uint64_t)be32_at(e) << 32 | be32_at(e + 4);
+}
+
+uint16_t
+rte_mlx5cq_read_cvlan(const struct rte_mlx5cq *cq)
+{
+	if (refuse(cq, IBV_WC_EX_WITH_CVLAN, "cvlan"))
+		return 0;
+	return be16_at(cq->zip.iter_cqe + CQE_VLAN_INFO);
+}
+
+uint32_t
+rte_mlx5cq_read_flow_tag(const struct rte_mlx5cq *cq)
+{
+	if (refuse(cq, IBV_WC_EX_WITH_FLOW_TAG, "flow_tag"))
+		return 0;
+	return be32_at(cq->zip.iter_cqe + RTE_MLX5CQ_CQE_SOP_DROP_QPN) &
+	       0xffffff;
+}

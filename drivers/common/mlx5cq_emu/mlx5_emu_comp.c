@@ -1,0 +1,445 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+/*
+ * CQE compression as the device does it when cqc.cqe_comp_en is set.
+ *
+ * Basic layout (cqc.cqe_comp_layout 0). A session of n >= 2 completions
+ * spans n ring slots from the producer index p:
+ * - slot p, the title: the full CQE of the first completion, with
+ *   byte_cnt = n and op_own format bits 3:2 = 3; its owner bit is the one
+ *   of slot p;
+ * - mini-CQE arrays (eight 8-byte mini-CQEs filling the 64 B CQE) at
+ *   p + 1 (minis 0..7), p + 8 (8..15), p + 16 (16..23)...: "the second one
+ *   is located 7 CQEs after the initial CQE instead of 8" (DPDK mlx5_rx.c
+ *   mlx5_rx_poll_len). Unused minis of the last array are zero;
+ * - every other slot is a hole the device does not write (the consumer
+ *   invalidates the whole session, DPDK mlx5_rx_poll_len).
+ * The arrays are written first, then the title's bytes 0..62, then its
+ * op_own: a reader that sees the title's owner sees the whole session. A
+ * session may wrap the ring (indexes are taken modulo the ring size).
+ *
+ * Mini-CQE (DPDK mlx5_prm.h struct mlx5_mini_cqe8), big endian fields:
+ * - requester: wqe_counter (0..1), s_wqe_opcode (2), byte_cnt (4..7);
+ * - HASH (0): rx_hash_result (0..3), byte_cnt (4..7);
+ * - CSUM (1) and CSUM_STRIDX (3): checksum (0..1), stride index (2..3),
+ *   byte_cnt (4..7);
+ * - FTAG_STRIDX (2): flow tag bits 15:0 (0..1), stride index (2..3), flow
+ *   tag bits 23:16 (4), byte_cnt 23:0 (5..7). DPDK reads the mini's bytes
+ *   4, 0, 1 where it reads the full CQE's sop_drop_qpn bytes 57, 58, 59
+ *   (rxq_cq_to_mbuf: (byte_cnt_flow & 0xff) << 8 | flow_tag_high << 16,
+ *   then mlx5_flow_mark_get; the SSE/NEON/Altivec shuffles agree) and
+ *   masks byte 4 out of the length (MLX5_LEN_WITH_MARK_MASK);
+ * - L34H_STRIDX (4): byte 0 zero, header-type byte (1) = byte 29 of the
+ *   full CQE (hdr_type_etc bits 7:0: header types 7:2, VLAN stripped 0;
+ *   rxq_cq_to_pkt_type reads mcqe->hdr_type >> 2 for (hdr_type_etc &
+ *   0xfc00) >> 10), stride index (2..3), byte_cnt (4..7).
+ * The stride index is the completion's wqe_counter (MPRQ reads
+ * cqe->wqe_counter or mcqe->stride_idx, mlx5_rx_burst_mprq).
+ *
+ * Which completions join: same kind (responder with responder, requester
+ * with requester), no error CQE, the same opcode and solicited bit, and
+ * every byte the mini-CQE does not carry equal to the title's (checksum,
+ * header types, VLAN, metadata, timestamp, flow tag, hash...: what the
+ * readers take from the title). In HASH format the wqe_counter is not
+ * carried either: DPDK derives completion i's WQE index as the title's
+ * wqe_counter + i (mlx5_rx_poll_len, zip->wqe_idx + zip->ai), so a
+ * responder joins only with that wqe_counter. In FTAG format the byte
+ * count must fit 24 bits.
+ *
+ * A session closes on: a completion that cannot join, the session limit
+ * (caps.cqe_compression_max_num), ring space (the session cannot grow into
+ * slots the consumer still owns), an explicit flush (mlx5_emu_cq_flush,
+ * the device's timer) or the end of a post without MLX5_EMU_POST_HOLD. A
+ * session of one completion is written as a regular CQE.
+ *
+ * Enhanced layout (cqc.cqe_comp_layout 1; DPDK main mlx5_common.h
+ * check_cqe_iteration, UCX ib_mlx5.c uct_ib_mlx5_iface_cqe_unzip_init):
+ * the title is the last regular CQE written; the completions that can join
+ * it follow as compressed CQEs, each an array of up to 7 mini-CQEs (bytes
+ * 0..55) with op_own = (minis - 1) << 4 | 3 << 2 | owner, spanning as many
+ * slots as it holds minis (the following slots are holes). Every CQE of
+ * such a CQ carries validity_iteration_count = (index >> log_size) & 0xff
+ * in byte 62. A responder's wqe_counter in HASH format is the title's plus
+ * its position after the title (UCX uct_ib_mlx5_iface_cqe_unzip_fill_unique).
+ * An array of one completion is written as a regular CQE (a new title).
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <mlx5_prm.h>
+
+#include "mlx5_emu_private.h"
+
+#define EMU_MINI_SZ 8
+#define EMU_MINIS_PER_CQE 8 /* Basic layout array. */
+#define EMU_ENH_MINIS_MAX 7 /* Enhanced layout: bytes 0..55. */
+#define EMU_CQE_FORMAT_COMPRESSED (3u << 2)
+
+struct emu_comp {
+	uint32_t max; /* Session limit. */
+	/* Basic layout: the open session. */
+	uint32_t n; /* Completions held. */
+	uint8_t req; /* Requester session. */
+	uint8_t op; /* Opcode and se bits of the title. */
+	uint8_t title[64]; /* Image of completion 0. */
+	uint8_t *minis; /* max mini-CQEs. */
+	/* Enhanced layout. */
+	uint8_t etitle_valid;
+	uint8_t ereq;
+	uint8_t eop;
+	uint8_t etitle[64];
+	uint32_t ecount; /* Minis written after the title. */
+	uint32_t an; /* Minis in the open array. */
+	uint8_t arr[EMU_ENH_MINIS_MAX * EMU_MINI_SZ];
+	uint8_t a0img[64]; /* First of the open array, as a CQE. */
+	uint8_t a0op;
+	/* Counters. */
+	uint64_t sessions;
+	uint64_t compressed;
+};
+
+int
+emu_comp_init(struct emu_cq *cq)
+{
+	struct emu_comp *c = calloc(1, sizeof(*c));
+	uint32_t max = cq->dev->caps.cqe_compression_max_num;
+
+	if (c == NULL)
+		return -ENOMEM;
+	c->max = max;
+	if (max != 0) {
+		c->minis = calloc(max, EMU_MINI_SZ);
+		if (c->minis == NULL) {
+			free(c);
+			return -ENOMEM;
+		}
+	}
+	cq->comp = c;
+	return 0;
+}
+
+void
+emu_comp_fini(struct emu_cq *cq)
+{
+	if (cq->comp == NULL)
+		return;
+	free(cq->comp->minis);
+	free(cq->comp);
+	cq->comp = NULL;
+}
+
+uint32_t
+emu_comp_held(const struct emu_cq *cq)
+{
+	const struct emu_comp *c = cq->comp;
+
+	if (c == NULL)
+		return 0;
+	return cq->cqe_comp_layout ? c->an : c->n;
+}
+
+static uint16_t
+img_be16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+/* The image with every byte a mini-CQE carries cleared. */
+static void
+comp_mask(const struct emu_cq *cq, int req, const uint8_t in[64],
+	  uint8_t out[64])
+{
+	memcpy(out, in, 64);
+	memset(out + 44, 0, 4); /* byte_cnt */
+	memset(out + 60, 0, 2); /* wqe_counter / stride index (or implied) */
+	if (req) {
+		out[56] = 0; /* s_wqe_opcode */
+		return;
+	}
+	switch (cq->mini_cqe_res_format) {
+	case MLX5_CQE_RESP_FORMAT_HASH:
+		memset(out + 12, 0, 4);
+		break;
+	case MLX5_CQE_RESP_FORMAT_CSUM:
+	case MLX5_CQE_RESP_FORMAT_CSUM_STRIDX:
+		memset(out + 20, 0, 2);
+		break;
+	case MLX5_CQE_RESP_FORMAT_FTAG_STRIDX:
+		memset(out + 57, 0, 3);
+		break;
+	case MLX5_CQE_RESP_FORMAT_L34H_STRIDX:
+		out[29] = 0;
+		break;
+	default:
+		break;
+	}
+}
+
+static int
+cpl_is_err(const struct mlx5_emu_cpl *cpl)
+{
+	return cpl->kind == MLX5_EMU_CPL_REQ_ERR ||
+	       cpl->kind == MLX5_EMU_CPL_RESP_ERR;
+}
+
+/* A completion may open a session (or follow a title). */
+static int
+comp_can_start(const struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
+	       const uint8_t img[64])
+{
+	if (cpl_is_err(cpl))
+		return 0;
+	if (cpl->kind == MLX5_EMU_CPL_RESP &&
+	    cq->mini_cqe_res_format == MLX5_CQE_RESP_FORMAT_FTAG_STRIDX &&
+	    img[44] != 0)
+		return 0; /* byte_cnt does not fit 24 bits */
+	return 1;
+}
+
+/*
+ * Completion img may join title as its completion number pos (0 = the
+ * title itself in the basic layout; 1.. after the title in the enhanced).
+ */
+static int
+comp_can_join(const struct emu_cq *cq, const uint8_t title[64],
+	      uint8_t title_op, int title_req, const struct mlx5_emu_cpl *cpl,
+	      const uint8_t img[64], uint8_t op, uint32_t pos)
+{
+	uint8_t a[64], b[64];
+	int req = cpl->kind == MLX5_EMU_CPL_REQ;
+
+	if (!comp_can_start(cq, cpl, img) || req != title_req ||
+	    op != title_op)
+		return 0;
+	if (!req && cq->mini_cqe_res_format == MLX5_CQE_RESP_FORMAT_HASH &&
+	    img_be16(img + 60) != (uint16_t)(img_be16(title + 60) + pos))
+		return 0;
+	comp_mask(cq, req, title, a);
+	comp_mask(cq, req, img, b);
+	return memcmp(a, b, 64) == 0;
+}
+
+/* The mini-CQE of a completion image. */
+static void
+comp_mini(const struct emu_cq *cq, int req, const uint8_t img[64],
+	  uint8_t m[EMU_MINI_SZ])
+{
+	memset(m, 0, EMU_MINI_SZ);
+	memcpy(m + 4, img + 44, 4); /* byte_cnt */
+	if (req) {
+		memcpy(m, img + 60, 2);
+		m[2] = img[56];
+		return;
+	}
+	switch (cq->mini_cqe_res_format) {
+	case MLX5_CQE_RESP_FORMAT_HASH:
+		memcpy(m, img + 12, 4);
+		return;
+	case MLX5_CQE_RESP_FORMAT_CSUM:
+	case MLX5_CQE_RESP_FORMAT_CSUM_STRIDX:
+		memcpy(m, img + 20, 2);
+		break;
+	case MLX5_CQE_RESP_FORMAT_FTAG_STRIDX:
+		m[0] = img[58];
+		m[1] = img[59];
+		m[4] = img[57];
+		break;
+	case MLX5_CQE_RESP_FORMAT_L34H_STRIDX:
+		m[1] = img[29];
+		break;
+	default:
+		break;
+	}
+	memcpy(m + 2, img + 60, 2); /* stride index */
+}
+
+static int
+op_se(uint8_t op)
+{
+	return (op & 2) != 0;
+}
+
+/* Basic layout: write the open session (n >= 1). */
+static void
+comp_basic_close(struct emu_cq *cq)
+{
+	struct emu_comp *c = cq->comp;
+	uint32_t base = cq->pi, n = c->n, k, i;
+	uint8_t arr[64], title[64];
+	rte_be32_t cnt;
+
+	if (n == 0)
+		return;
+	c->n = 0;
+	if (n == 1) {
+		emu_cqe_emit(cq, c->title, c->op);
+		emu_ev_written(cq, 1, op_se(c->op));
+		return;
+	}
+	for (k = 0; k * EMU_MINIS_PER_CQE < n; k++) {
+		memset(arr, 0, sizeof(arr));
+		for (i = 0; i < EMU_MINIS_PER_CQE &&
+			    k * EMU_MINIS_PER_CQE + i < n; i++)
+			memcpy(arr + i * EMU_MINI_SZ,
+			       c->minis + (k * EMU_MINIS_PER_CQE + i) *
+			       EMU_MINI_SZ, EMU_MINI_SZ);
+		emu_cqe_store(cq, base + (k == 0 ? 1 : k * EMU_MINIS_PER_CQE),
+			      arr, arr[63]);
+	}
+	memcpy(title, c->title, sizeof(title));
+	cnt = rte_cpu_to_be_32(n);
+	memcpy(title + 44, &cnt, sizeof(cnt));
+	emu_cqe_store(cq, base, title,
+		      (uint8_t)(c->op | EMU_CQE_FORMAT_COMPRESSED |
+				((base >> cq->log_cq_size) & 1)));
+	cq->pi += n;
+	c->sessions++;
+	c->compressed += n;
+	emu_ev_written(cq, n, op_se(c->op));
+}
+
+/* Enhanced layout: write the open array (an >= 1). */
+static void
+comp_enh_close(struct emu_cq *cq)
+{
+	struct emu_comp *c = cq->comp;
+	uint32_t base = cq->pi, n = c->an;
+	uint8_t cqe[64];
+
+	if (n == 0)
+		return;
+	c->an = 0;
+	if (n == 1) {
+		/* A lone completion: regular CQE, the new title. */
+		emu_cqe_emit(cq, c->a0img, c->a0op);
+		memcpy(c->etitle, c->a0img, 64);
+		c->eop = c->a0op;
+		c->ecount = 0;
+		emu_ev_written(cq, 1, op_se(c->a0op));
+		return;
+	}
+	memset(cqe, 0, sizeof(cqe));
+	memcpy(cqe, c->arr, n * EMU_MINI_SZ);
+	cqe[62] = (uint8_t)(base >> cq->log_cq_size);
+	emu_cqe_store(cq, base, cqe,
+		      (uint8_t)((n - 1) << 4 | EMU_CQE_FORMAT_COMPRESSED |
+				((base >> cq->log_cq_size) & 1)));
+	cq->pi += n;
+	c->ecount += n;
+	c->sessions++;
+	c->compressed += n;
+	emu_ev_written(cq, n, op_se(c->eop));
+}
+
+void
+emu_comp_close(struct emu_cq *cq)
+{
+	if (cq->comp == NULL)
+		return;
+	if (cq->cqe_comp_layout)
+		comp_enh_close(cq);
+	else
+		comp_basic_close(cq);
+}
+
+/* Write a regular CQE now: 1, 0 no room, -EIO overrun. */
+static int
+comp_put_regular(struct emu_cq *cq, const uint8_t img[64], uint8_t op,
+		 int overrun)
+{
+	if (emu_cq_room(cq) == 0)
+		return overrun ? emu_cq_overrun(cq) : 0;
+	emu_cqe_emit(cq, img, op);
+	emu_ev_written(cq, 1, op_se(op) || (op >> 4) == MLX5_CQE_REQ_ERR ||
+			      (op >> 4) == MLX5_CQE_RESP_ERR);
+	return 1;
+}
+
+static int
+comp_add_basic(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
+	       const uint8_t img[64], uint8_t op, int overrun)
+{
+	struct emu_comp *c = cq->comp;
+	int req = cpl->kind == MLX5_EMU_CPL_REQ;
+
+	if (c->n > 0 && c->n < c->max &&
+	    comp_can_join(cq, c->title, c->op, c->req, cpl, img, op, c->n) &&
+	    emu_cq_room(cq) >= c->n + 1) {
+		comp_mini(cq, req, img, c->minis + c->n * EMU_MINI_SZ);
+		c->n++;
+		if (c->n == c->max)
+			comp_basic_close(cq);
+		return 1;
+	}
+	comp_basic_close(cq);
+	if (!comp_can_start(cq, cpl, img))
+		return comp_put_regular(cq, img, op, overrun);
+	if (emu_cq_room(cq) == 0)
+		return overrun ? emu_cq_overrun(cq) : 0;
+	memcpy(c->title, img, 64);
+	c->op = op;
+	c->req = (uint8_t)req;
+	comp_mini(cq, req, img, c->minis);
+	c->n = 1;
+	return 1;
+}
+
+static int
+comp_add_enhanced(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
+		  const uint8_t img[64], uint8_t op, int overrun)
+{
+	struct emu_comp *c = cq->comp;
+	int req = cpl->kind == MLX5_EMU_CPL_REQ;
+	uint32_t pos = c->ecount + c->an + 1;
+	int ret;
+
+	if (c->etitle_valid && pos <= c->max &&
+	    comp_can_join(cq, c->etitle, c->eop, c->ereq, cpl, img, op, pos) &&
+	    emu_cq_room(cq) >= c->an + 1) {
+		if (c->an == 0) {
+			memcpy(c->a0img, img, 64);
+			c->a0op = op;
+		}
+		comp_mini(cq, req, img, c->arr + c->an * EMU_MINI_SZ);
+		c->an++;
+		if (c->an == EMU_ENH_MINIS_MAX)
+			comp_enh_close(cq);
+		return 1;
+	}
+	comp_enh_close(cq);
+	ret = comp_put_regular(cq, img, op, overrun);
+	if (ret == 1) {
+		c->etitle_valid = (uint8_t)comp_can_start(cq, cpl, img);
+		memcpy(c->etitle, img, 64);
+		c->eop = op;
+		c->ereq = (uint8_t)req;
+		c->ecount = 0;
+	}
+	return ret;
+}
+
+int
+emu_comp_add(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
+	     const uint8_t img[64], uint8_t op, int overrun)
+{
+	struct emu_comp *c = cq->comp;
+
+	if (c == NULL || cq->cc || c->max < 2)
+		return comp_put_regular(cq, img, op, overrun);
+	if (cq->cqe_comp_layout)
+		return comp_add_enhanced(cq, cpl, img, op, overrun);
+	return comp_add_basic(cq, cpl, img, op, overrun);
+}
+
+void
+emu_comp_counters(const struct emu_cq *cq, uint64_t *sessions,
+		  uint64_t *compressed)
+{
+	*sessions = cq->comp ? cq->comp->sessions : 0;
+	*compressed = cq->comp ? cq->comp->compressed : 0;
+}

@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+/*
+ * Memory regions (ibv_reg_mr / ibv_dereg_mr) and the PD view of
+ * mlx5dv_init_obj(MLX5DV_OBJ_PD).
+ *
+ * An MR covers [addr, addr + length) of the process; lkey = rkey is a
+ * device-unique number. The device checks every data segment against the
+ * MR its lkey names: same PD as the queue, the range inside the MR, and
+ * IBV_ACCESS_LOCAL_WRITE when the device writes (receive). A failed check
+ * is a local protection error (syndrome 0x04). Deregistering an MR a
+ * queue still points at is allowed (as with the verbs API); later WQEs
+ * naming it fail the check. A PD with MRs or queues cannot be freed
+ * (EBUSY), and a device with MRs cannot be closed.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlx5_emu_net.h"
+
+#define EMU_MR_ACCESS_KNOWN (IBV_ACCESS_LOCAL_WRITE | \
+	IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | \
+	IBV_ACCESS_REMOTE_ATOMIC | IBV_ACCESS_RELAXED_ORDERING)
+
+/* The PD was allocated on this device (caller holds dev->lock). */
+static int
+emu_pd_listed(struct emu_dev *dev, const struct ibv_pd *ibpd)
+{
+	struct emu_pd *pd;
+
+	TAILQ_FOREACH(pd, &dev->pds, next)
+		if (&pd->pd == ibpd)
+			return 1;
+	return 0;
+}
+
+int
+emu_pd_is_ours(const struct ibv_pd *pd)
+{
+	struct emu_dev *dev;
+	int ours;
+
+	if (pd == NULL)
+		return 0;
+	dev = emu_dev_from_ctx(pd->context);
+	if (dev == NULL)
+		return 0;
+	pthread_mutex_lock(&dev->lock);
+	ours = emu_pd_listed(dev, pd);
+	pthread_mutex_unlock(&dev->lock);
+	return ours;
+}
+
+struct ibv_mr *
+emu_reg_mr(struct ibv_pd *pd, void *addr, size_t len, int access)
+{
+	struct emu_dev *dev = emu_dev_from_ctx(pd->context);
+	struct emu_net *net;
+	struct emu_mr *mr;
+
+	if (dev == NULL) {
+		errno = ENOENT;
+		return NULL;
+	}
+	if (addr == NULL || len == 0 ||
+	    (uint64_t)(uintptr_t)addr + len < (uint64_t)(uintptr_t)addr ||
+	    (access & ~EMU_MR_ACCESS_KNOWN) != 0 ||
+	    ((access & (IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_ATOMIC)) &&
+	     !(access & IBV_ACCESS_LOCAL_WRITE))) {
+		/* Verbs: remote write/atomic need local write (EINVAL). */
+		EMU_LOG(ERR, "%s: reg_mr: bad address %p, length %zu or "
+			"access 0x%x", dev->name, addr, len, access);
+		errno = EINVAL;
+		return NULL;
+	}
+	mr = calloc(1, sizeof(*mr));
+	if (mr == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	pthread_mutex_lock(&dev->lock);
+	net = emu_pd_listed(dev, pd) ? emu_net_get(dev) : NULL;
+	if (net == NULL) {
+		pthread_mutex_unlock(&dev->lock);
+		free(mr);
+		errno = ENOMEM;
+		return NULL;
+	}
+	mr->dev = dev;
+	mr->pdn = pd->handle;
+	mr->access = access;
+	mr->mr.context = pd->context;
+	mr->mr.pd = pd;
+	mr->mr.addr = addr;
+	mr->mr.length = len;
+	mr->mr.handle = net->next_lkey;
+	/* lkey: index in the upper 24 bits, a key byte below (as mlx5). */
+	mr->mr.lkey = (net->next_lkey++ << 8) | 0x5a;
+	mr->mr.rkey = mr->mr.lkey;
+	emu_net_lock();
+	TAILQ_INSERT_TAIL(&net->mrs, mr, next);
+	net->nstats.mrs++;
+	emu_net_unlock();
+	pthread_mutex_unlock(&dev->lock);
+	return &mr->mr;
+}
+
+static int
+emu_match_mr(struct emu_dev *dev, const void *ptr)
+{
+	struct emu_mr *mr;
+
+	if (dev->net == NULL)
+		return 0;
+	TAILQ_FOREACH(mr, &dev->net->mrs, next)
+		if (&mr->mr == ptr)
+			return 1;
+	return 0;
+}
+
+int
+emu_dereg_mr(struct ibv_mr *ibmr)
+{
+	struct emu_dev *dev = emu_dev_find_locked(emu_match_mr, ibmr);
+	struct emu_mr *mr = (struct emu_mr *)ibmr;
+
+	if (dev == NULL)
+		return -ENOENT;
+	emu_net_lock();
+	TAILQ_REMOVE(&dev->net->mrs, mr, next);
+	dev->net->nstats.mrs--;
+	emu_net_unlock();
+	pthread_mutex_unlock(&dev->lock);
+	free(mr);
+	return 0;
+}
+
+struct emu_mr *
+emu_mr_lookup(struct emu_net *net, uint32_t lkey)
+{
+	struct emu_mr *mr;
+
+	TAILQ_FOREACH(mr, &net->mrs, next)
+		if (mr->mr.lkey == lkey)
+			return mr;
+	return NULL;
+}
+
+int
+emu_mr_check(struct emu_net *net, uint32_t pdn, uint32_t lkey,
+	     uint64_t addr, uint32_t len, int write)
+{
+	struct emu_mr *mr = emu_mr_lookup(net, lkey);
+	uint64_t start, end;
+
+	if (mr == NULL || mr->pdn != pdn)
+		return EMU_SYND_LOC_PROT_ERR;
+	if (write && !(mr->access & IBV_ACCESS_LOCAL_WRITE))
+		return EMU_SYND_LOC_PROT_ERR;
+	start = (uint64_t)(uintptr_t)mr->mr.addr;
+	end = start + mr->mr.length;
+	if (addr < start || addr + len < addr || addr + len > end)
+		return EMU_SYND_LOC_PROT_ERR;
+	return 0;
+}
+
+int
+emu_pd_init_obj(struct mlx5dv_obj *obj)
+{
+	struct ibv_pd *pd = obj->pd.in;
+
+	if (obj->pd.out == NULL)
+		return EINVAL;
+	/* [rc-mlx5] mlx5dv_init_obj: pdn is the kernel's PD handle. */
+	obj->pd.out->pdn = pd->handle;
+	obj->pd.out->comp_mask = 0;
+	return 0;
+}

@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+#ifndef MLX5_EMU_NET_H_
+#define MLX5_EMU_NET_H_
+
+/*
+ * The network side of the emulated HCA (private to the model):
+ *   mlx5_emu_net.c     per-device network state, DevX object dispatch
+ *   mlx5_emu_mr.c      reg_mr/dereg_mr, lkey lookup, PD numbers
+ *   mlx5_emu_tis.c     ALLOC_TRANSPORT_DOMAIN, CREATE_TIS
+ *   mlx5_emu_sq.c      CREATE_SQ/MODIFY_SQ, send WQE execution
+ *   mlx5_emu_rq.c      CREATE_RQ/MODIFY_RQ, receive (scatter, RX CQE)
+ *   mlx5_emu_rss.c     CREATE_RQT, CREATE_TIR, Toeplitz, queue choice
+ *   mlx5_emu_vport.c   NIC vport context, vport state, MAC filter, MTU
+ *   mlx5_emu_wire.c    wires, ports, frame delivery, port counters
+ *   mlx5_emu_pkt.c     frame parsing and Internet checksums
+ *   mlx5_emu_engine.c  the network lock and the progress thread
+ *
+ * Locking. Lock order: dev->lock -> emu_engine_ctl_lock -> emu_net_lock ->
+ * cq->lock.
+ * - dev->lock (mlx5_emu_private.h) is held by every control command (the
+ *   glue dispatchers take it); control commands on network objects then
+ *   take emu_net_lock to change them.
+ * - emu_net_lock (one per process) protects every network object of every
+ *   device, the wires and ports and the port counters. The progress engine
+ *   takes only emu_net_lock (never a dev->lock), so a control command may
+ *   wait for the engine (join) while holding dev->lock.
+ * - emu_engine_ctl_lock serialises starting and stopping the thread.
+ * - CQEs are written with emu_cqe_post() (cq->lock). A CQ used by an SQ
+ *   or RQ cannot be destroyed (firmware refuses with RES_BUSY), so the
+ *   pointers the network objects keep stay valid.
+ */
+
+#include <stdint.h>
+#include <sys/queue.h>
+
+#include "mlx5_emu_private.h"
+
+#define EMU_NET_ID_BASE 0x100 /* First SQ/RQ/TIR/... number. */
+#define EMU_MAX_FRAME 16384 /* Largest frame a send WQE may build. */
+#define EMU_RSS_KEY_LEN 40
+#define EMU_MAX_MACS 64 /* Allowed-list entries kept per type. */
+#define EMU_MR_LKEY_BASE 0x1000
+#define EMU_CMD_OP_QUERY_VPORT_STATE 0x750
+#define EMU_CMD_OP_MODIFY_NIC_VPORT_CONTEXT 0x755
+#define EMU_DEFAULT_HW_MTU 1522 /* 1500 + Ethernet 14 + VLAN 4 + FCS 4. */
+
+/* Error syndromes of completions (rdma-core cq.c). */
+#define EMU_SYND_LOC_LEN_ERR 0x01
+#define EMU_SYND_LOC_QP_OP_ERR 0x02
+#define EMU_SYND_LOC_PROT_ERR 0x04
+
+/* Queue states (sqc.state / rqc.state). */
+#define EMU_Q_RST 0
+#define EMU_Q_RDY 1
+#define EMU_Q_ERR 3
+
+struct emu_net;
+struct emu_port;
+
+/* A registered memory region (ibv_reg_mr). */
+struct emu_mr {
+	struct ibv_mr mr; /* Handed to the user; first member. */
+	TAILQ_ENTRY(emu_mr) next;
+	struct emu_dev *dev;
+	uint32_t pdn;
+	int access;
+};
+
+struct emu_td {
+	TAILQ_ENTRY(emu_td) next;
+	uint32_t id;
+	uint32_t refcnt; /* TISs and TIRs. */
+};
+
+struct emu_tis {
+	TAILQ_ENTRY(emu_tis) next;
+	uint32_t id;
+	struct emu_td *td;
+	uint32_t refcnt; /* SQs. */
+};
+
+/* What every WQ (SQ or RQ) holds. */
+struct emu_wq {
+	uint32_t pdn;
+	struct emu_umem *umem; /* Ring. */
+	struct emu_umem *dbr_umem;
+	uint8_t *ring;
+	volatile uint32_t *dbrec;
+	uint8_t log_sz; /* log2 of WQEs (RQ) or WQEBBs (SQ). */
+	uint8_t log_stride;
+	uint8_t state;
+	struct emu_cq *cq;
+	uint32_t cqn;
+};
+
+struct emu_sq {
+	TAILQ_ENTRY(emu_sq) next;
+	struct emu_net *net;
+	uint32_t sqn;
+	struct emu_wq wq;
+	struct emu_tis *tis;
+	uint16_t pi; /* WQEBBs consumed by the device. */
+	uint64_t wqes; /* WQEs executed. */
+};
+
+struct emu_rq {
+	TAILQ_ENTRY(emu_rq) next;
+	struct emu_net *net;
+	uint32_t rqn;
+	struct emu_wq wq;
+	uint8_t vsd;
+	uint16_t ci; /* WQEs consumed by the device. */
+	uint32_t refcnt; /* RQTs and direct TIRs. */
+};
+
+struct emu_rqt {
+	TAILQ_ENTRY(emu_rqt) next;
+	uint32_t id;
+	uint32_t size;
+	struct emu_rq **rqs;
+	uint32_t refcnt; /* TIRs. */
+};
+
+struct emu_tir {
+	TAILQ_ENTRY(emu_tir) next;
+	uint32_t id;
+	uint8_t indirect;
+	uint8_t hash_fn;
+	uint8_t self_lb_block; /* MLX5_TIRC_SELF_LB_BLOCK_* bits. */
+	uint8_t l3_ipv6; /* Outer selector l3_prot_type. */
+	uint8_t l4_udp; /* Outer selector l4_prot_type. */
+	uint32_t fields; /* Outer selector selected_fields. */
+	uint8_t key[EMU_RSS_KEY_LEN];
+	struct emu_rq *rq; /* Direct. */
+	struct emu_rqt *rqt; /* Indirect. */
+	struct emu_td *td;
+};
+
+/* The NIC vport context of the device's port. */
+struct emu_vport {
+	uint8_t mac[6]; /* permanent_address. */
+	uint16_t mtu; /* Hardware MTU: whole frame incl. FCS. */
+	uint8_t promisc_uc;
+	uint8_t promisc_mc;
+	uint8_t promisc_all;
+	uint32_t n_uc;
+	uint32_t n_mc;
+	uint8_t uc[EMU_MAX_MACS][6];
+	uint8_t mc[EMU_MAX_MACS][6];
+};
+
+/* Network state of one device (allocated with its first use). */
+struct emu_net {
+	TAILQ_ENTRY(emu_net) next; /* In the engine's list. */
+	struct emu_dev *dev;
+	TAILQ_HEAD(, emu_mr) mrs;
+	TAILQ_HEAD(, emu_td) tds;
+	TAILQ_HEAD(, emu_tis) tiss;
+	TAILQ_HEAD(, emu_sq) sqs;
+	TAILQ_HEAD(, emu_rq) rqs;
+	TAILQ_HEAD(, emu_rqt) rqts;
+	TAILQ_HEAD(, emu_tir) tirs;
+	uint32_t next_id;
+	uint32_t next_lkey;
+	struct emu_vport vport;
+	struct emu_port *port; /* On a wire, or NULL. */
+	struct mlx5_emu_port_stats pstats;
+	struct mlx5_emu_net_stats nstats;
+};
+
+/* mlx5_emu_engine.c */
+void emu_net_lock(void);
+void emu_net_unlock(void);
+/* Register a device's network state with the engine (emu_net_lock held). */
+void emu_engine_attach(struct emu_net *net);
+void emu_engine_detach(struct emu_net *net);
+/* Queues went ready or left it: start or stop the thread (no net lock). */
+void emu_engine_update(void);
+/* Ready queues in the process (emu_net_lock held). */
+uint32_t emu_engine_ready_queues(void);
+/* The thread is alive. */
+int emu_engine_is_running(void);
+/* Model clock in device ticks (1 GHz: nanoseconds). */
+uint64_t emu_clock_ticks(void);
+
+/* mlx5_emu_net.c (dev->lock held) */
+struct emu_net *emu_net_get(struct emu_dev *dev);
+uint32_t emu_net_new_id(struct emu_net *net);
+
+/* mlx5_emu_mr.c (emu_net_lock held for lookups) */
+struct emu_mr *emu_mr_lookup(struct emu_net *net, uint32_t lkey);
+/* 0 when [addr, addr + len) lies in an MR of lkey on pdn (with write
+ * access when write is set), else the error syndrome. */
+int emu_mr_check(struct emu_net *net, uint32_t pdn, uint32_t lkey,
+		 uint64_t addr, uint32_t len, int write);
+
+/* mlx5_emu_tis.c */
+int emu_td_create(struct emu_dev *dev, struct emu_net *net, const void *in,
+		  size_t inlen, void *out, size_t outlen, uint32_t *id,
+		  void **priv);
+int emu_tis_create(struct emu_dev *dev, struct emu_net *net, const void *in,
+		   size_t inlen, void *out, size_t outlen, uint32_t *id,
+		   void **priv);
+struct emu_tis *emu_tis_lookup(struct emu_net *net, uint32_t id);
+struct emu_td *emu_td_lookup(struct emu_net *net, uint32_t id);
+
+/* Mailbox length checks of a network command (mlx5_emu_tis.c). */
+int emu_net_check_lens(struct emu_dev *dev, const char *what, size_t inlen,
+		       size_t need_in, void *out, size_t outlen,
+		       size_t need_out);
+
+/* Common WQ context checks (mlx5_emu_sq.c); 0 or errno with status. */
+int emu_wq_setup(struct emu_dev *dev, const void *wq, uint32_t wqe_bytes,
+		 int device_writes, struct emu_wq *out_wq, void *out,
+		 size_t outlen, const char *what);
+void emu_wq_release(struct emu_wq *wq);
+/* MODIFY_SQ/RQ state checks (cur named by the command, to requested). */
+int emu_q_modify_state(struct emu_dev *dev, const char *what, uint32_t qn,
+		       uint8_t *state, unsigned int cur, unsigned int to,
+		       void *out, size_t outlen);
+
+/* mlx5_emu_sq.c */
+int emu_sq_create(struct emu_dev *dev, struct emu_net *net, const void *in,
+		  size_t inlen, void *out, size_t outlen, uint32_t *id,
+		  void **priv);
+int emu_sq_modify(struct emu_dev *dev, struct emu_sq *sq, const void *in,
+		  size_t inlen, void *out, size_t outlen);
+int emu_sq_destroy(struct emu_dev *dev, struct emu_sq *sq);
+/* Execute the WQEs the doorbell record announces (emu_net_lock held). */
+unsigned int emu_sq_progress(struct emu_sq *sq);
+
+/* mlx5_emu_rq.c */
+int emu_rq_create(struct emu_dev *dev, struct emu_net *net, const void *in,
+		  size_t inlen, void *out, size_t outlen, uint32_t *id,
+		  void **priv);
+int emu_rq_modify(struct emu_dev *dev, struct emu_rq *rq, const void *in,
+		  size_t inlen, void *out, size_t outlen);
+int emu_rq_destroy(struct emu_dev *dev, struct emu_rq *rq);
+struct emu_rq *emu_rq_lookup(struct emu_net *net, uint32_t rqn);
+/* Receive one frame into an RQ (emu_net_lock held). */
+void emu_rq_receive(struct emu_rq *rq, const uint8_t *frame, uint32_t len,
+		    uint32_t hash, uint8_t hash_type);
+
+/* mlx5_emu_rss.c */
+int emu_rqt_create(struct emu_dev *dev, struct emu_net *net, const void *in,
+		   size_t inlen, void *out, size_t outlen, uint32_t *id,
+		   void **priv);
+int emu_tir_create(struct emu_dev *dev, struct emu_net *net, const void *in,
+		   size_t inlen, void *out, size_t outlen, uint32_t *id,
+		   void **priv);
+uint32_t emu_toeplitz(const uint8_t *key, const uint8_t *data, size_t len);
+/* Steer a frame that passed the vport filter (emu_net_lock held); self:
+ * the device sent it itself. */
+void emu_rss_deliver(struct emu_net *net, const uint8_t *frame, uint32_t len,
+		     int self);
+
+/* mlx5_emu_vport.c */
+void emu_vport_init(struct emu_vport *vp, const uint8_t mac[6]);
+int emu_vport_cmd(struct emu_dev *dev, uint16_t opcode, const void *in,
+		  size_t inlen, void *out, size_t outlen);
+/* 1 when the vport accepts a frame with this destination MAC. */
+int emu_vport_accept(const struct emu_vport *vp, const uint8_t *dst);
+
+/* mlx5_emu_wire.c (emu_net_lock held) */
+void emu_wire_transmit(struct emu_net *from, const uint8_t *frame,
+		       uint32_t len);
+void emu_port_leave(struct emu_net *net);
+
+/* mlx5_emu_pkt.c: parsed view of a frame. */
+struct emu_pkt {
+	uint32_t len;
+	uint16_t l3_off; /* 0 when no IP header. */
+	uint16_t l4_off; /* 0 when no TCP/UDP header. */
+	uint8_t vlan; /* A VLAN tag follows the MACs. */
+	uint8_t ipv4;
+	uint8_t ipv6;
+	uint8_t l4_proto; /* 6 TCP, 17 UDP, else 0. */
+	uint8_t frag; /* IPv4 fragment (not the first or more follow). */
+	uint16_t l4_len; /* Bytes from l4_off to the end of the IP payload. */
+};
+
+void emu_pkt_parse(const uint8_t *frame, uint32_t len, struct emu_pkt *p);
+/* One's complement sum of bytes (no final complement). */
+uint32_t emu_csum_add(uint32_t sum, const uint8_t *buf, size_t len);
+uint16_t emu_csum_fold(uint32_t sum);
+/* Internet checksum of the IPv4 header at l3_off (field included). */
+uint16_t emu_ipv4_hdr_csum(const uint8_t *frame, const struct emu_pkt *p);
+/* Checksum of the TCP/UDP segment incl. pseudo header (field included):
+ * 0 for a correct segment. */
+uint16_t emu_l4_csum(const uint8_t *frame, const struct emu_pkt *p);
+/* Fill the IPv4 header / L4 checksum fields of a frame. */
+void emu_pkt_fill_ipv4_csum(uint8_t *frame, const struct emu_pkt *p);
+void emu_pkt_fill_l4_csum(uint8_t *frame, const struct emu_pkt *p);
+
+#endif /* MLX5_EMU_NET_H_ */

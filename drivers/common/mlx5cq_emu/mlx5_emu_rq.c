@@ -1,0 +1,368 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+/*
+ * Receive queues: CREATE_RQ 0x908, MODIFY_RQ 0x909, destroy, and the
+ * delivery of one frame into an RQ.
+ *
+ * An RQ is a cyclic WQ (checks in mlx5_emu_sq.c) of 2^log_wq_stride-byte
+ * WQEs, each a list of 16 B data segments (byte_count, lkey, addr; a
+ * segment with byte_count 0 or lkey MLX5_INVALID_LKEY ends the list);
+ * memory RQ only (no RMP), the CQ exists, created in RST; MODIFY_RQ may
+ * change the state (as the SQ), vsd and lwm.
+ *
+ * Delivery: the doorbell record's word 0 (big-endian, 16 bits) counts the
+ * WQEs software posted; when the device's counter has caught up the frame
+ * is dropped (rx_out_of_buffer). Otherwise the VLAN tag is stripped unless
+ * vsd (hdr_type_etc bit 0, vlan_info = TCI), the frame is scattered over
+ * the WQE's segments after checking each against the MRs of the RQ's PD
+ * with local write access (else responder error CQE 0x04 LOC_PROT_ERR) and
+ * the WQE's room (a longer frame: 0x01 LOC_LEN_ERR, nothing written); an
+ * error CQE moves the RQ to ERR. The responder CQE (RESP_SEND) carries
+ * byte_cnt, wqe_counter = WQE index, the RSS hash result and type,
+ * hdr_type_etc = hds_ip_ext << 8 | l4_l3_hdr_type (kernel mlx5_cqe64:
+ * L2_OK 0x1, L3_OK 0x2, L4_OK 0x4; l3 type bits 3:2 IPv6 1 / IPv4 2, l4
+ * type bits 6:4 TCP 1 / UDP 2 / TCP ACK without data 3 / TCP ACK with data
+ * 4, bit 7 IPv4 fragment, bit 0 VLAN stripped), L3_OK/L4_OK computed by
+ * verifying the checksums in the frame (IPv6 has no header checksum: L3_OK
+ * when the header is whole; UDP over IPv4 with checksum 0 is OK), csum =
+ * the 16-bit one's complement sum of the bytes after the 14-byte Ethernet
+ * header, and the timestamp of the model clock.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_atomic.h>
+#include <rte_byteorder.h>
+#include <mlx5_prm.h>
+
+#include "mlx5_emu_net.h"
+
+#define EMU_INVALID_LKEY 0x100 /* MLX5_INVALID_LKEY (rdma-core). */
+
+struct emu_rq *
+emu_rq_lookup(struct emu_net *net, uint32_t rqn)
+{
+	struct emu_rq *rq;
+
+	TAILQ_FOREACH(rq, &net->rqs, next)
+		if (rq->rqn == rqn)
+			return rq;
+	return NULL;
+}
+
+int
+emu_rq_create(struct emu_dev *dev, struct emu_net *net, const void *in,
+	      size_t inlen, void *out, size_t outlen, uint32_t *id,
+	      void **priv)
+{
+	const void *rqc = MLX5_ADDR_OF(create_rq_in, in, ctx);
+	const void *wq = MLX5_ADDR_OF(rqc, rqc, wq);
+	struct emu_wq w;
+	struct emu_cq *cq;
+	struct emu_rq *rq;
+	int ret;
+
+	ret = emu_net_check_lens(dev, "CREATE_RQ", inlen,
+				 MLX5_ST_SZ_BYTES(create_rq_in), out, outlen,
+				 MLX5_ST_SZ_BYTES(create_rq_out));
+	if (ret != 0)
+		return ret;
+	if (MLX5_GET(create_rq_in, in, op_mod) != 0 ||
+	    MLX5_GET(rqc, rqc, rlky) || MLX5_GET(rqc, rqc, delay_drop_en) ||
+	    MLX5_GET(rqc, rqc, scatter_fcs) ||
+	    MLX5_GET(rqc, rqc, mem_rq_type) !=
+	    MLX5_RQC_MEM_RQ_TYPE_MEMORY_RQ_INLINE ||
+	    MLX5_GET(rqc, rqc, hairpin) ||
+	    MLX5_GET(rqc, rqc, hairpin_data_buffer_type) ||
+	    MLX5_GET(rqc, rqc, counter_set_id) || MLX5_GET(rqc, rqc, rmpn) ||
+	    MLX5_GET(rqc, rqc, hairpin_peer_sq) ||
+	    MLX5_GET(rqc, rqc, hairpin_peer_vhca) ||
+	    MLX5_GET(rqc, rqc, ts_format) > 2) {
+		EMU_LOG(ERR, "%s: CREATE_RQ: feature not modelled (RMP, "
+			"hairpin, FCS scatter, delay drop, counters)",
+			dev->name);
+		return emu_cmd_fail(dev, out, outlen,
+				    EMU_CMD_STAT_BAD_PARAM_ERR,
+				    MLX5_EMU_SYND_NET_RESERVED);
+	}
+	if (MLX5_GET(rqc, rqc, state) != EMU_Q_RST) {
+		EMU_LOG(ERR, "%s: CREATE_RQ: state %u, must be RST",
+			dev->name, MLX5_GET(rqc, rqc, state));
+		return emu_cmd_fail(dev, out, outlen,
+				    EMU_CMD_STAT_BAD_PARAM_ERR,
+				    MLX5_EMU_SYND_NET_STATE);
+	}
+	cq = emu_cq_lookup(dev, MLX5_GET(rqc, rqc, cqn));
+	if (cq == NULL) {
+		EMU_LOG(ERR, "%s: CREATE_RQ: CQ 0x%x unknown", dev->name,
+			MLX5_GET(rqc, rqc, cqn));
+		return emu_cmd_fail(dev, out, outlen, EMU_CMD_STAT_BAD_RES_ERR,
+				    MLX5_EMU_SYND_NET_CQ);
+	}
+	ret = emu_wq_setup(dev, wq, 0, 1, &w, out, outlen, "CREATE_RQ");
+	if (ret != 0)
+		return ret;
+	rq = calloc(1, sizeof(*rq));
+	if (rq == NULL)
+		return emu_cmd_fail(dev, out, outlen, EMU_CMD_STAT_LIM_ERR,
+				    MLX5_EMU_SYND_NONE);
+	rq->net = net;
+	rq->rqn = emu_net_new_id(net);
+	rq->wq = w;
+	rq->wq.cq = cq;
+	rq->wq.cqn = cq->cqn;
+	rq->vsd = MLX5_GET(rqc, rqc, vsd);
+	w.umem->refcnt++;
+	if (w.dbr_umem != w.umem)
+		w.dbr_umem->refcnt++;
+	emu_net_lock();
+	TAILQ_INSERT_TAIL(&net->rqs, rq, next);
+	net->nstats.rqs++;
+	emu_net_unlock();
+	emu_cmd_ok(out, outlen);
+	MLX5_SET(create_rq_out, out, rqn, rq->rqn);
+	*id = rq->rqn;
+	*priv = rq;
+	return 0;
+}
+
+int
+emu_rq_modify(struct emu_dev *dev, struct emu_rq *rq, const void *in,
+	      size_t inlen, void *out, size_t outlen)
+{
+	const void *rqc = MLX5_ADDR_OF(modify_rq_in, in, ctx);
+	uint64_t mask;
+	unsigned int cur, to;
+	int ret;
+
+	ret = emu_net_check_lens(dev, "MODIFY_RQ", inlen,
+				 MLX5_ST_SZ_BYTES(modify_rq_in), out, outlen,
+				 MLX5_ST_SZ_BYTES(modify_rq_out));
+	if (ret != 0)
+		return ret;
+	if (MLX5_GET(modify_rq_in, in, rqn) != rq->rqn) {
+		EMU_LOG(ERR, "%s: MODIFY_RQ: rqn 0x%x is not this object "
+			"(0x%x)", dev->name, MLX5_GET(modify_rq_in, in, rqn),
+			rq->rqn);
+		return emu_cmd_fail(dev, out, outlen, EMU_CMD_STAT_BAD_PARAM_ERR,
+				    MLX5_EMU_SYND_OBJ_ID);
+	}
+	mask = MLX5_GET64(modify_rq_in, in, modify_bitmask);
+	if ((mask & ~(uint64_t)(MLX5_MODIFY_RQ_IN_MODIFY_BITMASK_WQ_LWM |
+				MLX5_MODIFY_RQ_IN_MODIFY_BITMASK_VSD)) != 0 ||
+	    MLX5_GET(rqc, rqc, hairpin_peer_sq) != 0 ||
+	    MLX5_GET(rqc, rqc, hairpin_peer_vhca) != 0) {
+		EMU_LOG(ERR, "%s: MODIFY_RQ: modify_bitmask 0x%" PRIx64
+			" (only state, vsd, lwm)", dev->name, mask);
+		return emu_cmd_fail(dev, out, outlen, EMU_CMD_STAT_BAD_PARAM_ERR,
+				    MLX5_EMU_SYND_NET_RESERVED);
+	}
+	cur = MLX5_GET(modify_rq_in, in, rq_state);
+	to = MLX5_GET(rqc, rqc, state);
+	emu_net_lock();
+	if (cur == to && cur == rq->wq.state && mask != 0)
+		ret = 0; /* Attribute change without a transition. */
+	else
+		ret = emu_q_modify_state(dev, "MODIFY_RQ", rq->rqn,
+					 &rq->wq.state, cur, to, out, outlen);
+	if (ret == 0) {
+		rq->wq.state = to;
+		if (to == EMU_Q_RST)
+			rq->ci = 0;
+		if (mask & MLX5_MODIFY_RQ_IN_MODIFY_BITMASK_VSD)
+			rq->vsd = MLX5_GET(rqc, rqc, vsd);
+	}
+	emu_net_unlock();
+	if (ret != 0)
+		return ret;
+	emu_cmd_ok(out, outlen);
+	emu_engine_update();
+	return 0;
+}
+
+int
+emu_rq_destroy(struct emu_dev *dev, struct emu_rq *rq)
+{
+	struct emu_net *net = rq->net;
+
+	(void)dev;
+	emu_net_lock();
+	TAILQ_REMOVE(&net->rqs, rq, next);
+	net->nstats.rqs--;
+	emu_wq_release(&rq->wq);
+	emu_net_unlock();
+	free(rq);
+	emu_engine_update();
+	return 0;
+}
+
+/* Delivery (emu_net_lock held). */
+
+static uint8_t emu_rx_frame[EMU_MAX_FRAME];
+
+static uint32_t
+emu_rd32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return rte_be_to_cpu_32(v);
+}
+
+static uint64_t
+emu_rd64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return rte_be_to_cpu_64(v);
+}
+
+/* hdr_type_etc of a frame (VLAN bit excluded) and its csum field. */
+static uint16_t
+emu_rx_hdr_type(const uint8_t *f, uint32_t len, uint16_t *csum)
+{
+	struct emu_pkt p;
+	uint16_t ht = 0x1 << 8; /* L2_OK. */
+
+	emu_pkt_parse(f, len, &p);
+	*csum = len > 14 ? emu_csum_fold(emu_csum_add(0, f + 14, len - 14)) :
+		0;
+	if (p.ipv4) {
+		ht |= 2 << 2;
+		if (emu_ipv4_hdr_csum(f, &p) == 0)
+			ht |= 0x2 << 8;
+		if (p.frag)
+			ht |= 1 << 7;
+	} else if (p.ipv6) {
+		ht |= (1 << 2) | (0x2 << 8);
+	}
+	if (p.l4_off != 0 && !p.frag) {
+		if (p.l4_proto == 17) {
+			ht |= 2 << 4;
+		} else {
+			const uint8_t *tcp = f + p.l4_off;
+			unsigned int hl = (tcp[12] >> 4) * 4u;
+			int ack = (tcp[13] & 0x10) != 0;
+
+			ht |= (uint16_t)((!ack ? 1 : p.l4_len > hl ? 4 : 3)
+					 << 4);
+		}
+		if (emu_l4_csum(f, &p) == 0 ||
+		    (p.l4_proto == 17 && p.ipv4 &&
+		     f[p.l4_off + 6] == 0 && f[p.l4_off + 7] == 0))
+			ht |= 0x4 << 8;
+	}
+	return ht;
+}
+
+static void
+emu_rq_error(struct emu_rq *rq, uint16_t idx, uint8_t syndrome,
+	     const char *why)
+{
+	struct mlx5_emu_cpl cpl;
+
+	EMU_LOG(DEBUG, "%s: RQ 0x%x: WQE %u: %s (syndrome 0x%02x), RQ to "
+		"error", rq->net->dev->name, rq->rqn, idx, why, syndrome);
+	memset(&cpl, 0, sizeof(cpl));
+	cpl.kind = MLX5_EMU_CPL_RESP_ERR;
+	cpl.syndrome = syndrome;
+	cpl.wqe_counter = idx;
+	cpl.qpn = rq->rqn;
+	rq->net->pstats.rx_errors++;
+	rq->wq.state = EMU_Q_ERR;
+	rq->ci++;
+	emu_cqe_post(rq->wq.cq, &cpl, 1);
+}
+
+void
+emu_rq_receive(struct emu_rq *rq, const uint8_t *frame, uint32_t len,
+	       uint32_t hash, uint8_t hash_type)
+{
+	struct emu_net *net = rq->net;
+	uint32_t mask = (1u << rq->wq.log_sz) - 1;
+	unsigned int nsegs = 1u << (rq->wq.log_stride - 4), i;
+	const uint8_t *wqe;
+	struct mlx5_emu_cpl cpl;
+	uint32_t room = 0, left, done;
+	uint16_t posted, idx, vlan = 0;
+	int strip = 0;
+
+	if (rq->wq.state != EMU_Q_RDY) {
+		net->pstats.rx_no_queue++;
+		return;
+	}
+	posted = rte_be_to_cpu_32(__atomic_load_n(&rq->wq.dbrec[MLX5_RCV_DBR],
+						  __ATOMIC_ACQUIRE)) & 0xffff;
+	if (posted == rq->ci) {
+		net->pstats.rx_out_of_buffer++;
+		return;
+	}
+	rte_rmb();
+	idx = rq->ci;
+	wqe = rq->wq.ring + ((size_t)(idx & mask) << rq->wq.log_stride);
+	if (!rq->vsd && len >= 18 && frame[12] == 0x81 && frame[13] == 0x00) {
+		strip = 1;
+		vlan = (uint16_t)(frame[14] << 8 | frame[15]);
+		memcpy(emu_rx_frame, frame, 12);
+		memcpy(emu_rx_frame + 12, frame + 16, len - 16);
+		frame = emu_rx_frame;
+		len -= 4;
+	}
+	/* Check every segment the frame needs before writing any. */
+	for (i = 0, left = len; i < nsegs && left > 0; i++) {
+		const uint8_t *d = wqe + 16 * i;
+		uint32_t bc = emu_rd32(d), lkey = emu_rd32(d + 4);
+		uint32_t n;
+
+		if (bc == 0 || lkey == EMU_INVALID_LKEY)
+			break;
+		n = bc < left ? bc : left;
+		if (emu_mr_check(net, rq->wq.pdn, lkey, emu_rd64(d + 8), n,
+				 1) != 0) {
+			emu_rq_error(rq, idx, EMU_SYND_LOC_PROT_ERR,
+				     "data segment outside a writable MR");
+			return;
+		}
+		room += n;
+		left -= n;
+	}
+	if (room < len) {
+		emu_rq_error(rq, idx, EMU_SYND_LOC_LEN_ERR,
+			     "frame longer than the WQE's buffers");
+		return;
+	}
+	for (i = 0, done = 0; done < len; i++) {
+		const uint8_t *d = wqe + 16 * i;
+		uint32_t bc = emu_rd32(d);
+		uint32_t n = bc < len - done ? bc : len - done;
+
+		memcpy((void *)(uintptr_t)emu_rd64(d + 8), frame + done, n);
+		done += n;
+	}
+	memset(&cpl, 0, sizeof(cpl));
+	cpl.kind = MLX5_EMU_CPL_RESP;
+	cpl.byte_cnt = len;
+	cpl.wqe_counter = idx;
+	cpl.rx_hash_res = hash;
+	cpl.rx_hash_type = hash_type;
+	cpl.hdr_type_etc = emu_rx_hdr_type(frame, len, &cpl.csum);
+	if (strip) {
+		cpl.hdr_type_etc |= MLX5_CQE_VLAN_STRIPPED;
+		cpl.vlan_info = vlan;
+	}
+	cpl.timestamp = emu_clock_ticks();
+	rq->ci++;
+	net->pstats.rx_packets++;
+	net->pstats.rx_bytes += len;
+	rte_wmb();
+	if (emu_cqe_post(rq->wq.cq, &cpl, 1) != 1)
+		EMU_LOG(DEBUG, "%s: RQ 0x%x: CQ 0x%x full or in error, "
+			"completion of WQE %u lost", net->dev->name, rq->rqn,
+			rq->wq.cqn, idx);
+}

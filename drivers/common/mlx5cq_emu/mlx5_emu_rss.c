@@ -1,0 +1,337 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+/*
+ * Receive side scaling: CREATE_RQT 0x916, CREATE_TIR 0x900, the Toeplitz
+ * hash and the choice of the receive queue.
+ *
+ * RQT: list_q_type RQ, 1 <= rqt_actual_size <= rqt_max_size <=
+ * 2^log_max_rqt_size, every entry an RQ of this device, the input mailbox
+ * long enough for the list. TIR: direct (inline_rqn an RQ) or indirect
+ * (indirect_table an RQT); rx_hash_fn none or Toeplitz (the 40-byte key
+ * of the TIR); the outer selector's fields SRC_IP, DST_IP, L4_SPORT,
+ * L4_DPORT (IPsec SPI, the inner selector, LRO, symmetric hash and
+ * tunnel offloads are not modelled and refused); the transport domain
+ * exists. self_lb_block is honoured (frames the device sent itself).
+ *
+ * Steering: the model's default flow sends every frame that passed the
+ * vport filter to the device's first TIR (the oldest). The hash input is
+ * the selected fields in the order source IP, destination IP, source
+ * port, destination port (the Microsoft RSS order), taken only when the
+ * frame's L3 (and, for the ports, L4) type is the selector's; a frame of
+ * another L3 type hashes to 0 with hash type 0, one of another L4 type is
+ * hashed on its addresses only. The queue is RQT[hash % size].
+ * rx_hash_type: bits 3:2 IP type (1 IPv4, 2 IPv6) when addresses were
+ * hashed, bits 7:6 L4 type (1 TCP, 2 UDP) when ports were (kernel en.h
+ * CQE_RSS_HTYPE_IP / CQE_RSS_HTYPE_L4).
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mlx5_prm.h>
+
+#include "mlx5_emu_net.h"
+
+#define EMU_LOG_MAX_RQT_SIZE 11
+#define EMU_HASH_SRC_IP (1u << MLX5_RX_HASH_FIELD_SELECT_SELECTED_FIELDS_SRC_IP)
+#define EMU_HASH_DST_IP (1u << MLX5_RX_HASH_FIELD_SELECT_SELECTED_FIELDS_DST_IP)
+#define EMU_HASH_SPORT (1u << MLX5_RX_HASH_FIELD_SELECT_SELECTED_FIELDS_L4_SPORT)
+#define EMU_HASH_DPORT (1u << MLX5_RX_HASH_FIELD_SELECT_SELECTED_FIELDS_L4_DPORT)
+#define EMU_HASH_FIELDS (EMU_HASH_SRC_IP | EMU_HASH_DST_IP | \
+			 EMU_HASH_SPORT | EMU_HASH_DPORT)
+
+static struct emu_rqt *
+emu_rqt_lookup(struct emu_net *net, uint32_t id)
+{
+	struct emu_rqt *rqt;
+
+	TAILQ_FOREACH(rqt, &net->rqts, next)
+		if (rqt->id == id)
+			return rqt;
+	return NULL;
+}
+
+int
+emu_rqt_create(struct emu_dev *dev, struct emu_net *net, const void *in,
+	       size_t inlen, void *out, size_t outlen, uint32_t *id,
+	       void **priv)
+{
+	const void *rqtc = MLX5_ADDR_OF(create_rqt_in, in, rqt_context);
+	uint32_t size, max, i;
+	struct emu_rqt *rqt;
+	struct emu_rq **rqs;
+	int ret;
+
+	ret = emu_net_check_lens(dev, "CREATE_RQT", inlen,
+				 MLX5_ST_SZ_BYTES(create_rqt_in), out, outlen,
+				 MLX5_ST_SZ_BYTES(create_rqt_out));
+	if (ret != 0)
+		return ret;
+	size = MLX5_GET(rqtc, rqtc, rqt_actual_size);
+	max = MLX5_GET(rqtc, rqtc, rqt_max_size);
+	if (inlen < MLX5_ST_SZ_BYTES(create_rqt_in) + (size_t)size * 4) {
+		EMU_LOG(ERR, "%s: CREATE_RQT: mailbox %zu bytes too short for "
+			"%u entries", dev->name, inlen, size);
+		return emu_cmd_fail(dev, out, outlen,
+				    EMU_CMD_STAT_BAD_INP_LEN_ERR,
+				    MLX5_EMU_SYND_INLEN);
+	}
+	if (MLX5_GET(create_rqt_in, in, op_mod) != 0 ||
+	    MLX5_GET(rqtc, rqtc, list_q_type) != MLX5_INLINE_Q_TYPE_RQ) {
+		EMU_LOG(ERR, "%s: CREATE_RQT: list_q_type %u not RQ",
+			dev->name, MLX5_GET(rqtc, rqtc, list_q_type));
+		return emu_cmd_fail(dev, out, outlen,
+				    EMU_CMD_STAT_BAD_PARAM_ERR,
+				    MLX5_EMU_SYND_NET_RESERVED);
+	}
+	if (size == 0 || size > max || max > (1u << EMU_LOG_MAX_RQT_SIZE)) {
+		EMU_LOG(ERR, "%s: CREATE_RQT: sizes actual %u max %u (limit "
+			"%u)", dev->name, size, max,
+			1u << EMU_LOG_MAX_RQT_SIZE);
+		return emu_cmd_fail(dev, out, outlen,
+				    EMU_CMD_STAT_BAD_PARAM_ERR,
+				    MLX5_EMU_SYND_NET_RQT);
+	}
+	rqs = calloc(size, sizeof(*rqs));
+	rqt = calloc(1, sizeof(*rqt));
+	if (rqs == NULL || rqt == NULL) {
+		free(rqs);
+		free(rqt);
+		return emu_cmd_fail(dev, out, outlen, EMU_CMD_STAT_LIM_ERR,
+				    MLX5_EMU_SYND_NONE);
+	}
+	for (i = 0; i < size; i++) {
+		uint32_t rqn = MLX5_GET(rqtc, rqtc, rq_num[i]);
+
+		rqs[i] = emu_rq_lookup(net, rqn);
+		if (rqs[i] == NULL) {
+			EMU_LOG(ERR, "%s: CREATE_RQT: entry %u: RQ 0x%x "
+				"unknown", dev->name, i, rqn);
+			free(rqs);
+			free(rqt);
+			return emu_cmd_fail(dev, out, outlen,
+					    EMU_CMD_STAT_BAD_RES_ERR,
+					    MLX5_EMU_SYND_NET_RQ);
+		}
+	}
+	rqt->id = emu_net_new_id(net);
+	rqt->size = size;
+	rqt->rqs = rqs;
+	emu_net_lock();
+	for (i = 0; i < size; i++)
+		rqs[i]->refcnt++;
+	TAILQ_INSERT_TAIL(&net->rqts, rqt, next);
+	net->nstats.rqts++;
+	emu_net_unlock();
+	emu_cmd_ok(out, outlen);
+	MLX5_SET(create_rqt_out, out, rqtn, rqt->id);
+	*id = rqt->id;
+	*priv = rqt;
+	return 0;
+}
+
+#define TIR_GET(fld) MLX5_GET(tirc, tirc, fld)
+
+int
+emu_tir_create(struct emu_dev *dev, struct emu_net *net, const void *in,
+	       size_t inlen, void *out, size_t outlen, uint32_t *id,
+	       void **priv)
+{
+	const void *tirc = MLX5_ADDR_OF(create_tir_in, in, ctx);
+	const void *outer = MLX5_ADDR_OF(tirc, tirc,
+					 rx_hash_field_selector_outer);
+	const void *inner = MLX5_ADDR_OF(tirc, tirc,
+					 rx_hash_field_selector_inner);
+	struct emu_rqt *rqt = NULL;
+	struct emu_rq *rq = NULL;
+	struct emu_tir *tir;
+	struct emu_td *td;
+	uint32_t fields, fn;
+	int ret;
+
+	ret = emu_net_check_lens(dev, "CREATE_TIR", inlen,
+				 MLX5_ST_SZ_BYTES(create_tir_in), out, outlen,
+				 MLX5_ST_SZ_BYTES(create_tir_out));
+	if (ret != 0)
+		return ret;
+	if (MLX5_GET(create_tir_in, in, op_mod) != 0 ||
+	    TIR_GET(lro_timeout_period_usecs) || TIR_GET(lro_enable_mask) ||
+	    TIR_GET(lro_max_msg_sz) || TIR_GET(rx_hash_symmetric) ||
+	    TIR_GET(tunneled_offload_en) ||
+	    MLX5_GET(rx_hash_field_select, inner, selected_fields) ||
+	    MLX5_GET(rx_hash_field_select, inner, l3_prot_type) ||
+	    MLX5_GET(rx_hash_field_select, inner, l4_prot_type)) {
+		EMU_LOG(ERR, "%s: CREATE_TIR: LRO, symmetric hash, tunnel "
+			"offload or inner hash not modelled", dev->name);
+		return emu_cmd_fail(dev, out, outlen,
+				    EMU_CMD_STAT_BAD_PARAM_ERR,
+				    MLX5_EMU_SYND_NET_RESERVED);
+	}
+	fn = TIR_GET(rx_hash_fn);
+	fields = MLX5_GET(rx_hash_field_select, outer, selected_fields);
+	if ((fn != MLX5_RX_HASH_FN_NONE && fn != MLX5_RX_HASH_FN_TOEPLITZ) ||
+	    (fields & ~EMU_HASH_FIELDS) != 0) {
+		EMU_LOG(ERR, "%s: CREATE_TIR: rx_hash_fn %u or fields 0x%x "
+			"not supported", dev->name, fn, fields);
+		return emu_cmd_fail(dev, out, outlen,
+				    EMU_CMD_STAT_BAD_PARAM_ERR,
+				    MLX5_EMU_SYND_NET_HASH);
+	}
+	if (TIR_GET(disp_type) == MLX5_TIRC_DISP_TYPE_DIRECT) {
+		rq = emu_rq_lookup(net, TIR_GET(inline_rqn));
+		if (rq == NULL) {
+			EMU_LOG(ERR, "%s: CREATE_TIR: inline RQ 0x%x unknown",
+				dev->name, TIR_GET(inline_rqn));
+			return emu_cmd_fail(dev, out, outlen,
+					    EMU_CMD_STAT_BAD_RES_ERR,
+					    MLX5_EMU_SYND_NET_RQ);
+		}
+	} else if (TIR_GET(disp_type) == MLX5_TIRC_DISP_TYPE_INDIRECT) {
+		rqt = emu_rqt_lookup(net, TIR_GET(indirect_table));
+		if (rqt == NULL) {
+			EMU_LOG(ERR, "%s: CREATE_TIR: RQT 0x%x unknown",
+				dev->name, TIR_GET(indirect_table));
+			return emu_cmd_fail(dev, out, outlen,
+					    EMU_CMD_STAT_BAD_RES_ERR,
+					    MLX5_EMU_SYND_NET_RQT);
+		}
+	} else {
+		EMU_LOG(ERR, "%s: CREATE_TIR: disp_type %u", dev->name,
+			TIR_GET(disp_type));
+		return emu_cmd_fail(dev, out, outlen,
+				    EMU_CMD_STAT_BAD_PARAM_ERR,
+				    MLX5_EMU_SYND_NET_RESERVED);
+	}
+	td = emu_td_lookup(net, TIR_GET(transport_domain));
+	if (td == NULL) {
+		EMU_LOG(ERR, "%s: CREATE_TIR: transport domain 0x%x unknown",
+			dev->name, TIR_GET(transport_domain));
+		return emu_cmd_fail(dev, out, outlen, EMU_CMD_STAT_BAD_RES_ERR,
+				    MLX5_EMU_SYND_NET_TD);
+	}
+	tir = calloc(1, sizeof(*tir));
+	if (tir == NULL)
+		return emu_cmd_fail(dev, out, outlen, EMU_CMD_STAT_LIM_ERR,
+				    MLX5_EMU_SYND_NONE);
+	tir->id = emu_net_new_id(net);
+	tir->indirect = rqt != NULL;
+	tir->hash_fn = fn;
+	tir->self_lb_block = TIR_GET(self_lb_block);
+	tir->l3_ipv6 = MLX5_GET(rx_hash_field_select, outer, l3_prot_type);
+	tir->l4_udp = MLX5_GET(rx_hash_field_select, outer, l4_prot_type);
+	tir->fields = fields;
+	memcpy(tir->key, MLX5_ADDR_OF(tirc, tirc, rx_hash_toeplitz_key),
+	       EMU_RSS_KEY_LEN);
+	tir->rq = rq;
+	tir->rqt = rqt;
+	tir->td = td;
+	emu_net_lock();
+	if (rq != NULL)
+		rq->refcnt++;
+	if (rqt != NULL)
+		rqt->refcnt++;
+	td->refcnt++;
+	TAILQ_INSERT_TAIL(&net->tirs, tir, next);
+	net->nstats.tirs++;
+	emu_net_unlock();
+	emu_cmd_ok(out, outlen);
+	MLX5_SET(create_tir_out, out, tirn, tir->id);
+	*id = tir->id;
+	*priv = tir;
+	return 0;
+}
+
+uint32_t
+emu_toeplitz(const uint8_t *key, const uint8_t *data, size_t len)
+{
+	uint32_t hash = 0, window;
+	size_t i;
+	int b;
+
+	/* The 32-bit key window starting at each input bit. */
+	window = (uint32_t)key[0] << 24 | (uint32_t)key[1] << 16 |
+		 (uint32_t)key[2] << 8 | key[3];
+	for (i = 0; i < len; i++) {
+		uint8_t next = i + 4 < EMU_RSS_KEY_LEN ? key[i + 4] : 0;
+
+		for (b = 7; b >= 0; b--) {
+			if (data[i] & (1u << b))
+				hash ^= window;
+			window = window << 1 | ((next >> b) & 1);
+		}
+	}
+	return hash;
+}
+
+/* Hash of a frame under a TIR; the hash type in *type. */
+static uint32_t
+emu_rss_hash(const struct emu_tir *tir, const uint8_t *f, uint32_t len,
+	     uint8_t *type)
+{
+	uint8_t in[36];
+	size_t n = 0, alen;
+	struct emu_pkt p;
+	const uint8_t *src, *dst;
+
+	*type = 0;
+	if (tir->hash_fn != MLX5_RX_HASH_FN_TOEPLITZ || tir->fields == 0)
+		return 0;
+	emu_pkt_parse(f, len, &p);
+	if (tir->l3_ipv6 ? !p.ipv6 : !p.ipv4)
+		return 0;
+	alen = p.ipv6 ? 16 : 4;
+	src = f + p.l3_off + (p.ipv6 ? 8 : 12);
+	dst = src + alen;
+	if (tir->fields & EMU_HASH_SRC_IP) {
+		memcpy(in + n, src, alen);
+		n += alen;
+	}
+	if (tir->fields & EMU_HASH_DST_IP) {
+		memcpy(in + n, dst, alen);
+		n += alen;
+	}
+	if (n != 0)
+		*type |= (p.ipv6 ? 2 : 1) << 2;
+	if ((tir->fields & (EMU_HASH_SPORT | EMU_HASH_DPORT)) &&
+	    p.l4_off != 0 && !p.frag &&
+	    p.l4_proto == (tir->l4_udp ? 17 : 6)) {
+		if (tir->fields & EMU_HASH_SPORT) {
+			memcpy(in + n, f + p.l4_off, 2);
+			n += 2;
+		}
+		if (tir->fields & EMU_HASH_DPORT) {
+			memcpy(in + n, f + p.l4_off + 2, 2);
+			n += 2;
+		}
+		*type |= (tir->l4_udp ? 2 : 1) << 6;
+	}
+	return emu_toeplitz(tir->key, in, n);
+}
+
+void
+emu_rss_deliver(struct emu_net *net, const uint8_t *frame, uint32_t len,
+		int self)
+{
+	struct emu_tir *tir = TAILQ_FIRST(&net->tirs);
+	struct emu_rq *rq;
+	uint32_t hash;
+	uint8_t type;
+
+	if (tir == NULL) {
+		net->pstats.rx_no_queue++;
+		return;
+	}
+	if (self && (tir->self_lb_block &
+		     ((frame[0] & 1) ? MLX5_TIRC_SELF_LB_BLOCK_BLOCK_MULTICAST :
+		      MLX5_TIRC_SELF_LB_BLOCK_BLOCK_UNICAST))) {
+		net->pstats.rx_filtered++;
+		return;
+	}
+	hash = emu_rss_hash(tir, frame, len, &type);
+	rq = tir->rqt != NULL ? tir->rqt->rqs[hash % tir->rqt->size] :
+	     tir->rq;
+	emu_rq_receive(rq, frame, len, hash, type);
+}

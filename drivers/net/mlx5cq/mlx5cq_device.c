@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+/*
+ * Device side of a port: the verbs context (an emulated HCA or a real
+ * ibdev found by name), the mlx5cq device for CQs, the protection domain,
+ * the transport domain, the TIS and the UAR of the send queues.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_malloc.h>
+
+#include <infiniband/mlx5dv.h>
+#include <mlx5_glue.h>
+#include <mlx5_common.h>
+#include <mlx5_devx_cmds.h>
+
+#include "mlx5_emu.h"
+#include "mlx5cq_ethdev.h"
+
+static struct ibv_context *
+mlx5cq_open_ibdev(const char *name)
+{
+	struct ibv_device **list;
+	struct ibv_context *ctx = NULL;
+	int n = 0, i;
+
+	list = mlx5_glue->get_device_list(&n);
+	if (list == NULL) {
+		PMD_LOG(ERR, "dev=%s: cannot list RDMA devices (%s)", name,
+			strerror(errno));
+		rte_errno = ENODEV;
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		if (strcmp(mlx5_glue->get_device_name(list[i]), name) != 0)
+			continue;
+		/* DevX needs the device opened through mlx5dv. */
+		ctx = mlx5_glue->dv_open_device(list[i]);
+		if (ctx == NULL)
+			ctx = mlx5_glue->open_device(list[i]);
+		if (ctx == NULL)
+			PMD_LOG(ERR, "dev=%s: cannot open (%s)", name,
+				strerror(errno));
+		break;
+	}
+	if (i == n)
+		PMD_LOG(ERR, "dev=%s: no such RDMA device", name);
+	mlx5_glue->free_device_list(list);
+	if (ctx == NULL)
+		rte_errno = ENODEV;
+	return ctx;
+}
+
+/* A locally administered MAC derived from a per-process counter. */
+static void
+mlx5cq_default_mac(struct rte_ether_addr *mac)
+{
+	static uint32_t count;
+	uint32_t n = __atomic_fetch_add(&count, 1, __ATOMIC_RELAXED);
+
+	mac->addr_bytes[0] = 0x02;
+	mac->addr_bytes[1] = 0x6d;
+	mac->addr_bytes[2] = 0x35;
+	mac->addr_bytes[3] = (uint8_t)(getpid() & 0xff);
+	mac->addr_bytes[4] = (uint8_t)(n >> 8);
+	mac->addr_bytes[5] = (uint8_t)n;
+}
+
+/*
+ * Open the device of a port: context, emulated port configuration (wire
+ * and MAC), mlx5cq device, PD and the permanent MAC.
+ */
+int
+mlx5cq_device_open(struct mlx5cq_priv *priv, const char *name)
+{
+	const struct mlx5cq_devargs *a = &priv->args;
+	int ret;
+
+	if (strcmp(a->dev, "emu") == 0) {
+		const char *wire = a->wire[0] != '\0' ? a->wire : name;
+
+		priv->ctx = mlx5_emu_open(name, NULL);
+		if (priv->ctx == NULL) {
+			ret = errno ? errno : ENODEV;
+			PMD_LOG(ERR, "%s: cannot open an emulated device (%s)",
+				name, strerror(ret));
+			rte_errno = ret;
+			return -ret;
+		}
+		priv->emulated = 1;
+		if (a->mac_set)
+			priv->perm_mac = a->mac;
+		else
+			mlx5cq_default_mac(&priv->perm_mac);
+		ret = mlx5_emu_port_config(priv->ctx, wire,
+					   priv->perm_mac.addr_bytes);
+		if (ret != 0) {
+			PMD_LOG(ERR, "%s: emulated port config (wire %s) "
+				"failed: %s", name, wire, strerror(-ret));
+			rte_errno = -ret;
+			goto error;
+		}
+	} else {
+		priv->ctx = mlx5cq_open_ibdev(a->dev);
+		if (priv->ctx == NULL)
+			return -rte_errno;
+	}
+	priv->cqdev = rte_mlx5cq_dev_open(priv->ctx, SOCKET_ID_ANY);
+	if (priv->cqdev == NULL) {
+		PMD_LOG(ERR, "%s: mlx5cq device open failed: %s", name,
+			rte_strerror(rte_errno));
+		goto error;
+	}
+	priv->pd = mlx5_glue->alloc_pd(priv->ctx);
+	if (priv->pd == NULL) {
+		rte_errno = errno ? errno : ENOMEM;
+		PMD_LOG(ERR, "%s: PD allocation failed: %s", name,
+			strerror(rte_errno));
+		goto error;
+	}
+	if (!priv->emulated) {
+		ret = mlx5cq_vport_perm_mac(priv, &priv->perm_mac);
+		if (ret != 0) {
+			PMD_LOG(ERR, "%s: cannot read the port MAC", name);
+			goto error;
+		}
+	}
+	return 0;
+error:
+	ret = rte_errno;
+	mlx5cq_device_close(priv);
+	rte_errno = ret;
+	return -ret;
+}
+
+/* PD number (MLX5DV_OBJ_PD), read once when a queue needs it. */
+int
+mlx5cq_device_pdn(struct mlx5cq_priv *priv)
+{
+	struct mlx5dv_obj obj;
+	struct mlx5dv_pd pd_out;
+	int ret;
+
+	if (priv->pdn_valid)
+		return 0;
+	memset(&obj, 0, sizeof(obj));
+	obj.pd.in = priv->pd;
+	obj.pd.out = &pd_out;
+	ret = mlx5_glue->dv_init_obj(&obj, MLX5DV_OBJ_PD);
+	if (ret != 0) {
+		PMD_LOG(ERR, "port %u: cannot read the PD number (%d)",
+			priv->eth_dev->data->port_id, ret);
+		rte_errno = ret > 0 ? ret : EINVAL;
+		return -rte_errno;
+	}
+	priv->pdn = pd_out.pdn;
+	priv->pdn_valid = 1;
+	return 0;
+}
+
+/* Transport domain, TIS and UAR for the send queues (once). */
+int
+mlx5cq_device_tx_objs(struct mlx5cq_priv *priv)
+{
+	struct mlx5_devx_tis_attr tis_attr;
+	uint16_t port = priv->eth_dev->data->port_id;
+
+	if (priv->td == NULL) {
+		priv->td = mlx5_devx_cmd_create_td(priv->ctx);
+		if (priv->td == NULL) {
+			PMD_LOG(ERR, "port %u: transport domain creation "
+				"failed: %s", port, rte_strerror(rte_errno));
+			return -rte_errno;
+		}
+	}
+	if (priv->tis == NULL) {
+		memset(&tis_attr, 0, sizeof(tis_attr));
+		tis_attr.transport_domain = priv->td->id;
+		priv->tis = mlx5_devx_cmd_create_tis(priv->ctx, &tis_attr);
+		if (priv->tis == NULL) {
+			PMD_LOG(ERR, "port %u: TIS creation failed: %s", port,
+				rte_strerror(rte_errno));
+			return -rte_errno;
+		}
+	}
+	if (priv->uar == NULL) {
+		priv->uar = mlx5_glue->devx_alloc_uar(priv->ctx,
+						      MLX5DV_UAR_ALLOC_TYPE_NC);
+		if (priv->uar == NULL)
+			priv->uar = mlx5_glue->devx_alloc_uar(priv->ctx,
+						MLX5DV_UAR_ALLOC_TYPE_BF);
+		if (priv->uar == NULL) {
+			rte_errno = errno ? errno : ENOMEM;
+			PMD_LOG(ERR, "port %u: UAR allocation failed: %s",
+				port, strerror(rte_errno));
+			return -rte_errno;
+		}
+	}
+	return 0;
+}
+
+/* Release everything mlx5cq_device_open() and later steps created. */
+void
+mlx5cq_device_close(struct mlx5cq_priv *priv)
+{
+	if (priv->uar != NULL) {
+		mlx5_glue->devx_free_uar(priv->uar);
+		priv->uar = NULL;
+	}
+	if (priv->tis != NULL) {
+		mlx5_devx_cmd_destroy(priv->tis);
+		priv->tis = NULL;
+	}
+	if (priv->td != NULL) {
+		mlx5_devx_cmd_destroy(priv->td);
+		priv->td = NULL;
+	}
+	mlx5cq_mr_release_all(priv);
+	if (priv->pd != NULL) {
+		if (mlx5_glue->dealloc_pd(priv->pd) != 0)
+			PMD_LOG(ERR, "PD release failed");
+		priv->pd = NULL;
+	}
+	if (priv->cqdev != NULL) {
+		if (rte_mlx5cq_dev_close(priv->cqdev) != 0)
+			PMD_LOG(ERR, "mlx5cq device close failed: %s",
+				rte_strerror(rte_errno));
+		priv->cqdev = NULL;
+	}
+	if (priv->ctx != NULL) {
+		if (mlx5_glue->close_device(priv->ctx) != 0)
+			PMD_LOG(ERR, "device close failed (objects left)");
+		priv->ctx = NULL;
+	}
+	priv->pdn_valid = 0;
+}

@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+#ifndef MLX5CQ_ETHDEV_H_
+#define MLX5CQ_ETHDEV_H_
+
+/*
+ * net_mlx5cq: private structures shared by the PMD's files.
+ *   mlx5cq_ethdev.c    probe/remove, ethdev ops table, configure, infos,
+ *                      start/stop/close
+ *   mlx5cq_devargs.c   devargs (rte_kvargs)
+ *   mlx5cq_device.c    device open (emulated or real ibdev), PD, TD, TIS,
+ *                      UAR
+ *   mlx5cq_vport.c     vport commands: link state, promisc, MAC lists, MTU
+ *   mlx5cq_mr.c        memory registration of mempools, lkey lookup
+ *   mlx5cq_rxq.c       RX queues: CQ + RQ, buffer ring
+ *   mlx5cq_txq.c       TX queues: CQ + SQ
+ *   mlx5cq_rss.c       RQT + TIR, RETA, hash key
+ *   mlx5cq_rx.c        RX burst
+ *   mlx5cq_tx.c        TX burst
+ *   mlx5cq_stats.c     basic and extended statistics
+ *   mlx5cq_intr.c      RX queue interrupts (CQ arming)
+ */
+
+#include <stdint.h>
+
+#include <rte_byteorder.h>
+#include <rte_common.h>
+#include <rte_ether.h>
+#include <rte_log.h>
+#include <rte_mbuf.h>
+#include <rte_spinlock.h>
+
+#include <ethdev_driver.h>
+
+#include "rte_mlx5cq.h"
+
+struct ibv_context;
+struct ibv_pd;
+struct ibv_mr;
+struct mlx5dv_devx_uar;
+struct mlx5_devx_obj;
+
+extern int mlx5cq_net_logtype;
+
+#define PMD_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, mlx5cq_net_logtype, \
+		"net_mlx5cq: " fmt "\n", ##__VA_ARGS__)
+
+#define MLX5CQ_PMD_NAME net_mlx5cq
+
+/* Limits and defaults. */
+#define MLX5CQ_MAX_QUEUES 16
+#define MLX5CQ_DESC_MIN 64
+#define MLX5CQ_DESC_MAX 32768
+#define MLX5CQ_DESC_DEFAULT 512
+#define MLX5CQ_TX_COMP_THRESH_DEFAULT 32
+#define MLX5CQ_RETA_SIZE 64
+#define MLX5CQ_MAX_MAC_ADDRS 16
+#define MLX5CQ_MAX_MC_ADDRS 64
+#define MLX5CQ_BURST_MAX 64
+#define MLX5CQ_RSS_KEY_LEN 40
+/* Inline header of every TX WQE: Ethernet + VLAN tag. */
+#define MLX5CQ_INLINE_HDR 18
+/* Hardware MTU adds the L2 header, a VLAN tag and the FCS (kernel mlx5e). */
+#define MLX5CQ_HW_MTU_EXTRA (RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN + \
+			     RTE_ETHER_CRC_LEN)
+#define MLX5CQ_MR_MAX 256
+#define MLX5CQ_MR_CACHE 8
+
+#define MLX5CQ_RSS_HF (RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_FRAG_IPV4 | \
+		       RTE_ETH_RSS_NONFRAG_IPV4_TCP | \
+		       RTE_ETH_RSS_NONFRAG_IPV4_UDP | \
+		       RTE_ETH_RSS_NONFRAG_IPV4_OTHER | \
+		       RTE_ETH_RSS_IPV6 | RTE_ETH_RSS_FRAG_IPV6 | \
+		       RTE_ETH_RSS_NONFRAG_IPV6_TCP | \
+		       RTE_ETH_RSS_NONFRAG_IPV6_UDP | \
+		       RTE_ETH_RSS_NONFRAG_IPV6_OTHER | \
+		       RTE_ETH_RSS_L3_SRC_ONLY | RTE_ETH_RSS_L3_DST_ONLY | \
+		       RTE_ETH_RSS_L4_SRC_ONLY | RTE_ETH_RSS_L4_DST_ONLY)
+
+#define MLX5CQ_RX_OFFLOADS (RTE_ETH_RX_OFFLOAD_IPV4_CKSUM | \
+			    RTE_ETH_RX_OFFLOAD_UDP_CKSUM | \
+			    RTE_ETH_RX_OFFLOAD_TCP_CKSUM | \
+			    RTE_ETH_RX_OFFLOAD_VLAN_STRIP | \
+			    RTE_ETH_RX_OFFLOAD_RSS_HASH)
+#define MLX5CQ_TX_OFFLOADS (RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | \
+			    RTE_ETH_TX_OFFLOAD_UDP_CKSUM | \
+			    RTE_ETH_TX_OFFLOAD_TCP_CKSUM | \
+			    RTE_ETH_TX_OFFLOAD_MULTI_SEGS)
+
+/* Parsed devargs. */
+struct mlx5cq_devargs {
+	char dev[64]; /* "emu" or an ibdev name. */
+	enum rte_mlx5cq_path cq_path;
+	uint16_t cqe_size; /* 64 or 128. */
+	uint8_t cqe_pad;
+	uint8_t cqe_comp; /* RTE_MLX5CQ_COMP_* bit or 0. */
+	uint8_t cqe_comp_layout;
+	uint32_t rxq_desc; /* 0: not given. */
+	uint32_t txq_desc; /* 0: not given. */
+	uint32_t tx_comp_thresh;
+	char wire[64];
+	struct rte_ether_addr mac;
+	uint8_t mac_set;
+};
+
+/* One registered memory chunk. */
+struct mlx5cq_mr {
+	uintptr_t start;
+	uintptr_t end;
+	uint32_t lkey;
+	struct ibv_mr *mr;
+	const struct rte_mempool *mp;
+};
+
+/* Registered memory of a port: append-only table, readers lock-free. */
+struct mlx5cq_mr_table {
+	rte_spinlock_t lock; /* Writers. */
+	uint32_t n; /* Entries published (release store). */
+	struct mlx5cq_mr mr[MLX5CQ_MR_MAX];
+};
+
+/* Per-queue lookup cache. */
+struct mlx5cq_mr_cache {
+	struct mlx5cq_mr_table *table;
+	struct ibv_pd *pd;
+	uint32_t next; /* Round-robin victim. */
+	struct {
+		uintptr_t start;
+		uintptr_t end;
+		uint32_t lkey;
+	} e[MLX5CQ_MR_CACHE];
+};
+
+/* Software counters of a queue. */
+struct mlx5cq_qstats {
+	uint64_t packets;
+	uint64_t bytes;
+	uint64_t errors;
+	uint64_t nombuf; /* RX only. */
+};
+
+struct mlx5cq_priv;
+
+struct mlx5cq_rxq {
+	struct mlx5cq_priv *priv;
+	struct rte_mlx5cq *cq;
+	volatile struct mlx5_wqe_dseg_rx {
+		rte_be32_t byte_count;
+		rte_be32_t lkey;
+		rte_be64_t addr;
+	} *wqes;
+	volatile uint32_t *dbrec;
+	struct rte_mbuf **elts; /* Posted buffers, by WQE index. */
+	struct rte_mempool *mp;
+	uint32_t desc_n; /* Power of two. */
+	uint32_t mask;
+	uint32_t pi; /* WQEs posted (free running). */
+	uint16_t port_id;
+	uint16_t idx;
+	uint64_t offloads;
+	uint8_t started;
+	uint8_t deferred;
+	uint8_t intr_armed;
+	uint8_t in_error;
+	int socket;
+	struct mlx5cq_qstats st;
+	struct rte_mlx5cq_counters cq_base; /* Counters of destroyed CQs. */
+	struct rte_mlx5cq_counters cq_reset; /* Snapshot at xstats reset. */
+	struct mlx5cq_mr_cache mrc;
+	void *rq_obj; /* struct mlx5_devx_rq (mlx5_common_devx.h). */
+	uint32_t rqn;
+	struct rte_mlx5cq_cpl cpl[MLX5CQ_BURST_MAX];
+};
+
+struct mlx5cq_txq {
+	struct mlx5cq_priv *priv;
+	struct rte_mlx5cq *cq;
+	volatile uint8_t *wqes; /* Ring of 64 B WQEBBs. */
+	volatile uint32_t *dbrec; /* Word 1: send counter. */
+	volatile uint64_t *uar_reg; /* UAR page + 0x800. */
+	struct rte_mbuf **elts; /* Per WQEBB: mbuf of the WQE starting there. */
+	uint16_t *wqe_end; /* Per WQEBB: end counter of the WQE there. */
+	uint32_t wqebb_n;
+	uint32_t mask;
+	uint32_t pi; /* WQEBBs posted (free running). */
+	uint32_t ci; /* WQEBBs completed. */
+	uint32_t comp_thresh;
+	uint32_t since_comp; /* Packets since the last completion request. */
+	uint32_t sqn;
+	uint16_t port_id;
+	uint16_t idx;
+	uint64_t offloads;
+	uint8_t started;
+	uint8_t deferred;
+	uint8_t in_error;
+	int socket;
+	struct mlx5cq_qstats st;
+	struct rte_mlx5cq_counters cq_base;
+	struct rte_mlx5cq_counters cq_reset;
+	struct mlx5cq_mr_cache mrc;
+	void *sq_obj; /* struct mlx5_devx_sq. */
+	struct rte_mlx5cq_cpl cpl[MLX5CQ_BURST_MAX];
+};
+
+struct mlx5cq_priv {
+	struct rte_eth_dev *eth_dev;
+	struct mlx5cq_devargs args;
+	struct ibv_context *ctx;
+	uint8_t emulated;
+	struct rte_mlx5cq_dev *cqdev;
+	struct ibv_pd *pd;
+	uint32_t pdn;
+	uint8_t pdn_valid;
+	struct mlx5_devx_obj *td;
+	struct mlx5_devx_obj *tis;
+	struct mlx5dv_devx_uar *uar;
+	struct mlx5_devx_obj *rqt;
+	struct mlx5_devx_obj *tir;
+	struct mlx5cq_mr_table mrs;
+	struct rte_ether_addr perm_mac;
+	struct rte_ether_addr mc_addrs[MLX5CQ_MAX_MC_ADDRS];
+	uint32_t mc_n;
+	uint16_t reta[MLX5CQ_RETA_SIZE];
+	uint8_t rss_key[MLX5CQ_RSS_KEY_LEN];
+	uint64_t rss_hf;
+	uint16_t mtu;
+	uint8_t started;
+	uint8_t promisc;
+	uint8_t allmulti;
+	uint8_t closed;
+};
+
+/* mlx5cq_devargs.c */
+int mlx5cq_devargs_parse(const char *params, struct mlx5cq_devargs *args);
+extern const char mlx5cq_devargs_help[];
+
+/* mlx5cq_device.c */
+int mlx5cq_device_open(struct mlx5cq_priv *priv, const char *name);
+void mlx5cq_device_close(struct mlx5cq_priv *priv);
+int mlx5cq_device_tx_objs(struct mlx5cq_priv *priv);
+int mlx5cq_device_pdn(struct mlx5cq_priv *priv);
+
+/* mlx5cq_vport.c */
+int mlx5cq_vport_state(struct mlx5cq_priv *priv, int *up);
+int mlx5cq_vport_promisc(struct mlx5cq_priv *priv, int promisc, int allmulti);
+int mlx5cq_vport_mac_list(struct mlx5cq_priv *priv, int idx,
+			  const struct rte_ether_addr *addr);
+int mlx5cq_vport_mc_list(struct mlx5cq_priv *priv);
+int mlx5cq_vport_mtu(struct mlx5cq_priv *priv, uint16_t mtu);
+int mlx5cq_vport_perm_mac(struct mlx5cq_priv *priv,
+			  struct rte_ether_addr *mac);
+
+/* mlx5cq_mr.c */
+int mlx5cq_mr_register_mempool(struct mlx5cq_priv *priv,
+			       struct rte_mempool *mp);
+void mlx5cq_mr_release_all(struct mlx5cq_priv *priv);
+uint32_t mlx5cq_mr_lookup_slow(struct mlx5cq_mr_cache *c, uintptr_t addr,
+			       struct rte_mempool *mp);
+void mlx5cq_mr_cache_init(struct mlx5cq_mr_cache *c, struct mlx5cq_priv *p);
+
+/** Lkey of addr (UINT32_MAX when it is not registered and cannot be). */
+static __rte_always_inline uint32_t
+mlx5cq_mr_lookup(struct mlx5cq_mr_cache *c, uintptr_t addr,
+		 struct rte_mempool *mp)
+{
+	unsigned int i;
+
+	for (i = 0; i < MLX5CQ_MR_CACHE; i++)
+		if (addr >= c->e[i].start && addr < c->e[i].end)
+			return c->e[i].lkey;
+	return mlx5cq_mr_lookup_slow(c, addr, mp);
+}
+
+/* mlx5cq_rxq.c */
+int mlx5cq_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
+			  uint16_t desc, unsigned int socket,
+			  const struct rte_eth_rxconf *conf,
+			  struct rte_mempool *mp);
+void mlx5cq_rx_queue_release(struct rte_eth_dev *dev, uint16_t idx);
+int mlx5cq_rxq_recover(struct mlx5cq_rxq *rxq);
+int mlx5cq_rx_queue_create_stopped(struct rte_eth_dev *dev, uint16_t idx);
+void mlx5cq_rx_queue_destroy_hw(struct rte_eth_dev *dev, uint16_t idx);
+int mlx5cq_rx_queue_start(struct rte_eth_dev *dev, uint16_t idx);
+int mlx5cq_rx_queue_stop(struct rte_eth_dev *dev, uint16_t idx);
+void mlx5cq_rxq_info_get(struct rte_eth_dev *dev, uint16_t idx,
+			 struct rte_eth_rxq_info *qinfo);
+uint32_t mlx5cq_rx_desc_n(const struct mlx5cq_priv *priv, uint16_t desc);
+
+/* mlx5cq_txq.c */
+int mlx5cq_tx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
+			  uint16_t desc, unsigned int socket,
+			  const struct rte_eth_txconf *conf);
+void mlx5cq_tx_queue_release(struct rte_eth_dev *dev, uint16_t idx);
+int mlx5cq_tx_queue_create_stopped(struct rte_eth_dev *dev, uint16_t idx);
+void mlx5cq_tx_queue_destroy_hw(struct rte_eth_dev *dev, uint16_t idx);
+int mlx5cq_txq_recover(struct mlx5cq_txq *txq);
+int mlx5cq_tx_queue_start(struct rte_eth_dev *dev, uint16_t idx);
+int mlx5cq_tx_queue_stop(struct rte_eth_dev *dev, uint16_t idx);
+void mlx5cq_txq_info_get(struct rte_eth_dev *dev, uint16_t idx,
+			 struct rte_eth_txq_info *qinfo);
+
+/* mlx5cq_rss.c */
+int mlx5cq_rss_apply(struct mlx5cq_priv *priv);
+void mlx5cq_rss_release(struct mlx5cq_priv *priv);
+void mlx5cq_rss_defaults(struct mlx5cq_priv *priv);
+int mlx5cq_rss_hash_update(struct rte_eth_dev *dev,
+			   struct rte_eth_rss_conf *conf);
+int mlx5cq_rss_hash_conf_get(struct rte_eth_dev *dev,
+			     struct rte_eth_rss_conf *conf);
+int mlx5cq_reta_update(struct rte_eth_dev *dev,
+		       struct rte_eth_rss_reta_entry64 *reta, uint16_t size);
+int mlx5cq_reta_query(struct rte_eth_dev *dev,
+		      struct rte_eth_rss_reta_entry64 *reta, uint16_t size);
+
+/* mlx5cq_rx.c / mlx5cq_tx.c */
+uint16_t mlx5cq_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t n);
+uint16_t mlx5cq_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t n);
+uint16_t mlx5cq_burst_none(void *q, struct rte_mbuf **pkts, uint16_t n);
+void mlx5cq_rxq_post_all(struct mlx5cq_rxq *rxq);
+void mlx5cq_txq_complete(struct mlx5cq_txq *txq);
+void mlx5cq_txq_free_all(struct mlx5cq_txq *txq);
+const uint32_t *mlx5cq_supported_ptypes(struct rte_eth_dev *dev);
+
+/* mlx5cq_stats.c */
+int mlx5cq_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st);
+int mlx5cq_stats_reset(struct rte_eth_dev *dev);
+int mlx5cq_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *x,
+		      unsigned int n);
+int mlx5cq_xstats_get_names(struct rte_eth_dev *dev,
+			    struct rte_eth_xstat_name *names,
+			    unsigned int n);
+int mlx5cq_xstats_reset(struct rte_eth_dev *dev);
+void mlx5cq_cq_counters_add(struct rte_mlx5cq_counters *acc,
+			    const struct rte_mlx5cq *cq);
+
+/* mlx5cq_intr.c */
+int mlx5cq_rx_intr_enable(struct rte_eth_dev *dev, uint16_t idx);
+int mlx5cq_rx_intr_disable(struct rte_eth_dev *dev, uint16_t idx);
+int mlx5cq_intr_vec_setup(struct rte_eth_dev *dev);
+void mlx5cq_intr_vec_release(struct rte_eth_dev *dev);
+
+/* CQ attributes from the devargs. */
+void mlx5cq_cq_attr_fill(const struct mlx5cq_priv *priv,
+			 struct rte_mlx5cq_attr *attr, uint32_t entries,
+			 int socket, int rx);
+
+#endif /* MLX5CQ_ETHDEV_H_ */

@@ -1,0 +1,378 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+/*
+ * RX queues. Setup keeps the software side (buffer ring filled with mbufs,
+ * mempool registered); start creates the hardware side: an mlx5cq CQ and a
+ * cyclic RQ (mlx5_devx_rq_create: WQ ring + doorbell record in one umem,
+ * one 16 B data segment per WQE), posts every buffer and moves the RQ
+ * RST -> RDY. Stop moves it back to RST and drains the CQ; the port's stop
+ * destroys RQ and CQ (their counters are kept for xstats).
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_malloc.h>
+
+#include <mlx5_common_devx.h>
+#include <mlx5_common.h>
+#include <mlx5_devx_cmds.h>
+#include <mlx5_prm.h>
+
+#include "mlx5cq_ethdev.h"
+
+/* Descriptors of a queue: the devarg wins, then the request; power of 2. */
+uint32_t
+mlx5cq_rx_desc_n(const struct mlx5cq_priv *priv, uint16_t desc)
+{
+	uint32_t n = priv->args.rxq_desc ? priv->args.rxq_desc : desc;
+
+	if (n == 0)
+		n = MLX5CQ_DESC_DEFAULT;
+	n = RTE_MAX(n, (uint32_t)MLX5CQ_DESC_MIN);
+	n = RTE_MIN(n, (uint32_t)MLX5CQ_DESC_MAX);
+	return rte_align32pow2(n);
+}
+
+void
+mlx5cq_cq_attr_fill(const struct mlx5cq_priv *priv,
+		    struct rte_mlx5cq_attr *attr, uint32_t entries, int socket,
+		    int rx)
+{
+	const struct mlx5cq_devargs *a = &priv->args;
+
+	memset(attr, 0, sizeof(*attr));
+	attr->cqe = entries;
+	attr->flags = RTE_MLX5CQ_F_SINGLE_THREADED;
+	attr->comp_mask = RTE_MLX5CQ_ATTR_CQE_SIZE;
+	attr->cqe_size = a->cqe_size;
+	if (a->cqe_pad)
+		attr->flags |= RTE_MLX5CQ_F_CQE_PAD;
+	if (rx && a->cqe_comp) {
+		attr->comp_mask |= RTE_MLX5CQ_ATTR_COMPRESSED;
+		attr->comp_format = a->cqe_comp;
+		attr->comp_layout = a->cqe_comp_layout;
+	}
+	attr->socket = socket;
+	attr->path = a->cq_path;
+}
+
+static void
+mlx5cq_rxq_free(struct mlx5cq_rxq *rxq)
+{
+	uint32_t i;
+
+	if (rxq == NULL)
+		return;
+	if (rxq->elts != NULL) {
+		for (i = 0; i < rxq->desc_n; i++)
+			rte_pktmbuf_free(rxq->elts[i]);
+		rte_free(rxq->elts);
+	}
+	rte_free(rxq->rq_obj);
+	rte_free(rxq);
+}
+
+int
+mlx5cq_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx, uint16_t desc,
+		      unsigned int socket, const struct rte_eth_rxconf *conf,
+		      struct rte_mempool *mp)
+{
+	struct mlx5cq_priv *priv = dev->data->dev_private;
+	struct mlx5cq_rxq *rxq;
+	uint32_t n = mlx5cq_rx_desc_n(priv, desc);
+	uint16_t room = rte_pktmbuf_data_room_size(mp);
+	int ret;
+
+	if (conf->rx_nseg != 0 || conf->rx_nmempool != 0) {
+		PMD_LOG(ERR, "port %u rxq %u: buffer split / multiple pools "
+			"not supported", dev->data->port_id, idx);
+		return -ENOTSUP;
+	}
+	if (room <= RTE_PKTMBUF_HEADROOM) {
+		PMD_LOG(ERR, "port %u rxq %u: mempool %s has no data room",
+			dev->data->port_id, idx, mp->name);
+		return -EINVAL;
+	}
+	if (priv->args.rxq_desc && desc && desc != priv->args.rxq_desc)
+		PMD_LOG(INFO, "port %u rxq %u: %u descriptors (devarg "
+			"rxq_desc), %u requested", dev->data->port_id, idx,
+			n, desc);
+	rxq = rte_zmalloc_socket("mlx5cq_rxq", sizeof(*rxq),
+				 RTE_CACHE_LINE_SIZE, socket);
+	if (rxq == NULL)
+		return -ENOMEM;
+	rxq->priv = priv;
+	rxq->mp = mp;
+	rxq->desc_n = n;
+	rxq->mask = n - 1;
+	rxq->port_id = dev->data->port_id;
+	rxq->idx = idx;
+	rxq->socket = socket;
+	rxq->deferred = conf->rx_deferred_start;
+	rxq->offloads = conf->offloads | dev->data->dev_conf.rxmode.offloads;
+	mlx5cq_mr_cache_init(&rxq->mrc, priv);
+	rxq->elts = rte_zmalloc_socket("mlx5cq_rxq_elts",
+				       sizeof(rxq->elts[0]) * n,
+				       RTE_CACHE_LINE_SIZE, socket);
+	rxq->rq_obj = rte_zmalloc_socket("mlx5cq_rq", sizeof(struct
+					 mlx5_devx_rq), 0, socket);
+	if (rxq->elts == NULL || rxq->rq_obj == NULL) {
+		ret = -ENOMEM;
+		goto error;
+	}
+	ret = mlx5cq_mr_register_mempool(priv, mp);
+	if (ret != 0) {
+		PMD_LOG(ERR, "port %u rxq %u: cannot register mempool %s",
+			dev->data->port_id, idx, mp->name);
+		goto error;
+	}
+	if (rte_pktmbuf_alloc_bulk(mp, rxq->elts, n) != 0) {
+		PMD_LOG(ERR, "port %u rxq %u: cannot allocate %u mbufs from %s",
+			dev->data->port_id, idx, n, mp->name);
+		memset(rxq->elts, 0, sizeof(rxq->elts[0]) * n);
+		ret = -ENOMEM;
+		goto error;
+	}
+	dev->data->rx_queues[idx] = rxq;
+	return 0;
+error:
+	mlx5cq_rxq_free(rxq);
+	return ret;
+}
+
+/* Hardware side: CQ and RQ (RST). */
+static int
+mlx5cq_rxq_hw_create(struct mlx5cq_rxq *rxq)
+{
+	struct mlx5cq_priv *priv = rxq->priv;
+	struct mlx5_devx_rq *rq = rxq->rq_obj;
+	struct mlx5_devx_create_rq_attr attr;
+	struct rte_mlx5cq_attr cq_attr;
+	int ret;
+
+	ret = mlx5cq_device_pdn(priv);
+	if (ret != 0)
+		return ret;
+	mlx5cq_cq_attr_fill(priv, &cq_attr, rxq->desc_n, rxq->socket, 1);
+	if (priv->eth_dev->data->dev_conf.intr_conf.rxq)
+		cq_attr.flags |= RTE_MLX5CQ_F_EVENTS;
+	rxq->cq = rte_mlx5cq_create(priv->cqdev, &cq_attr);
+	if (rxq->cq == NULL) {
+		PMD_LOG(ERR, "port %u rxq %u: CQ creation failed: %s",
+			rxq->port_id, rxq->idx, rte_strerror(rte_errno));
+		return -rte_errno;
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.cqn = rxq->cq->cqn;
+	attr.state = MLX5_RQC_STATE_RST;
+	attr.vsd = !(rxq->offloads & RTE_ETH_RX_OFFLOAD_VLAN_STRIP);
+	attr.wq_attr.wq_type = MLX5_WQ_TYPE_CYCLIC;
+	attr.wq_attr.pd = priv->pdn;
+	attr.wq_attr.log_wq_stride = 4;
+	attr.wq_attr.log_wq_sz = rte_log2_u32(rxq->desc_n);
+	memset(rq, 0, sizeof(*rq));
+	ret = mlx5_devx_rq_create(priv->ctx, rq, 16,
+				  rte_log2_u32(rxq->desc_n), &attr,
+				  rxq->socket);
+	if (ret != 0) {
+		ret = -rte_errno;
+		PMD_LOG(ERR, "port %u rxq %u: RQ creation failed: %s",
+			rxq->port_id, rxq->idx, rte_strerror(rte_errno));
+		goto error;
+	}
+	rxq->rqn = rq->rq->id;
+	rxq->wqes = (void *)(uintptr_t)rq->wq.umem_buf;
+	rxq->dbrec = rq->wq.db_rec;
+	return 0;
+error:
+	mlx5cq_cq_counters_add(&rxq->cq_base, rxq->cq);
+	rte_mlx5cq_destroy(rxq->cq);
+	rxq->cq = NULL;
+	return ret;
+}
+
+static int
+mlx5cq_rq_modify(struct mlx5cq_rxq *rxq, int from, int to)
+{
+	struct mlx5_devx_rq *rq = rxq->rq_obj;
+	struct mlx5_devx_modify_rq_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.rq_state = from;
+	attr.state = to;
+	if (mlx5_devx_cmd_modify_rq(rq->rq, &attr) != 0) {
+		PMD_LOG(ERR, "port %u rxq %u: RQ %#x state %d -> %d failed: %s",
+			rxq->port_id, rxq->idx, rxq->rqn, from, to,
+			rte_strerror(rte_errno));
+		return -rte_errno;
+	}
+	return 0;
+}
+
+/* Post every buffer and move the RQ to RDY. */
+static int
+mlx5cq_rxq_hw_ready(struct mlx5cq_rxq *rxq)
+{
+	int ret;
+
+	mlx5cq_rxq_post_all(rxq);
+	ret = mlx5cq_rq_modify(rxq, MLX5_RQC_STATE_RST, MLX5_RQC_STATE_RDY);
+	if (ret != 0)
+		return ret;
+	rxq->started = 1;
+	return 0;
+}
+
+/* RQ back to RST; completions still in the CQ are dropped. */
+static int
+mlx5cq_rxq_hw_reset(struct mlx5cq_rxq *rxq)
+{
+	int ret = 0;
+
+	if (!rxq->started)
+		return 0;
+	rxq->started = 0;
+	ret = mlx5cq_rq_modify(rxq, rxq->in_error ? MLX5_RQC_STATE_ERR :
+			       MLX5_RQC_STATE_RDY, MLX5_RQC_STATE_RST);
+	rxq->in_error = 0;
+	while (rte_mlx5cq_poll_burst(rxq->cq, rxq->cpl, MLX5CQ_BURST_MAX))
+		;
+	return ret;
+}
+
+/*
+ * After an error completion the device moved the RQ to ERR: back to RST,
+ * drop what the CQ still holds, repost every buffer and go RDY again.
+ */
+int
+mlx5cq_rxq_recover(struct mlx5cq_rxq *rxq)
+{
+	int ret;
+
+	rxq->started = 0;
+	rxq->in_error = 0;
+	ret = mlx5cq_rq_modify(rxq, MLX5_RQC_STATE_ERR, MLX5_RQC_STATE_RST);
+	while (rte_mlx5cq_poll_burst(rxq->cq, rxq->cpl, MLX5CQ_BURST_MAX))
+		;
+	if (ret == 0)
+		ret = mlx5cq_rxq_hw_ready(rxq);
+	if (ret != 0)
+		PMD_LOG(ERR, "port %u rxq %u: recovery failed, queue stopped",
+			rxq->port_id, rxq->idx);
+	else
+		PMD_LOG(DEBUG, "port %u rxq %u: recovered from an error "
+			"completion", rxq->port_id, rxq->idx);
+	return ret;
+}
+
+static void
+mlx5cq_rxq_hw_destroy(struct mlx5cq_rxq *rxq)
+{
+	struct mlx5_devx_rq *rq = rxq->rq_obj;
+
+	mlx5cq_rxq_hw_reset(rxq);
+	if (rq != NULL && rq->rq != NULL) {
+		mlx5_devx_rq_destroy(rq);
+		memset(rq, 0, sizeof(*rq));
+	}
+	rxq->wqes = NULL;
+	rxq->dbrec = NULL;
+	if (rxq->cq != NULL) {
+		mlx5cq_cq_counters_add(&rxq->cq_base, rxq->cq);
+		if (rte_mlx5cq_destroy(rxq->cq) != 0)
+			PMD_LOG(ERR, "port %u rxq %u: CQ destroy failed",
+				rxq->port_id, rxq->idx);
+		rxq->cq = NULL;
+	}
+}
+
+/*
+ * Called by the port's start for every queue (create, and ready unless
+ * deferred) and by rte_eth_dev_rx_queue_start() (ready).
+ */
+int
+mlx5cq_rx_queue_start(struct rte_eth_dev *dev, uint16_t idx)
+{
+	struct mlx5cq_rxq *rxq = dev->data->rx_queues[idx];
+	int ret;
+
+	if (rxq == NULL)
+		return -EINVAL;
+	if (rxq->cq == NULL) {
+		ret = mlx5cq_rxq_hw_create(rxq);
+		if (ret != 0)
+			return ret;
+	}
+	if (rxq->started)
+		return 0;
+	ret = mlx5cq_rxq_hw_ready(rxq);
+	if (ret != 0)
+		return ret;
+	dev->data->rx_queue_state[idx] = RTE_ETH_QUEUE_STATE_STARTED;
+	return 0;
+}
+
+/* Create the hardware side of a queue without starting it (deferred). */
+int
+mlx5cq_rx_queue_create_stopped(struct rte_eth_dev *dev, uint16_t idx)
+{
+	struct mlx5cq_rxq *rxq = dev->data->rx_queues[idx];
+
+	if (rxq->cq != NULL)
+		return 0;
+	return mlx5cq_rxq_hw_create(rxq);
+}
+
+int
+mlx5cq_rx_queue_stop(struct rte_eth_dev *dev, uint16_t idx)
+{
+	struct mlx5cq_rxq *rxq = dev->data->rx_queues[idx];
+	int ret;
+
+	if (rxq == NULL)
+		return -EINVAL;
+	ret = mlx5cq_rxq_hw_reset(rxq);
+	dev->data->rx_queue_state[idx] = RTE_ETH_QUEUE_STATE_STOPPED;
+	return ret;
+}
+
+/* Port stop: destroy the hardware side. */
+void
+mlx5cq_rx_queue_destroy_hw(struct rte_eth_dev *dev, uint16_t idx)
+{
+	struct mlx5cq_rxq *rxq = dev->data->rx_queues[idx];
+
+	if (rxq == NULL)
+		return;
+	mlx5cq_rxq_hw_destroy(rxq);
+	dev->data->rx_queue_state[idx] = RTE_ETH_QUEUE_STATE_STOPPED;
+}
+
+void
+mlx5cq_rx_queue_release(struct rte_eth_dev *dev, uint16_t idx)
+{
+	struct mlx5cq_rxq *rxq = dev->data->rx_queues[idx];
+
+	if (rxq == NULL)
+		return;
+	mlx5cq_rxq_hw_destroy(rxq);
+	mlx5cq_rxq_free(rxq);
+	dev->data->rx_queues[idx] = NULL;
+}
+
+void
+mlx5cq_rxq_info_get(struct rte_eth_dev *dev, uint16_t idx,
+		    struct rte_eth_rxq_info *qinfo)
+{
+	struct mlx5cq_rxq *rxq = dev->data->rx_queues[idx];
+
+	qinfo->mp = rxq->mp;
+	qinfo->nb_desc = rxq->desc_n;
+	qinfo->scattered_rx = 0;
+	qinfo->conf.offloads = rxq->offloads;
+	qinfo->conf.rx_deferred_start = rxq->deferred;
+}

@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+/*
+ * TX burst. One SEND WQE per packet in 64 B WQEBBs:
+ *   control segment   opmod_idx_opcode = WQE index << 8 | SEND,
+ *                     qpn_ds = SQN << 8 | DS (16 B units),
+ *                     fm_ce_se = CQ_UPDATE when a completion is wanted;
+ *   Ethernet segment  cs_flags, inline_hdr_sz = 18, first 2 bytes inline;
+ *   16 B              frame bytes 2..17 (rest of the inline header);
+ *   data segments     rest of the first mbuf, then each further segment
+ *                     (byte_count, lkey, addr).
+ * Segments past the first WQEBB continue in the next ones (ring wrap
+ * included). After the WQEs: write barrier, doorbell record word 1 (big
+ * endian, WQEBB counter & 0xffff), write barrier, then the first 8 bytes of
+ * the last WQE's control segment to the UAR page at offset 0x800.
+ * A completion is requested every tx_comp_thresh packets (and on the last
+ * WQE of a burst when the ring is half full); its wqe_counter tells how far
+ * the mbufs can be freed.
+ */
+
+#include <rte_io.h>
+#include <rte_mbuf.h>
+#include <rte_memcpy.h>
+
+#include <infiniband/mlx5dv.h>
+
+#include "mlx5cq_ethdev.h"
+
+
+/* 16 B unit u (from the queue start) of the WQE ring. */
+static __rte_always_inline volatile uint8_t *
+mlx5cq_tx_unit(const struct mlx5cq_txq *txq, uint32_t u)
+{
+	return txq->wqes + ((u & ((txq->wqebb_n << 2) - 1)) << 4);
+}
+
+static __rte_always_inline void
+mlx5cq_tx_dseg(volatile uint8_t *p, uint32_t len, uint32_t lkey,
+	       uintptr_t addr)
+{
+	volatile struct mlx5_wqe_dseg_rx *d = (volatile void *)p;
+
+	d->byte_count = rte_cpu_to_be_32(len);
+	d->lkey = rte_cpu_to_be_32(lkey);
+	d->addr = rte_cpu_to_be_64(addr);
+}
+
+/* Free the mbufs of the WQEs up to and including the one at wqe_counter. */
+void
+mlx5cq_txq_complete(struct mlx5cq_txq *txq)
+{
+	struct rte_mbuf *fr[MLX5CQ_BURST_MAX];
+	uint16_t got, i, nf = 0;
+	uint32_t ci = txq->ci;
+
+	if (txq->cq == NULL)
+		return;
+	got = rte_mlx5cq_poll_burst(txq->cq, txq->cpl, MLX5CQ_BURST_MAX);
+	for (i = 0; i < got; i++) {
+		const struct rte_mlx5cq_cpl *c = &txq->cpl[i];
+		uint16_t end = txq->wqe_end[c->wqe_counter & txq->mask];
+		uint32_t stop = ci + (uint16_t)(end - (uint16_t)ci);
+
+		if (unlikely(c->status != 0)) {
+			txq->st.errors++;
+			txq->in_error = 1;
+			PMD_LOG(DEBUG, "port %u txq %u: error CQE syndrome "
+				"0x%x at WQE %u", txq->port_id, txq->idx,
+				c->syndrome, c->wqe_counter);
+		}
+		if ((uint32_t)(stop - ci) > (uint32_t)(txq->pi - ci))
+			continue; /* Stale or flushed counter. */
+		for (; ci != stop; ci++) {
+			struct rte_mbuf **m = &txq->elts[ci & txq->mask];
+
+			if (*m == NULL)
+				continue;
+			fr[nf++] = *m;
+			*m = NULL;
+			if (nf == MLX5CQ_BURST_MAX) {
+				rte_pktmbuf_free_bulk(fr, nf);
+				nf = 0;
+			}
+		}
+	}
+	if (nf)
+		rte_pktmbuf_free_bulk(fr, nf);
+	txq->ci = ci;
+}
+
+static __rte_always_inline uint8_t
+mlx5cq_tx_csum(const struct mlx5cq_txq *txq, const struct rte_mbuf *m)
+{
+	uint64_t f = m->ol_flags;
+	uint8_t cs = 0;
+
+	if ((f & RTE_MBUF_F_TX_IP_CKSUM) &&
+	    (txq->offloads & RTE_ETH_TX_OFFLOAD_IPV4_CKSUM))
+		cs |= MLX5_ETH_WQE_L3_CSUM;
+	if ((f & RTE_MBUF_F_TX_L4_MASK) != RTE_MBUF_F_TX_L4_NO_CKSUM &&
+	    (txq->offloads & (RTE_ETH_TX_OFFLOAD_UDP_CKSUM |
+			      RTE_ETH_TX_OFFLOAD_TCP_CKSUM)))
+		cs |= MLX5_ETH_WQE_L4_CSUM;
+	return cs;
+}
+
+uint16_t
+mlx5cq_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct mlx5cq_txq *txq = q;
+	volatile uint8_t *last = NULL;
+	uint64_t bytes = 0;
+	uint16_t i, sent = 0;
+
+	if (unlikely(!txq->started))
+		return 0;
+	if (unlikely(txq->in_error) && mlx5cq_txq_recover(txq) != 0)
+		return 0;
+	mlx5cq_txq_complete(txq);
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i], *s;
+		uint32_t rest = m->data_len - MLX5CQ_INLINE_HDR;
+		uint32_t ds = 3 + (rest != 0) + (m->nb_segs - 1);
+		uint32_t nbb = (ds + 3) >> 2;
+		uint32_t u = txq->pi << 2, lkey = 0;
+		volatile uint8_t *w = mlx5cq_tx_unit(txq, u);
+		const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
+		uint8_t ce = 0;
+
+		if (unlikely(m->data_len < MLX5CQ_INLINE_HDR)) {
+			/* Too short for the inline header: dropped. */
+			txq->st.errors++;
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		if (txq->wqebb_n - (txq->pi - txq->ci) < nbb) {
+			mlx5cq_txq_complete(txq);
+			if (txq->wqebb_n - (txq->pi - txq->ci) < nbb)
+				break;
+		}
+		if (rest != 0) {
+			lkey = mlx5cq_mr_lookup(&txq->mrc,
+						(uintptr_t)d + MLX5CQ_INLINE_HDR,
+						m->pool);
+			if (unlikely(lkey == UINT32_MAX)) {
+				txq->st.errors++;
+				rte_pktmbuf_free(m);
+				continue;
+			}
+		}
+		if (++txq->since_comp >= txq->comp_thresh) {
+			ce = MLX5_WQE_CTRL_CQ_UPDATE;
+			txq->since_comp = 0;
+		}
+		/* Control segment. */
+		((volatile uint32_t *)w)[0] =
+			rte_cpu_to_be_32(((txq->pi & 0xffff) << 8) |
+					 MLX5_OPCODE_SEND);
+		((volatile uint32_t *)w)[1] =
+			rte_cpu_to_be_32((txq->sqn << 8) | ds);
+		((volatile uint32_t *)w)[2] = rte_cpu_to_be_32(ce);
+		((volatile uint32_t *)w)[3] = 0;
+		/* Ethernet segment + 16 B of inline header. */
+		((volatile uint32_t *)w)[4] = 0;
+		((volatile uint32_t *)w)[5] =
+			rte_cpu_to_be_32((uint32_t)mlx5cq_tx_csum(txq, m) <<
+					 24);
+		((volatile uint32_t *)w)[6] = 0;
+		((volatile uint16_t *)w)[14] =
+			rte_cpu_to_be_16(MLX5CQ_INLINE_HDR);
+		rte_memcpy((void *)(uintptr_t)(w + 30), d, 2);
+		rte_memcpy((void *)(uintptr_t)(w + 32), d + 2,
+			   MLX5CQ_INLINE_HDR - 2);
+		u += 3;
+		if (rest != 0)
+			mlx5cq_tx_dseg(mlx5cq_tx_unit(txq, u++), rest, lkey,
+				       (uintptr_t)d + MLX5CQ_INLINE_HDR);
+		for (s = m->next; s != NULL; s = s->next) {
+			uintptr_t a = rte_pktmbuf_mtod(s, uintptr_t);
+
+			lkey = mlx5cq_mr_lookup(&txq->mrc, a, s->pool);
+			mlx5cq_tx_dseg(mlx5cq_tx_unit(txq, u++), s->data_len,
+				       lkey, a);
+		}
+		txq->elts[txq->pi & txq->mask] = m;
+		txq->wqe_end[txq->pi & txq->mask] =
+			(uint16_t)(txq->pi + nbb);
+		txq->pi += nbb;
+		bytes += m->pkt_len;
+		sent++;
+		last = w;
+	}
+	if (last == NULL)
+		return i;
+	/* Keep completions coming when the ring fills up. */
+	if (txq->since_comp != 0 && txq->pi - txq->ci >= txq->wqebb_n / 2) {
+		((volatile uint32_t *)last)[2] =
+			rte_cpu_to_be_32(MLX5_WQE_CTRL_CQ_UPDATE);
+		txq->since_comp = 0;
+	}
+	rte_io_wmb();
+	txq->dbrec[1] = rte_cpu_to_be_32(txq->pi & 0xffff);
+	rte_wmb();
+	*txq->uar_reg = *(volatile uint64_t *)last;
+	rte_wmb();
+	txq->st.packets += sent;
+	txq->st.bytes += bytes;
+	return i;
+}

@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+/*
+ * NIC vport commands through mlx5_glue->devx_general_cmd: link state
+ * (QUERY_VPORT_STATE), the receive filter (MODIFY_NIC_VPORT_CONTEXT:
+ * promisc bits, allowed unicast and multicast lists), the MTU, and the
+ * permanent MAC (QUERY_NIC_VPORT_CONTEXT). mlx5_prm.h of DPDK 22.11 has
+ * the NIC vport context but not these mailboxes: they are written here
+ * from the kernel's include/linux/mlx5/mlx5_ifc.h layouts.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_errno.h>
+
+#include <mlx5_glue.h>
+#include <mlx5_prm.h>
+
+#include "mlx5cq_ethdev.h"
+
+#define MLX5CQ_CMD_QUERY_VPORT_STATE 0x750
+#define MLX5CQ_CMD_QUERY_NIC_VPORT_CONTEXT 0x754
+#define MLX5CQ_CMD_MODIFY_NIC_VPORT_CONTEXT 0x755
+#define MLX5CQ_VPORT_STATE_UP 0x1
+#define MLX5CQ_LIST_TYPE_UC 0x0
+#define MLX5CQ_LIST_TYPE_MC 0x1
+
+struct mlx5_ifc_pmd_query_vport_state_in_bits {
+	u8 opcode[0x10];
+	u8 uid[0x10];
+	u8 reserved_at_20[0x10];
+	u8 op_mod[0x10];
+	u8 other_vport[0x1];
+	u8 reserved_at_41[0xf];
+	u8 vport_number[0x10];
+	u8 reserved_at_60[0x20];
+};
+
+struct mlx5_ifc_pmd_query_vport_state_out_bits {
+	u8 status[0x8];
+	u8 reserved_at_8[0x18];
+	u8 syndrome[0x20];
+	u8 reserved_at_40[0x20];
+	u8 reserved_at_60[0x18];
+	u8 admin_state[0x4];
+	u8 state[0x4];
+};
+
+struct mlx5_ifc_pmd_nic_vport_field_select_bits {
+	u8 reserved_at_0[0x12];
+	u8 affiliation[0x1];
+	u8 reserved_at_13[0x1];
+	u8 disable_uc_local_lb[0x1];
+	u8 disable_mc_local_lb[0x1];
+	u8 node_guid[0x1];
+	u8 port_guid[0x1];
+	u8 min_inline[0x1];
+	u8 mtu[0x1];
+	u8 change_event[0x1];
+	u8 promisc[0x1];
+	u8 permanent_address[0x1];
+	u8 addresses_list[0x1];
+	u8 roce_en[0x1];
+	u8 reserved_at_1f[0x1];
+};
+
+struct mlx5_ifc_pmd_modify_nic_vport_context_in_bits {
+	u8 opcode[0x10];
+	u8 uid[0x10];
+	u8 reserved_at_20[0x10];
+	u8 op_mod[0x10];
+	u8 other_vport[0x1];
+	u8 reserved_at_41[0xf];
+	u8 vport_number[0x10];
+	struct mlx5_ifc_pmd_nic_vport_field_select_bits field_select;
+	u8 reserved_at_80[0x780];
+	struct mlx5_ifc_nic_vport_context_bits nic_vport_context;
+};
+
+struct mlx5_ifc_pmd_modify_nic_vport_context_out_bits {
+	u8 status[0x8];
+	u8 reserved_at_8[0x18];
+	u8 syndrome[0x20];
+	u8 reserved_at_40[0x40];
+};
+
+/* Run a command; 0, or -errno with rte_errno set and a log line. */
+static int
+mlx5cq_cmd(struct mlx5cq_priv *priv, const char *what, const void *in,
+	   size_t inlen, void *out, size_t outlen)
+{
+	int ret;
+
+	ret = mlx5_glue->devx_general_cmd(priv->ctx, in, inlen, out, outlen);
+	if (ret != 0 || MLX5_GET(pmd_modify_nic_vport_context_out, out,
+				 status) != 0) {
+		PMD_LOG(ERR, "port %u: %s failed: ret %d status 0x%x "
+			"syndrome 0x%x", priv->eth_dev->data->port_id, what,
+			ret,
+			MLX5_GET(pmd_modify_nic_vport_context_out, out,
+				 status),
+			MLX5_GET(pmd_modify_nic_vport_context_out, out,
+				 syndrome));
+		rte_errno = ret > 0 ? ret : (errno ? errno : EIO);
+		if (rte_errno == 0 || ret == 0)
+			rte_errno = EIO;
+		return -rte_errno;
+	}
+	return 0;
+}
+
+/* Link: QUERY_VPORT_STATE of the own vport. */
+int
+mlx5cq_vport_state(struct mlx5cq_priv *priv, int *up)
+{
+	uint32_t in[MLX5_ST_SZ_DW(pmd_query_vport_state_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(pmd_query_vport_state_out)] = { 0 };
+	int ret;
+
+	MLX5_SET(pmd_query_vport_state_in, in, opcode,
+		 MLX5CQ_CMD_QUERY_VPORT_STATE);
+	ret = mlx5cq_cmd(priv, "QUERY_VPORT_STATE", in, sizeof(in), out,
+			 sizeof(out));
+	if (ret != 0)
+		return ret;
+	*up = MLX5_GET(pmd_query_vport_state_out, out, state) ==
+	      MLX5CQ_VPORT_STATE_UP;
+	return 0;
+}
+
+static void
+mlx5cq_modify_hdr(void *in)
+{
+	MLX5_SET(pmd_modify_nic_vport_context_in, in, opcode,
+		 MLX5CQ_CMD_MODIFY_NIC_VPORT_CONTEXT);
+}
+
+int
+mlx5cq_vport_promisc(struct mlx5cq_priv *priv, int promisc, int allmulti)
+{
+	uint32_t in[MLX5_ST_SZ_DW(pmd_modify_nic_vport_context_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(pmd_modify_nic_vport_context_out)] = { 0 };
+	void *ctx = MLX5_ADDR_OF(pmd_modify_nic_vport_context_in, in,
+				 nic_vport_context);
+
+	mlx5cq_modify_hdr(in);
+	MLX5_SET(pmd_modify_nic_vport_context_in, in, field_select.promisc, 1);
+	MLX5_SET(nic_vport_context, ctx, promisc_uc, !!promisc);
+	MLX5_SET(nic_vport_context, ctx, promisc_mc, !!(promisc || allmulti));
+	MLX5_SET(nic_vport_context, ctx, promisc_all, !!promisc);
+	return mlx5cq_cmd(priv, "MODIFY_NIC_VPORT_CONTEXT (promisc)", in,
+			  sizeof(in), out, sizeof(out));
+}
+
+/* Allowed list of one type; entries follow the context, 8 B each. */
+static int
+mlx5cq_vport_list(struct mlx5cq_priv *priv, uint32_t type,
+		  const struct rte_ether_addr *macs, uint32_t n)
+{
+	uint8_t in[MLX5_ST_SZ_BYTES(pmd_modify_nic_vport_context_in) +
+		   8 * RTE_MAX(MLX5CQ_MAX_MAC_ADDRS, MLX5CQ_MAX_MC_ADDRS)];
+	uint32_t out[MLX5_ST_SZ_DW(pmd_modify_nic_vport_context_out)] = { 0 };
+	void *ctx = MLX5_ADDR_OF(pmd_modify_nic_vport_context_in, in,
+				 nic_vport_context);
+	uint8_t *list = in + MLX5_ST_SZ_BYTES(pmd_modify_nic_vport_context_in);
+	size_t inlen = MLX5_ST_SZ_BYTES(pmd_modify_nic_vport_context_in) +
+		       8 * n;
+	uint32_t i;
+
+	memset(in, 0, sizeof(in));
+	mlx5cq_modify_hdr(in);
+	MLX5_SET(pmd_modify_nic_vport_context_in, in,
+		 field_select.addresses_list, 1);
+	MLX5_SET(nic_vport_context, ctx, allowed_list_type, type);
+	MLX5_SET(nic_vport_context, ctx, allowed_list_size, n);
+	for (i = 0; i < n; i++)
+		memcpy(list + 8 * i + 2, macs[i].addr_bytes, RTE_ETHER_ADDR_LEN);
+	return mlx5cq_cmd(priv, type == MLX5CQ_LIST_TYPE_UC ?
+			  "MODIFY_NIC_VPORT_CONTEXT (unicast list)" :
+			  "MODIFY_NIC_VPORT_CONTEXT (multicast list)",
+			  in, inlen, out, sizeof(out));
+}
+
+/*
+ * Unicast list: every non-zero address of the port, primary first; entry
+ * idx (when >= 0) is taken as addr instead (NULL: removed), since ethdev
+ * updates its table only after the operation succeeded.
+ */
+int
+mlx5cq_vport_mac_list(struct mlx5cq_priv *priv, int idx,
+		      const struct rte_ether_addr *addr)
+{
+	struct rte_ether_addr macs[MLX5CQ_MAX_MAC_ADDRS];
+	const struct rte_ether_addr *a = priv->eth_dev->data->mac_addrs;
+	uint32_t i, n = 0;
+
+	for (i = 0; i < MLX5CQ_MAX_MAC_ADDRS; i++) {
+		const struct rte_ether_addr *m = &a[i];
+
+		if ((int)i == idx)
+			m = addr;
+		if (m != NULL && !rte_is_zero_ether_addr(m))
+			macs[n++] = *m;
+	}
+	return mlx5cq_vport_list(priv, MLX5CQ_LIST_TYPE_UC, macs, n);
+}
+
+int
+mlx5cq_vport_mc_list(struct mlx5cq_priv *priv)
+{
+	return mlx5cq_vport_list(priv, MLX5CQ_LIST_TYPE_MC, priv->mc_addrs,
+				 priv->mc_n);
+}
+
+/* MTU: the hardware MTU counts the L2 header, a VLAN tag and the FCS. */
+int
+mlx5cq_vport_mtu(struct mlx5cq_priv *priv, uint16_t mtu)
+{
+	uint32_t in[MLX5_ST_SZ_DW(pmd_modify_nic_vport_context_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(pmd_modify_nic_vport_context_out)] = { 0 };
+	void *ctx = MLX5_ADDR_OF(pmd_modify_nic_vport_context_in, in,
+				 nic_vport_context);
+
+	mlx5cq_modify_hdr(in);
+	MLX5_SET(pmd_modify_nic_vport_context_in, in, field_select.mtu, 1);
+	MLX5_SET(nic_vport_context, ctx, mtu, mtu + MLX5CQ_HW_MTU_EXTRA);
+	return mlx5cq_cmd(priv, "MODIFY_NIC_VPORT_CONTEXT (mtu)", in,
+			  sizeof(in), out, sizeof(out));
+}
+
+/* Permanent MAC of the vport (QUERY_NIC_VPORT_CONTEXT). */
+int
+mlx5cq_vport_perm_mac(struct mlx5cq_priv *priv, struct rte_ether_addr *mac)
+{
+	uint32_t in[MLX5_ST_SZ_DW(query_nic_vport_context_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(query_nic_vport_context_out)] = { 0 };
+	uint8_t *p;
+	int ret;
+
+	MLX5_SET(query_nic_vport_context_in, in, opcode,
+		 MLX5CQ_CMD_QUERY_NIC_VPORT_CONTEXT);
+	ret = mlx5cq_cmd(priv, "QUERY_NIC_VPORT_CONTEXT", in, sizeof(in), out,
+			 sizeof(out));
+	if (ret != 0)
+		return ret;
+	p = (uint8_t *)MLX5_ADDR_OF(query_nic_vport_context_out, out,
+				    nic_vport_context.permanent_address);
+	memcpy(mac->addr_bytes, p + 2, RTE_ETHER_ADDR_LEN);
+	return 0;
+}
