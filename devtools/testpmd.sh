@@ -92,7 +92,7 @@ awk -v pmd="$pmd" '
 	acc && /TX-packets:/ { tx = $2 }
 	END {
 		if (sum > best) best = sum
-		printf "testpmd.sh: %s: RX %d TX %d, io forward %.3f Mpps " \
+		printf "testpmd.sh: %s: RX %.0f TX %.0f, io forward %.3f Mpps " \
 		       "(RX of all ports, best 1 s period)\n",
 		       pmd, rx, tx, best / 1e6
 	}' "$log"

@@ -13,7 +13,13 @@
  * (256K entries: 16/32 MiB) x ring state after the refill (warm: left in
  * the caches by the refill; flushed: every line written back and evicted
  * with clflush, as after device DMA writes that invalidate the core's
- * copies) x burst 1/8/32.
+ * copies) x burst 1/8/32. A second table (emulated HCA only): every
+ * mini-CQE format compressed (basic layout; HASH and L34H also enhanced;
+ * HASH on 128 B CQEs), padded 128 B CQEs and a mix with 1 % error CQEs,
+ * burst 32, 1K warm and 256K flushed; runs of 64 completions share what
+ * the mini-CQEs do not carry, so the model writes them as sessions. The
+ * floor of a compressed ring streams every 64 B slot (titles, arrays,
+ * holes: one slot per completion) without an owner check.
  *
  * A timed pass drains one full ring (every entry a responder CQE of the
  * current pass). The ring is refilled before every pass outside the timed
@@ -54,6 +60,16 @@
 #define PERF_SLICE 1024 /* Completions per timed slice. */
 #define PERF_MIN_SLICES 256 /* Samples per case at least. */
 
+/* A CQ variant of the second table (compression, padding, errors). */
+struct perf_variant {
+	const char *name;
+	uint16_t cqe_size;
+	uint8_t comp_format; /* RTE_MLX5CQ_COMP_*, 0: none */
+	uint8_t comp_layout;
+	uint32_t flags; /* RTE_MLX5CQ_F_CQE_PAD */
+	uint16_t err_every; /* An error CQE every that many, 0: none. */
+};
+
 /* One ring under test and the way it is refilled. */
 struct perf_ring {
 	struct rte_mlx5cq *cq;
@@ -71,6 +87,7 @@ struct perf_ring {
 	uint8_t *img[2];
 	uint8_t *dbrec;
 	uint32_t seq; /* Completions produced so far. */
+	const struct perf_variant *var; /* NULL: the first table. */
 };
 
 struct perf_case_result {
@@ -141,6 +158,52 @@ perf_emu_cpl(uint32_t seq, struct mlx5_emu_cpl *c)
 	c->wqe_counter = d.wqe_counter;
 }
 
+/*
+ * Completion seq of a variant: runs of 64 that share every field but the
+ * ones the mini-CQE format carries (so the model compresses them), an
+ * error CQE every err_every.
+ */
+static void
+perf_var_cpl(const struct perf_variant *v, uint32_t seq,
+	     struct mlx5_emu_cpl *c)
+{
+	uint32_t run = seq / 64;
+
+	memset(c, 0, sizeof(*c));
+	c->kind = MLX5_EMU_CPL_RESP;
+	if (v->err_every && seq % v->err_every == (uint32_t)v->err_every - 1) {
+		c->kind = MLX5_EMU_CPL_RESP_ERR;
+		c->syndrome = 0x05;
+	}
+	c->opcode = c->kind == MLX5_EMU_CPL_RESP ? 2 : 0;
+	c->rx_hash_type = 0x22;
+	c->rx_hash_res = run * 0x9e3779b9u;
+	c->csum = 0xbeef;
+	c->hdr_type_etc = 1u << 3 | 1u << 4 | 1u << 9 | 1u << 10;
+	c->vlan_info = 100;
+	c->flow_table_metadata = run;
+	c->timestamp = (uint64_t)run << 8;
+	c->qpn = 0x123;
+	c->wqe_counter = (uint16_t)seq;
+	c->byte_cnt = 64 + (seq & 1023);
+	switch (v->comp_format) {
+	case RTE_MLX5CQ_COMP_HASH:
+		c->rx_hash_res = seq * 0x9e3779b9u;
+		break;
+	case RTE_MLX5CQ_COMP_CSUM:
+	case RTE_MLX5CQ_COMP_CSUM_STRIDX:
+		c->csum = (uint16_t)(seq ^ 0xbeef);
+		break;
+	case RTE_MLX5CQ_COMP_FTAG_STRIDX:
+		c->qpn = seq & 0xffffff;
+		break;
+	case RTE_MLX5CQ_COMP_L34H_STRIDX:
+		c->hdr_type_etc = (uint16_t)(1u << 9 | (seq & 0x3c) << 2 |
+					     (seq & 1));
+		break;
+	}
+}
+
 static void
 perf_ring_free(struct perf_ring *r)
 {
@@ -162,7 +225,8 @@ perf_ring_free(struct perf_ring *r)
 
 /* A CQ created by the library through DevX on an emulated device. */
 static int
-perf_ring_emu(struct perf_ring *r, uint32_t log_n, uint16_t cqe_size)
+perf_ring_emu(struct perf_ring *r, uint32_t log_n, uint16_t cqe_size,
+	      const struct perf_variant *v)
 {
 	struct rte_mlx5cq_attr attr;
 	struct rte_mlx5cq_info info;
@@ -184,6 +248,14 @@ perf_ring_emu(struct perf_ring *r, uint32_t log_n, uint16_t cqe_size)
 	attr.flags = RTE_MLX5CQ_F_SINGLE_THREADED;
 	attr.socket = (int)rte_socket_id();
 	attr.path = RTE_MLX5CQ_PATH_DEVX;
+	if (v != NULL) {
+		attr.flags |= v->flags;
+		if (v->comp_format) {
+			attr.comp_mask |= RTE_MLX5CQ_ATTR_COMPRESSED;
+			attr.comp_format = v->comp_format;
+			attr.comp_layout = v->comp_layout;
+		}
+	}
 	r->cq = rte_mlx5cq_create(r->dev, &attr);
 	if (r->cq == NULL)
 		goto fail;
@@ -199,6 +271,7 @@ perf_ring_emu(struct perf_ring *r, uint32_t log_n, uint16_t cqe_size)
 	r->post = malloc(sizeof(*r->post) * PERF_POST_CHUNK);
 	if (r->post == NULL)
 		goto fail;
+	r->var = v;
 	return 0;
 fail:
 	perf_ring_free(r);
@@ -279,8 +352,13 @@ perf_refill(struct perf_ring *r, int flush)
 			uint32_t i;
 			int ret;
 
-			for (i = 0; i < k; i++)
-				perf_emu_cpl(r->seq + i, &r->post[i]);
+			for (i = 0; i < k; i++) {
+				if (r->var != NULL)
+					perf_var_cpl(r->var, r->seq + i,
+						     &r->post[i]);
+				else
+					perf_emu_cpl(r->seq + i, &r->post[i]);
+			}
 			ret = mlx5_emu_cq_post(r->ctx, r->cqn, r->post, k);
 			if (ret != (int)k) {
 				printf("perf: mlx5_emu_cq_post: %d of %u\n",
@@ -355,6 +433,8 @@ perf_base_pass(struct perf_ring *r, double *v)
 	const uint32_t slice = RTE_MIN(total, (uint32_t)PERF_SLICE);
 	const unsigned int shift = cq->stride_shift, off = cq->cqe_off;
 	const unsigned int log_n = r->log_n;
+	/* Compressed rings: holes and arrays have no owner bit to check. */
+	const int check = r->var == NULL || r->var->comp_format == 0;
 	const uint8_t *ring = r->ring;
 	uint32_t ci = cq->ci, i = 0, end, ns = 0;
 	uint64_t t0, t1, sum = 0;
@@ -368,7 +448,8 @@ perf_base_pass(struct perf_ring *r, double *v)
 				(ring + ((size_t)(ci & mask) << shift) + off);
 			uint8_t op_own = ((const volatile uint8_t *)q)[63];
 
-			if (unlikely((op_own & 1) != ((ci >> log_n) & 1)))
+			if (unlikely(check &&
+				     (op_own & 1) != ((ci >> log_n) & 1)))
 				break;
 			sum += q[0] + q[1] + q[2] + q[3] + q[4] + q[5] +
 			       q[6] + q[7];
@@ -472,7 +553,21 @@ test_cq_perf(int argc, char **argv)
 	static const uint32_t log_sizes[] = { 10, 18 };
 	static const uint16_t bursts[] = { 1, 8, 32 };
 	static const char * const states[] = { "warm", "flushed" };
-	struct perf_case_result res[2 * 2 * 2 * 3];
+	static const struct perf_variant variants[] = {
+		{ "comp-hash", 64, RTE_MLX5CQ_COMP_HASH, 0, 0, 0 },
+		{ "comp-csum", 64, RTE_MLX5CQ_COMP_CSUM, 0, 0, 0 },
+		{ "comp-ftag", 64, RTE_MLX5CQ_COMP_FTAG_STRIDX, 0, 0, 0 },
+		{ "comp-csumstr", 64, RTE_MLX5CQ_COMP_CSUM_STRIDX, 0, 0, 0 },
+		{ "comp-l34h", 64, RTE_MLX5CQ_COMP_L34H_STRIDX, 0, 0, 0 },
+		{ "comp-hash-enh", 64, RTE_MLX5CQ_COMP_HASH, 1, 0, 0 },
+		{ "comp-l34h-enh", 64, RTE_MLX5CQ_COMP_L34H_STRIDX, 1, 0, 0 },
+		{ "comp-hash-128", 128, RTE_MLX5CQ_COMP_HASH, 0, 0, 0 },
+		{ "128pad", 128, 0, 0, RTE_MLX5CQ_F_CQE_PAD, 0 },
+		{ "err1pct", 64, 0, 0, 0, 100 },
+	};
+	static const uint32_t var_logs[] = { 10, 18 };
+	struct perf_case_result res[2 * 2 * 2 * 3 +
+				    RTE_DIM(variants) * RTE_DIM(var_logs)];
 	unsigned int reps = PERF_REPS_DEFAULT, nres = 0;
 	unsigned int s, l, f, b;
 	const char *json = NULL, *mode = NULL;
@@ -506,7 +601,8 @@ test_cq_perf(int argc, char **argv)
 			const char *m;
 
 			if (!force_image && perf_ring_emu(&r, log_sizes[l],
-							  cqe_sizes[s]) == 0) {
+							  cqe_sizes[s],
+							  NULL) == 0) {
 				m = "emu-devx";
 			} else if (perf_ring_image(&r, log_sizes[l],
 						   cqe_sizes[s]) == 0) {
@@ -548,6 +644,49 @@ test_cq_perf(int argc, char **argv)
 				}
 			}
 			perf_ring_free(&r);
+		}
+	}
+	/*
+	 * Second table: every compressed format (basic, enhanced, 128 B),
+	 * padded 128 B CQEs and 1 % error CQEs, burst 32, a small warm ring
+	 * and a large flushed one; the model writes the rings (emu only).
+	 */
+	if (!force_image) {
+		unsigned int v;
+
+		printf("%-22s %12s %12s %7s\n", "variant", "poll cyc/cpl",
+		       "floor cyc/cpl", "ratio");
+		for (v = 0; v < RTE_DIM(variants); v++) {
+			for (l = 0; l < RTE_DIM(var_logs); l++) {
+				struct perf_ring r;
+				struct perf_case_result *c = &res[nres];
+
+				if (perf_ring_emu(&r, var_logs[l],
+						  variants[v].cqe_size,
+						  &variants[v]) != 0) {
+					printf("perf: no CQ for %s\n",
+					       variants[v].name);
+					return 1;
+				}
+				if (perf_measure(&r, l, 32, reps, &c->poll_cpc,
+						 &c->base_cpc) != 0) {
+					perf_ring_free(&r);
+					return 1;
+				}
+				nres++;
+				c->cqe_size = variants[v].cqe_size;
+				c->entries = r.entries;
+				c->state = states[l];
+				c->burst = 32;
+				snprintf(c->name, sizeof(c->name),
+					 "%s/%uK/%s/b32", variants[v].name,
+					 c->entries / 1024, c->state);
+				printf("%-22s %12.2f %12.2f %7.2f\n", c->name,
+				       c->poll_cpc, c->base_cpc,
+				       c->poll_cpc / c->base_cpc);
+				fflush(stdout);
+				perf_ring_free(&r);
+			}
 		}
 	}
 	printf("refill: %s%s\n", mode,

@@ -12,6 +12,7 @@
  * in word 1); the model takes the doorbell from the UAR page at 0x20.
  */
 
+#include <dirent.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <stdint.h>
@@ -21,6 +22,7 @@
 #include <infiniband/verbs.h>
 #include <rte_common.h>
 #include <rte_errno.h>
+#include <rte_malloc.h>
 #include <rte_memory.h>
 #include <rte_telemetry.h>
 
@@ -28,6 +30,40 @@
 #include <rte_mlx5cq.h>
 
 #include "test.h"
+
+/*
+ * struct rte_tel_data is opaque in the installed API; the DPDK source the
+ * build uses has its layout (lib/telemetry/telemetry_data.h), which lets
+ * the test read what the handlers wrote.
+ */
+#if __has_include("../../.cache/dpdk/src/lib/telemetry/telemetry_data.h")
+#include "../../.cache/dpdk/src/lib/telemetry/telemetry_data.h"
+#define TEL_DATA_VISIBLE 1
+#endif
+
+#ifdef TEL_DATA_VISIBLE
+static const struct tel_dict_entry *
+tel_find(const struct rte_tel_data *d, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->data_len; i++)
+		if (strcmp(d->data.dict[i].name, name) == 0)
+			return &d->data.dict[i];
+	return NULL;
+}
+
+static int
+tel_u64(const struct rte_tel_data *d, const char *name, uint64_t want)
+{
+	const struct tel_dict_entry *e = tel_find(d, name);
+
+	TEST_ASSERT_NOT_NULL(e, "telemetry: no %s", name);
+	TEST_ASSERT_EQUAL(e->value.u64val, want, "telemetry %s: %" PRIu64
+			  " want %" PRIu64, name, e->value.u64val, want);
+	return TEST_SUCCESS;
+}
+#endif
 
 #define CHECK(x) do { \
 	if ((x) != TEST_SUCCESS) \
@@ -279,14 +315,48 @@ test_arm_telemetry(void)
 	TEST_ASSERT_NOT_NULL(d, "tel alloc");
 	TEST_ASSERT_SUCCESS(rte_mlx5cq_telemetry_list("/mlx5cq/list", NULL, d),
 			    "list");
-	/* rte_tel_data is opaque: check through the info command below
-	 * and here only that the list call succeeds on a live registry. */
+#ifdef TEL_DATA_VISIBLE
+	{
+		unsigned int k, found = 0;
+
+		for (k = 0; k < d->data_len; k++)
+			found += d->data.array[k].ival == id;
+		TEST_ASSERT_EQUAL(found, 1, "id %d in the list %u times", id,
+				  found);
+	}
+#endif
 	rte_tel_data_free(d);
 	d = rte_tel_data_alloc();
 	TEST_ASSERT_NOT_NULL(d, "tel alloc");
 	snprintf(params, sizeof(params), "%d", id);
 	TEST_ASSERT_SUCCESS(rte_mlx5cq_telemetry_info("/mlx5cq/info", params,
 						      d), "info");
+#ifdef TEL_DATA_VISIBLE
+	{
+		const struct tel_dict_entry *e;
+
+		e = tel_find(d, "id");
+		TEST_ASSERT(e != NULL && e->value.ival == id, "telemetry id");
+		e = tel_find(d, "path");
+		TEST_ASSERT(e != NULL && strcmp(e->value.sval, "devx") == 0,
+			    "telemetry path");
+		if (tel_u64(d, "cqn", emu.cq->cqn) ||
+		    tel_u64(d, "entries", 32) ||
+		    tel_u64(d, "completions", 8) ||
+		    tel_u64(d, "errors", 2) || tel_u64(d, "polls", 2) ||
+		    tel_u64(d, "empty_polls", 1) || tel_u64(d, "arms", 1) ||
+		    tel_u64(d, "events", 1) || tel_u64(d, "ci", 8) ||
+		    tel_u64(d, "arm_sn", 1) || tel_u64(d, "minis", 0))
+			return TEST_FAILED;
+		e = tel_find(d, "err_syndrome");
+		TEST_ASSERT_NOT_NULL(e, "telemetry err_syndrome");
+		if (tel_u64(e->value.container.data, "0x05", 1) ||
+		    tel_u64(e->value.container.data, "0x13", 1))
+			return TEST_FAILED;
+		TEST_ASSERT_EQUAL(e->value.container.data->data_len, 2,
+				  "syndromes listed");
+	}
+#endif
 	rte_tel_data_free(d);
 	d = rte_tel_data_alloc();
 	TEST_ASSERT_EQUAL(rte_mlx5cq_telemetry_info("/mlx5cq/info", "999999",
@@ -315,6 +385,88 @@ test_arm_telemetry(void)
 	return TEST_SUCCESS;
 }
 
+static unsigned int
+heap_allocs(void)
+{
+	struct rte_malloc_socket_stats ms;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < rte_socket_count(); i++)
+		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i),
+						&ms) == 0)
+			n += ms.alloc_count;
+	return n;
+}
+
+static unsigned int
+open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	unsigned int n = 0;
+
+	if (d == NULL)
+		return 0;
+	while ((e = readdir(d)) != NULL)
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+/*
+ * Event sources leak nothing: create/destroy with events on both paths,
+ * and failed creations after the channel exists (verbs: the CQ fails after
+ * the completion channel was made) or before it (DevX: CREATE_CQ fails).
+ */
+static int
+test_arm_no_leak(void)
+{
+	static const enum rte_mlx5cq_path paths[] = {
+		RTE_MLX5CQ_PATH_DEVX, RTE_MLX5CQ_PATH_VERBS };
+	struct rte_mlx5cq_attr attr;
+	struct mlx5_emu_stats s0, s1;
+	struct rte_mlx5cq *cq;
+	unsigned int p, allocs, fds;
+
+	emu.ctx = mlx5_emu_open("test_arm_leak", NULL);
+	TEST_ASSERT_NOT_NULL(emu.ctx, "open");
+	emu.dev = rte_mlx5cq_dev_open(emu.ctx, SOCKET_ID_ANY);
+	TEST_ASSERT_NOT_NULL(emu.dev, "dev_open");
+	for (p = 0; p < RTE_DIM(paths); p++) {
+		memset(&attr, 0, sizeof(attr));
+		attr.cqe = 31;
+		attr.flags = RTE_MLX5CQ_F_EVENTS;
+		attr.socket = SOCKET_ID_ANY;
+		attr.path = paths[p];
+		TEST_ASSERT_SUCCESS(mlx5_emu_stats_get(emu.ctx, &s0), "stats");
+		allocs = heap_allocs();
+		fds = open_fds();
+		cq = rte_mlx5cq_create(emu.dev, &attr);
+		TEST_ASSERT_NOT_NULL(cq, "create: %d", rte_errno);
+		TEST_ASSERT(rte_mlx5cq_event_fd(cq) >= 0, "fd");
+		TEST_ASSERT(open_fds() > fds, "no fd for the events");
+		TEST_ASSERT_SUCCESS(rte_mlx5cq_destroy(cq), "destroy");
+		TEST_ASSERT_EQUAL(open_fds(), fds, "fd leak (path %u)", p);
+		TEST_ASSERT_EQUAL(heap_allocs(), allocs, "heap leak");
+		mlx5_emu_fail_inject(emu.ctx, paths[p] == RTE_MLX5CQ_PATH_DEVX ?
+				     MLX5_EMU_FAIL_OBJ_CREATE :
+				     MLX5_EMU_FAIL_VERBS_CQ, 0, 1);
+		rte_errno = 0;
+		cq = rte_mlx5cq_create(emu.dev, &attr);
+		mlx5_emu_fail_inject(emu.ctx, MLX5_EMU_FAIL_OBJ_CREATE, 0, 0);
+		mlx5_emu_fail_inject(emu.ctx, MLX5_EMU_FAIL_VERBS_CQ, 0, 0);
+		TEST_ASSERT_NULL(cq, "create succeeded under fault");
+		TEST_ASSERT(rte_errno != 0, "no rte_errno");
+		TEST_ASSERT_EQUAL(open_fds(), fds, "fd leak on failure");
+		TEST_ASSERT_EQUAL(heap_allocs(), allocs, "heap leak on failure");
+		TEST_ASSERT_SUCCESS(mlx5_emu_stats_get(emu.ctx, &s1), "stats");
+		TEST_ASSERT(s1.cqs == s0.cqs && s1.umems == s0.umems &&
+			    s1.devx_objs == s0.devx_objs &&
+			    s1.dbr_slots == s0.dbr_slots, "device leak");
+	}
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite arm_suite = {
 	.suite_name = "arm",
 	.unit_test_cases = {
@@ -330,6 +482,7 @@ static struct unit_test_suite arm_suite = {
 		TEST_CASE_NAMED_WITH_DATA("test_arm_overrun_oi", NULL,
 			arm_teardown, test_arm_overrun, (const void *)1),
 		TEST_CASE_ST(NULL, arm_teardown, test_arm_telemetry),
+		TEST_CASE_ST(NULL, arm_teardown, test_arm_no_leak),
 		TEST_CASES_END()
 	}
 };

@@ -417,6 +417,7 @@ static const struct join_case join_cases[] = {
 	{ "HASH hash type", 0, m_htype },
 	{ "HASH wqe_counter not consecutive", 0, m_wqe },
 	{ "CSUM hash", 1, m_hash }, { "CSUM hdr", 1, m_hdr_lo },
+	{ "CSUM wqe_counter not consecutive", 1, m_wqe },
 	{ "FTAG hash", 2, m_hash }, { "FTAG csum", 2, m_csum },
 	{ "FTAG 24-bit byte_cnt", 2, m_big },
 	{ "CSUM_STRIDX flow tag", 3, m_tag },

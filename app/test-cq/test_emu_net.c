@@ -587,11 +587,13 @@ test_net_two_ports(void)
 	c = cqe_next(&b.rcq, &b.rcq_ci);
 	TEST_ASSERT_NOT_NULL(c, "bad IP checksum frame");
 	TEST_ASSERT_EQUAL(rd16(c + CQE_HDR_TYPE), 0x0518,
-			  "L2_OK, L4_OK, no L3_OK (0x%04x)", rd16(c + CQE_HDR_TYPE));
+			  "L2_OK, L4_OK, no L3_OK (0x%04x)",
+			  rd16(c + CQE_HDR_TYPE));
 	c = cqe_next(&b.rcq, &b.rcq_ci);
 	TEST_ASSERT_NOT_NULL(c, "bad TCP checksum frame");
 	TEST_ASSERT_EQUAL(rd16(c + CQE_HDR_TYPE), 0x0318,
-			  "L2_OK, L3_OK, no L4_OK (0x%04x)", rd16(c + CQE_HDR_TYPE));
+			  "L2_OK, L3_OK, no L4_OK (0x%04x)",
+			  rd16(c + CQE_HDR_TYPE));
 	TEST_ASSERT_EQUAL(rd16(c + CQE_WQE_CNT), 1, "RX wqe_counter");
 	c = cqe_next(&b.rcq, &b.rcq_ci);
 	TEST_ASSERT_NOT_NULL(c, "IPv6 frame");
@@ -1080,7 +1082,8 @@ test_net_rss(void)
 			TEST_ASSERT_EQUAL(c[CQE_HASH_TYPE], pass ? 0x04 : 0x44,
 					  "hash type");
 			TEST_ASSERT_EQUAL(rd16(c + CQE_HDR_TYPE), 0x0718,
-			  "checksums filled on TX (0x%04x)", rd16(c + CQE_HDR_TYPE));
+					  "checksums filled on TX (0x%04x)",
+					  rd16(c + CQE_HDR_TYPE));
 		}
 	}
 	return nport_close(&p);
@@ -1226,6 +1229,51 @@ test_net_concurrent_destroy(void)
 	if (ret == TEST_SUCCESS)
 		ret = nport_close(&b);
 	return ret;
+}
+
+/* An RQ on a CQ of the verbs path: that CQ cannot be destroyed while
+ * the RQ uses it. */
+static int
+test_net_verbs_cq(void)
+{
+	struct mlx5_devx_create_rq_attr rqa;
+	struct ibv_cq_init_attr_ex ca;
+	struct mlx5dv_cq_init_attr da;
+	struct mlx5_devx_rq rq;
+	struct mlx5dv_cq dvcq;
+	struct mlx5dv_obj obj;
+	struct ibv_cq_ex *vcq;
+	struct nport p;
+	int ret;
+
+	ret = nport_open(&p, "enet_vcq", NULL, NULL, 0);
+	if (ret != TEST_SUCCESS)
+		return ret;
+	memset(&ca, 0, sizeof(ca));
+	ca.cqe = 63;
+	ca.wc_flags = IBV_WC_STANDARD_FLAGS;
+	memset(&da, 0, sizeof(da));
+	vcq = mlx5_glue->dv_create_cq(p.ctx, &ca, &da);
+	TEST_ASSERT_NOT_NULL(vcq, "verbs CQ");
+	memset(&obj, 0, sizeof(obj));
+	obj.cq.in = ibv_cq_ex_to_cq(vcq);
+	obj.cq.out = &dvcq;
+	TEST_ASSERT_SUCCESS(mlx5_glue->dv_init_obj(&obj, MLX5DV_OBJ_CQ), "cqn");
+	memset(&rqa, 0, sizeof(rqa));
+	memset(&rq, 0, sizeof(rq));
+	rqa.cqn = dvcq.cqn;
+	rqa.wq_attr.wq_type = MLX5_WQ_TYPE_CYCLIC;
+	rqa.wq_attr.log_wq_stride = 4;
+	rqa.wq_attr.log_wq_sz = LOG_RQ;
+	rqa.wq_attr.pd = p.pdn;
+	TEST_ASSERT_SUCCESS(mlx5_devx_rq_create(p.ctx, &rq, 16, LOG_RQ, &rqa,
+						SOCKET_ID_ANY), "rq");
+	TEST_ASSERT_EQUAL(mlx5_glue->destroy_cq(ibv_cq_ex_to_cq(vcq)), EBUSY,
+			  "CQ used by the RQ");
+	mlx5_devx_rq_destroy(&rq);
+	TEST_ASSERT_SUCCESS(mlx5_glue->destroy_cq(ibv_cq_ex_to_cq(vcq)),
+			    "destroy");
+	return nport_close(&p);
 }
 
 /* Firmware checks: status, syndrome, errno; nothing leaks. */
@@ -1421,6 +1469,7 @@ static struct unit_test_suite emu_net_suite = {
 		TEST_CASE(test_net_rss),
 		TEST_CASE(test_net_wqe_wrap),
 		TEST_CASE(test_net_concurrent_destroy),
+		TEST_CASE(test_net_verbs_cq),
 		TEST_CASE(test_net_bad_commands),
 		TEST_CASE(test_net_close_leaks),
 		TEST_CASES_END()

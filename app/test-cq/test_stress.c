@@ -106,7 +106,7 @@ test_stress_run(const void *data)
 	struct rte_mlx5cq_cpl c[64];
 	struct rte_mlx5cq_counters cnt;
 	uint64_t s = 0, errors = 0, idle = 0;
-	uint64_t t0 = rte_get_timer_cycles();
+	uint64_t t0 = rte_get_timer_cycles(), last_progress = t0;
 	uint16_t burst = 1;
 	char name[32];
 
@@ -155,8 +155,18 @@ test_stress_run(const void *data)
 			errors += err;
 		}
 		burst = (uint16_t)(burst % 64 + 1);
-		if (r == 0) {
+		if (r != 0) {
+			last_progress = rte_get_timer_cycles();
+		} else {
 			mlx5_emu_producer_stats_get(st.prod, &ps);
+			if (rte_get_timer_cycles() - last_progress >
+			    10 * rte_get_timer_hz()) {
+				printf("  no progress for 10 s at %" PRIu64
+				       " (written %" PRIu64 ")\n", s,
+				       ps.written);
+				rte_mlx5cq_dump(stdout, st.cq);
+				return TEST_FAILED;
+			}
 			if (ps.done && ps.written == s) {
 				printf("  producer done at %" PRIu64
 				       " (last_ret %d)\n", ps.written,

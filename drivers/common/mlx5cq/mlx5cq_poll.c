@@ -284,7 +284,6 @@ zip_open(struct rte_mlx5cq *cq, volatile const uint8_t *cqe, uint8_t op_own,
 	 uint32_t ci)
 {
 	struct rte_mlx5cq_zip *z = &cq->zip;
-	unsigned int k;
 	uint32_t cnt;
 
 	if (cq->comp == 0) {
@@ -318,8 +317,8 @@ zip_open(struct rte_mlx5cq *cq, volatile const uint8_t *cqe, uint8_t op_own,
 			log_malformed(cq, "error opcode in the title", ci, op);
 			return -1;
 		}
-		for (k = 0; k < 64; k++)
-			z->title[k] = cqe[k];
+		/* Owned and past the read barrier: a plain copy. */
+		memcpy(z->title, (const void *)(uintptr_t)cqe, 64);
 		rte_mlx5cq__decode(z->title, op_own, &z->trec);
 		z->wqe_next = z->trec.wqe_counter;
 		z->ca = ci + 1;
@@ -360,6 +359,85 @@ zip_step(struct rte_mlx5cq *cq)
 	}
 }
 
+/* Mini-CQE fields: 4-byte aligned inside the 8-byte aligned mini. */
+static __rte_always_inline uint32_t
+mini_be32(volatile const uint8_t *m, unsigned int off)
+{
+	return rte_be_to_cpu_32(*(volatile const rte_be32_t *)(m + off));
+}
+
+static __rte_always_inline uint16_t
+mini_be16(volatile const uint8_t *m, unsigned int off)
+{
+	return rte_be_to_cpu_16(*(volatile const rte_be16_t *)(m + off));
+}
+
+/*
+ * Deliver up to n records of the open session, array by array: the same
+ * merge as zip_record() with the format chosen once per array.
+ */
+static uint16_t
+zip_burst(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl, uint16_t n)
+{
+	struct rte_mlx5cq_zip *z = &cq->zip;
+	const unsigned int fmt = z->trec.opcode == RTE_MLX5CQ_OP_REQ ?
+				 UINT32_MAX : cq_format(cq);
+	const int enh = cq_enhanced(cq);
+	uint16_t k = 0;
+
+	while (k < n && z->cnt) {
+		volatile const uint8_t *arr = cqe_at(cq, z->ca);
+		uint32_t stop = enh ? z->cnt : RTE_MIN(z->cnt, (z->ai | 7) + 1);
+		uint32_t take = RTE_MIN(stop - z->ai, (uint32_t)(n - k));
+		uint32_t j, a0 = z->ai & 7;
+		struct rte_mlx5cq_cpl *c = cpl + k;
+
+		for (j = 0; j < take; j++) {
+			volatile const uint8_t *m = arr + 8 * (a0 + j);
+
+			c[j] = z->trec;
+			c[j].byte_cnt = mini_be32(m, 4);
+			switch (fmt) {
+			case MLX5_CQE_RESP_FORMAT_HASH:
+				c[j].rss_hash = mini_be32(m, 0);
+				c[j].wqe_counter = (uint16_t)(z->wqe_next + j);
+				break;
+			case MLX5_CQE_RESP_FORMAT_CSUM:
+				c[j].csum = mini_be16(m, 0);
+				c[j].wqe_counter = (uint16_t)(z->wqe_next + j);
+				break;
+			case MLX5_CQE_RESP_FORMAT_FTAG_STRIDX:
+				c[j].flow_tag = (uint32_t)m[4] << 16 |
+						mini_be16(m, 0);
+				c[j].byte_cnt &= 0xffffff;
+				c[j].wqe_counter = mini_be16(m, 2);
+				break;
+			case MLX5_CQE_RESP_FORMAT_CSUM_STRIDX:
+				c[j].csum = mini_be16(m, 0);
+				c[j].wqe_counter = mini_be16(m, 2);
+				break;
+			case MLX5_CQE_RESP_FORMAT_L34H_STRIDX:
+				c[j].hdr_type_etc = (uint16_t)
+					((c[j].hdr_type_etc & 0xff00) | m[1]);
+				c[j].wqe_counter = mini_be16(m, 2);
+				break;
+			default: /* requester */
+				c[j].wqe_counter = mini_be16(m, 0);
+				break;
+			}
+		}
+		k = (uint16_t)(k + take);
+		cq->cnt.minis += take;
+		/* Bookkeeping of the last one delivers the array/session end. */
+		z->ai += take - 1;
+		z->wqe_next = (uint16_t)(z->wqe_next + take - 1);
+		zip_step(cq);
+	}
+	if (z->cnt == 0)
+		cq->ci = z->end;
+	return k;
+}
+
 /*
  * Look at the completion at the consumer index without consuming it
  * (a compressed CQE opens its session). Returns 1 and fills *cqe (the
@@ -378,17 +456,25 @@ peek(struct rte_mlx5cq *cq, volatile const uint8_t **cqe, uint8_t *op_own)
 		return 1;
 	}
 	e = cqe_at(cq, ci);
-	oo = e[RTE_MLX5CQ_CQE_OP_OWN];
 	if (cq_enhanced(cq)) {
+		/*
+		 * The iteration count first, then a read barrier, then the
+		 * rest, op_own included (kernel
+		 * mlx5_cqwq_get_cqe_enahnced_comp).
+		 */
 		if (e[MLX5CQ_CQE_VIC] != (uint8_t)(ci >> cq->log_n))
 			return 0;
+		rte_io_rmb();
+		oo = e[RTE_MLX5CQ_CQE_OP_OWN];
 		if (((oo >> 2) & 3) != RTE_MLX5CQ_FORMAT_COMPRESSED &&
 		    (oo >> 4) == RTE_MLX5CQ_OP_INVALID)
 			return 0;
-	} else if (!rte_mlx5cq__sw_owned(oo, ci, cq->log_n)) {
-		return 0;
+	} else {
+		oo = e[RTE_MLX5CQ_CQE_OP_OWN];
+		if (!rte_mlx5cq__sw_owned(oo, ci, cq->log_n))
+			return 0;
+		rte_io_rmb();
 	}
-	rte_io_rmb();
 	if (unlikely(((oo >> 2) & 3) == RTE_MLX5CQ_FORMAT_COMPRESSED)) {
 		if (zip_open(cq, e, oo, ci))
 			return -1;
@@ -420,10 +506,7 @@ consume(struct rte_mlx5cq *cq, volatile const uint8_t *cqe, uint8_t op_own,
 	if (c->status != 0) {
 		count_error(cq, c);
 	} else if (cq_enhanced(cq)) {
-		unsigned int k;
-
-		for (k = 0; k < 64; k++)
-			cq->zip.title[k] = cqe[k];
+		memcpy(cq->zip.title, (const void *)(uintptr_t)cqe, 64);
 		cq->zip.trec = *c;
 		cq->zip.wqe_next = (uint16_t)(c->wqe_counter + 1);
 		cq->zip.have_title = 1;
@@ -447,7 +530,14 @@ mlx5cq_poll_core(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 	while (i < n) {
 		volatile const uint8_t *cqe;
 		uint8_t op_own = 0;
-		int ret = peek(cq, &cqe, &op_own);
+		int ret;
+
+		if (cq->zip.cnt) {
+			i = (uint16_t)(i + zip_burst(cq, cpl + i,
+						     (uint16_t)(n - i)));
+			continue;
+		}
+		ret = peek(cq, &cqe, &op_own);
 
 		if (ret <= 0) {
 			stop = ret < 0;

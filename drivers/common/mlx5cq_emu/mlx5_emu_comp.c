@@ -45,8 +45,9 @@
  * readers take from the title). In HASH format the wqe_counter is not
  * carried either: DPDK derives completion i's WQE index as the title's
  * wqe_counter + i (mlx5_rx_poll_len, zip->wqe_idx + zip->ai), so a
- * responder joins only with that wqe_counter. In FTAG format the byte
- * count must fit 24 bits.
+ * responder joins only with that wqe_counter; the same holds for CSUM
+ * (stride index written, but non-striding readers ignore it). In FTAG
+ * format the byte count must fit 24 bits.
  *
  * A session closes on: a completion that cannot join, the session limit
  * (caps.cqe_compression_max_num), ring space (the session cannot grow into
@@ -216,7 +217,14 @@ comp_can_join(const struct emu_cq *cq, const uint8_t title[64],
 	if (!comp_can_start(cq, cpl, img) || req != title_req ||
 	    op != title_op)
 		return 0;
-	if (!req && cq->mini_cqe_res_format == MLX5_CQE_RESP_FORMAT_HASH &&
+	/*
+	 * HASH and CSUM: readers of non-striding queues derive the WQE index
+	 * from the title (DPDK zip->wqe_idx + zip->ai; kernel mlx5e
+	 * decompression increments the title's wqe_counter), so only
+	 * consecutive counters join. CSUM still writes the stride index.
+	 */
+	if (!req && (cq->mini_cqe_res_format == MLX5_CQE_RESP_FORMAT_HASH ||
+		     cq->mini_cqe_res_format == MLX5_CQE_RESP_FORMAT_CSUM) &&
 	    img_be16(img + 60) != (uint16_t)(img_be16(title + 60) + pos))
 		return 0;
 	comp_mask(cq, req, title, a);

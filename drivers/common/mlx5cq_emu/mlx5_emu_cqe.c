@@ -193,9 +193,22 @@ emu_cqe_store(struct emu_cq *cq, uint32_t idx, const uint8_t cqe[64],
 
 	if (cq->cqe_sz != 0)
 		memset(dst - 64, 0, 64); /* No inline data: zeros/padding. */
-	memcpy(dst, cqe, EMU_CQE_OP_OWN);
+	/*
+	 * Bytes 0..61, then bytes 62 (validity iteration count of the
+	 * enhanced layout) and 63 (op_own) in one store: a reader that sees
+	 * either sees the whole CQE (kernel mlx5_cqwq_get_cqe_enahnced_comp
+	 * reads the iteration count, then dma_rmb, then the rest).
+	 */
+	memcpy(dst, cqe, EMU_CQE_OP_OWN - 1);
 	rte_wmb();
-	__atomic_store_n(&dst[EMU_CQE_OP_OWN], op_own, __ATOMIC_RELEASE);
+	{
+		uint16_t tail;
+		uint8_t b[2] = { cqe[EMU_CQE_OP_OWN - 1], op_own };
+
+		memcpy(&tail, b, sizeof(tail));
+		__atomic_store_n((uint16_t *)(void *)&dst[EMU_CQE_OP_OWN - 1],
+				 tail, __ATOMIC_RELEASE);
+	}
 }
 
 /* Store one built CQE at the producer index, op_own last. */

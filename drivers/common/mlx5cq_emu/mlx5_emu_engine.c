@@ -159,6 +159,8 @@ emu_engine_update(void)
 		else
 			emu_engine_running = 1;
 		if (ret == 0)
+			pthread_setname_np(emu_engine_thread, "mlx5-emu-net");
+		if (ret == 0)
 			EMU_LOG(DEBUG, "engine: started (%u ready queues)",
 				ready);
 	} else if (ready == 0 && emu_engine_running) {

@@ -81,14 +81,17 @@ emu_net_obj_create(struct emu_dev *dev, uint16_t opcode, const void *in,
 				    MLX5_EMU_SYND_NONE);
 	switch (opcode) {
 	case MLX5_CMD_OP_ALLOC_TRANSPORT_DOMAIN:
-		return emu_td_create(dev, net, in, inlen, out, outlen, id, priv);
+		return emu_td_create(dev, net, in, inlen, out, outlen, id,
+				     priv);
 	case MLX5_CMD_OP_CREATE_TIS:
 		return emu_tis_create(dev, net, in, inlen, out, outlen, id,
 				      priv);
 	case MLX5_CMD_OP_CREATE_SQ:
-		return emu_sq_create(dev, net, in, inlen, out, outlen, id, priv);
+		return emu_sq_create(dev, net, in, inlen, out, outlen, id,
+				     priv);
 	case MLX5_CMD_OP_CREATE_RQ:
-		return emu_rq_create(dev, net, in, inlen, out, outlen, id, priv);
+		return emu_rq_create(dev, net, in, inlen, out, outlen, id,
+				     priv);
 	case MLX5_CMD_OP_CREATE_RQT:
 		return emu_rqt_create(dev, net, in, inlen, out, outlen, id,
 				      priv);

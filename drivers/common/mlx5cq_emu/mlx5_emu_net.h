@@ -213,9 +213,10 @@ int emu_net_check_lens(struct emu_dev *dev, const char *what, size_t inlen,
 		       size_t need_out);
 
 /* Common WQ context checks (mlx5_emu_sq.c); 0 or errno with status. */
+/* wqe_bytes: the stride the queue needs, 0 for any (4..10 as log2). */
 int emu_wq_setup(struct emu_dev *dev, const void *wq, uint32_t wqe_bytes,
-		 int device_writes, struct emu_wq *out_wq, void *out,
-		 size_t outlen, const char *what);
+		 struct emu_wq *out_wq, void *out, size_t outlen,
+		 const char *what);
 void emu_wq_release(struct emu_wq *wq);
 /* MODIFY_SQ/RQ state checks (cur named by the command, to requested). */
 int emu_q_modify_state(struct emu_dev *dev, const char *what, uint32_t qn,

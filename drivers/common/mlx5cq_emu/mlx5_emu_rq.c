@@ -104,7 +104,7 @@ emu_rq_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 		return emu_cmd_fail(dev, out, outlen, EMU_CMD_STAT_BAD_RES_ERR,
 				    MLX5_EMU_SYND_NET_CQ);
 	}
-	ret = emu_wq_setup(dev, wq, 0, 1, &w, out, outlen, "CREATE_RQ");
+	ret = emu_wq_setup(dev, wq, 0, &w, out, outlen, "CREATE_RQ");
 	if (ret != 0)
 		return ret;
 	rq = calloc(1, sizeof(*rq));
@@ -149,7 +149,8 @@ emu_rq_modify(struct emu_dev *dev, struct emu_rq *rq, const void *in,
 		EMU_LOG(ERR, "%s: MODIFY_RQ: rqn 0x%x is not this object "
 			"(0x%x)", dev->name, MLX5_GET(modify_rq_in, in, rqn),
 			rq->rqn);
-		return emu_cmd_fail(dev, out, outlen, EMU_CMD_STAT_BAD_PARAM_ERR,
+		return emu_cmd_fail(dev, out, outlen,
+				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_OBJ_ID);
 	}
 	mask = MLX5_GET64(modify_rq_in, in, modify_bitmask);
@@ -159,7 +160,8 @@ emu_rq_modify(struct emu_dev *dev, struct emu_rq *rq, const void *in,
 	    MLX5_GET(rqc, rqc, hairpin_peer_vhca) != 0) {
 		EMU_LOG(ERR, "%s: MODIFY_RQ: modify_bitmask 0x%" PRIx64
 			" (only state, vsd, lwm)", dev->name, mask);
-		return emu_cmd_fail(dev, out, outlen, EMU_CMD_STAT_BAD_PARAM_ERR,
+		return emu_cmd_fail(dev, out, outlen,
+				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_NET_RESERVED);
 	}
 	cur = MLX5_GET(modify_rq_in, in, rq_state);

@@ -63,14 +63,12 @@ emu_pd_exists(struct emu_dev *dev, uint32_t pdn)
 
 int
 emu_wq_setup(struct emu_dev *dev, const void *wq, uint32_t wqe_bytes,
-	     int device_writes, struct emu_wq *w, void *out, size_t outlen,
-	     const char *what)
+	     struct emu_wq *w, void *out, size_t outlen, const char *what)
 {
 	struct emu_umem *umem, *dbr;
 	uint64_t off, bytes, dbr_addr;
 	unsigned int log_sz, log_stride;
 
-	(void)device_writes;
 	if (WQ_GET(wq_type) != MLX5_WQ_TYPE_CYCLIC) {
 		EMU_LOG(ERR, "%s: %s: wq_type %u not cyclic", dev->name, what,
 			WQ_GET(wq_type));
@@ -230,7 +228,7 @@ emu_sq_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 		return emu_cmd_fail(dev, out, outlen, EMU_CMD_STAT_BAD_RES_ERR,
 				    MLX5_EMU_SYND_NET_TIS);
 	}
-	ret = emu_wq_setup(dev, wq, MLX5_WQE_SIZE, 0, &w, out, outlen,
+	ret = emu_wq_setup(dev, wq, MLX5_WQE_SIZE, &w, out, outlen,
 			   "CREATE_SQ");
 	if (ret != 0)
 		return ret;
@@ -318,7 +316,8 @@ emu_sq_modify(struct emu_dev *dev, struct emu_sq *sq, const void *in,
 		EMU_LOG(ERR, "%s: MODIFY_SQ: sqn 0x%x is not this object "
 			"(0x%x)", dev->name, MLX5_GET(modify_sq_in, in, sqn),
 			sq->sqn);
-		return emu_cmd_fail(dev, out, outlen, EMU_CMD_STAT_BAD_PARAM_ERR,
+		return emu_cmd_fail(dev, out, outlen,
+				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_OBJ_ID);
 	}
 	if (MLX5_GET64(modify_sq_in, in, modify_bitmask) != 0 ||
@@ -326,7 +325,8 @@ emu_sq_modify(struct emu_dev *dev, struct emu_sq *sq, const void *in,
 	    MLX5_GET(sqc, sqc, hairpin_peer_vhca) != 0) {
 		EMU_LOG(ERR, "%s: MODIFY_SQ: only the state is modifiable",
 			dev->name);
-		return emu_cmd_fail(dev, out, outlen, EMU_CMD_STAT_BAD_PARAM_ERR,
+		return emu_cmd_fail(dev, out, outlen,
+				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_NET_RESERVED);
 	}
 	cur = MLX5_GET(modify_sq_in, in, sq_state);

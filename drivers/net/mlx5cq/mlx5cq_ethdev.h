@@ -77,6 +77,8 @@ extern int mlx5cq_net_logtype;
 		       RTE_ETH_RSS_NONFRAG_IPV6_TCP | \
 		       RTE_ETH_RSS_NONFRAG_IPV6_UDP | \
 		       RTE_ETH_RSS_NONFRAG_IPV6_OTHER | \
+		       RTE_ETH_RSS_IPV6_EX | RTE_ETH_RSS_IPV6_TCP_EX | \
+		       RTE_ETH_RSS_IPV6_UDP_EX | \
 		       RTE_ETH_RSS_L3_SRC_ONLY | RTE_ETH_RSS_L3_DST_ONLY | \
 		       RTE_ETH_RSS_L4_SRC_ONLY | RTE_ETH_RSS_L4_DST_ONLY)
 

@@ -61,11 +61,16 @@ mlx5cq_rss_selector(uint64_t hf, struct mlx5_rx_hash_field_select *sel)
 	const uint64_t v6 = RTE_ETH_RSS_IPV6 | RTE_ETH_RSS_FRAG_IPV6 |
 			    RTE_ETH_RSS_NONFRAG_IPV6_TCP |
 			    RTE_ETH_RSS_NONFRAG_IPV6_UDP |
-			    RTE_ETH_RSS_NONFRAG_IPV6_OTHER;
+			    RTE_ETH_RSS_NONFRAG_IPV6_OTHER |
+			    RTE_ETH_RSS_IPV6_EX | RTE_ETH_RSS_IPV6_TCP_EX |
+			    RTE_ETH_RSS_IPV6_UDP_EX;
+	/* The _EX types hash like their plain IPv6 counterparts. */
 	const uint64_t tcp = RTE_ETH_RSS_NONFRAG_IPV4_TCP |
-			     RTE_ETH_RSS_NONFRAG_IPV6_TCP;
+			     RTE_ETH_RSS_NONFRAG_IPV6_TCP |
+			     RTE_ETH_RSS_IPV6_TCP_EX;
 	const uint64_t udp = RTE_ETH_RSS_NONFRAG_IPV4_UDP |
-			     RTE_ETH_RSS_NONFRAG_IPV6_UDP;
+			     RTE_ETH_RSS_NONFRAG_IPV6_UDP |
+			     RTE_ETH_RSS_IPV6_UDP_EX;
 	uint32_t f = 0;
 
 	memset(sel, 0, sizeof(*sel));

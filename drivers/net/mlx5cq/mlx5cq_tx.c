@@ -122,9 +122,7 @@ mlx5cq_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i], *s;
 		uint32_t rest = m->data_len - MLX5CQ_INLINE_HDR;
-		uint32_t ds = 3 + (rest != 0) + (m->nb_segs - 1);
-		uint32_t nbb = (ds + 3) >> 2;
-		uint32_t u = txq->pi << 2, lkey = 0;
+		uint32_t ds, nbb, u = txq->pi << 2, lkey = 0;
 		volatile uint8_t *w = mlx5cq_tx_unit(txq, u);
 		const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
 		uint8_t ce = 0;
@@ -135,6 +133,11 @@ mlx5cq_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 			rte_pktmbuf_free(m);
 			continue;
 		}
+		/* A zero byte count means 2 GiB: empty segments are skipped. */
+		ds = 3 + (rest != 0);
+		for (s = m->next; s != NULL; s = s->next)
+			ds += s->data_len != 0;
+		nbb = (ds + 3) >> 2;
 		if (txq->wqebb_n - (txq->pi - txq->ci) < nbb) {
 			mlx5cq_txq_complete(txq);
 			if (txq->wqebb_n - (txq->pi - txq->ci) < nbb)
@@ -180,6 +183,8 @@ mlx5cq_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		for (s = m->next; s != NULL; s = s->next) {
 			uintptr_t a = rte_pktmbuf_mtod(s, uintptr_t);
 
+			if (s->data_len == 0)
+				continue;
 			lkey = mlx5cq_mr_lookup(&txq->mrc, a, s->pool);
 			mlx5cq_tx_dseg(mlx5cq_tx_unit(txq, u++), s->data_len,
 				       lkey, a);
