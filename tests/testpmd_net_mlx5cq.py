@@ -46,7 +46,7 @@ def vdev(n, wire='w0', extra=''):
             (n, wire, (',' + extra) if extra else '')]
 
 
-def testpmd(vdevs, args, script, timeout=60):
+def testpmd(vdevs, args, script, timeout=60, eal=()):
     """Run interactive testpmd; script is a list of commands or floats
     (seconds to wait). Returns the output."""
     d = drivers_dir()
@@ -54,7 +54,7 @@ def testpmd(vdevs, args, script, timeout=60):
     env['LD_LIBRARY_PATH'] = d + ':' + env.get('LD_LIBRARY_PATH', '')
     # Line-buffered: the command echo never splits a line of output.
     cmd = ['stdbuf', '-oL', 'dpdk-testpmd', '--no-pci', '--in-memory', '-l', '0,1',
-           '--log-level=lib.eal:error', '-d', d] + vdevs + \
+           '--log-level=lib.eal:error', '-d', d] + list(eal) + vdevs + \
           ['--', '-i', '--nb-cores=1', '--total-num-mbufs=32768'] + args
     p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                          stderr=subprocess.STDOUT, env=env, text=True)
@@ -178,13 +178,21 @@ def case_csum():
 
 
 def case_rx_flags():
-    """rxonly verbose: RX offload flags of the CQE reach the mbuf."""
-    out = testpmd(vdev(0) + vdev(1), ['--rxq=2', '--txq=2', '--rss-udp'],
+    """rxonly verbose: RX offload flags of the CQE reach the mbuf, also
+    through compressed CQEs."""
+    for extra in ('', 'cqe_comp=csum', 'cqe_comp=hash',
+                  'cqe_comp=l34h,cqe_comp_layout=enhanced'):
+        rx_flags_one(extra)
+
+
+def rx_flags_one(extra):
+    out = testpmd(vdev(0, extra=extra) + vdev(1, extra=extra),
+                  ['--rxq=2', '--txq=2', '--rss-udp'],
                   ['set fwd txonly', 'start', 0.5, 'stop',
                    'set fwd rxonly', 'set verbose 1', 'start', 0.5, 'stop',
                    'set verbose 0'])
     lines = [l for l in out.splitlines() if 'ol_flags' in l]
-    check(lines, 'rx_flags: no verbose receive lines')
+    check(lines, 'rx_flags %s: no verbose receive lines' % extra)
     rx = [l for l in lines if 'RSS hash' in l or 'RX_RSS_HASH' in l]
     check(rx, 'rx_flags: no RSS hash flag: %s' % lines[:2])
     for l in rx[:50]:
@@ -238,15 +246,40 @@ CQE_SETTINGS = [
 ]
 
 
+COMP_BITS = {'hash': 0x1, 'csum': 0x2, 'csum_stridx': 0x4, 'ftag': 0x8,
+             'l34h': 0x10}
+
+
+def cq_expect(setting, rx):
+    """The CQ line the PMD logs (DEBUG) for a queue with these devargs."""
+    a = dict(kv.split('=') for kv in setting.split(','))
+    desc = int(a.get('rxq_desc' if rx else 'txq_desc', 512))
+    comp = COMP_BITS[a['cqe_comp']] if rx and 'cqe_comp' in a else 0
+    layout = 1 if rx and a.get('cqe_comp_layout') == 'enhanced' else 0
+    return 'path %s entries %d cqe %s pad %s comp_format 0x%x layout %d' % (
+        'verbs' if a.get('cq_path') == 'verbs' else 'devx', 2 * desc,
+        a.get('cqe_size', '64'), a.get('cqe_pad', '0'), comp, layout)
+
+
 def case_cqe_settings():
     """io forward with every CQE setting (size, padding, path,
-    compression formats and layouts)."""
+    compression formats and layouts); each CQ is what the devargs ask."""
     for s in CQE_SETTINGS:
         out = testpmd(vdev(0, extra=s) + vdev(1, extra=s), [],
                       ['start tx_first', 1.0, 'stop', 'show port stats all',
-                       'show port xstats 0'])
+                       'show port xstats 0'],
+                      eal=['--log-level=pmd.net.mlx5cq:debug'])
+        for d, rx in (('rx', True), ('tx', False)):
+            m = re.search(r'port 0 %sq 0: CQ 0x[0-9a-f]+ (.*)' % d, out)
+            check(m is not None, '%s: no %s CQ log line' % (s, d))
+            check(m.group(1).strip() == cq_expect(s, rx),
+                  '%s: %s CQ "%s", expected "%s"' % (s, d, m.group(1),
+                                                     cq_expect(s, rx)))
         io_checks(port_stats(out), s)
         x = xstats(out, 0)
+        if 'cqe_comp' in s:
+            check(x['rx_q0_cq_minis'] > 0,
+                  '%s: no completion came from a mini-CQE' % s)
         check(x['rx_q0_cq_comp_unhandled'] == 0,
               '%s: compressed CQEs left unhandled' % s)
         check(x['rx_q0_cq_completions'] == x['rx_q0_packets'],

@@ -21,6 +21,7 @@
 
 #include <rte_byteorder.h>
 #include <rte_eal.h>
+#include <rte_errno.h>
 #include <rte_malloc.h>
 
 #include <mlx5_glue.h>
@@ -29,6 +30,7 @@
 #include <mlx5_common_devx.h>
 
 #include "mlx5_emu.h"
+#include "rte_mlx5cq.h"
 #include "test.h"
 
 /* rte_common_mlx5's struct mlx5_devx_obj (see test_emu.c). */
@@ -79,6 +81,9 @@ struct nport {
 	struct mlx5dv_devx_uar *uar;
 	struct mlx5_devx_obj *td, *tis, *rqt, *tir;
 	struct mlx5_devx_cq scq, rcq;
+	/* CQs made with the mlx5cq library instead of scq / rcq. */
+	struct rte_mlx5cq_dev *ldev;
+	struct rte_mlx5cq *lscq, *lrcq;
 	struct mlx5_devx_sq sq;
 	struct mlx5_devx_rq rq;
 	uint8_t *data; /* DATA_SZ bytes: RX buffers, then TX payloads. */
@@ -118,17 +123,24 @@ put16(uint8_t *p, uint16_t v)
 	p[1] = (uint8_t)v;
 }
 
+/* The addresses, ports and TCP flags of a TCP/IPv4 frame. */
+struct tcp4_flow {
+	uint8_t sip[4];
+	uint8_t dip[4];
+	uint16_t sport;
+	uint16_t dport;
+	uint8_t flags;
+};
+
 /*
- * An Ethernet/IPv4/TCP frame from 66.9.149.187:2794 to 161.142.100.80:1766
- * (the first Microsoft RSS vector) with payload; good checksums unless
+ * An Ethernet/IPv4/TCP frame of a flow with payload; good checksums unless
  * told otherwise. Returns the length.
  */
 static uint32_t
-frame_tcp4(uint8_t *f, const uint8_t *dst, const uint8_t *src,
-	   uint32_t payload, int bad_ip, int bad_tcp)
+frame_tcp4_flow(uint8_t *f, const uint8_t *dst, const uint8_t *src,
+		const struct tcp4_flow *fl, uint32_t payload, int bad_ip,
+		int bad_tcp)
 {
-	static const uint8_t sip[4] = { 66, 9, 149, 187 };
-	static const uint8_t dip[4] = { 161, 142, 100, 80 };
 	uint8_t *ip = f + 14, *tcp = f + 34;
 	uint32_t len = 54 + payload, i, s;
 	uint8_t ph[4];
@@ -142,14 +154,14 @@ frame_tcp4(uint8_t *f, const uint8_t *dst, const uint8_t *src,
 	put16(ip + 4, 0x1234);
 	ip[8] = 64;
 	ip[9] = 6;
-	memcpy(ip + 12, sip, 4);
-	memcpy(ip + 16, dip, 4);
+	memcpy(ip + 12, fl->sip, 4);
+	memcpy(ip + 16, fl->dip, 4);
 	put16(ip + 10, csum_done(csum_sum(0, ip, 20)) ^ (bad_ip ? 0x5a : 0));
-	put16(tcp, 2794);
-	put16(tcp + 2, 1766);
+	put16(tcp, fl->sport);
+	put16(tcp + 2, fl->dport);
 	put16(tcp + 4, 0x0001);
 	tcp[12] = 5 << 4;
-	tcp[13] = 0x02; /* SYN: no ACK. */
+	tcp[13] = fl->flags;
 	put16(tcp + 14, 1024);
 	for (i = 0; i < payload; i++)
 		tcp[20 + i] = (uint8_t)(i * 7 + 3);
@@ -161,6 +173,26 @@ frame_tcp4(uint8_t *f, const uint8_t *dst, const uint8_t *src,
 	s = csum_sum(s, tcp, 20 + payload);
 	put16(tcp + 16, csum_done(s) ^ (bad_tcp ? 0x0101 : 0));
 	return len;
+}
+
+/*
+ * An Ethernet/IPv4/TCP SYN frame from 66.9.149.187:2794 to
+ * 161.142.100.80:1766 (the first Microsoft RSS vector) with payload; good
+ * checksums unless told otherwise. Returns the length.
+ */
+static uint32_t
+frame_tcp4(uint8_t *f, const uint8_t *dst, const uint8_t *src,
+	   uint32_t payload, int bad_ip, int bad_tcp)
+{
+	static const struct tcp4_flow fl = {
+		.sip = { 66, 9, 149, 187 },
+		.dip = { 161, 142, 100, 80 },
+		.sport = 2794,
+		.dport = 1766,
+		.flags = 0x02, /* SYN: no ACK. */
+	};
+
+	return frame_tcp4_flow(f, dst, src, &fl, payload, bad_ip, bad_tcp);
 }
 
 /* Ethernet/IPv6/UDP, good checksum; length returned. */
@@ -334,10 +366,26 @@ tir_make(struct nport *p, struct mlx5_devx_obj *rqt, uint32_t fields)
 
 #define ALL_FIELDS 0xf /* SRC_IP, DST_IP, L4_SPORT, L4_DPORT */
 
-/* Build a whole port: queues ready, RX WQEs posted unless post == 0. */
+/* CQ number of a CQ made by mlx5cq (0 when unknown). */
+static uint32_t
+lcqn(const struct rte_mlx5cq *cq)
+{
+	struct rte_mlx5cq_info info;
+
+	if (rte_mlx5cq_info_get(cq, &info) != 0)
+		return 0;
+	return info.cqn;
+}
+
+/*
+ * Build a whole port with its queues ready. The send / receive CQ is made
+ * by the mlx5cq library with sattr / rattr when given, else by
+ * mlx5_devx_cq_create().
+ */
 static int
-nport_open(struct nport *p, const char *name, const char *wire,
-	   const uint8_t *mac, int vsd)
+nport_open_ex(struct nport *p, const char *name, const char *wire,
+	      const uint8_t *mac, int vsd, const struct rte_mlx5cq_attr *sattr,
+	      const struct rte_mlx5cq_attr *rattr)
 {
 	struct mlx5_devx_create_sq_attr sqa;
 	struct mlx5_devx_create_rq_attr rqa;
@@ -376,10 +424,25 @@ nport_open(struct nport *p, const char *name, const char *wire,
 	tisa.transport_domain = p->td->id;
 	p->tis = mlx5_devx_cmd_create_tis(p->ctx, &tisa);
 	TEST_ASSERT_NOT_NULL(p->tis, "tis");
-	TEST_ASSERT_SUCCESS(cq_make(p, &p->scq), "send cq");
-	TEST_ASSERT_SUCCESS(cq_make(p, &p->rcq), "recv cq");
+	if (sattr != NULL || rattr != NULL) {
+		p->ldev = rte_mlx5cq_dev_open(p->ctx, SOCKET_ID_ANY);
+		TEST_ASSERT_NOT_NULL(p->ldev, "mlx5cq dev: %d", rte_errno);
+	}
+	if (sattr != NULL) {
+		p->lscq = rte_mlx5cq_create(p->ldev, sattr);
+		TEST_ASSERT_NOT_NULL(p->lscq, "mlx5cq send cq: %d", rte_errno);
+	} else {
+		TEST_ASSERT_SUCCESS(cq_make(p, &p->scq), "send cq");
+	}
+	if (rattr != NULL) {
+		p->lrcq = rte_mlx5cq_create(p->ldev, rattr);
+		TEST_ASSERT_NOT_NULL(p->lrcq, "mlx5cq recv cq: %d", rte_errno);
+	} else {
+		TEST_ASSERT_SUCCESS(cq_make(p, &p->rcq), "recv cq");
+	}
 	memset(&sqa, 0, sizeof(sqa));
-	sqa.cqn = p->scq.cq->id;
+	sqa.cqn = p->lscq != NULL ? lcqn(p->lscq) :
+		  (uint32_t)p->scq.cq->id;
 	sqa.tis_lst_sz = 1;
 	sqa.tis_num = p->tis->id;
 	sqa.wq_attr.pd = p->pdn;
@@ -391,7 +454,8 @@ nport_open(struct nport *p, const char *name, const char *wire,
 	msq.state = MLX5_SQC_STATE_RDY;
 	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_modify_sq(p->sq.sq, &msq), "sq rdy");
 	memset(&rqa, 0, sizeof(rqa));
-	rqa.cqn = p->rcq.cq->id;
+	rqa.cqn = p->lrcq != NULL ? lcqn(p->lrcq) :
+		  (uint32_t)p->rcq.cq->id;
 	rqa.vsd = vsd;
 	rqa.wq_attr.wq_type = MLX5_WQ_TYPE_CYCLIC;
 	rqa.wq_attr.log_wq_stride = 4;
@@ -416,6 +480,14 @@ nport_open(struct nport *p, const char *name, const char *wire,
 	return TEST_SUCCESS;
 }
 
+/* A port with both CQs from mlx5_devx_cq_create(). */
+static int
+nport_open(struct nport *p, const char *name, const char *wire,
+	   const uint8_t *mac, int vsd)
+{
+	return nport_open_ex(p, name, wire, mac, vsd, NULL, NULL);
+}
+
 /* Tear a port down; everything must go and the device must close. */
 static int
 nport_close(struct nport *p)
@@ -429,6 +501,12 @@ nport_close(struct nport *p)
 	mlx5_devx_sq_destroy(&p->sq);
 	mlx5_devx_cq_destroy(&p->scq);
 	mlx5_devx_cq_destroy(&p->rcq);
+	if (p->lscq != NULL)
+		TEST_ASSERT_SUCCESS(rte_mlx5cq_destroy(p->lscq), "send cq");
+	if (p->lrcq != NULL)
+		TEST_ASSERT_SUCCESS(rte_mlx5cq_destroy(p->lrcq), "recv cq");
+	if (p->ldev != NULL)
+		TEST_ASSERT_SUCCESS(rte_mlx5cq_dev_close(p->ldev), "dev");
 	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(p->tis), "tis");
 	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(p->td), "td");
 	TEST_ASSERT_SUCCESS(mlx5_glue->dereg_mr(p->mr), "dereg");
@@ -1439,6 +1517,589 @@ test_net_close_leaks(void)
 	return TEST_SUCCESS;
 }
 
+/* --- compression of network completions --------------------------------- */
+
+/*
+ * Toeplitz hash written bit by bit from its definition (Microsoft RSS):
+ * for every set input bit b (most significant first) the 32 key bits
+ * starting at bit b are xor-ed into the result.
+ */
+static uint32_t
+toeplitz(const uint8_t *key, size_t key_len, const uint8_t *in, size_t n)
+{
+	uint32_t h = 0;
+	size_t bit;
+
+	for (bit = 0; bit < n * 8; bit++) {
+		uint64_t w = 0;
+		size_t k;
+
+		if (!(in[bit / 8] & (0x80u >> (bit % 8))))
+			continue;
+		for (k = 0; k < 5; k++)
+			w = w << 8 | (bit / 8 + k < key_len ? key[bit / 8 + k] :
+				      0);
+		h ^= (uint32_t)(w >> (8 - bit % 8));
+	}
+	return h;
+}
+
+/* The first Microsoft RSS verification vector (TCP/IPv4). */
+static const struct tcp4_flow ms_flow1 = {
+	.sip = { 66, 9, 149, 187 },
+	.dip = { 161, 142, 100, 80 },
+	.sport = 2794,
+	.dport = 1766,
+};
+
+/* RSS hash of a TCP/IPv4 flow under the test TIR (ALL_FIELDS). */
+static uint32_t
+flow_hash(const struct tcp4_flow *fl)
+{
+	uint8_t in[12];
+
+	memcpy(in, fl->sip, 4);
+	memcpy(in + 4, fl->dip, 4);
+	put16(in + 8, fl->sport);
+	put16(in + 10, fl->dport);
+	return toeplitz(ms_key, sizeof(ms_key), in, sizeof(in));
+}
+
+/* The CQE csum field: 16-bit one's complement sum (not complemented) of
+ * the bytes after the Ethernet header. */
+static uint16_t
+frame_csum(const uint8_t *f, uint32_t len)
+{
+	uint32_t s = csum_sum(0, f + 14, len - 14);
+
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)s;
+}
+
+static uint64_t
+rd64(const uint8_t *p)
+{
+	return (uint64_t)rd32(p) << 32 | rd32(p + 4);
+}
+
+#define Z_FRAMES 12 /* Frames of a burst that form one session. */
+#define Z_MAX 16
+#define Z_FLEN 512
+
+/* Frame k of a compressed-RX burst and what its CQE must carry. */
+struct zframe {
+	uint8_t f[Z_FLEN];
+	uint32_t len;
+	uint32_t hash;
+	uint16_t csum;
+	uint16_t hdr; /* hdr_type_etc */
+};
+
+/*
+ * Frame k (1..) of a burst, shaped so that consecutive frames differ only
+ * in what the mini-CQE of the format carries (what the title holds must
+ * be equal for a session to form):
+ * - HASH: other source ports and lengths; the source IP drops as the TCP
+ *   length grows so the pseudo-header sum, hence the csum field, stays;
+ * - CSUM: one flow, other lengths (the hash stays, the csum changes);
+ * - L34H_STRIDX: one flow and length, SYN and ACK+PSH frames alternate
+ *   (l4 type 1 / 4: header byte 0x18 / 0x48; the csum field only depends
+ *   on the pseudo header, so it stays).
+ */
+static void
+zframe_make(struct zframe *z, uint8_t format, unsigned int k)
+{
+	static const uint8_t bc[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	struct tcp4_flow fl = {
+		.sip = { 10, 0, 1, 144 },
+		.dip = { 10, 0, 2, 1 },
+		.sport = 4000,
+		.dport = 80,
+		.flags = 0x02,
+	};
+	uint32_t payload = 24 + 8 * k;
+	uint16_t w;
+
+	switch (format) {
+	case RTE_MLX5CQ_COMP_HASH:
+		w = (uint16_t)(0x0190 - 8 * k);
+		fl.sip[2] = (uint8_t)(w >> 8);
+		fl.sip[3] = (uint8_t)w;
+		fl.sport = (uint16_t)(1024 + 77 * k);
+		break;
+	case RTE_MLX5CQ_COMP_L34H_STRIDX:
+		payload = 64;
+		fl.flags = (k & 1) ? 0x18 : 0x02;
+		break;
+	default:
+		break;
+	}
+	z->len = frame_tcp4_flow(z->f, bc, mac_a, &fl, payload, 0, 0);
+	z->hash = flow_hash(&fl);
+	z->csum = frame_csum(z->f, z->len);
+	/* L2/L3/L4 OK, IPv4 (2 << 2), TCP without ACK 1 / ACK + data 4. */
+	z->hdr = 0x0700 | 2 << 2 | ((fl.flags & 0x10) ? 4 : 1) << 4;
+}
+
+static void
+zattr(struct rte_mlx5cq_attr *a, uint8_t format, uint8_t layout)
+{
+	memset(a, 0, sizeof(*a));
+	a->comp_mask = RTE_MLX5CQ_ATTR_CQE_SIZE;
+	a->cqe = (1u << LOG_CQ) - 1;
+	a->cqe_size = 64;
+	a->flags = RTE_MLX5CQ_F_SINGLE_THREADED;
+	a->socket = SOCKET_ID_ANY;
+	a->path = RTE_MLX5CQ_PATH_DEVX;
+	if (format != 0) {
+		a->comp_mask |= RTE_MLX5CQ_ATTR_COMPRESSED;
+		a->comp_format = format;
+		a->comp_layout = layout;
+	}
+}
+
+/* The 64 B entry k of a library CQ (64 B ring). */
+static const uint8_t *
+lslot(struct rte_mlx5cq *cq, uint32_t k)
+{
+	struct rte_mlx5cq_info info;
+
+	if (rte_mlx5cq_info_get(cq, &info) != 0)
+		return NULL;
+	return (const uint8_t *)info.ring + 64 * (k & (info.entries - 1));
+}
+
+/* Poll up to max records (several bursts, bounded). */
+static unsigned int
+lpoll(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *rec, unsigned int max)
+{
+	unsigned int got = 0, i;
+
+	memset(rec, 0, sizeof(*rec) * max);
+	for (i = 0; i < 8 && got < max; i++)
+		got += rte_mlx5cq_poll_burst(cq, rec + got,
+					     (uint16_t)(max - got));
+	return got;
+}
+
+/*
+ * Mini-CQE i of a session written from ring slot base: basic layout, the
+ * title at base and arrays of eight at base + 1, base + 8, base + 16...
+ * (DPDK mlx5_rx_poll_len); enhanced layout, base is the first compressed
+ * CQE and arrays of seven follow at base + 7... (DPDK main
+ * check_cqe_iteration, UCX uct_ib_mlx5_iface_cqe_unzip_init).
+ */
+static const uint8_t *
+zmini(struct rte_mlx5cq *cq, uint32_t base, unsigned int i, int enhanced)
+{
+	if (enhanced)
+		return lslot(cq, base + 7 * (i / 7)) + 8 * (i % 7);
+	return lslot(cq, base + (i < 8 ? 1 : 8 * (i / 8))) + 8 * (i % 8);
+}
+
+/*
+ * RX: port A sends, on a wire shared with B (receive CQ compressed with
+ * the format and layout, made by mlx5cq) and C (receive CQ uncompressed,
+ * made by mlx5cq), an IPv6 frame injected first (a regular CQE), then in
+ * one engine pass Z_FRAMES TCP frames and one longer than its WQE buffer.
+ * B's ring must hold a session whose bytes are checked at the PRM offsets,
+ * then the error CQE; rte_mlx5cq_poll_burst() must give B the records C
+ * gets (timestamps aside: on a compressed CQ the completions of a pass
+ * carry the pass clock, and a session the title's).
+ */
+static int
+net_comp_rx(uint8_t format, uint8_t layout)
+{
+	static const uint8_t bc[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	static struct zframe z[Z_FRAMES + 2];
+	struct rte_mlx5cq_cpl rb[Z_MAX], rc[Z_MAX];
+	struct rte_mlx5cq_attr za, ua;
+	struct mlx5_emu_cq_ev_info ev;
+	struct mlx5_emu_port_stats ps;
+	char name[3][32], wire[32];
+	const int enh = layout == RTE_MLX5CQ_COMP_LAYOUT_ENHANCED;
+	const uint8_t *t, *m, *c;
+	uint8_t v6[128];
+	struct nport a, b, cc;
+	uint32_t len6, be32, k, i;
+	unsigned int nb, nc;
+	int ret;
+
+	/* The test's Toeplitz against the first Microsoft RSS vector. */
+	TEST_ASSERT_EQUAL(flow_hash(&ms_flow1), 0x51ccc178u, "toeplitz");
+	snprintf(wire, sizeof(wire), "enet_wz_rx%u_%u", format, layout);
+	for (i = 0; i < 3; i++)
+		snprintf(name[i], sizeof(name[i]), "enet_zrx%u_%u_%c", format,
+			 layout, 'a' + i);
+	zattr(&za, format, layout);
+	zattr(&ua, 0, 0);
+	ret = nport_open(&a, name[0], wire, mac_a, 0);
+	if (ret == TEST_SUCCESS)
+		ret = nport_open_ex(&b, name[1], wire, mac_b, 0, NULL, &za);
+	if (ret == TEST_SUCCESS)
+		ret = nport_open_ex(&cc, name[2], wire, mac_c, 0, NULL, &ua);
+	if (ret != TEST_SUCCESS)
+		return ret;
+	rq_post(&b, Z_MAX);
+	rq_post(&cc, Z_MAX);
+	/* WQE Z_FRAMES + 1 of B and C: a 64-byte buffer. */
+	be32 = rte_cpu_to_be_32(64);
+	memcpy((uint8_t *)(uintptr_t)b.rq.wq.umem_buf + 16 * (Z_FRAMES + 1),
+	       &be32, 4);
+	memcpy((uint8_t *)(uintptr_t)cc.rq.wq.umem_buf + 16 * (Z_FRAMES + 1),
+	       &be32, 4);
+	for (k = 1; k <= Z_FRAMES + 1; k++)
+		zframe_make(&z[k], format, k);
+	/* The frames differ only in what the format's mini-CQE carries. */
+	for (k = 2; k <= Z_FRAMES; k++) {
+		TEST_ASSERT(format == RTE_MLX5CQ_COMP_CSUM ||
+			    z[k].csum == z[1].csum, "csum field shared");
+		TEST_ASSERT(format == RTE_MLX5CQ_COMP_HASH ||
+			    z[k].hash == z[1].hash, "hash shared");
+		TEST_ASSERT(format == RTE_MLX5CQ_COMP_L34H_STRIDX ||
+			    z[k].hdr == z[1].hdr, "header types shared");
+		TEST_ASSERT(z[k].len > 64, "longer than the small buffer");
+	}
+	/* The injection is a pass of its own: a regular CQE at once. */
+	len6 = frame_udp6(v6, bc, mac_a, 40);
+	TEST_ASSERT_EQUAL(mlx5_emu_wire_inject(wire, v6, len6), 3,
+			  "three ports");
+	c = lslot(b.lrcq, 0);
+	TEST_ASSERT(c != NULL && c[CQE_OP_OWN] == 0x20,
+		    "injected frame: regular RESP_SEND CQE, owner 0 (0x%02x)",
+		    c[CQE_OP_OWN]);
+	TEST_ASSERT_EQUAL(rd16(c + CQE_HDR_TYPE), 0x0724, "IPv6/UDP");
+	TEST_ASSERT_EQUAL(rd32(c + CQE_BYTE_CNT), len6, "byte_cnt");
+	/* The burst: one pass. */
+	for (k = 1; k <= Z_FRAMES + 1; k++)
+		send_frame(&a, z[k].f, z[k].len, 0);
+	TEST_ASSERT_EQUAL(mlx5_emu_net_progress(), Z_FRAMES + 1u, "one pass");
+	/* The session's first completion: the basic title or, enhanced, the
+	 * regular CQE the arrays follow. */
+	t = lslot(b.lrcq, 1);
+	TEST_ASSERT_EQUAL(rd16(t + CQE_WQE_CNT), 1, "title wqe_counter");
+	TEST_ASSERT_EQUAL(rd16(t + CQE_HDR_TYPE), z[1].hdr, "title hdr_type");
+	TEST_ASSERT_EQUAL(rd32(t + CQE_HASH_RES), z[1].hash, "title hash");
+	TEST_ASSERT_EQUAL(t[CQE_HASH_TYPE], 0x44, "title hash type");
+	TEST_ASSERT_EQUAL(rd16(t + 20), z[1].csum, "title csum");
+	if (!enh) {
+		/* op_own: RESP_SEND << 4 | format 3 << 2 | owner 0. */
+		TEST_ASSERT_EQUAL(t[CQE_OP_OWN], 0x2c, "title op_own 0x%02x",
+				  t[CQE_OP_OWN]);
+		TEST_ASSERT_EQUAL(rd32(t + CQE_BYTE_CNT), (uint32_t)Z_FRAMES,
+				  "title byte_cnt = session count");
+		for (i = 0; i < Z_FRAMES; i++) {
+			m = zmini(b.lrcq, 1, i, 0);
+			k = i + 1;
+			TEST_ASSERT_EQUAL(rd32(m + 4), z[k].len,
+					  "mini %u byte_cnt", i);
+			if (format == RTE_MLX5CQ_COMP_HASH) {
+				TEST_ASSERT_EQUAL(rd32(m), z[k].hash,
+						  "mini %u rx_hash_result", i);
+				continue;
+			}
+			if (format == RTE_MLX5CQ_COMP_CSUM)
+				TEST_ASSERT_EQUAL(rd16(m), z[k].csum,
+						  "mini %u checksum", i);
+			else
+				TEST_ASSERT(m[0] == 0 &&
+					    m[1] == (z[k].hdr & 0xff),
+					    "mini %u header byte 0x%02x", i,
+					    m[1]);
+			TEST_ASSERT_EQUAL(rd16(m + 2), k, "mini %u stride", i);
+		}
+		/* Minis 12..15 of the second array are zero. */
+		m = zmini(b.lrcq, 1, Z_FRAMES, 0);
+		for (i = 0; i < 8 * (16 - Z_FRAMES); i++)
+			TEST_ASSERT_EQUAL(m[i], 0, "unused mini byte %u", i);
+	} else {
+		TEST_ASSERT(t[CQE_OP_OWN] == 0x20 && t[62] == 0,
+			    "regular title, validity count 0");
+		TEST_ASSERT_EQUAL(rd32(t + CQE_BYTE_CNT), z[1].len, "byte_cnt");
+		/* Arrays of 7 and 4 at slots 2 and 9: op_own =
+		 * (minis - 1) << 4 | 3 << 2 | owner 0. */
+		c = lslot(b.lrcq, 2);
+		TEST_ASSERT(c[CQE_OP_OWN] == 0x6c && c[62] == 0,
+			    "array of 7 (0x%02x)", c[CQE_OP_OWN]);
+		c = lslot(b.lrcq, 9);
+		TEST_ASSERT(c[CQE_OP_OWN] == 0x3c && c[62] == 0,
+			    "array of 4 (0x%02x)", c[CQE_OP_OWN]);
+		for (i = 0; i < Z_FRAMES - 1; i++) {
+			m = zmini(b.lrcq, 2, i, 1);
+			k = i + 2;
+			TEST_ASSERT_EQUAL(rd32(m + 4), z[k].len,
+					  "mini %u byte_cnt", i);
+			if (format == RTE_MLX5CQ_COMP_HASH) {
+				TEST_ASSERT_EQUAL(rd32(m), z[k].hash,
+						  "mini %u rx_hash_result", i);
+				continue;
+			}
+			if (format == RTE_MLX5CQ_COMP_CSUM)
+				TEST_ASSERT_EQUAL(rd16(m), z[k].csum,
+						  "mini %u checksum", i);
+			else
+				TEST_ASSERT(m[0] == 0 &&
+					    m[1] == (z[k].hdr & 0xff),
+					    "mini %u header byte", i);
+			TEST_ASSERT_EQUAL(rd16(m + 2), k, "mini %u stride", i);
+		}
+		/* Minis 4..6 of the second array are zero. */
+		c = lslot(b.lrcq, 9);
+		for (i = 32; i < 56; i++)
+			TEST_ASSERT_EQUAL(c[i], 0, "unused mini byte %u", i);
+	}
+	/* Holes: the device does not write them. */
+	for (k = 3; k <= Z_FRAMES; k++) {
+		if (k == 9)
+			continue;
+		TEST_ASSERT_EQUAL(lslot(b.lrcq, k)[CQE_OP_OWN] >> 4, 0xf,
+				  "slot %u untouched", k);
+	}
+	/* The error CQE follows the session. */
+	c = lslot(b.lrcq, Z_FRAMES + 1);
+	TEST_ASSERT(c[CQE_OP_OWN] == 0xe0 && c[CQE_SYNDROME] == 0x01 &&
+		    rd16(c + CQE_WQE_CNT) == Z_FRAMES + 1,
+		    "RESP_ERR LOC_LEN_ERR after the session (0x%02x)",
+		    c[CQE_OP_OWN]);
+	/* C: every completion a regular CQE. */
+	for (k = 1; k <= Z_FRAMES; k++) {
+		c = lslot(cc.lrcq, k);
+		TEST_ASSERT(c[CQE_OP_OWN] == 0x20 &&
+			    rd32(c + CQE_BYTE_CNT) == z[k].len &&
+			    rd16(c + CQE_WQE_CNT) == k, "C: CQE %u", k);
+	}
+	TEST_ASSERT_SUCCESS(mlx5_emu_cq_ev_query(b.ctx,
+						 lcqn(b.lrcq), &ev),
+			    "ev");
+	TEST_ASSERT(ev.sessions == (enh ? 2u : 1u) &&
+		    ev.compressed == (enh ? Z_FRAMES - 1u : Z_FRAMES) &&
+		    ev.open == 0, "model counters: %" PRIu64 " sessions, %"
+		    PRIu64 " compressed, %u held", ev.sessions, ev.compressed,
+		    ev.open);
+	/* Decoded by the library: B's records are C's. */
+	t = lslot(b.lrcq, 1);
+	{
+		uint64_t ts = rd64(t + CQE_TIMESTAMP);
+
+		nb = lpoll(b.lrcq, rb, Z_MAX);
+		nc = lpoll(cc.lrcq, rc, Z_MAX);
+		TEST_ASSERT(nb == Z_FRAMES + 2 && nc == Z_FRAMES + 2,
+			    "records: %u compressed, %u plain", nb, nc);
+		for (k = 1; k <= Z_FRAMES; k++)
+			TEST_ASSERT_EQUAL(rb[k].timestamp, ts,
+					  "record %u: the title's time", k);
+	}
+	for (k = 0; k < nb; k++) {
+		rb[k].timestamp = 0;
+		rc[k].timestamp = 0;
+		TEST_ASSERT_BUFFERS_ARE_EQUAL(&rb[k], &rc[k], sizeof(rb[k]),
+					      "record %u", k);
+		TEST_ASSERT_EQUAL(rc[k].wqe_counter, k, "wqe_counter %u", k);
+	}
+	for (k = 1; k <= Z_FRAMES; k++)
+		TEST_ASSERT(rc[k].byte_cnt == z[k].len &&
+			    rc[k].rss_hash == z[k].hash &&
+			    rc[k].csum == z[k].csum &&
+			    rc[k].hdr_type_etc == z[k].hdr &&
+			    rc[k].rss_hash_type == 0x44 && rc[k].status == 0 &&
+			    rc[k].opcode == RTE_MLX5CQ_OP_RESP_SEND,
+			    "record %u fields", k);
+	TEST_ASSERT(rc[0].byte_cnt == len6 && rc[0].hdr_type_etc == 0x0724,
+		    "IPv6 record");
+	TEST_ASSERT(rc[Z_FRAMES + 1].opcode == RTE_MLX5CQ_OP_RESP_ERR &&
+		    rc[Z_FRAMES + 1].status == IBV_WC_LOC_LEN_ERR &&
+		    rc[Z_FRAMES + 1].syndrome == 0x01, "error record");
+	TEST_ASSERT_SUCCESS(mlx5_emu_port_stats_get(b.ctx, &ps), "stats");
+	TEST_ASSERT(ps.rx_packets == Z_FRAMES + 1 && ps.rx_errors == 1,
+		    "B counters");
+	ret = nport_close(&a);
+	if (ret == TEST_SUCCESS)
+		ret = nport_close(&b);
+	if (ret == TEST_SUCCESS)
+		ret = nport_close(&cc);
+	return ret;
+}
+
+static int
+test_net_comp_rx_hash(void)
+{
+	return net_comp_rx(RTE_MLX5CQ_COMP_HASH, RTE_MLX5CQ_COMP_LAYOUT_BASIC);
+}
+
+static int
+test_net_comp_rx_csum(void)
+{
+	return net_comp_rx(RTE_MLX5CQ_COMP_CSUM, RTE_MLX5CQ_COMP_LAYOUT_BASIC);
+}
+
+static int
+test_net_comp_rx_l34h(void)
+{
+	return net_comp_rx(RTE_MLX5CQ_COMP_L34H_STRIDX,
+			   RTE_MLX5CQ_COMP_LAYOUT_BASIC);
+}
+
+static int
+test_net_comp_rx_hash_enh(void)
+{
+	return net_comp_rx(RTE_MLX5CQ_COMP_HASH,
+			   RTE_MLX5CQ_COMP_LAYOUT_ENHANCED);
+}
+
+static int
+test_net_comp_rx_csum_enh(void)
+{
+	return net_comp_rx(RTE_MLX5CQ_COMP_CSUM,
+			   RTE_MLX5CQ_COMP_LAYOUT_ENHANCED);
+}
+
+static int
+test_net_comp_rx_l34h_enh(void)
+{
+	return net_comp_rx(RTE_MLX5CQ_COMP_L34H_STRIDX,
+			   RTE_MLX5CQ_COMP_LAYOUT_ENHANCED);
+}
+
+#define Z_TX 10 /* WQEs of the TX burst. */
+
+/*
+ * TX: ports A (send CQ compressed) and C (send CQ uncompressed), both made
+ * by mlx5cq, each send Z_TX frames with CQ_UPDATE in one engine pass, then
+ * one more in a second pass. A's ring holds a requester session (title:
+ * byte_cnt = count, s_wqe_opcode and sqn; mini-CQEs: wqe_counter,
+ * s_wqe_opcode) then a regular CQE; the records equal C's but for the
+ * timestamp and the QPN.
+ */
+static int
+net_comp_tx(uint8_t layout)
+{
+	struct rte_mlx5cq_cpl ra[Z_MAX], rc[Z_MAX];
+	struct rte_mlx5cq_attr za, ua;
+	struct mlx5_emu_cq_ev_info ev;
+	const int enh = layout == RTE_MLX5CQ_COMP_LAYOUT_ENHANCED;
+	char na[32], nc[32], wire[32];
+	const uint8_t *t, *m, *c;
+	uint8_t frame[128];
+	struct nport a, cc;
+	uint32_t len, k, i, sqa, sqc;
+	unsigned int n1, n2;
+	uint64_t ts0;
+	int ret;
+
+	snprintf(wire, sizeof(wire), "enet_wz_tx%u", layout);
+	snprintf(na, sizeof(na), "enet_ztx%u_a", layout);
+	snprintf(nc, sizeof(nc), "enet_ztx%u_c", layout);
+	zattr(&za, RTE_MLX5CQ_COMP_HASH, layout);
+	zattr(&ua, 0, 0);
+	ret = nport_open_ex(&a, na, wire, mac_a, 0, &za, NULL);
+	if (ret == TEST_SUCCESS)
+		ret = nport_open_ex(&cc, nc, wire, mac_c, 0, &ua, NULL);
+	if (ret != TEST_SUCCESS)
+		return ret;
+	sqa = (uint32_t)a.sq.sq->id;
+	sqc = (uint32_t)cc.sq.sq->id;
+	len = frame_tcp4(frame, mac_b, mac_a, 30, 0, 0);
+	for (k = 0; k < Z_TX; k++) {
+		send_frame(&a, frame, len, 0);
+		send_frame(&cc, frame, len, 0);
+	}
+	TEST_ASSERT_EQUAL(mlx5_emu_net_progress(), 2u * Z_TX, "one pass");
+	t = lslot(a.lscq, 0);
+	TEST_ASSERT_EQUAL(rd32(t + CQE_QPN) & 0xffffff, sqa, "sqn");
+	TEST_ASSERT_EQUAL(t[CQE_QPN], 0x0a, "s_wqe_opcode SEND");
+	TEST_ASSERT_EQUAL(rd16(t + CQE_WQE_CNT), 0, "wqe_counter 0");
+	if (!enh) {
+		/* op_own: REQ 0 << 4 | format 3 << 2 | owner 0. */
+		TEST_ASSERT_EQUAL(t[CQE_OP_OWN], 0x0c, "title op_own 0x%02x",
+				  t[CQE_OP_OWN]);
+		TEST_ASSERT_EQUAL(rd32(t + CQE_BYTE_CNT), (uint32_t)Z_TX,
+				  "title byte_cnt = session count");
+		for (i = 0; i < Z_TX; i++) {
+			m = zmini(a.lscq, 0, i, 0);
+			TEST_ASSERT(rd16(m) == i && m[2] == 0x0a && m[3] == 0 &&
+				    rd32(m + 4) == 0,
+				    "requester mini %u: wqe_counter, opcode",
+				    i);
+		}
+		m = zmini(a.lscq, 0, Z_TX, 0);
+		for (i = 0; i < 8 * (16 - Z_TX); i++)
+			TEST_ASSERT_EQUAL(m[i], 0, "unused mini byte %u", i);
+	} else {
+		TEST_ASSERT(t[CQE_OP_OWN] == 0x00 && t[62] == 0,
+			    "regular REQ title");
+		c = lslot(a.lscq, 1);
+		TEST_ASSERT(c[CQE_OP_OWN] == 0x6c && c[62] == 0,
+			    "array of 7 (0x%02x)", c[CQE_OP_OWN]);
+		c = lslot(a.lscq, 8);
+		TEST_ASSERT(c[CQE_OP_OWN] == 0x1c && c[62] == 0,
+			    "array of 2 (0x%02x)", c[CQE_OP_OWN]);
+		for (i = 0; i < Z_TX - 1; i++) {
+			m = zmini(a.lscq, 1, i, 1);
+			TEST_ASSERT(rd16(m) == i + 1 && m[2] == 0x0a &&
+				    m[3] == 0 && rd32(m + 4) == 0,
+				    "requester mini %u", i);
+		}
+	}
+	for (k = 2; k < Z_TX; k++) {
+		if (k == 8)
+			continue;
+		TEST_ASSERT_EQUAL(lslot(a.lscq, k)[CQE_OP_OWN] >> 4, 0xf,
+				  "slot %u untouched", k);
+	}
+	TEST_ASSERT_SUCCESS(mlx5_emu_cq_ev_query(a.ctx,
+						 lcqn(a.lscq), &ev),
+			    "ev");
+	TEST_ASSERT(ev.sessions == (enh ? 2u : 1u) &&
+		    ev.compressed == (enh ? Z_TX - 1u : Z_TX) && ev.open == 0,
+		    "model counters");
+	/* A lone WQE of the next pass: a regular CQE (the timer closed the
+	 * session; a session or array of one is a regular CQE). */
+	send_frame(&a, frame, len, 0);
+	send_frame(&cc, frame, len, 0);
+	TEST_ASSERT_EQUAL(mlx5_emu_net_progress(), 2u, "second pass");
+	c = lslot(a.lscq, Z_TX);
+	TEST_ASSERT(c[CQE_OP_OWN] == 0x00 && rd16(c + CQE_WQE_CNT) == Z_TX,
+		    "regular REQ CQE (0x%02x)", c[CQE_OP_OWN]);
+	n1 = lpoll(a.lscq, ra, Z_MAX);
+	n2 = lpoll(cc.lscq, rc, Z_MAX);
+	TEST_ASSERT(n1 == Z_TX + 1 && n2 == Z_TX + 1, "records %u %u", n1, n2);
+	ts0 = ra[0].timestamp;
+	TEST_ASSERT_EQUAL(ts0, rd64(t + CQE_TIMESTAMP), "title timestamp");
+	for (k = 0; k < n1; k++) {
+		TEST_ASSERT(ra[k].flow_tag == sqa && rc[k].flow_tag == sqc,
+			    "record %u: QPN", k);
+		TEST_ASSERT(ra[k].wqe_counter == k &&
+			    ra[k].opcode == RTE_MLX5CQ_OP_REQ &&
+			    ra[k].status == 0, "record %u", k);
+		if (k > 0 && k < Z_TX)
+			TEST_ASSERT_EQUAL(ra[k].timestamp, ts0,
+					  "record %u: the title's time", k);
+		ra[k].timestamp = 0;
+		rc[k].timestamp = 0;
+		ra[k].flow_tag = 0;
+		rc[k].flow_tag = 0;
+		TEST_ASSERT_BUFFERS_ARE_EQUAL(&ra[k], &rc[k], sizeof(ra[k]),
+					      "record %u", k);
+	}
+	ret = nport_close(&a);
+	if (ret == TEST_SUCCESS)
+		ret = nport_close(&cc);
+	return ret;
+}
+
+static int
+test_net_comp_tx(void)
+{
+	return net_comp_tx(RTE_MLX5CQ_COMP_LAYOUT_BASIC);
+}
+
+static int
+test_net_comp_tx_enh(void)
+{
+	return net_comp_tx(RTE_MLX5CQ_COMP_LAYOUT_ENHANCED);
+}
+
 /* The engine thread only steps when a test says so (determinism). */
 static int
 emu_net_setup(void)
@@ -1472,6 +2133,14 @@ static struct unit_test_suite emu_net_suite = {
 		TEST_CASE(test_net_verbs_cq),
 		TEST_CASE(test_net_bad_commands),
 		TEST_CASE(test_net_close_leaks),
+		TEST_CASE(test_net_comp_rx_hash),
+		TEST_CASE(test_net_comp_rx_csum),
+		TEST_CASE(test_net_comp_rx_l34h),
+		TEST_CASE(test_net_comp_rx_hash_enh),
+		TEST_CASE(test_net_comp_rx_csum_enh),
+		TEST_CASE(test_net_comp_rx_l34h_enh),
+		TEST_CASE(test_net_comp_tx),
+		TEST_CASE(test_net_comp_tx_enh),
 		TEST_CASES_END()
 	}
 };

@@ -684,6 +684,145 @@ test_net_queue_stop_start(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * RX error: 256 B buffers, a longer frame completes with a responder error
+ * (LOC_LEN_ERR, the RQ goes to ERR); the PMD counts it, takes the RQ back
+ * to RDY and the next frame is received.
+ */
+static int
+test_net_rx_error_recovery(void)
+{
+	struct rte_eth_conf conf = { 0 };
+	struct rte_mempool *small;
+	struct rte_ether_addr mac;
+	struct rte_mbuf *pkts[4];
+	struct rte_eth_stats st;
+	uint8_t f[1024];
+	uint32_t len;
+	int port, ok = 1;
+
+	small = rte_pktmbuf_pool_create("net_mlx5cq_small", 1024, 0, 0,
+					RTE_PKTMBUF_HEADROOM + 256,
+					SOCKET_ID_ANY);
+	TEST_ASSERT_NOT_NULL(small, "mempool");
+	port = port_probe("net_mlx5cq_te", "dev=emu,wire=te");
+	if (port < 0 || rte_eth_dev_configure(port, 1, 1, &conf) != 0 ||
+	    rte_eth_rx_queue_setup(port, 0, QDESC, SOCKET_ID_ANY, NULL,
+				   small) != 0 ||
+	    rte_eth_tx_queue_setup(port, 0, QDESC, SOCKET_ID_ANY, NULL) != 0 ||
+	    rte_eth_dev_start(port) != 0) {
+		if (port >= 0)
+			port_remove(port);
+		rte_mempool_free(small);
+		TEST_ASSERT(0, "port setup");
+	}
+	rte_eth_macaddr_get(port, &mac);
+	len = frame_build(f, &mac, RTE_IPV4(10, 3, 0, 1), 5, 600, 0);
+	mlx5_emu_wire_inject("te", f, len);
+	ok &= rx_all(port, 1, pkts, 1, NULL) == 0;
+	rte_eth_stats_get(port, &st);
+	ok &= st.ierrors == 1 && st.ipackets == 0;
+	len = frame_build(f, &mac, RTE_IPV4(10, 3, 0, 2), 5, 100, 0);
+	mlx5_emu_wire_inject("te", f, len);
+	ok &= rx_all(port, 1, pkts, 1, NULL) == 1;
+	if (ok)
+		ok &= pkts[0]->pkt_len == len;
+	rte_pktmbuf_free(pkts[0]);
+	rte_eth_stats_get(port, &st);
+	if (!ok)
+		printf("  ierrors %" PRIu64 " ipackets %" PRIu64 "\n",
+		       st.ierrors, st.ipackets);
+	ok &= st.ierrors == 1 && st.ipackets == 1;
+	TEST_ASSERT_SUCCESS(port_remove(port), "remove");
+	rte_mempool_free(small);
+	TEST_ASSERT(ok, "RX error recovery");
+	return TEST_SUCCESS;
+}
+
+static void
+extbuf_free(void *addr, void *opaque)
+{
+	RTE_SET_USED(addr);
+	RTE_SET_USED(opaque);
+}
+
+/*
+ * TX error: a second segment in memory no mempool holds (not registered)
+ * completes with a requester error (LOC_PROT_ERR, the SQ goes to ERR); the
+ * PMD counts it, frees the mbufs, takes the SQ back to RDY, and the next
+ * frames go out and come back over the loopback wire.
+ */
+static int
+test_net_tx_error_recovery(void)
+{
+	struct rte_eth_conf conf = {
+		.txmode.offloads = RTE_ETH_TX_OFFLOAD_MULTI_SEGS,
+	};
+	struct rte_mbuf_ext_shared_info shinfo = {
+		.free_cb = extbuf_free,
+	};
+	struct rte_ether_addr mac;
+	struct rte_mbuf *m, *s, *pkts[8];
+	struct rte_eth_stats st;
+	uint8_t f[256], *ext;
+	uint32_t len, i, sent;
+	int port, ok = 1;
+
+	ext = rte_malloc(NULL, 4096, 4096);
+	TEST_ASSERT_NOT_NULL(ext, "rte_malloc");
+	port = port_probe("net_mlx5cq_tt", "dev=emu,wire=tt,tx_comp_thresh=1");
+	if (port < 0 || port_start(port, 1, &conf) != 0) {
+		if (port >= 0)
+			port_remove(port);
+		rte_free(ext);
+		TEST_ASSERT(0, "port setup");
+	}
+	rte_eth_macaddr_get(port, &mac);
+	len = frame_build(f, &mac, RTE_IPV4(10, 4, 0, 1), 5, 100, 0);
+	m = rte_pktmbuf_alloc(n_mp);
+	s = rte_pktmbuf_alloc(n_mp);
+	memcpy(rte_pktmbuf_append(m, 42), f, 42);
+	memcpy(ext, f + 42, len - 42);
+	rte_mbuf_ext_refcnt_set(&shinfo, 1);
+	rte_pktmbuf_attach_extbuf(s, ext, rte_malloc_virt2iova(ext), 4096,
+				  &shinfo);
+	s->data_off = 0;
+	s->data_len = len - 42;
+	rte_pktmbuf_chain(m, s);
+	ok &= rte_eth_tx_burst(port, 0, &m, 1) == 1;
+	/* The error completion comes; the next burst recovers the SQ. */
+	for (i = 0; i < 2000; i++) {
+		rte_eth_stats_get(port, &st);
+		if (st.oerrors != 0)
+			break;
+		rte_eth_tx_burst(port, 0, pkts, 0);
+		rte_delay_us_sleep(500);
+	}
+	ok &= st.oerrors == 1;
+	ok &= rx_all(port, 1, pkts, 8, NULL) == 0;
+	for (i = 0; i < 4; i++) {
+		len = frame_build(f, &mac, RTE_IPV4(10, 4, 1, i), 5, 60, 0);
+		pkts[i] = rte_pktmbuf_alloc(n_mp);
+		memcpy(rte_pktmbuf_append(pkts[i], len), f, len);
+	}
+	for (sent = 0, i = 0; sent < 4 && i < 2000; i++) {
+		sent += rte_eth_tx_burst(port, 0, pkts + sent, 4 - sent);
+		rte_delay_us_sleep(100);
+	}
+	ok &= sent == 4;
+	ok &= rx_all(port, 1, pkts, 8, NULL) == 4;
+	rte_pktmbuf_free_bulk(pkts, 4);
+	rte_eth_stats_get(port, &st);
+	if (!ok)
+		printf("  oerrors %" PRIu64 " opackets %" PRIu64 " ipackets %"
+		       PRIu64 "\n", st.oerrors, st.opackets, st.ipackets);
+	ok &= st.oerrors == 1 && st.ipackets == 4;
+	TEST_ASSERT_SUCCESS(port_remove(port), "remove");
+	rte_free(ext);
+	TEST_ASSERT(ok, "TX error recovery");
+	return TEST_SUCCESS;
+}
+
 /* RX interrupt: armed CQ, one frame, the queue's event fd is readable. */
 static int
 test_net_rx_intr(void)
@@ -737,6 +876,8 @@ static struct unit_test_suite net_mlx5cq_suite = {
 		TEST_CASE(test_net_tx_loopback),
 		TEST_CASE(test_net_xstats),
 		TEST_CASE(test_net_queue_stop_start),
+		TEST_CASE(test_net_rx_error_recovery),
+		TEST_CASE(test_net_tx_error_recovery),
 		TEST_CASE(test_net_rx_intr),
 		TEST_CASES_END(),
 	},

@@ -96,18 +96,11 @@ stress_gen(void *arg, uint64_t s, struct mlx5_emu_cpl *c)
 		c->s_wqe_opcode = 0x0a;
 }
 
+/* Emulated device, library device and the case's CQ in st. */
 static int
-test_stress_run(const void *data)
+stress_open(const struct stress_case *sc)
 {
-	const struct stress_case *sc = data;
-	struct mlx5_emu_producer_attr pa;
-	struct mlx5_emu_producer_stats ps;
 	struct rte_mlx5cq_attr attr;
-	struct rte_mlx5cq_cpl c[64];
-	struct rte_mlx5cq_counters cnt;
-	uint64_t s = 0, errors = 0, idle = 0;
-	uint64_t t0 = rte_get_timer_cycles(), last_progress = t0;
-	uint16_t burst = 1;
 	char name[32];
 
 	snprintf(name, sizeof(name), "stress_%s", sc->name);
@@ -129,6 +122,23 @@ test_stress_run(const void *data)
 	}
 	st.cq = rte_mlx5cq_create(st.dev, &attr);
 	TEST_ASSERT_NOT_NULL(st.cq, "create: %d", rte_errno);
+	return TEST_SUCCESS;
+}
+
+static int
+test_stress_run(const void *data)
+{
+	const struct stress_case *sc = data;
+	struct mlx5_emu_producer_attr pa;
+	struct mlx5_emu_producer_stats ps;
+	struct rte_mlx5cq_cpl c[64];
+	struct rte_mlx5cq_counters cnt;
+	uint64_t s = 0, errors = 0, idle = 0;
+	uint64_t t0 = rte_get_timer_cycles(), last_progress = t0;
+	uint16_t burst = 1;
+
+	if (stress_open(sc) != TEST_SUCCESS)
+		return TEST_FAILED;
 	memset(&pa, 0, sizeof(pa));
 	pa.count = sc->count;
 	pa.batch = 61;
@@ -167,6 +177,11 @@ test_stress_run(const void *data)
 				rte_mlx5cq_dump(stdout, st.cq);
 				return TEST_FAILED;
 			}
+			/*
+			 * A snapshot that says done holds the final written
+			 * count (read before done, it could be short of it
+			 * and this would fire on a producer that finished).
+			 */
 			if (ps.done && ps.written == s) {
 				printf("  producer done at %" PRIu64
 				       " (last_ret %d)\n", ps.written,
@@ -211,6 +226,115 @@ test_stress_run(const void *data)
 	return TEST_SUCCESS;
 }
 
+/* Record c must be completion number s (see the file comment). */
+static int
+stress_rec_ok(const struct rte_mlx5cq_cpl *c, uint64_t s)
+{
+	int err = stress_is_error(s);
+
+	if (c->wqe_counter == (uint16_t)s &&
+	    (err || c->byte_cnt == 64 + (uint32_t)((s >> 16) & 0x3ff)) &&
+	    (c->status != 0) == err)
+		return 1;
+	printf("  completion %" PRIu64 ": wqe %#x byte_cnt %u status %u\n",
+	       s, c->wqe_counter, c->byte_cnt, c->status);
+	return 0;
+}
+
+/* Slots the device may still write: entries - (written - released). */
+static uint32_t
+stress_room(uint64_t written, uint32_t log_n)
+{
+	uint32_t released = rte_be_to_cpu_32(st.cq->dbrec[0]) & 0xffffff;
+
+	return (1u << log_n) - (((uint32_t)written - released) & 0xffffff);
+}
+
+/*
+ * Ring space without a thread (the ring states the producer thread meets
+ * at full speed): every completion takes one slot, a regular CQE or one
+ * mini-CQE of an n-slot compressed CQE, and the device writes only slots
+ * the consumer index of the doorbell record has released. stress_gen's
+ * first run compresses on a ring of 16 (title 0, arrays 1..7 and 8..14,
+ * 15 alone as a regular CQE); polling the title and two mini-CQEs
+ * releases the title's slot only (its array is still being read), so one
+ * more completion fits. Then posts and polls of changing sizes for 300
+ * passes: each post takes exactly min(offered, room) and every completion
+ * arrives once, in order.
+ */
+static int
+test_stress_ring_space(const void *data)
+{
+	const struct stress_case *sc = data;
+	struct mlx5_emu_cpl post[64];
+	struct rte_mlx5cq_cpl c[64];
+	uint64_t w, s = 0, errors = 0;
+	unsigned int round;
+	uint16_t k, r;
+	int ret;
+
+	if (stress_open(sc) != TEST_SUCCESS)
+		return TEST_FAILED;
+	memset(post, 0, sizeof(post));
+	for (k = 0; k < 48; k++)
+		stress_gen(NULL, k, &post[k]);
+	ret = mlx5_emu_cq_post_flags(st.ctx, st.cq->cqn, post, 48, 0);
+	TEST_ASSERT_EQUAL(ret, 16, "empty ring of 16 took %d", ret);
+	ret = mlx5_emu_cq_post_flags(st.ctx, st.cq->cqn, post + 16, 32, 0);
+	TEST_ASSERT_EQUAL(ret, 0, "full ring took %d", ret);
+	r = rte_mlx5cq_poll_burst(st.cq, c, 3);
+	TEST_ASSERT_EQUAL(r, 3, "polled %u", r);
+	for (k = 0; k < r; k++, s++)
+		TEST_ASSERT(stress_rec_ok(&c[k], s), "order");
+	TEST_ASSERT_EQUAL(rte_be_to_cpu_32(st.cq->dbrec[0]), 1,
+			  "doorbell record %#x: the array is being read",
+			  rte_be_to_cpu_32(st.cq->dbrec[0]));
+	ret = mlx5_emu_cq_post_flags(st.ctx, st.cq->cqn, post + 16, 32, 0);
+	TEST_ASSERT_EQUAL(ret, 1, "one released slot took %d", ret);
+	ret = mlx5_emu_cq_post_flags(st.ctx, st.cq->cqn, post + 17, 31, 0);
+	TEST_ASSERT_EQUAL(ret, 0, "full ring took %d", ret);
+	r = rte_mlx5cq_poll_burst(st.cq, c, 64);
+	TEST_ASSERT_EQUAL(r, 14, "polled %u", r);
+	for (k = 0; k < r; k++, s++)
+		TEST_ASSERT(stress_rec_ok(&c[k], s), "order");
+	w = 17;
+	for (round = 0; s < sc->count; round++) {
+		uint16_t n = (uint16_t)(1 + round * 7 % 40);
+		uint32_t room = stress_room(w, sc->log_n);
+
+		memset(post, 0, sizeof(post));
+		for (k = 0; k < n; k++)
+			stress_gen(NULL, w + k, &post[k]);
+		ret = mlx5_emu_cq_post_flags(st.ctx, st.cq->cqn, post, n, 0);
+		TEST_ASSERT_EQUAL(ret, (int)RTE_MIN((uint32_t)n, room),
+				  "round %u: %u offered, room %u, %d taken",
+				  round, n, room, ret);
+		w += (uint64_t)ret;
+		r = rte_mlx5cq_poll_burst(st.cq, c,
+					  (uint16_t)(1 + round * 5 % 23));
+		for (k = 0; k < r; k++, s++) {
+			if (!stress_rec_ok(&c[k], s)) {
+				rte_mlx5cq_dump(stdout, st.cq);
+				return TEST_FAILED;
+			}
+			errors += stress_is_error(s);
+		}
+		TEST_ASSERT(s <= w, "%" PRIu64 " polled, %" PRIu64 " written",
+			    s, w);
+		TEST_ASSERT(round < 100 * sc->count, "no progress");
+	}
+	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(st.cq, c, 64), 0, "extra");
+	TEST_ASSERT_EQUAL(st.cq->cnt.completions, s, "completions");
+	TEST_ASSERT_EQUAL(st.cq->cnt.errors, errors, "errors");
+	TEST_ASSERT(errors > 0, "no error CQE met");
+	TEST_ASSERT(st.cq->cnt.minis > s / 2, "only %" PRIu64 " mini-CQEs",
+		    st.cq->cnt.minis);
+	TEST_ASSERT_EQUAL(st.cq->cnt.comp_unhandled, 0, "comp_unhandled");
+	TEST_ASSERT(st.cq->ci >> sc->log_n >= 300, "only %u passes",
+		    st.cq->ci >> sc->log_n);
+	return TEST_SUCCESS;
+}
+
 static const struct stress_case sc_hash = {
 	"hash_basic_10M", RTE_MLX5CQ_PATH_DEVX, RTE_MLX5CQ_COMP_HASH, 0, 64,
 	12, 10000000, RTE_MLX5CQ_F_SINGLE_THREADED };
@@ -223,6 +347,9 @@ static const struct stress_case sc_l34h_128 = {
 static const struct stress_case sc_csum_verbs = {
 	"csum_verbs", RTE_MLX5CQ_PATH_VERBS, RTE_MLX5CQ_COMP_CSUM_STRIDX, 0,
 	64, 10, 2000000, RTE_MLX5CQ_F_SINGLE_THREADED };
+static const struct stress_case sc_space_enh = {
+	"space_enhanced", RTE_MLX5CQ_PATH_DEVX, RTE_MLX5CQ_COMP_FTAG_STRIDX, 1,
+	64, 4, 16 * 300, RTE_MLX5CQ_F_SINGLE_THREADED };
 static const struct stress_case sc_plain = {
 	"uncompressed", RTE_MLX5CQ_PATH_DEVX, 0, 0, 64, 10, 2000000,
 	RTE_MLX5CQ_F_SINGLE_THREADED };
@@ -239,6 +366,10 @@ static struct unit_test_suite stress_suite = {
 		STRESS_CASE(sc_l34h_128),
 		STRESS_CASE(sc_csum_verbs),
 		STRESS_CASE(sc_plain),
+		TEST_CASE_NAMED_WITH_DATA("test_stress_ring_space_enh", NULL,
+					  stress_teardown,
+					  test_stress_ring_space,
+					  &sc_space_enh),
 		TEST_CASES_END()
 	}
 };

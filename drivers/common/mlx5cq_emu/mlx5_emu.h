@@ -442,6 +442,8 @@ int mlx5_emu_net_stats_get(struct ibv_context *ctx,
 
 /**
  * Put a frame on a wire from outside: every port on the wire receives it.
+ * The injection is a pass of the engine of its own: its completions are
+ * in the rings (compressed CQs flushed) when the call returns.
  *
  * @param wire
  *   Wire name.
@@ -458,7 +460,10 @@ int mlx5_emu_wire_inject(const char *wire, const void *frame, uint32_t len);
  * Run the progress engine once in the caller's thread: execute every send
  * WQE the SQ doorbell records announce, on every emulated device. The
  * engine thread does the same on its own; calling this makes a test
- * independent of the thread's timing.
+ * independent of the thread's timing. On CQs with compression the
+ * completions of one pass are compressed together; the end of the pass is
+ * the device's compression timer: every session is written before the
+ * pass returns.
  *
  * @return
  *   Send WQEs executed.
@@ -619,7 +624,8 @@ mlx5_emu_producer_start(struct ibv_context *ctx, uint32_t cqn,
 			const struct mlx5_emu_producer_attr *attr);
 
 /**
- * Read the progress of a producer.
+ * Read the progress of a producer. A snapshot with done set carries the
+ * final counts (written is then every completion the thread wrote).
  *
  * @param p
  *   Producer.

@@ -11,6 +11,17 @@
  * nothing to do EMU_ENGINE_SPIN times in a row the thread sleeps
  * EMU_ENGINE_NAP_US between passes (no busy burn while idle).
  *
+ * Completions and the compression timer. The completions a pass writes
+ * into a CQ with compression (cqc.cqe_comp_en) are posted with
+ * MLX5_EMU_POST_HOLD: consecutive completions that may share a session
+ * join it as on the device. The end of the pass stands for the device's
+ * compression timer: every compressed CQ the pass posted to is flushed
+ * (its open session or enhanced mini-CQE array written) before
+ * emu_net_lock is released, so nothing stays held between passes. The
+ * completions of such a CQ carry the clock sampled when the pass began.
+ * CQs without compression are written completion by completion, each with
+ * the clock of its own completion, exactly as before.
+ *
  * Lock order (see mlx5_emu_net.h): dev->lock -> emu_engine_ctl_lock ->
  * emu_net_lock -> cq->lock. The thread takes only emu_net_lock, so the
  * control path may join it while holding dev->lock.
@@ -34,6 +45,9 @@ static pthread_t emu_engine_thread;
 static int emu_engine_running; /* Thread created and not joined. */
 static volatile int emu_engine_stop;
 static int emu_engine_paused; /* mlx5_emu_net_engine_pause(). */
+/* The current pass (emu_net_lock held). */
+static uint64_t emu_pass_ts; /* Clock when the pass began. */
+static uint32_t emu_pass_held; /* Queues with cq_held set. */
 
 void
 emu_net_lock(void)
@@ -86,6 +100,59 @@ emu_engine_ready_queues(void)
 	return n;
 }
 
+void
+emu_engine_pass_begin(void)
+{
+	emu_pass_ts = emu_clock_ticks();
+}
+
+/* The session timer of one queue's CQ fired. */
+static void
+emu_engine_flush_wq(struct emu_wq *wq)
+{
+	if (!wq->cq_held)
+		return;
+	wq->cq_held = 0;
+	/* -EIO: the CQ went to error (overrun); nothing is held then. */
+	(void)emu_cq_flush_locked(wq->cq);
+}
+
+void
+emu_engine_pass_end(void)
+{
+	struct emu_net *net;
+	struct emu_sq *sq;
+	struct emu_rq *rq;
+
+	if (emu_pass_held == 0)
+		return;
+	TAILQ_FOREACH(net, &emu_nets, next) {
+		TAILQ_FOREACH(sq, &net->sqs, next)
+			emu_engine_flush_wq(&sq->wq);
+		TAILQ_FOREACH(rq, &net->rqs, next)
+			emu_engine_flush_wq(&rq->wq);
+	}
+	emu_pass_held = 0;
+}
+
+int
+emu_engine_cqe_post(struct emu_wq *wq, const struct mlx5_emu_cpl *cpl)
+{
+	if (!wq->cq->cqe_comp_en)
+		return emu_cqe_post(wq->cq, cpl, 1);
+	if (!wq->cq_held) {
+		wq->cq_held = 1;
+		emu_pass_held++;
+	}
+	return emu_cqe_post_flags(wq->cq, cpl, 1, MLX5_EMU_POST_HOLD);
+}
+
+uint64_t
+emu_engine_cpl_time(const struct emu_wq *wq)
+{
+	return wq->cq->cqe_comp_en ? emu_pass_ts : emu_clock_ticks();
+}
+
 /* One pass over every ready SQ of the process (emu_net_lock held). */
 static unsigned int
 emu_engine_pass(void)
@@ -94,10 +161,12 @@ emu_engine_pass(void)
 	struct emu_sq *sq;
 	unsigned int n = 0;
 
+	emu_engine_pass_begin();
 	TAILQ_FOREACH(net, &emu_nets, next)
 		TAILQ_FOREACH(sq, &net->sqs, next)
 			if (sq->wq.state == EMU_Q_RDY)
 				n += emu_sq_progress(sq);
+	emu_engine_pass_end();
 	return n;
 }
 

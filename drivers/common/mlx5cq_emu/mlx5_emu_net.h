@@ -28,9 +28,15 @@
  *   takes only emu_net_lock (never a dev->lock), so a control command may
  *   wait for the engine (join) while holding dev->lock.
  * - emu_engine_ctl_lock serialises starting and stopping the thread.
- * - CQEs are written with emu_cqe_post() (cq->lock). A CQ used by an SQ
- *   or RQ cannot be destroyed (firmware refuses with RES_BUSY), so the
- *   pointers the network objects keep stay valid.
+ * - CQEs are written with emu_engine_cqe_post() (cq->lock, taken under
+ *   emu_net_lock). On a CQ with compression the completion is posted with
+ *   MLX5_EMU_POST_HOLD, so consecutive completions of one pass share
+ *   sessions; emu_engine_pass_end(), still under emu_net_lock, flushes
+ *   every CQ the pass touched (the device's compression timer). A pass is
+ *   one emu_net_lock hold: the engine's pass or one wire injection. A CQ
+ *   used by an SQ or RQ cannot be destroyed (firmware refuses with
+ *   RES_BUSY) and queues change only under emu_net_lock, so the pointers
+ *   the network objects keep stay valid for the whole pass.
  */
 
 #include <stdint.h>
@@ -92,6 +98,7 @@ struct emu_wq {
 	uint8_t log_sz; /* log2 of WQEs (RQ) or WQEBBs (SQ). */
 	uint8_t log_stride;
 	uint8_t state;
+	uint8_t cq_held; /* Posted to a compressed CQ in this pass. */
 	struct emu_cq *cq;
 	uint32_t cqn;
 };
@@ -185,6 +192,27 @@ uint32_t emu_engine_ready_queues(void);
 int emu_engine_is_running(void);
 /* Model clock in device ticks (1 GHz: nanoseconds). */
 uint64_t emu_clock_ticks(void);
+/*
+ * A pass (emu_net_lock held from begin to end): begin samples the pass
+ * clock; end flushes the compressed CQs the pass posted to (the device's
+ * session timer). The engine's pass and mlx5_emu_wire_inject() are passes.
+ */
+void emu_engine_pass_begin(void);
+void emu_engine_pass_end(void);
+/*
+ * Write the completion of a network queue into its CQ (emu_net_lock held,
+ * inside a pass). On a CQ with cqe_comp_en it is posted with
+ * MLX5_EMU_POST_HOLD and the CQ is flushed at the end of the pass; other
+ * CQs get it written at once. Returns what emu_cqe_post() returns.
+ */
+int emu_engine_cqe_post(struct emu_wq *wq, const struct mlx5_emu_cpl *cpl);
+/*
+ * Timestamp of a completion of a network queue (inside a pass): the model
+ * clock now, or on a CQ with compression the clock sampled when the pass
+ * began (completions of one pass may share a session, whose readers take
+ * the timestamp from the title anyway).
+ */
+uint64_t emu_engine_cpl_time(const struct emu_wq *wq);
 
 /* mlx5_emu_net.c (dev->lock held) */
 struct emu_net *emu_net_get(struct emu_dev *dev);

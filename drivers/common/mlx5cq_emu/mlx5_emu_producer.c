@@ -222,10 +222,19 @@ mlx5_emu_producer_stats_get(struct mlx5_emu_producer *p,
 {
 	if (p == NULL || stats == NULL)
 		return;
+	/*
+	 * done first. The thread updates its counters before its release
+	 * store of done, so a snapshot that says done carries the final
+	 * counts. The other order tears: between a load of written and a
+	 * load of done the thread may post its last batches and finish, and
+	 * the snapshot then says "done" with a written count short of the
+	 * total (a poller that drained the ring concludes the producer
+	 * stopped early).
+	 */
+	stats->done = __atomic_load_n(&p->st.done, __ATOMIC_ACQUIRE);
 	stats->written = __atomic_load_n(&p->st.written, __ATOMIC_ACQUIRE);
 	stats->errors = __atomic_load_n(&p->st.errors, __ATOMIC_RELAXED);
 	stats->full = __atomic_load_n(&p->st.full, __ATOMIC_RELAXED);
-	stats->done = __atomic_load_n(&p->st.done, __ATOMIC_ACQUIRE);
 	stats->last_ret = __atomic_load_n(&p->st.last_ret, __ATOMIC_RELAXED);
 }
 

@@ -28,7 +28,10 @@
  * verifying the checksums in the frame (IPv6 has no header checksum: L3_OK
  * when the header is whole; UDP over IPv4 with checksum 0 is OK), csum =
  * the 16-bit one's complement sum of the bytes after the 14-byte Ethernet
- * header, and the timestamp of the model clock.
+ * header, and the timestamp of the model clock. Completions go through
+ * emu_engine_cqe_post(): on a CQ with compression the frames delivered in
+ * one pass form sessions (timestamp: the clock when the pass began),
+ * closed at the end of the pass (mlx5_emu_engine.c).
  */
 
 #include <errno.h>
@@ -279,7 +282,10 @@ emu_rq_error(struct emu_rq *rq, uint16_t idx, uint8_t syndrome,
 	rq->net->pstats.rx_errors++;
 	rq->wq.state = EMU_Q_ERR;
 	rq->ci++;
-	emu_cqe_post(rq->wq.cq, &cpl, 1);
+	if (emu_engine_cqe_post(&rq->wq, &cpl) != 1)
+		EMU_LOG(DEBUG, "%s: RQ 0x%x: CQ 0x%x full or in error, error "
+			"completion of WQE %u lost", rq->net->dev->name,
+			rq->rqn, rq->wq.cqn, idx);
 }
 
 void
@@ -358,12 +364,12 @@ emu_rq_receive(struct emu_rq *rq, const uint8_t *frame, uint32_t len,
 		cpl.hdr_type_etc |= MLX5_CQE_VLAN_STRIPPED;
 		cpl.vlan_info = vlan;
 	}
-	cpl.timestamp = emu_clock_ticks();
+	cpl.timestamp = emu_engine_cpl_time(&rq->wq);
 	rq->ci++;
 	net->pstats.rx_packets++;
 	net->pstats.rx_bytes += len;
 	rte_wmb();
-	if (emu_cqe_post(rq->wq.cq, &cpl, 1) != 1)
+	if (emu_engine_cqe_post(&rq->wq, &cpl) != 1)
 		EMU_LOG(DEBUG, "%s: RQ 0x%x: CQ 0x%x full or in error, "
 			"completion of WQE %u lost", net->dev->name, rq->rqn,
 			rq->wq.cqn, idx);

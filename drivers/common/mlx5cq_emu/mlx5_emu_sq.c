@@ -28,6 +28,9 @@
  * whatever CQ_UPDATE says, and the SQ goes to ERR. A good one gets its
  * checksums filled as cs_flags ask, goes on the wire, and completes with
  * a requester CQE (wqe_counter = its index) when CQ_UPDATE is set.
+ * Completions go through emu_engine_cqe_post(): on a CQ with compression
+ * the completions of one engine pass form sessions (requester mini-CQEs:
+ * wqe_counter, s_wqe_opcode), closed at the end of the pass.
  */
 
 #include <errno.h>
@@ -425,8 +428,8 @@ emu_sq_complete(struct emu_sq *sq, uint16_t idx, uint8_t opcode,
 	cpl.s_wqe_opcode = opcode;
 	cpl.wqe_counter = idx;
 	cpl.qpn = sq->sqn;
-	cpl.timestamp = emu_clock_ticks();
-	if (emu_cqe_post(sq->wq.cq, &cpl, 1) != 1)
+	cpl.timestamp = emu_engine_cpl_time(&sq->wq);
+	if (emu_engine_cqe_post(&sq->wq, &cpl) != 1)
 		EMU_LOG(DEBUG, "%s: SQ 0x%x: CQ 0x%x full or in error, "
 			"completion of WQE %u lost", sq->net->dev->name,
 			sq->sqn, sq->wq.cqn, idx);

@@ -344,6 +344,9 @@ int mlx5cq_rx_intr_disable(struct rte_eth_dev *dev, uint16_t idx);
 int mlx5cq_intr_vec_setup(struct rte_eth_dev *dev);
 void mlx5cq_intr_vec_release(struct rte_eth_dev *dev);
 
+void mlx5cq_cq_log(const struct rte_mlx5cq *cq, uint16_t port,
+		   const char *dir, uint16_t idx);
+
 /* CQ attributes from the devargs. */
 void mlx5cq_cq_attr_fill(const struct mlx5cq_priv *priv,
 			 struct rte_mlx5cq_attr *attr, uint32_t entries,

@@ -37,6 +37,24 @@ mlx5cq_rx_desc_n(const struct mlx5cq_priv *priv, uint16_t desc)
 	return rte_align32pow2(n);
 }
 
+/* Log what a queue's CQ became (DEBUG). */
+void
+mlx5cq_cq_log(const struct rte_mlx5cq *cq, uint16_t port, const char *dir,
+	      uint16_t idx)
+{
+	static const char *const paths[] = { "auto", "devx", "verbs",
+					     "attach" };
+	struct rte_mlx5cq_info info;
+
+	if (!rte_log_can_log(mlx5cq_net_logtype, RTE_LOG_DEBUG) ||
+	    rte_mlx5cq_info_get(cq, &info) != 0)
+		return;
+	PMD_LOG(DEBUG, "port %u %sq %u: CQ 0x%x path %s entries %u cqe %u "
+		"pad %u comp_format 0x%x layout %u", port, dir, idx, info.cqn,
+		paths[info.path & 3], info.entries, info.cqe_size,
+		info.cqe_pad, info.comp_format, info.comp_layout);
+}
+
 void
 mlx5cq_cq_attr_fill(const struct mlx5cq_priv *priv,
 		    struct rte_mlx5cq_attr *attr, uint32_t entries, int socket,
@@ -166,6 +184,7 @@ mlx5cq_rxq_hw_create(struct mlx5cq_rxq *rxq)
 			rxq->port_id, rxq->idx, rte_strerror(rte_errno));
 		return -rte_errno;
 	}
+	mlx5cq_cq_log(rxq->cq, rxq->port_id, "rx", rxq->idx);
 	memset(&attr, 0, sizeof(attr));
 	attr.cqn = rxq->cq->cqn;
 	attr.state = MLX5_RQC_STATE_RST;

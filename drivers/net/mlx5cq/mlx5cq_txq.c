@@ -125,6 +125,7 @@ mlx5cq_txq_hw_create(struct mlx5cq_txq *txq)
 			txq->port_id, txq->idx, rte_strerror(rte_errno));
 		return -rte_errno;
 	}
+	mlx5cq_cq_log(txq->cq, txq->port_id, "tx", txq->idx);
 	memset(&attr, 0, sizeof(attr));
 	attr.state = MLX5_SQC_STATE_RST;
 	attr.cqn = txq->cq->cqn;
