@@ -893,14 +893,28 @@ rte_mlx5cq__decode(volatile const uint8_t *cqe, uint8_t op_own,
 }
 
 /**
+ * @internal Barrier before the doorbell record hands consumed entries back:
+ * the invalidation writes and the reads of those entries must be done
+ * before the device may overwrite them. On x86 (TSO) loads are not
+ * reordered with later stores and stores stay in order, so the I/O write
+ * barrier (a compiler barrier) suffices; weakly ordered CPUs need a full
+ * I/O barrier to order the earlier loads too.
+ */
+#if defined(RTE_ARCH_X86)
+#define RTE_MLX5CQ__DBR_BARRIER() rte_io_wmb()
+#else
+#define RTE_MLX5CQ__DBR_BARRIER() rte_io_mb()
+#endif
+
+/**
  * @internal Publish the consumer index: the doorbell record is written
- * after the consumed entries have been read (write barrier first).
+ * after the consumed entries have been read (barrier first).
  */
 static __rte_always_inline void
 rte_mlx5cq__update_ci(struct rte_mlx5cq *cq, uint32_t ci)
 {
 	cq->ci = ci;
-	rte_io_wmb();
+	RTE_MLX5CQ__DBR_BARRIER();
 	cq->dbrec[0] = rte_cpu_to_be_32(ci & 0xffffff);
 }
 
