@@ -75,7 +75,7 @@ trap 'rm -f "$log"' EXIT
 LD_LIBRARY_PATH="$drivers${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
 timeout -s INT "$secs" dpdk-testpmd --no-pci --in-memory -l 0,1 \
 	--log-level=lib.eal:error $dflag $vdevs -- \
-	--stats-period 1 --nb-cores=1 "$@" </dev/null >"$log" 2>&1 || true
+	--no-mlockall --stats-period 1 --nb-cores=1 "$@" </dev/null >"$log" 2>&1 || true
 
 if ! grep -q "Accumulated forward statistics" "$log"; then
 	cat "$log"

@@ -46,43 +46,117 @@ def vdev(n, wire='w0', extra=''):
             (n, wire, (',' + extra) if extra else '')]
 
 
-def testpmd(vdevs, args, script, timeout=60, eal=()):
-    """Run interactive testpmd; script is a list of commands or floats
-    (seconds to wait). Returns the output."""
-    d = drivers_dir()
-    env = dict(os.environ)
-    env['LD_LIBRARY_PATH'] = d + ':' + env.get('LD_LIBRARY_PATH', '')
-    # Line-buffered: the command echo never splits a line of output.
-    cmd = ['stdbuf', '-oL', 'dpdk-testpmd', '--no-pci', '--in-memory', '-l', '0,1',
-           '--log-level=lib.eal:error', '-d', d] + list(eal) + vdevs + \
-          ['--', '-i', '--nb-cores=1', '--total-num-mbufs=32768'] + args
-    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.STDOUT, env=env, text=True)
-    chunks = []
-    # Drain the output all along: a blocked writer would stall testpmd.
-    reader = threading.Thread(target=lambda: chunks.extend(p.stdout))
-    reader.start()
-    try:
-        for s in script + ['quit']:
-            if isinstance(s, float):
-                time.sleep(s)
-                continue
-            p.stdin.write(s + '\n')
-            p.stdin.flush()
-            time.sleep(0.2)
-        p.stdin.close()
-        p.wait(timeout=timeout)
-    except (subprocess.TimeoutExpired, BrokenPipeError):
-        p.kill()
-        p.wait()
-        reader.join()
-        raise Failure('testpmd did not finish:\n' + ''.join(chunks)[-3000:])
-    reader.join()
-    out = ''.join(chunks)
-    if p.returncode != 0:
-        raise Failure('testpmd exit code %d:\n%s' % (p.returncode,
-                                                     out[-3000:]))
-    return out
+PROMPT = 'testpmd> '
+# Every wait for testpmd or for traffic is bounded by this (seconds): far
+# above what an idle machine needs, so that only a real fault fails.
+WAIT = 90
+
+
+class Testpmd:
+    """Interactive dpdk-testpmd: each command is written once the previous
+    one has returned (its prompt came back) and its output is returned."""
+
+    def __init__(self, vdevs, args, eal=()):
+        d = drivers_dir()
+        env = dict(os.environ)
+        env['LD_LIBRARY_PATH'] = d + ':' + env.get('LD_LIBRARY_PATH', '')
+        # Line-buffered: the command echo never splits a line of output.
+        cmd = ['stdbuf', '-oL', 'dpdk-testpmd', '--no-pci', '--in-memory',
+               '-l', '0,1', '--log-level=lib.eal:error', '-d', d] + \
+            list(eal) + vdevs + \
+            ['--', '-i', '--no-mlockall', '--nb-cores=1', '--total-num-mbufs=32768'] + args
+        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, env=env)
+        self.buf = ''
+        self.eof = False
+        self.cv = threading.Condition()
+        # Drain the output all along: a blocked writer would stall testpmd.
+        self.reader = threading.Thread(target=self._read)
+        self.reader.start()
+        self.pos = 0
+        self._until_prompt('testpmd start')
+
+    def _read(self):
+        fd = self.p.stdout.fileno()
+        while True:
+            b = os.read(fd, 65536)
+            with self.cv:
+                if not b:
+                    self.eof = True
+                    self.cv.notify_all()
+                    return
+                self.buf += b.decode(errors='replace')
+                self.cv.notify_all()
+
+    def _until_prompt(self, what):
+        deadline = time.time() + WAIT
+        with self.cv:
+            while True:
+                i = self.buf.find(PROMPT, self.pos)
+                if i >= 0:
+                    out = self.buf[self.pos:i]
+                    self.pos = i + len(PROMPT)
+                    return out
+                left = deadline - time.time()
+                if left <= 0 or self.eof:
+                    break
+                self.cv.wait(left)
+        self.kill()
+        raise Failure('testpmd: no prompt after %s:\n%s' %
+                      (what, self.buf[-3000:]))
+
+    def cmd(self, c):
+        try:
+            self.p.stdin.write((c + '\n').encode())
+            self.p.stdin.flush()
+        except BrokenPipeError:
+            self.kill()
+            raise Failure('testpmd gone before "%s":\n%s' %
+                          (c, self.buf[-3000:]))
+        return self._until_prompt('"%s"' % c)
+
+    def wait_for(self, c, parse, cond, what):
+        """Run command c until cond(parse(output)) holds (at most WAIT
+        seconds); returns the parsed value."""
+        deadline = time.time() + WAIT
+        while True:
+            v = parse(self.cmd(c))
+            if cond(v):
+                return v
+            if time.time() > deadline:
+                self.kill()
+                raise Failure('%s: still not so after %d s: %s' %
+                              (what, WAIT, v))
+            time.sleep(0.1)
+
+    def wait_stats(self, cond, what):
+        return self.wait_for('show port stats all', port_stats, cond, what)
+
+    def kill(self):
+        self.p.kill()
+        self.p.wait()
+        self.reader.join()
+
+    def quit(self):
+        try:
+            self.p.stdin.write(b'quit\n')
+            self.p.stdin.close()
+            self.p.wait(timeout=WAIT)
+        except (subprocess.TimeoutExpired, BrokenPipeError):
+            self.kill()
+            raise Failure('testpmd did not quit:\n' + self.buf[-3000:])
+        self.reader.join()
+        if self.p.returncode != 0:
+            raise Failure('testpmd exit code %d:\n%s' %
+                          (self.p.returncode, self.buf[-3000:]))
+        return self.buf
+
+
+def moved(n):
+    """Condition: both ports received at least n packets."""
+    return lambda st: all(st.get(p, {}).get('RX-packets', 0) >= n
+                          for p in (0, 1))
 
 
 def port_stats(out):
@@ -120,38 +194,55 @@ def io_checks(st, name, queues=1):
 
 def case_io_forward():
     """io forward between two ports on one wire."""
-    out = testpmd(vdev(0) + vdev(1), [],
-                  ['start tx_first', 2.0, 'stop', 'show port stats all'])
-    io_checks(port_stats(out), 'io')
+    t = Testpmd(vdev(0) + vdev(1), [])
+    t.cmd('start tx_first')
+    t.wait_stats(moved(10 * WINDOW), 'io: forwarding')
+    t.cmd('stop')
+    io_checks(port_stats(t.cmd('show port stats all')), 'io')
+    t.quit()
 
 
 def case_rss_4q():
     """4 queues: RSS spreads the flows over every queue of both ports."""
-    out = testpmd(vdev(0) + vdev(1),
-                  ['--rxq=4', '--txq=4', '--txonly-multi-flow',
-                   '--rss-ip'],
-                  ['start tx_first', 2.0, 'stop', 'show port stats all',
-                   'show port xstats 0', 'show port xstats 1'])
-    io_checks(port_stats(out), 'rss', 4)
+    t = Testpmd(vdev(0) + vdev(1),
+                ['--rxq=4', '--txq=4', '--txonly-multi-flow', '--rss-ip'])
+    t.cmd('start tx_first')
     for p in (0, 1):
-        x = xstats(out, p)
+        t.wait_for('show port xstats %d' % p, lambda o: xstats(o, p),
+                   lambda x: all(x['rx_q%d_packets' % q] > 0
+                                 for q in range(4)),
+                   'rss: every rxq of port %d' % p)
+    t.cmd('stop')
+    io_checks(port_stats(t.cmd('show port stats all')), 'rss', 4)
+    for p in (0, 1):
+        x = xstats(t.cmd('show port xstats %d' % p), p)
         for q in range(4):
             check(x['rx_q%d_packets' % q] > 0,
                   'rss: port %d rxq %d got nothing: %s' %
                   (p, q, [x['rx_q%d_packets' % i] for i in range(4)]))
+    t.quit()
 
 
 def case_txonly_rxonly():
     """txonly on port 0, then rxonly: port 1 holds exactly rxq_desc
-    frames (every posted buffer), the rest was dropped by the device."""
-    out = testpmd(vdev(0) + vdev(1, extra='rxq_desc=256'),
-                  ['--port-topology=loop'],
-                  ['set fwd txonly', 'set portlist 0', 'start', 1.0, 'stop',
-                   'set fwd rxonly', 'set portlist 0,1', 'start', 1.0,
-                   'stop', 'show port stats all'])
-    st = port_stats(out)
-    check(st[0]['TX-packets'] > 256, 'txonly: port 0 sent %d' %
-          st[0]['TX-packets'])
+    frames (every posted buffer), the rest was dropped by the device.
+    Port 0's send ring holds 256 WQEs: once it posted 256 + 256 frames the
+    device executed at least 256 of them (port 1's ring is full); port 0
+    is then stopped (its SQ destroyed) so nothing more arrives."""
+    t = Testpmd(vdev(0, extra='txq_desc=256') +
+                vdev(1, extra='rxq_desc=256'), ['--port-topology=loop'])
+    for c in ('set fwd txonly', 'set portlist 0', 'start'):
+        t.cmd(c)
+    t.wait_stats(lambda st: st[0]['TX-packets'] >= 4 * 256,
+                 'txonly: port 0 sent 1024')
+    for c in ('stop', 'port stop 0', 'port start 0', 'set fwd rxonly',
+              'set portlist 0,1', 'start'):
+        t.cmd(c)
+    t.wait_stats(lambda st: st[1]['RX-packets'] >= 256,
+                 'rxonly: port 1 received 256')
+    t.cmd('stop')
+    st = port_stats(t.cmd('show port stats all'))
+    t.quit()
     check(st[1]['RX-packets'] == 256, 'rxonly: port 1 received %d, '
           'expected 256 (rxq_desc)' % st[1]['RX-packets'])
     check(st[0]['RX-packets'] == 0, 'port 0 received its own frames')
@@ -164,10 +255,14 @@ def case_csum():
     for p in (0, 1):
         cmds += ['port stop %d' % p, 'csum set ip hw %d' % p,
                  'csum set udp hw %d' % p, 'port start %d' % p]
-    out = testpmd(vdev(0) + vdev(1), ['--forward-mode=csum'],
-                  cmds + ['start tx_first', 2.0, 'stop',
-                          'show port stats all'])
-    st = port_stats(out)
+    t = Testpmd(vdev(0) + vdev(1), ['--forward-mode=csum'])
+    for c in cmds:
+        t.cmd(c)
+    t.cmd('start tx_first')
+    t.wait_stats(moved(10 * WINDOW), 'csum: forwarding')
+    out = t.cmd('stop')
+    st = port_stats(t.cmd('show port stats all'))
+    t.quit()
     for p in (0, 1):
         check(st[p]['RX-packets'] > 0, 'csum: port %d got nothing' % p)
     bad_ip = [int(v) for v in re.findall(r'Bad-ipcsum: (\d+)', out)]
@@ -186,11 +281,19 @@ def case_rx_flags():
 
 
 def rx_flags_one(extra):
-    out = testpmd(vdev(0, extra=extra) + vdev(1, extra=extra),
-                  ['--rxq=2', '--txq=2', '--rss-udp'],
-                  ['set fwd txonly', 'start', 0.5, 'stop',
-                   'set fwd rxonly', 'set verbose 1', 'start', 0.5, 'stop',
-                   'set verbose 0'])
+    t = Testpmd(vdev(0, extra=extra) + vdev(1, extra=extra),
+                ['--rxq=2', '--txq=2', '--rss-udp'])
+    t.cmd('set fwd txonly')
+    t.cmd('start')
+    t.wait_stats(lambda st: st[0]['TX-packets'] >= 2 * WINDOW and
+                 st[1]['TX-packets'] >= 2 * WINDOW,
+                 'rx_flags %s: txonly' % extra)
+    for c in ('stop', 'set fwd rxonly', 'set verbose 1', 'start'):
+        t.cmd(c)
+    t.wait_stats(moved(1), 'rx_flags %s: rxonly' % extra)
+    t.cmd('stop')
+    t.cmd('set verbose 0')
+    out = t.quit()
     lines = [l for l in out.splitlines() if 'ol_flags' in l]
     check(lines, 'rx_flags %s: no verbose receive lines' % extra)
     rx = [l for l in lines if 'RSS hash' in l or 'RX_RSS_HASH' in l]
@@ -206,9 +309,15 @@ def rx_flags_one(extra):
 
 def case_xstats():
     """show port xstats carries the mlx5cq CQ counters per queue."""
-    out = testpmd(vdev(0) + vdev(1), [],
-                  ['start tx_first', 1.0, 'stop', 'show port xstats 0'])
-    x = xstats(out, 0)
+    t = Testpmd(vdev(0) + vdev(1), [])
+    t.cmd('start tx_first')
+    t.wait_for('show port xstats 0', lambda o: xstats(o, 0),
+               lambda x: x['rx_q0_packets'] > 0 and
+               x['rx_q0_cq_empty_polls'] > 0 and
+               x['tx_q0_cq_completions'] > 0, 'xstats: traffic')
+    t.cmd('stop')
+    x = xstats(t.cmd('show port xstats 0'), 0)
+    t.quit()
     for d in ('rx', 'tx'):
         for c in ('completions', 'empty_polls', 'errors', 'polls',
                   'comp_unhandled'):
@@ -265,18 +374,25 @@ def case_cqe_settings():
     """io forward with every CQE setting (size, padding, path,
     compression formats and layouts); each CQ is what the devargs ask."""
     for s in CQE_SETTINGS:
-        out = testpmd(vdev(0, extra=s) + vdev(1, extra=s), [],
-                      ['start tx_first', 1.0, 'stop', 'show port stats all',
-                       'show port xstats 0'],
-                      eal=['--log-level=pmd.net.mlx5cq:debug'])
+        t = Testpmd(vdev(0, extra=s) + vdev(1, extra=s), [],
+                    eal=['--log-level=pmd.net.mlx5cq:debug'])
+        t.cmd('start tx_first')
+        t.wait_stats(moved(10 * WINDOW), '%s: forwarding' % s)
+        if 'cqe_comp' in s:
+            t.wait_for('show port xstats 0', lambda o: xstats(o, 0),
+                       lambda x: x['rx_q0_cq_minis'] > 0,
+                       '%s: a completion from a mini-CQE' % s)
+        t.cmd('stop')
+        st = port_stats(t.cmd('show port stats all'))
+        x = xstats(t.cmd('show port xstats 0'), 0)
+        out = t.quit()
         for d, rx in (('rx', True), ('tx', False)):
             m = re.search(r'port 0 %sq 0: CQ 0x[0-9a-f]+ (.*)' % d, out)
             check(m is not None, '%s: no %s CQ log line' % (s, d))
             check(m.group(1).strip() == cq_expect(s, rx),
                   '%s: %s CQ "%s", expected "%s"' % (s, d, m.group(1),
                                                      cq_expect(s, rx)))
-        io_checks(port_stats(out), s)
-        x = xstats(out, 0)
+        io_checks(st, s)
         if 'cqe_comp' in s:
             check(x['rx_q0_cq_minis'] > 0,
                   '%s: no completion came from a mini-CQE' % s)
@@ -285,8 +401,8 @@ def case_cqe_settings():
         check(x['rx_q0_cq_completions'] == x['rx_q0_packets'],
               '%s: completions %d packets %d' % (s,
               x['rx_q0_cq_completions'], x['rx_q0_packets']))
-        print('  %-45s rx %9d  minis %d' % (s, port_stats(out)[0]
-              ['RX-packets'], x.get('rx_q0_cq_minis', 0)))
+        print('  %-45s rx %9d  minis %d' % (s, st[0]['RX-packets'],
+                                             x.get('rx_q0_cq_minis', 0)))
 
 
 BAD_DEVARGS = [
@@ -304,8 +420,25 @@ BAD_DEVARGS = [
     ('mac=01:00:5e:00:00:01', 'bad value "01:00:5e:00:00:01" for mac'),
     ('mac=zz', 'bad value "zz" for mac'),
     ('wire=', 'bad value "" for wire'),
+    ('speed=0', 'bad value "0" for speed'),
+    ('speed=150', 'speed 150 Mb/s is not a multiple of 100'),
+    ('speed=6553600', 'bad value "6553600" for speed'),
+    ('dev=mlx5_99,speed=1000', 'wire, mac and speed apply to dev=emu only'),
     ('dev=mlx5_99', 'dev=mlx5_99'),
 ]
+
+
+def case_link_speed():
+    """The link speed is what the device reports (QUERY_VPORT_STATE
+    max_tx_speed): the emulated default 1 Gbps, or the speed= devarg."""
+    t = Testpmd(vdev(0) + vdev(1, extra='speed=25000'), [])
+    info = [t.cmd('show port info %d' % p) for p in (0, 1)]
+    t.quit()
+    for p, want in ((0, '1 Gbps'), (1, '25 Gbps')):
+        m = re.search(r'Link speed: (.*)', info[p])
+        check(m is not None and m.group(1).strip() == want,
+              'port %d: link speed %s, expected %s' %
+              (p, m.group(1).strip() if m else None, want))
 
 
 def case_bad_devargs():
@@ -336,6 +469,7 @@ CASES = {
     'xstats': case_xstats,
     'cqe_settings': case_cqe_settings,
     'bad_devargs': case_bad_devargs,
+    'link_speed': case_link_speed,
 }
 
 

@@ -1109,6 +1109,66 @@ test_net_mtu_state(void)
 	return nport_close(&p);
 }
 
+/*
+ * QUERY_VPORT_STATE max_tx_speed (kernel mlx5_ifc.h query_vport_state_out:
+ * bits 0x60..0x6f, so bytes 12..13 big endian, in units of 100 Mb/s; state
+ * in the low nibble of byte 15): the port's speed while UP, 0 while DOWN.
+ */
+static int
+test_net_port_speed(void)
+{
+	uint8_t in[16], out[16];
+	struct nport p;
+	int ret;
+
+	ret = nport_open(&p, "enet_speed", "enet_wire_speed", mac_a, 0);
+	if (ret != TEST_SUCCESS)
+		return ret;
+	memset(in, 0, sizeof(in));
+	put16(in, 0x750);
+	memset(out, 0xee, sizeof(out));
+	TEST_ASSERT_SUCCESS(mlx5_glue->devx_general_cmd(p.ctx, in, sizeof(in),
+			    out, sizeof(out)), "vport state");
+	TEST_ASSERT_EQUAL(out[15] & 0xf, 1, "UP on a wire");
+	TEST_ASSERT(out[12] == 0x00 && out[13] == 0x0a,
+		    "default 1000 Mb/s = 10 x 100: %02x %02x", out[12], out[13]);
+	TEST_ASSERT_EQUAL(out[14], 0, "reserved_at_70");
+	TEST_ASSERT_SUCCESS(mlx5_emu_port_speed_set(p.ctx, 25000), "25G");
+	TEST_ASSERT_SUCCESS(mlx5_glue->devx_general_cmd(p.ctx, in, sizeof(in),
+			    out, sizeof(out)), "vport state");
+	TEST_ASSERT(out[12] == 0x00 && out[13] == 0xfa, "250 x 100 Mb/s");
+	/* Not representable: refused, the speed stays. */
+	TEST_ASSERT_EQUAL(mlx5_emu_port_speed_set(p.ctx, 150), -EINVAL, "150");
+	TEST_ASSERT_EQUAL(mlx5_emu_port_speed_set(p.ctx, 6553600), -EINVAL,
+			  "above 0xffff x 100");
+	TEST_ASSERT_EQUAL(mlx5_emu_port_speed_set(NULL, 1000), -EINVAL,
+			  "foreign context");
+	TEST_ASSERT_SUCCESS(mlx5_emu_port_speed_set(p.ctx, 6553500), "max");
+	TEST_ASSERT_SUCCESS(mlx5_glue->devx_general_cmd(p.ctx, in, sizeof(in),
+			    out, sizeof(out)), "vport state");
+	TEST_ASSERT(out[12] == 0xff && out[13] == 0xff, "0xffff x 100 Mb/s");
+	/* DOWN: 0; back on a wire: the speed was kept. */
+	TEST_ASSERT_SUCCESS(mlx5_emu_port_speed_set(p.ctx, 100000), "100G");
+	TEST_ASSERT_SUCCESS(mlx5_emu_port_config(p.ctx, NULL, NULL), "off");
+	TEST_ASSERT_SUCCESS(mlx5_glue->devx_general_cmd(p.ctx, in, sizeof(in),
+			    out, sizeof(out)), "vport state");
+	TEST_ASSERT(out[15] == 0x10 && out[12] == 0 && out[13] == 0,
+		    "DOWN, no speed: %02x %02x %02x", out[12], out[13],
+		    out[15]);
+	TEST_ASSERT_SUCCESS(mlx5_emu_port_config(p.ctx, "enet_wire_speed2",
+						 NULL), "on");
+	TEST_ASSERT_SUCCESS(mlx5_glue->devx_general_cmd(p.ctx, in, sizeof(in),
+			    out, sizeof(out)), "vport state");
+	TEST_ASSERT(out[15] == 0x11 && out[12] == 0x03 && out[13] == 0xe8,
+		    "UP, 1000 x 100 Mb/s");
+	/* 0 restores the default. */
+	TEST_ASSERT_SUCCESS(mlx5_emu_port_speed_set(p.ctx, 0), "default");
+	TEST_ASSERT_SUCCESS(mlx5_glue->devx_general_cmd(p.ctx, in, sizeof(in),
+			    out, sizeof(out)), "vport state");
+	TEST_ASSERT(out[12] == 0x00 && out[13] == 0x0a, "default again");
+	return nport_close(&p);
+}
+
 /* The Microsoft RSS verification vectors (IPv4 with TCP ports, then
  * addresses only) through a Toeplitz TIR with the default key. */
 static int
@@ -2127,6 +2187,7 @@ static struct unit_test_suite emu_net_suite = {
 		TEST_CASE(test_net_rx_errors),
 		TEST_CASE(test_net_vport_filter),
 		TEST_CASE(test_net_mtu_state),
+		TEST_CASE(test_net_port_speed),
 		TEST_CASE(test_net_rss),
 		TEST_CASE(test_net_wqe_wrap),
 		TEST_CASE(test_net_concurrent_destroy),

@@ -247,6 +247,8 @@ test_net_bad_devargs(void)
 		"dev=emu,txq_desc=99999", "dev=emu,tx_comp_thresh=0",
 		"dev=emu,mac=ff:ff:ff:ff:ff:ff", "dev=emu,wire=",
 		"dev=no_such_ibdev", "dev=no_such_ibdev,wire=w",
+		"dev=emu,speed=0", "dev=emu,speed=150",
+		"dev=emu,speed=6553600", "dev=no_such_ibdev,speed=1000",
 	};
 	struct heap_use before, after;
 	uint16_t nb = rte_eth_dev_count_avail();
@@ -289,7 +291,14 @@ test_net_lifecycle_no_leak(void)
 	TEST_ASSERT_SUCCESS(rte_eth_link_get_nowait(port, &link), "link");
 	TEST_ASSERT_EQUAL(link.link_status, RTE_ETH_LINK_UP,
 			  "link down while started on a wire");
+	/* The emulated port's default speed, from QUERY_VPORT_STATE. */
+	TEST_ASSERT_EQUAL(link.link_speed, RTE_ETH_SPEED_NUM_1G,
+			  "link speed %u", link.link_speed);
 	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(port), "stop");
+	TEST_ASSERT_SUCCESS(rte_eth_link_get_nowait(port, &link), "link");
+	TEST_ASSERT(link.link_status == RTE_ETH_LINK_DOWN &&
+		    link.link_speed == RTE_ETH_SPEED_NUM_NONE,
+		    "stopped: link down, no speed");
 	conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
 	conf.rx_adv_conf.rss_conf.rss_hf = RTE_ETH_RSS_IP;
 	TEST_ASSERT_SUCCESS(port_start(port, 4, &conf), "start 4q");
@@ -302,6 +311,32 @@ test_net_lifecycle_no_leak(void)
 		    "lifecycle leaked: %" PRIu64 "/%" PRIu64 " -> %" PRIu64
 		    "/%" PRIu64, before.heap_bytes, before.alloc_count,
 		    after.heap_bytes, after.alloc_count);
+	return TEST_SUCCESS;
+}
+
+/* speed= (Mb/s) on the emulated port: link speed and speed capability. */
+static int
+test_net_link_speed(void)
+{
+	struct rte_eth_conf conf = { 0 };
+	struct rte_eth_dev_info info;
+	struct rte_eth_link link;
+	int port;
+
+	port = port_probe("net_mlx5cq_ts", "dev=emu,wire=ts,speed=25000");
+	TEST_ASSERT(port >= 0, "probe failed");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_info_get(port, &info), "info");
+	TEST_ASSERT_EQUAL(info.speed_capa, RTE_ETH_LINK_SPEED_FIXED |
+			  RTE_ETH_LINK_SPEED_25G, "speed_capa 0x%x",
+			  info.speed_capa);
+	TEST_ASSERT_SUCCESS(port_start(port, 1, &conf), "start");
+	TEST_ASSERT_SUCCESS(rte_eth_link_get_nowait(port, &link), "link");
+	TEST_ASSERT(link.link_status == RTE_ETH_LINK_UP &&
+		    link.link_speed == RTE_ETH_SPEED_NUM_25G &&
+		    link.link_duplex == RTE_ETH_LINK_FULL_DUPLEX &&
+		    link.link_autoneg == RTE_ETH_LINK_FIXED,
+		    "link %u speed %u", link.link_status, link.link_speed);
+	TEST_ASSERT_SUCCESS(port_remove(port), "remove");
 	return TEST_SUCCESS;
 }
 
@@ -871,6 +906,7 @@ static struct unit_test_suite net_mlx5cq_suite = {
 	.unit_test_cases = {
 		TEST_CASE(test_net_bad_devargs),
 		TEST_CASE(test_net_lifecycle_no_leak),
+		TEST_CASE(test_net_link_speed),
 		TEST_CASE(test_net_rx_offloads),
 		TEST_CASE(test_net_filter_mtu),
 		TEST_CASE(test_net_tx_loopback),

@@ -414,6 +414,30 @@ struct mlx5_emu_net_stats {
 int mlx5_emu_port_config(struct ibv_context *ctx, const char *wire,
 			 const uint8_t mac[6]);
 
+/** Link speed of an emulated port until set otherwise, in Mb/s. */
+#define MLX5_EMU_PORT_SPEED_DEFAULT 1000
+/** Unit of QUERY_VPORT_STATE max_tx_speed (kernel MLX5_MAX_TX_SPEED_UNIT). */
+#define MLX5_EMU_PORT_SPEED_UNIT 100
+/** Largest speed max_tx_speed (16 bits) can carry, in Mb/s. */
+#define MLX5_EMU_PORT_SPEED_MAX (0xffff * MLX5_EMU_PORT_SPEED_UNIT)
+
+/**
+ * Set the link speed of an emulated device's port. QUERY_VPORT_STATE
+ * reports it in max_tx_speed (units of MLX5_EMU_PORT_SPEED_UNIT) while the
+ * port is on a wire (state UP), 0 while it is DOWN. The speed is kept when
+ * the port changes wires. It is the figure the device reports: the model
+ * does not pace its traffic to it.
+ *
+ * @param ctx
+ *   Emulated context.
+ * @param speed_mbps
+ *   Speed in Mb/s: a multiple of MLX5_EMU_PORT_SPEED_UNIT up to
+ *   MLX5_EMU_PORT_SPEED_MAX, or 0 for MLX5_EMU_PORT_SPEED_DEFAULT.
+ * @return
+ *   0, or -EINVAL (foreign context, speed not representable), -ENOMEM.
+ */
+int mlx5_emu_port_speed_set(struct ibv_context *ctx, uint32_t speed_mbps);
+
 /**
  * Read the traffic counters of an emulated device's port.
  *

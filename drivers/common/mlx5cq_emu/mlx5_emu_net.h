@@ -153,6 +153,7 @@ struct emu_vport {
 	uint8_t promisc_uc;
 	uint8_t promisc_mc;
 	uint8_t promisc_all;
+	uint32_t speed; /* Link speed in Mb/s (mlx5_emu_port_speed_set). */
 	uint32_t n_uc;
 	uint32_t n_mc;
 	uint8_t uc[EMU_MAX_MACS][6];

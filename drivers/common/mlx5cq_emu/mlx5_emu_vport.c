@@ -23,7 +23,12 @@
  * Filter: promisc_all accepts everything; broadcast is always accepted;
  * multicast with promisc_mc or when in the multicast list; unicast with
  * promisc_uc, when it is the permanent address, or in the unicast list.
- * Vport state: UP while the port is on a wire.
+ * Vport state: UP while the port is on a wire. max_tx_speed (bits
+ * 0x60..0x6f of query_vport_state_out, in units of 100 Mb/s as the
+ * kernel's MLX5_MAX_TX_SPEED_UNIT) is the port's link speed while UP, 0
+ * while DOWN (the kernel reads a DOWN vport's speed as 0 anyway). The speed
+ * is a figure the port reports (default MLX5_EMU_PORT_SPEED_DEFAULT, set
+ * with mlx5_emu_port_speed_set()); the model does not pace traffic to it.
  */
 
 #include <errno.h>
@@ -49,7 +54,8 @@ struct mlx5_ifc_emu_query_vport_state_out_bits {
 	u8 reserved_at_8[0x18];
 	u8 syndrome[0x20];
 	u8 reserved_at_40[0x20];
-	u8 reserved_at_60[0x18];
+	u8 max_tx_speed[0x10];
+	u8 reserved_at_70[0x8];
 	u8 admin_state[0x4];
 	u8 state[0x4];
 };
@@ -93,6 +99,36 @@ emu_vport_init(struct emu_vport *vp, const uint8_t mac[6])
 	memset(vp, 0, sizeof(*vp));
 	memcpy(vp->mac, mac, 6);
 	vp->mtu = EMU_DEFAULT_HW_MTU;
+	vp->speed = MLX5_EMU_PORT_SPEED_DEFAULT;
+}
+
+int
+mlx5_emu_port_speed_set(struct ibv_context *ctx, uint32_t speed_mbps)
+{
+	struct emu_dev *dev = emu_dev_from_ctx(ctx);
+	struct emu_net *net;
+
+	if (speed_mbps == 0)
+		speed_mbps = MLX5_EMU_PORT_SPEED_DEFAULT;
+	if (dev == NULL || speed_mbps > MLX5_EMU_PORT_SPEED_MAX ||
+	    speed_mbps % MLX5_EMU_PORT_SPEED_UNIT != 0) {
+		EMU_LOG(ERR, "port_speed_set: foreign context or speed %u Mb/s "
+			"not a multiple of %u up to %u", speed_mbps,
+			MLX5_EMU_PORT_SPEED_UNIT, MLX5_EMU_PORT_SPEED_MAX);
+		return -EINVAL;
+	}
+	pthread_mutex_lock(&dev->lock);
+	net = emu_net_get(dev);
+	if (net == NULL) {
+		pthread_mutex_unlock(&dev->lock);
+		return -ENOMEM;
+	}
+	emu_net_lock();
+	net->vport.speed = speed_mbps;
+	emu_net_unlock();
+	pthread_mutex_unlock(&dev->lock);
+	EMU_LOG(INFO, "%s: port speed %u Mb/s", dev->name, speed_mbps);
+	return 0;
 }
 
 static int
@@ -152,6 +188,7 @@ static int
 emu_query_vport_state(struct emu_dev *dev, const void *in, size_t inlen,
 		      void *out, size_t outlen)
 {
+	uint32_t speed;
 	int ret, up;
 
 	ret = emu_vport_lens(dev, "QUERY_VPORT_STATE", in, inlen,
@@ -162,8 +199,11 @@ emu_query_vport_state(struct emu_dev *dev, const void *in, size_t inlen,
 		return ret;
 	emu_net_lock();
 	up = dev->net->port != NULL;
+	speed = dev->net->vport.speed;
 	emu_net_unlock();
 	emu_cmd_ok(out, outlen);
+	MLX5_SET(emu_query_vport_state_out, out, max_tx_speed,
+		 up ? speed / MLX5_EMU_PORT_SPEED_UNIT : 0);
 	MLX5_SET(emu_query_vport_state_out, out, admin_state,
 		 EMU_VPORT_STATE_UP);
 	MLX5_SET(emu_query_vport_state_out, out, state,

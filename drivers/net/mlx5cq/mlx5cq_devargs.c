@@ -22,7 +22,8 @@ const char mlx5cq_devargs_help[] =
 	"txq_desc=<n> "
 	"tx_comp_thresh=<n> "
 	"wire=<name> "
-	"mac=<xx:xx:xx:xx:xx:xx>";
+	"mac=<xx:xx:xx:xx:xx:xx> "
+	"speed=<Mb/s>";
 
 struct mlx5cq_name_val {
 	const char *name;
@@ -149,6 +150,16 @@ mlx5cq_devarg(const char *key, const char *value, void *opaque)
 	if (strcmp(key, "tx_comp_thresh") == 0)
 		return mlx5cq_parse_u32(key, value, 1, MLX5CQ_DESC_MAX / 2,
 					&a->tx_comp_thresh);
+	if (strcmp(key, "speed") == 0) {
+		ret = mlx5cq_parse_u32(key, value, MLX5CQ_SPEED_UNIT,
+				       MLX5CQ_SPEED_MAX, &a->speed);
+		if (ret == 0 && a->speed % MLX5CQ_SPEED_UNIT != 0) {
+			PMD_LOG(ERR, "devargs: speed %u Mb/s is not a multiple "
+				"of %u", a->speed, MLX5CQ_SPEED_UNIT);
+			ret = -EINVAL;
+		}
+		return ret;
+	}
 	if (strcmp(key, "mac") == 0) {
 		if (rte_ether_unformat_addr(value, &a->mac) != 0 ||
 		    !rte_is_unicast_ether_addr(&a->mac) ||
@@ -203,8 +214,9 @@ mlx5cq_devargs_parse(const char *params, struct mlx5cq_devargs *args)
 		return -EINVAL;
 	}
 	if (strcmp(args->dev, "emu") != 0 &&
-	    (args->wire[0] != '\0' || args->mac_set)) {
-		PMD_LOG(ERR, "devargs: wire and mac apply to dev=emu only");
+	    (args->wire[0] != '\0' || args->mac_set || args->speed != 0)) {
+		PMD_LOG(ERR, "devargs: wire, mac and speed apply to dev=emu "
+			"only");
 		return -EINVAL;
 	}
 	return 0;

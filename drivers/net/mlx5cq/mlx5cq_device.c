@@ -105,6 +105,13 @@ mlx5cq_device_open(struct mlx5cq_priv *priv, const char *name)
 			rte_errno = -ret;
 			goto error;
 		}
+		ret = mlx5_emu_port_speed_set(priv->ctx, a->speed);
+		if (ret != 0) {
+			PMD_LOG(ERR, "%s: emulated port speed %u Mb/s "
+				"failed: %s", name, a->speed, strerror(-ret));
+			rte_errno = -ret;
+			goto error;
+		}
 	} else {
 		priv->ctx = mlx5cq_open_ibdev(a->dev);
 		if (priv->ctx == NULL)

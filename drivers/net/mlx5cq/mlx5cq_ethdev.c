@@ -57,6 +57,8 @@ static int
 mlx5cq_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 {
 	struct mlx5cq_priv *priv = dev->data->dev_private;
+	uint32_t speed = 0;
+	int up = 0;
 
 	info->max_rx_queues = MLX5CQ_MAX_QUEUES;
 	info->max_tx_queues = MLX5CQ_MAX_QUEUES;
@@ -85,23 +87,39 @@ mlx5cq_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	info->default_rxportconf.nb_queues = 1;
 	info->default_txportconf.nb_queues = 1;
 	info->default_txconf.tx_free_thresh = priv->args.tx_comp_thresh;
-	info->speed_capa = RTE_ETH_LINK_SPEED_100G;
+	/* The one speed the device reports (fixed), when it reports one. */
+	info->speed_capa = 0;
+	if (!priv->closed && mlx5cq_vport_state(priv, &up, &speed) == 0 &&
+	    up && speed != 0 &&
+	    rte_eth_speed_bitflag(speed, RTE_ETH_LINK_FULL_DUPLEX) != 0)
+		info->speed_capa = RTE_ETH_LINK_SPEED_FIXED |
+			rte_eth_speed_bitflag(speed, RTE_ETH_LINK_FULL_DUPLEX);
 	return 0;
 }
 
+/*
+ * Link: state and speed as the device reports them (QUERY_VPORT_STATE);
+ * an UP vport whose device leaves max_tx_speed 0 has an unknown speed.
+ */
 static int
 mlx5cq_link_update(struct rte_eth_dev *dev, int wait)
 {
 	struct mlx5cq_priv *priv = dev->data->dev_private;
 	struct rte_eth_link link;
+	uint32_t speed = 0;
 	int up = 0;
 
 	RTE_SET_USED(wait);
 	memset(&link, 0, sizeof(link));
-	if (priv->started && mlx5cq_vport_state(priv, &up) != 0)
+	if (priv->started && mlx5cq_vport_state(priv, &up, &speed) != 0)
 		up = 0;
 	link.link_status = up ? RTE_ETH_LINK_UP : RTE_ETH_LINK_DOWN;
-	link.link_speed = up ? RTE_ETH_SPEED_NUM_100G : RTE_ETH_SPEED_NUM_NONE;
+	if (!up)
+		link.link_speed = RTE_ETH_SPEED_NUM_NONE;
+	else if (speed == 0)
+		link.link_speed = RTE_ETH_SPEED_NUM_UNKNOWN;
+	else
+		link.link_speed = speed;
 	link.link_duplex = RTE_ETH_LINK_FULL_DUPLEX;
 	link.link_autoneg = RTE_ETH_LINK_FIXED;
 	return rte_eth_linkstatus_set(dev, &link);
@@ -469,4 +487,5 @@ RTE_PMD_REGISTER_PARAM_STRING(net_mlx5cq,
 	"txq_desc=<n> "
 	"tx_comp_thresh=<n> "
 	"wire=<name> "
-	"mac=<xx:xx:xx:xx:xx:xx>");
+	"mac=<xx:xx:xx:xx:xx:xx> "
+	"speed=<Mb/s>");

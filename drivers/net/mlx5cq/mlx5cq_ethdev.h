@@ -66,6 +66,9 @@ extern int mlx5cq_net_logtype;
 /* Hardware MTU adds the L2 header, a VLAN tag and the FCS (kernel mlx5e). */
 #define MLX5CQ_HW_MTU_EXTRA (RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN + \
 			     RTE_ETHER_CRC_LEN)
+/* speed= devarg: what max_tx_speed (16 bits x 100 Mb/s) can report. */
+#define MLX5CQ_SPEED_UNIT 100
+#define MLX5CQ_SPEED_MAX (0xffff * MLX5CQ_SPEED_UNIT)
 #define MLX5CQ_MR_MAX 256
 #define MLX5CQ_MR_CACHE 8
 
@@ -106,6 +109,7 @@ struct mlx5cq_devargs {
 	char wire[64];
 	struct rte_ether_addr mac;
 	uint8_t mac_set;
+	uint32_t speed; /* Emulated link speed in Mb/s; 0: not given. */
 };
 
 /* One registered memory chunk. */
@@ -246,7 +250,8 @@ int mlx5cq_device_tx_objs(struct mlx5cq_priv *priv);
 int mlx5cq_device_pdn(struct mlx5cq_priv *priv);
 
 /* mlx5cq_vport.c */
-int mlx5cq_vport_state(struct mlx5cq_priv *priv, int *up);
+int mlx5cq_vport_state(struct mlx5cq_priv *priv, int *up,
+		       uint32_t *speed_mbps);
 int mlx5cq_vport_promisc(struct mlx5cq_priv *priv, int promisc, int allmulti);
 int mlx5cq_vport_mac_list(struct mlx5cq_priv *priv, int idx,
 			  const struct rte_ether_addr *addr);

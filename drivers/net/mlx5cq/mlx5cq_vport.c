@@ -3,8 +3,8 @@
  */
 
 /*
- * NIC vport commands through mlx5_glue->devx_general_cmd: link state
- * (QUERY_VPORT_STATE), the receive filter (MODIFY_NIC_VPORT_CONTEXT:
+ * NIC vport commands through mlx5_glue->devx_general_cmd: link state and
+ * speed (QUERY_VPORT_STATE), the receive filter (MODIFY_NIC_VPORT_CONTEXT:
  * promisc bits, allowed unicast and multicast lists), the MTU, and the
  * permanent MAC (QUERY_NIC_VPORT_CONTEXT). mlx5_prm.h of DPDK 22.11 has
  * the NIC vport context but not these mailboxes: they are written here
@@ -25,6 +25,8 @@
 #define MLX5CQ_CMD_QUERY_NIC_VPORT_CONTEXT 0x754
 #define MLX5CQ_CMD_MODIFY_NIC_VPORT_CONTEXT 0x755
 #define MLX5CQ_VPORT_STATE_UP 0x1
+/* Unit of max_tx_speed (kernel MLX5_MAX_TX_SPEED_UNIT): 100 Mb/s. */
+#define MLX5CQ_MAX_TX_SPEED_UNIT 100
 #define MLX5CQ_LIST_TYPE_UC 0x0
 #define MLX5CQ_LIST_TYPE_MC 0x1
 
@@ -44,7 +46,8 @@ struct mlx5_ifc_pmd_query_vport_state_out_bits {
 	u8 reserved_at_8[0x18];
 	u8 syndrome[0x20];
 	u8 reserved_at_40[0x20];
-	u8 reserved_at_60[0x18];
+	u8 max_tx_speed[0x10];
+	u8 reserved_at_70[0x8];
 	u8 admin_state[0x4];
 	u8 state[0x4];
 };
@@ -112,9 +115,14 @@ mlx5cq_cmd(struct mlx5cq_priv *priv, const char *what, const void *in,
 	return 0;
 }
 
-/* Link: QUERY_VPORT_STATE of the own vport. */
+/*
+ * Link: QUERY_VPORT_STATE of the own vport. The speed is max_tx_speed in
+ * Mb/s while the vport is UP; 0 when it is DOWN or when the device leaves
+ * the field 0 (firmware without it: the kernel then falls back to the
+ * port's PTYS register, which this PMD does not read).
+ */
 int
-mlx5cq_vport_state(struct mlx5cq_priv *priv, int *up)
+mlx5cq_vport_state(struct mlx5cq_priv *priv, int *up, uint32_t *speed_mbps)
 {
 	uint32_t in[MLX5_ST_SZ_DW(pmd_query_vport_state_in)] = { 0 };
 	uint32_t out[MLX5_ST_SZ_DW(pmd_query_vport_state_out)] = { 0 };
@@ -128,6 +136,9 @@ mlx5cq_vport_state(struct mlx5cq_priv *priv, int *up)
 		return ret;
 	*up = MLX5_GET(pmd_query_vport_state_out, out, state) ==
 	      MLX5CQ_VPORT_STATE_UP;
+	*speed_mbps = *up ? MLX5_GET(pmd_query_vport_state_out, out,
+				     max_tx_speed) * MLX5CQ_MAX_TX_SPEED_UNIT :
+		      0;
 	return 0;
 }
 
