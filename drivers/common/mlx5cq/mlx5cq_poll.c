@@ -360,17 +360,8 @@ zip_step(struct rte_mlx5cq *cq)
 }
 
 /* Mini-CQE fields: 4-byte aligned inside the 8-byte aligned mini. */
-static __rte_always_inline uint32_t
-mini_be32(volatile const uint8_t *m, unsigned int off)
-{
-	return rte_be_to_cpu_32(*(volatile const rte_be32_t *)(m + off));
-}
-
-static __rte_always_inline uint16_t
-mini_be16(volatile const uint8_t *m, unsigned int off)
-{
-	return rte_be_to_cpu_16(*(volatile const rte_be16_t *)(m + off));
-}
+#define mini_be32 rte_mlx5cq__be32
+#define mini_be16 rte_mlx5cq__be16
 
 /*
  * Deliver up to n records of the open session, array by array: the same
