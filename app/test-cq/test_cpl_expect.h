@@ -22,6 +22,8 @@
 #include <mlx5_emu.h>
 #include <rte_mlx5cq.h>
 
+#include "test_cqe_image.h"
+
 /* enum ibv_wc_status of an error CQE syndrome. */
 static inline uint8_t
 expect_wc_status(uint8_t syndrome)
@@ -134,6 +136,31 @@ expect_record_diff(const struct rte_mlx5cq_cpl *g,
 	EXPECT_FIELD(csum);
 #undef EXPECT_FIELD
 	return NULL;
+}
+
+/* The record an uncompressed CQE image (test_cqe_image.h) must produce. */
+static inline void
+expect_img_record(const struct img_cqe *d, struct rte_mlx5cq_cpl *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->opcode = d->opcode;
+	e->wqe_counter = d->wqe_counter;
+	e->flow_tag = d->sop_drop_qpn & 0xffffff;
+	if (img_is_error(d->opcode)) {
+		e->status = expect_wc_status(d->syndrome);
+		e->syndrome = d->syndrome;
+		e->vendor_syndrome = d->vendor_syndrome;
+		e->s_wqe_opcode = d->sop_drop_qpn >> 24;
+		return;
+	}
+	e->byte_cnt = d->byte_cnt;
+	e->rss_hash = d->rx_hash_res;
+	e->rss_hash_type = d->rx_hash_type;
+	e->metadata = d->metadata;
+	e->timestamp = d->timestamp;
+	e->vlan_tci = d->vlan_info;
+	e->hdr_type_etc = d->hdr_type_etc;
+	e->csum = d->csum;
 }
 
 #endif /* TEST_CPL_EXPECT_H_ */

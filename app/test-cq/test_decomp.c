@@ -84,31 +84,6 @@ title_img(struct img_cqe *t, uint8_t opcode)
 	t->wqe_counter = 0x0100;
 }
 
-/* Record of a regular CQE (title of the enhanced layout, errors). */
-static void
-exp_regular(const struct img_cqe *d, struct rte_mlx5cq_cpl *e)
-{
-	memset(e, 0, sizeof(*e));
-	e->opcode = d->opcode;
-	e->wqe_counter = d->wqe_counter;
-	e->flow_tag = d->sop_drop_qpn & 0xffffff;
-	if (img_is_error(d->opcode)) {
-		e->status = expect_wc_status(d->syndrome);
-		e->syndrome = d->syndrome;
-		e->vendor_syndrome = d->vendor_syndrome;
-		e->s_wqe_opcode = d->sop_drop_qpn >> 24;
-		return;
-	}
-	e->byte_cnt = d->byte_cnt;
-	e->rss_hash = d->rx_hash_res;
-	e->rss_hash_type = d->rx_hash_type;
-	e->metadata = d->metadata;
-	e->timestamp = d->timestamp;
-	e->vlan_tci = d->vlan_info;
-	e->hdr_type_etc = d->hdr_type_etc;
-	e->csum = d->csum;
-}
-
 /* Record of mini-CQE m of a session whose title is t (see file comment). */
 static void
 exp_mini(unsigned int fmt, const struct img_cqe *t, const uint8_t *m,
@@ -118,7 +93,7 @@ exp_mini(unsigned int fmt, const struct img_cqe *t, const uint8_t *m,
 
 	d.format = 0;
 	d.byte_cnt = (uint32_t)m[4] << 24 | m[5] << 16 | m[6] << 8 | m[7];
-	exp_regular(&d, e);
+	expect_img_record(&d, e);
 	if (t->opcode == 0) {
 		e->wqe_counter = (uint16_t)(m[0] << 8 | m[1]);
 		return;
@@ -285,11 +260,11 @@ run_session(const struct sess_case *sc)
 	after.sop_drop_qpn = 0x0a00abcd;
 	after.byte_cnt = 99;
 	hand_put(&h, end, &after);
-	exp_regular(&first, &exp[0]);
+	expect_img_record(&first, &exp[0]);
 	for (j = 0; j < sc->count; j++)
 		exp_mini(sc->fmt, &title, minis[j],
 			 (uint16_t)(title.wqe_counter + j), &exp[1 + j]);
-	exp_regular(&after, &exp[total - 1]);
+	expect_img_record(&after, &exp[total - 1]);
 	memset(got, 0xcc, sizeof(got));
 	while (n < total) {
 		uint16_t want = (uint16_t)RTE_MIN((uint32_t)sc->burst,
@@ -521,7 +496,7 @@ test_decomp_enhanced(const void *data)
 		title.wqe_counter = (uint16_t)(0x7ff0 + round * 16);
 		title.byte_cnt = 1000 + round;
 		hand_put(&h, idx++, &title);
-		exp_regular(&title, &exp[k++]);
+		expect_img_record(&title, &exp[k++]);
 		wqe = (uint16_t)(title.wqe_counter + 1);
 		for (j = 0; j < 2; j++) {
 			uint32_t cnt = j == 0 ? round + 1 : 7, q;
@@ -612,7 +587,7 @@ test_decomp_enh_visibility(const void *data)
 	title_img(&t1, 2);
 	t1.byte_cnt = 1000;
 	hand_put(&h, base, &t1);
-	exp_regular(&t1, &exp[k++]);
+	expect_img_record(&t1, &exp[k++]);
 	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(h.cq, got + n, 8), 1,
 			  "title");
 	n++;
@@ -646,7 +621,7 @@ test_decomp_enh_visibility(const void *data)
 	t2.wqe_counter = 0x0300;
 	t2.byte_cnt = 2000;
 	hand_put(&h, base + 13, &t2);
-	exp_regular(&t2, &exp[k++]);
+	expect_img_record(&t2, &exp[k++]);
 	for (j = 0; j < 2; j++) {
 		gen_mini(F_FTAG, 12 + j, m3[j]);
 		exp_mini(F_FTAG, &t2, m3[j], 0, &exp[k++]);
@@ -661,7 +636,7 @@ test_decomp_enh_visibility(const void *data)
 	next.wqe_counter = 0x0400;
 	next.byte_cnt = 3000;
 	hand_put(&h, base + 16, &next);
-	exp_regular(&next, &exp[k++]);
+	expect_img_record(&next, &exp[k++]);
 	/* Bursts of 3: 3 of the first array, the consumer index stays. */
 	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(h.cq, got + n, 3), 3,
 			  "first burst");

@@ -178,31 +178,6 @@ fx_post(const struct img_cqe *d)
 	fx.pi++;
 }
 
-/* The record a CQE must produce. */
-static void
-exp_record(const struct img_cqe *d, struct rte_mlx5cq_cpl *e)
-{
-	memset(e, 0, sizeof(*e));
-	e->opcode = d->opcode;
-	e->wqe_counter = d->wqe_counter;
-	e->flow_tag = d->sop_drop_qpn & 0xffffff;
-	if (img_is_error(d->opcode)) {
-		e->status = expect_wc_status(d->syndrome);
-		e->syndrome = d->syndrome;
-		e->vendor_syndrome = d->vendor_syndrome;
-		e->s_wqe_opcode = d->sop_drop_qpn >> 24;
-		return;
-	}
-	e->byte_cnt = d->byte_cnt;
-	e->rss_hash = d->rx_hash_res;
-	e->metadata = d->metadata;
-	e->timestamp = d->timestamp;
-	e->vlan_tci = d->vlan_info;
-	e->hdr_type_etc = d->hdr_type_etc;
-	e->csum = d->csum;
-	e->rss_hash_type = d->rx_hash_type;
-}
-
 #define CPL_FIELD(f) \
 	TEST_ASSERT_EQUAL(got->f, exp->f, \
 			  "record %" PRIu64 " %s: got 0x%" PRIx64 \
@@ -237,7 +212,7 @@ check_img(const struct rte_mlx5cq_cpl *got, const struct img_cqe *d,
 {
 	struct rte_mlx5cq_cpl e;
 
-	exp_record(d, &e);
+	expect_img_record(d, &e);
 	return test_poll_check_record(got, &e, seq);
 }
 
