@@ -29,6 +29,7 @@
 
 #include "test_cpl_expect.h"
 #include "test_cq.h"
+#include "test_cq_cnt.h"
 
 #define DEMO_COUNT_DEFAULT (2u * 1024 * 1024)
 #define DEMO_ENTRIES 4096
@@ -165,9 +166,9 @@ demo_one(struct ibv_context *ctx, struct rte_mlx5cq_dev *dev,
 	}
 	res->completions = polled;
 	res->cycles_per_cpl = polled ? (double)cycles / polled : 0;
-	if (cq->cnt.completions != polled || cq->cnt.errors != res->errors) {
+	if (test_cq_cnt(cq)->completions != polled || test_cq_cnt(cq)->errors != res->errors) {
 		printf("demo: counters %" PRIu64 "/%" PRIu64 " differ\n",
-		       cq->cnt.completions, cq->cnt.errors);
+		       test_cq_cnt(cq)->completions, test_cq_cnt(cq)->errors);
 		goto out;
 	}
 	ret = res->mismatches ? -1 : 0;

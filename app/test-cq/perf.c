@@ -48,6 +48,7 @@
 #endif
 
 #include <mlx5_emu.h>
+#include <mlx5cq_test_hooks.h>
 #include <rte_mlx5cq.h>
 
 #include "test_cq.h"
@@ -68,6 +69,8 @@ struct perf_variant {
 	uint8_t comp_layout;
 	uint32_t flags; /* RTE_MLX5CQ_F_CQE_PAD */
 	uint16_t err_every; /* An error CQE every that many, 0: none. */
+	uint16_t run; /* Completions sharing title fields (0: 64). */
+	uint16_t mix; /* Plain CQEs after each run (distinct fields). */
 };
 
 /* One ring under test and the way it is refilled. */
@@ -96,8 +99,9 @@ struct perf_case_result {
 	uint32_t entries;
 	const char *state;
 	uint16_t burst;
-	double poll_cpc; /* Median cycles per completion. */
-	double base_cpc; /* Median of the baseline. */
+	/* Median cycles per completion of each implementation, < 0: n/a. */
+	double poll_cpc[RTE_MLX5CQ_VEC_MAX];
+	double base_cpc; /* Median of the true floor. */
 };
 
 /* Records land here: global so the stores cannot be optimised away. */
@@ -167,7 +171,10 @@ static void
 perf_var_cpl(const struct perf_variant *v, uint32_t seq,
 	     struct mlx5_emu_cpl *c)
 {
-	uint32_t run = seq / 64;
+	uint32_t len = v->run ? v->run : 64;
+	uint32_t period = len + v->mix;
+	uint32_t run = seq / period;
+	int single = seq % period >= len; /* a plain CQE of the mix */
 
 	memset(c, 0, sizeof(*c));
 	c->kind = MLX5_EMU_CPL_RESP;
@@ -186,6 +193,12 @@ perf_var_cpl(const struct perf_variant *v, uint32_t seq,
 	c->qpn = 0x123;
 	c->wqe_counter = (uint16_t)seq;
 	c->byte_cnt = 64 + (seq & 1023);
+	if (single) {
+		/* Its own title fields: the model cannot join it. */
+		c->flow_table_metadata = seq | 0x80000000u;
+		c->timestamp = (uint64_t)seq << 8 | 1;
+		return;
+	}
 	switch (v->comp_format) {
 	case RTE_MLX5CQ_COMP_HASH:
 		c->rx_hash_res = seq * 0x9e3779b9u;
@@ -213,7 +226,7 @@ perf_ring_free(struct perf_ring *r)
 			rte_mlx5cq_dev_close(r->dev);
 		mlx5_emu_close(r->ctx);
 	} else {
-		rte_free(r->cq);
+		mlx5cq_test_cq_free(r->cq);
 		rte_free(r->ring);
 		rte_free(r->dbrec);
 	}
@@ -289,11 +302,13 @@ perf_ring_image(struct perf_ring *r, uint32_t log_n, uint16_t cqe_size)
 	r->log_n = log_n;
 	r->cqe_size = cqe_size;
 	r->ring_size = (size_t)r->entries * cqe_size;
-	r->cq = rte_zmalloc("perf_cq", sizeof(*r->cq), RTE_CACHE_LINE_SIZE);
 	r->ring = rte_malloc("perf_ring", r->ring_size, 4096);
 	r->dbrec = rte_zmalloc("perf_dbrec", 64, 64);
 	r->img[0] = malloc(r->ring_size);
 	r->img[1] = malloc(r->ring_size);
+	if (r->ring != NULL && r->dbrec != NULL)
+		r->cq = mlx5cq_test_cq_wrap(r->ring, r->dbrec, log_n,
+					    cqe_size, 0, 0, 0);
 	if (r->cq == NULL || r->ring == NULL || r->dbrec == NULL ||
 	    r->img[0] == NULL || r->img[1] == NULL) {
 		perf_ring_free(r);
@@ -316,13 +331,6 @@ perf_ring_image(struct perf_ring *r, uint32_t log_n, uint16_t cqe_size)
 	memset(r->ring, 0, r->ring_size);
 	for (i = 0; i < r->entries; i++)
 		r->ring[(size_t)i * cqe_size + cqe_size - 1] = 0xf1;
-	r->cq->ring = r->ring;
-	r->cq->dbrec = (volatile uint32_t *)r->dbrec;
-	r->cq->mask = r->entries - 1;
-	r->cq->log_n = (uint8_t)log_n;
-	r->cq->stride_shift = cqe_size == 64 ? 6 : 7;
-	r->cq->cqe_off = cqe_size == 64 ? 0 : 64;
-	r->cq->cqn = 0;
 	return 0;
 }
 
@@ -419,11 +427,34 @@ perf_poll_pass(struct perf_ring *r, uint16_t burst, double *v)
 	return ns;
 }
 
+/* Big-endian 32-bit load (the floor reads raw bytes, no byte swaps). */
+#define PERF_LD32(p, off) (*(const volatile uint32_t *)((p) + (off)))
+#define PERF_LD16(p, off) (*(const volatile uint16_t *)((p) + (off)))
+
 /*
- * One pass of the memory floor, sliced as perf_poll_pass(): same entries,
- * same order, owner bit checked against the pass parity, then all 64
- * bytes of the CQE summed. The consumer index and doorbell record are
- * moved at the end (untimed) so the refill can go on.
+ * The true floor of one completion: what any consumer must read, and no
+ * more: the owner byte, then the fields a PMD turns into an mbuf (byte
+ * count, RSS hash, header types, VLAN, WQE counter) of a regular CQE, or
+ * the 8 bytes of a mini-CQE (the title's fields once per session). The
+ * values are summed, never byte-swapped or stored.
+ */
+static __rte_always_inline uint64_t
+perf_floor_cqe(const volatile uint8_t *q)
+{
+	return (uint64_t)PERF_LD32(q, RTE_MLX5CQ_CQE_BYTE_CNT) +
+	       PERF_LD32(q, RTE_MLX5CQ_CQE_RX_HASH_RES) +
+	       PERF_LD32(q, RTE_MLX5CQ_CQE_HDR_TYPE_ETC) +
+	       PERF_LD16(q, RTE_MLX5CQ_CQE_WQE_COUNTER);
+}
+
+/*
+ * One pass of the true floor, sliced as perf_poll_pass(): same entries,
+ * same order. Regular CQEs: owner bit checked against the pass parity,
+ * then perf_floor_cqe(). Basic-layout sessions: the title's count and
+ * fields, then one 8-byte load per mini-CQE from its array (holes are not
+ * touched); enhanced-layout compressed CQEs: one load per mini-CQE. The
+ * consumer index and doorbell record are moved at the end (untimed) so the
+ * refill can go on.
  */
 static unsigned int
 perf_base_pass(struct perf_ring *r, double *v)
@@ -433,35 +464,62 @@ perf_base_pass(struct perf_ring *r, double *v)
 	const uint32_t slice = RTE_MIN(total, (uint32_t)PERF_SLICE);
 	const unsigned int shift = cq->stride_shift, off = cq->cqe_off;
 	const unsigned int log_n = r->log_n;
-	/* Compressed rings: holes and arrays have no owner bit to check. */
-	const int check = r->var == NULL || r->var->comp_format == 0;
-	const uint8_t *ring = r->ring;
-	uint32_t ci = cq->ci, i = 0, end, ns = 0;
+	const int enh = r->var != NULL && r->var->comp_layout != 0;
+	const uint8_t *ring = r->ring + off;
+	uint32_t ci = cq->ci, i = 0, end, start, ns = 0;
 	uint64_t t0, t1, sum = 0;
 
 	while (i < total) {
-		end = i + slice;
+		start = i;
+		end = RTE_MIN(i + slice, total);
 		t0 = rte_rdtsc_precise();
-		for (; i < end; i++, ci++) {
-			const volatile uint64_t *q =
-				(const volatile uint64_t *)
-				(ring + ((size_t)(ci & mask) << shift) + off);
-			uint8_t op_own = ((const volatile uint8_t *)q)[63];
+		while (i < end) {
+			const volatile uint8_t *q =
+				ring + ((size_t)(ci & mask) << shift);
+			uint8_t op_own = q[RTE_MLX5CQ_CQE_OP_OWN];
+			uint32_t cnt, j;
 
-			if (unlikely(check &&
-				     (op_own & 1) != ((ci >> log_n) & 1)))
-				break;
-			sum += q[0] + q[1] + q[2] + q[3] + q[4] + q[5] +
-			       q[6] + q[7];
+			if (((op_own >> 2) & 3) != RTE_MLX5CQ_FORMAT_COMPRESSED) {
+				if (unlikely(!enh && (op_own & 1) !=
+					     ((ci >> log_n) & 1)))
+					goto stop;
+				sum += perf_floor_cqe(q);
+				ci++;
+				i++;
+				continue;
+			}
+			if (enh) {
+				cnt = (op_own >> 4) + 1u;
+				for (j = 0; j < cnt; j++)
+					sum += *(const volatile uint64_t *)
+						(q + 8 * j);
+			} else {
+				if (unlikely((op_own & 1) !=
+					     ((ci >> log_n) & 1)))
+					goto stop;
+				cnt = rte_be_to_cpu_32(PERF_LD32(q,
+						RTE_MLX5CQ_CQE_BYTE_CNT));
+				sum += PERF_LD32(q, RTE_MLX5CQ_CQE_HDR_TYPE_ETC);
+				for (j = 0; j < cnt; j++) {
+					uint32_t a = j < 8 ? ci + 1 :
+						     ci + 8 * (j / 8);
+					const volatile uint8_t *m = ring +
+						((size_t)(a & mask) << shift);
+
+					sum += *(const volatile uint64_t *)
+						(m + 8 * (j % 8));
+				}
+			}
+			ci += cnt;
+			i += cnt;
 		}
 		t1 = rte_rdtsc_precise();
-		if (i != end)
-			break;
-		v[ns++] = (double)(t1 - t0) / slice;
+		v[ns++] = (double)(t1 - t0) / (i - start);
 	}
+stop:
 	perf_sink += sum;
-	if (i != total) {
-		printf("perf: baseline stopped at %u of %u\n", i, total);
+	if (i < total) {
+		printf("perf: floor stopped at %u of %u\n", i, total);
 		return 0;
 	}
 	cq->ci = ci;
@@ -470,13 +528,20 @@ perf_base_pass(struct perf_ring *r, double *v)
 	return ns;
 }
 
+/* Poll implementations this CPU and EAL allow (index: enum). */
+static int
+perf_vec_usable(struct perf_ring *r, unsigned int v)
+{
+	return rte_mlx5cq_vec_set(r->cq, (enum rte_mlx5cq_vec)v) == 0;
+}
+
 /*
- * Timed passes of the poll with the given burst, each followed by a timed
- * pass of the baseline over the same ring (refilled in between), so both
- * see the same conditions. One warm-up pair first (page faults, branch
- * predictors). At least reps pairs, more on small rings so every case has
- * at least PERF_MIN_SLICES slices. The medians over every slice go to
- * poll and base.
+ * Timed passes of every poll implementation with the given burst, then a
+ * timed pass of the floor over the same ring (refilled before each), so
+ * all see the same conditions. One warm-up round first (page faults,
+ * branch predictors). At least reps rounds, more on small rings so every
+ * case has at least PERF_MIN_SLICES slices. Medians over every slice go to
+ * poll[] (negative: implementation not usable here) and base.
  */
 static int
 perf_measure(struct perf_ring *r, int flush, uint16_t burst,
@@ -484,21 +549,34 @@ perf_measure(struct perf_ring *r, int flush, uint16_t burst,
 {
 	const uint32_t per_pass = (r->entries + PERF_SLICE - 1) / PERF_SLICE;
 	unsigned int passes = RTE_MAX(reps, PERF_MIN_SLICES / per_pass);
-	double *vp = malloc(sizeof(*vp) * per_pass * (passes + 1));
-	double *vb = malloc(sizeof(*vb) * per_pass * (passes + 1));
-	unsigned int k, np = 0, nb = 0, got;
+	size_t cap = (size_t)per_pass * (passes + 1);
+	double *vp[RTE_MLX5CQ_VEC_MAX] = { NULL };
+	double *vb = malloc(sizeof(*vb) * cap);
+	unsigned int np[RTE_MLX5CQ_VEC_MAX] = { 0 }, nb = 0, k, v, got;
+	int usable[RTE_MLX5CQ_VEC_MAX];
 	int ret = -1;
 
-	if (vp == NULL || vb == NULL)
+	for (v = 0; v < RTE_MLX5CQ_VEC_MAX; v++) {
+		usable[v] = perf_vec_usable(r, v);
+		vp[v] = malloc(sizeof(*vp[v]) * cap);
+		if (vp[v] == NULL)
+			goto out;
+	}
+	if (vb == NULL)
 		goto out;
 	for (k = 0; k <= passes; k++) {
-		if (perf_refill(r, flush) != 0)
-			goto out;
-		got = perf_poll_pass(r, burst, vp + np);
-		if (got == 0)
-			goto out;
-		if (k > 0)
-			np += got;
+		for (v = 0; v < RTE_MLX5CQ_VEC_MAX; v++) {
+			if (!usable[v])
+				continue;
+			rte_mlx5cq_vec_set(r->cq, (enum rte_mlx5cq_vec)v);
+			if (perf_refill(r, flush) != 0)
+				goto out;
+			got = perf_poll_pass(r, burst, vp[v] + np[v]);
+			if (got == 0)
+				goto out;
+			if (k > 0)
+				np[v] += got;
+		}
 		if (perf_refill(r, flush) != 0)
 			goto out;
 		got = perf_base_pass(r, vb + nb);
@@ -507,11 +585,14 @@ perf_measure(struct perf_ring *r, int flush, uint16_t burst,
 		if (k > 0)
 			nb += got;
 	}
-	*poll = median(vp, np);
+	for (v = 0; v < RTE_MLX5CQ_VEC_MAX; v++)
+		poll[v] = usable[v] ? median(vp[v], np[v]) : -1;
 	*base = median(vb, nb);
+	rte_mlx5cq_vec_set(r->cq, rte_mlx5cq_vec_best());
 	ret = 0;
 out:
-	free(vp);
+	for (v = 0; v < RTE_MLX5CQ_VEC_MAX; v++)
+		free(vp[v]);
 	free(vb);
 	return ret;
 }
@@ -534,39 +615,71 @@ perf_write_json(const char *path, const struct perf_case_result *res,
 	for (i = 0; i < n; i++)
 		fprintf(f, "    {\"name\": \"%s\", \"cqe_size\": %u, "
 			"\"entries\": %u, \"ring_state\": \"%s\", "
-			"\"burst\": %u, \"poll_cycles_per_cpl\": %.3f, "
-			"\"baseline_cycles_per_cpl\": %.3f, "
-			"\"ratio\": %.3f}%s\n", res[i].name, res[i].cqe_size,
-			res[i].entries, res[i].state, res[i].burst,
-			res[i].poll_cpc, res[i].base_cpc,
-			res[i].poll_cpc / res[i].base_cpc,
+			"\"burst\": %u, \"scalar\": %.3f, \"sse\": %.3f, "
+			"\"avx2\": %.3f, \"floor\": %.3f}%s\n",
+			res[i].name, res[i].cqe_size, res[i].entries,
+			res[i].state, res[i].burst,
+			res[i].poll_cpc[RTE_MLX5CQ_VEC_SCALAR],
+			res[i].poll_cpc[RTE_MLX5CQ_VEC_SSE],
+			res[i].poll_cpc[RTE_MLX5CQ_VEC_AVX2], res[i].base_cpc,
 			i + 1 < n ? "," : "");
 	fprintf(f, "  ]\n}\n");
 	fclose(f);
 	return 0;
 }
 
+/* One line of the table. */
+static void
+perf_print(const struct perf_case_result *c)
+{
+	double best = -1;
+	unsigned int v;
+
+	printf("%-26s", c->name);
+	for (v = 0; v < RTE_MLX5CQ_VEC_MAX; v++) {
+		if (c->poll_cpc[v] < 0) {
+			printf(" %7s", "n/a");
+			continue;
+		}
+		printf(" %7.2f", c->poll_cpc[v]);
+		if (best < 0 || c->poll_cpc[v] < best)
+			best = c->poll_cpc[v];
+	}
+	printf(" %7.2f %6.2f\n", c->base_cpc, best / c->base_cpc);
+	fflush(stdout);
+}
+
+static void
+perf_header(const char *first)
+{
+	printf("%-26s %7s %7s %7s %7s %6s\n", first, "scalar", "sse", "avx2",
+	       "floor", "best/f");
+}
+
 int
 test_cq_perf(int argc, char **argv)
 {
 	static const uint16_t cqe_sizes[] = { 64, 128 };
-	static const uint32_t log_sizes[] = { 10, 18 };
-	static const uint16_t bursts[] = { 1, 8, 32 };
+	static const uint32_t log_sizes[] = { 10, 12, 14 };
+	static const uint16_t bursts[] = { 1, 32 };
 	static const char * const states[] = { "warm", "flushed" };
 	static const struct perf_variant variants[] = {
-		{ "comp-hash", 64, RTE_MLX5CQ_COMP_HASH, 0, 0, 0 },
-		{ "comp-csum", 64, RTE_MLX5CQ_COMP_CSUM, 0, 0, 0 },
-		{ "comp-ftag", 64, RTE_MLX5CQ_COMP_FTAG_STRIDX, 0, 0, 0 },
-		{ "comp-csumstr", 64, RTE_MLX5CQ_COMP_CSUM_STRIDX, 0, 0, 0 },
-		{ "comp-l34h", 64, RTE_MLX5CQ_COMP_L34H_STRIDX, 0, 0, 0 },
-		{ "comp-hash-enh", 64, RTE_MLX5CQ_COMP_HASH, 1, 0, 0 },
-		{ "comp-l34h-enh", 64, RTE_MLX5CQ_COMP_L34H_STRIDX, 1, 0, 0 },
-		{ "comp-hash-128", 128, RTE_MLX5CQ_COMP_HASH, 0, 0, 0 },
-		{ "128pad", 128, 0, 0, RTE_MLX5CQ_F_CQE_PAD, 0 },
-		{ "err1pct", 64, 0, 0, 0, 100 },
+		{ "hash-s64", 64, RTE_MLX5CQ_COMP_HASH, 0, 0, 0, 64, 0 },
+		{ "hash-s8+8plain", 64, RTE_MLX5CQ_COMP_HASH, 0, 0, 0, 8, 8 },
+		{ "hash-s8", 64, RTE_MLX5CQ_COMP_HASH, 0, 0, 0, 8, 0 },
+		{ "csum-s64", 64, RTE_MLX5CQ_COMP_CSUM, 0, 0, 0, 64, 0 },
+		{ "ftag-s64", 64, RTE_MLX5CQ_COMP_FTAG_STRIDX, 0, 0, 0, 64, 0 },
+		{ "csumstr-s64", 64, RTE_MLX5CQ_COMP_CSUM_STRIDX, 0, 0, 0, 64,
+		  0 },
+		{ "l34h-s64", 64, RTE_MLX5CQ_COMP_L34H_STRIDX, 0, 0, 0, 64, 0 },
+		{ "hash-enh", 64, RTE_MLX5CQ_COMP_HASH, 1, 0, 0, 64, 0 },
+		{ "hash-128-s64", 128, RTE_MLX5CQ_COMP_HASH, 0, 0, 0, 64, 0 },
+		{ "128pad", 128, 0, 0, RTE_MLX5CQ_F_CQE_PAD, 0, 0, 0 },
+		{ "err1pct", 64, 0, 0, 0, 100, 0, 0 },
 	};
-	static const uint32_t var_logs[] = { 10, 18 };
-	struct perf_case_result res[2 * 2 * 2 * 3 +
+	static const uint32_t var_logs[] = { 10, 14 };
+	struct perf_case_result res[RTE_DIM(cqe_sizes) * RTE_DIM(log_sizes) *
+				    2 * RTE_DIM(bursts) +
 				    RTE_DIM(variants) * RTE_DIM(var_logs)];
 	unsigned int reps = PERF_REPS_DEFAULT, nres = 0;
 	unsigned int s, l, f, b;
@@ -591,10 +704,10 @@ test_cq_perf(int argc, char **argv)
 		}
 	}
 	printf("perf: TSC %.3f GHz, lcore %u, >= %u timed passes per case, "
-	       "median over %u-completion slices\n", rte_get_tsc_hz() / 1e9,
-	       rte_lcore_id(), reps, PERF_SLICE);
-	printf("%-22s %12s %12s %7s\n", "case", "poll cyc/cpl",
-	       "floor cyc/cpl", "ratio");
+	       "median over %u-completion slices, cycles per completion;"
+	       " default poll: %s\n", rte_get_tsc_hz() / 1e9, rte_lcore_id(),
+	       reps, PERF_SLICE, rte_mlx5cq_vec_name(rte_mlx5cq_vec_best()));
+	perf_header("case");
 	for (s = 0; s < RTE_DIM(cqe_sizes); s++) {
 		for (l = 0; l < RTE_DIM(log_sizes); l++) {
 			struct perf_ring r;
@@ -622,7 +735,7 @@ test_cq_perf(int argc, char **argv)
 						&res[nres++];
 
 					if (perf_measure(&r, f, bursts[b], reps,
-							 &c->poll_cpc,
+							 c->poll_cpc,
 							 &c->base_cpc) != 0) {
 						perf_ring_free(&r);
 						return 1;
@@ -636,26 +749,22 @@ test_cq_perf(int argc, char **argv)
 						 c->cqe_size,
 						 c->entries / 1024, c->state,
 						 c->burst);
-					printf("%-22s %12.2f %12.2f %7.2f\n",
-					       c->name, c->poll_cpc,
-					       c->base_cpc,
-					       c->poll_cpc / c->base_cpc);
-					fflush(stdout);
+					perf_print(c);
 				}
 			}
 			perf_ring_free(&r);
 		}
 	}
 	/*
-	 * Second table: every compressed format (basic, enhanced, 128 B),
+	 * Second table: compressed sessions (HASH of 64, of 8, of 8 between
+	 * runs of 8 plain CQEs; every other format; enhanced; 128 B),
 	 * padded 128 B CQEs and 1 % error CQEs, burst 32, a small warm ring
-	 * and a large flushed one; the model writes the rings (emu only).
+	 * and a 16K flushed one; the model writes the rings (emu only).
 	 */
 	if (!force_image) {
 		unsigned int v;
 
-		printf("%-22s %12s %12s %7s\n", "variant", "poll cyc/cpl",
-		       "floor cyc/cpl", "ratio");
+		perf_header("variant");
 		for (v = 0; v < RTE_DIM(variants); v++) {
 			for (l = 0; l < RTE_DIM(var_logs); l++) {
 				struct perf_ring r;
@@ -668,7 +777,7 @@ test_cq_perf(int argc, char **argv)
 					       variants[v].name);
 					return 1;
 				}
-				if (perf_measure(&r, l, 32, reps, &c->poll_cpc,
+				if (perf_measure(&r, l, 32, reps, c->poll_cpc,
 						 &c->base_cpc) != 0) {
 					perf_ring_free(&r);
 					return 1;
@@ -679,12 +788,9 @@ test_cq_perf(int argc, char **argv)
 				c->state = states[l];
 				c->burst = 32;
 				snprintf(c->name, sizeof(c->name),
-					 "%s/%uK/%s/b32", variants[v].name,
+					 "%s/%uK/%s", variants[v].name,
 					 c->entries / 1024, c->state);
-				printf("%-22s %12.2f %12.2f %7.2f\n", c->name,
-				       c->poll_cpc, c->base_cpc,
-				       c->poll_cpc / c->base_cpc);
-				fflush(stdout);
+				perf_print(c);
 				perf_ring_free(&r);
 			}
 		}

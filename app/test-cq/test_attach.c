@@ -32,6 +32,7 @@
 #include <mlx5_emu.h>
 
 #include "test.h"
+#include "test_cq_cnt.h"
 
 #define CHECK(x) do { \
 	if ((x) != TEST_SUCCESS) \
@@ -248,7 +249,7 @@ test_attach_poll(void)
 	ci = 11;
 	TEST_ASSERT_EQUAL(rte_be_to_cpu_32(dcq.db_rec[0]), ci, "dbrec ci %u",
 			  rte_be_to_cpu_32(dcq.db_rec[0]));
-	TEST_ASSERT_EQUAL(cq->cnt.errors, 1, "errors counter");
+	TEST_ASSERT_EQUAL(test_cq_cnt(cq)->errors, 1, "errors counter");
 	/* Several passes around the ring (owner bit flips). */
 	for (round = 0; round < 6; round++) {
 		unsigned int want = 40 + round * 3;

@@ -6,8 +6,8 @@
 #define TEST_HAND_CQ_H_
 
 /*
- * A CQ built by hand for the decomp and iter suites: struct rte_mlx5cq
- * filled field by field over an rte_malloc ring and doorbell record, CQE
+ * A CQ built by hand for the decomp and iter suites: a handle from the
+ * library's test hook over an rte_malloc ring and doorbell record, CQE
  * and mini-CQE images written byte by byte from the PRM layouts
  * (test_cqe_image.h; struct mlx5_mini_cqe8 of mlx5_prm.h: 8 bytes, the
  * format's 4-byte field first, then the byte count, big endian).
@@ -19,6 +19,7 @@
 #include <rte_common.h>
 #include <rte_malloc.h>
 
+#include <mlx5cq_test_hooks.h>
 #include <rte_mlx5cq.h>
 
 #include "test_cqe_image.h"
@@ -40,7 +41,7 @@ struct hand_cq {
 static inline void
 hand_cq_fini(struct hand_cq *h)
 {
-	rte_free(h->cq);
+	mlx5cq_test_cq_free(h->cq);
 	rte_free(h->ring);
 	rte_free(h->dbrec);
 	memset(h, 0, sizeof(*h));
@@ -62,9 +63,11 @@ hand_cq_init(struct hand_cq *h, uint32_t log_n, unsigned int stride,
 	h->log_n = log_n;
 	h->entries = 1u << log_n;
 	h->stride = stride;
-	h->cq = rte_zmalloc("hand_cq", sizeof(*h->cq), RTE_CACHE_LINE_SIZE);
 	h->ring = rte_malloc("hand_ring", (size_t)h->entries * stride, 4096);
 	h->dbrec = rte_zmalloc("hand_dbrec", 8, 8);
+	if (h->ring != NULL && h->dbrec != NULL)
+		h->cq = mlx5cq_test_cq_wrap(h->ring, h->dbrec, log_n, stride,
+					    comp, ci0, 0x99);
 	if (h->cq == NULL || h->ring == NULL || h->dbrec == NULL) {
 		hand_cq_fini(h);
 		return -1;
@@ -77,17 +80,6 @@ hand_cq_init(struct hand_cq *h, uint32_t log_n, unsigned int stride,
 		e[stride - 2] = 0xff;
 		e[stride - 1] = 0xf1;
 	}
-	h->cq->ring = h->ring;
-	h->cq->dbrec = (volatile uint32_t *)h->dbrec;
-	h->cq->ci = ci0;
-	h->cq->mask = h->entries - 1;
-	h->cq->log_n = (uint8_t)log_n;
-	h->cq->stride_shift = stride == 128 ? 7 : 6;
-	h->cq->cqe_off = (uint8_t)(stride - 64);
-	h->cq->comp = comp;
-	h->cq->cqn = 0x99;
-	if (comp & 0x80)
-		h->cq->slow = RTE_MLX5CQ_SLOW_ENHANCED;
 	return 0;
 }
 

@@ -27,6 +27,7 @@
 #include <rte_mlx5cq.h>
 
 #include "test.h"
+#include "test_cq_cnt.h"
 #include "test_cpl_expect.h"
 #include "test_hand_cq.h"
 
@@ -40,7 +41,7 @@ static struct hand_cq h;
 static void
 iter_teardown(void)
 {
-	if (h.cq != NULL && h.cq->iter_active)
+	if (h.cq != NULL && mlx5cq_test_cq_iter_active(h.cq))
 		rte_mlx5cq_end_poll(h.cq);
 	hand_cq_fini(&h);
 }
@@ -75,9 +76,9 @@ test_iter_fields(void)
 	unsigned int i;
 
 	TEST_ASSERT_SUCCESS(hand_cq_init(&h, 4, 64, 0, 0), "init");
-	h.cq->wc_flags = ALL_WC;
+	mlx5cq_test_cq_wc_flags_set(h.cq, ALL_WC);
 	TEST_ASSERT_EQUAL(rte_mlx5cq_start_poll(h.cq, &pa), ENOENT, "empty");
-	TEST_ASSERT_EQUAL(h.cq->iter_active, 0, "active after ENOENT");
+	TEST_ASSERT_EQUAL(mlx5cq_test_cq_iter_active(h.cq), 0, "active after ENOENT");
 	memset(d, 0, sizeof(d));
 	/* 0: RESP_SEND_IMM, IPv4 L3+L4 OK, GRH. */
 	d[0].opcode = 3;
@@ -163,8 +164,8 @@ test_iter_fields(void)
 	rte_mlx5cq_end_poll(h.cq);
 	TEST_ASSERT_EQUAL(h.dbrec[3], 5, "doorbell");
 	TEST_ASSERT_EQUAL(h.cq->ci, 5, "ci");
-	TEST_ASSERT_EQUAL(h.cq->cnt.completions, 5, "completions");
-	TEST_ASSERT_EQUAL(h.cq->cnt.errors, 1, "errors");
+	TEST_ASSERT_EQUAL(test_cq_cnt(h.cq)->completions, 5, "completions");
+	TEST_ASSERT_EQUAL(test_cq_cnt(h.cq)->errors, 1, "errors");
 	hand_cq_fini(&h);
 	return TEST_SUCCESS;
 }
@@ -176,7 +177,7 @@ test_iter_refused(void)
 	struct img_cqe d;
 
 	TEST_ASSERT_SUCCESS(hand_cq_init(&h, 4, 64, 0, 0), "init");
-	h.cq->wc_flags = IBV_WC_EX_WITH_BYTE_LEN;
+	mlx5cq_test_cq_wc_flags_set(h.cq, IBV_WC_EX_WITH_BYTE_LEN);
 	memset(&d, 0, sizeof(d));
 	d.opcode = 2;
 	d.byte_cnt = 60;
@@ -219,7 +220,7 @@ test_iter_session(void)
 	unsigned int j, n = 0;
 
 	TEST_ASSERT_SUCCESS(hand_cq_init(&h, 5, 128, 3 + 1, 0), "init");
-	h.cq->wc_flags = ALL_WC;
+	mlx5cq_test_cq_wc_flags_set(h.cq, ALL_WC);
 	memset(&t, 0, sizeof(t));
 	t.opcode = 2;
 	t.sop_drop_qpn = 0x00000321;
@@ -297,7 +298,7 @@ test_iter_lock(void)
 	uint32_t pi = 0, i, guard = 0;
 
 	TEST_ASSERT_SUCCESS(hand_cq_init(&h, 8, 64, 0, 0), "init");
-	h.cq->slow = RTE_MLX5CQ_SLOW_LOCK;
+	mlx5cq_test_cq_lock_set(h.cq, 1);
 	lock_hits = rte_zmalloc("lock_hits", LOCK_N, 0);
 	TEST_ASSERT_NOT_NULL(lock_hits, "alloc");
 	lock_stop = 0;
@@ -337,7 +338,7 @@ test_iter_lock(void)
 			return TEST_FAILED;
 		}
 	rte_free(lock_hits);
-	TEST_ASSERT_EQUAL(h.cq->cnt.completions, LOCK_N, "completions");
+	TEST_ASSERT_EQUAL(test_cq_cnt(h.cq)->completions, LOCK_N, "completions");
 	hand_cq_fini(&h);
 	return TEST_SUCCESS;
 }
@@ -370,7 +371,8 @@ test_iter_emu(const void *data)
 	cq = rte_mlx5cq_create(dev, &attr);
 	if (cq == NULL)
 		goto out_dev;
-	TEST_ASSERT_EQUAL(cq->wc_flags, attr.wc_flags, "wc_flags");
+	TEST_ASSERT_EQUAL(mlx5cq_test_cq_wc_flags(cq), attr.wc_flags,
+			  "wc_flags");
 	TEST_ASSERT(cq->slow & RTE_MLX5CQ_SLOW_LOCK, "not locked");
 	memset(c, 0, sizeof(c));
 	for (i = 0; i < RTE_DIM(c); i++) {

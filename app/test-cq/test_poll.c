@@ -29,9 +29,11 @@
 #include <rte_memory.h>
 
 #include <mlx5_emu.h>
+#include <mlx5cq_test_hooks.h>
 #include <rte_mlx5cq.h>
 
 #include "test.h"
+#include "test_cq_cnt.h"
 #include "test_cpl_expect.h"
 #include "test_cqe_image.h"
 
@@ -85,7 +87,7 @@ test_poll_heap_allocs(void)
 static void
 fx_fini(void)
 {
-	rte_free(fx.cq);
+	mlx5cq_test_cq_free(fx.cq);
 	rte_free(fx.ring);
 	rte_free(fx.dbrec);
 	memset(&fx, 0, sizeof(fx));
@@ -113,13 +115,10 @@ fx_init(enum fx_kind kind, uint32_t log_n, uint32_t ci0)
 	fx.log_n = log_n;
 	fx.entries = 1u << log_n;
 	fx.stride = kind == FX_64 ? 64 : 128;
-	fx.cq = rte_zmalloc("test_poll_cq", sizeof(*fx.cq),
-			    RTE_CACHE_LINE_SIZE);
 	fx.ring = rte_malloc("test_poll_ring",
 			     (size_t)fx.entries * fx.stride, 4096);
 	fx.dbrec = rte_malloc("test_poll_dbrec", 8, 8);
-	TEST_ASSERT(fx.cq != NULL && fx.ring != NULL && fx.dbrec != NULL,
-		    "allocation failed");
+	TEST_ASSERT(fx.ring != NULL && fx.dbrec != NULL, "allocation failed");
 	for (i = 0; i < fx.entries; i++) {
 		uint8_t *e = fx.ring + (size_t)i * fx.stride;
 
@@ -129,15 +128,9 @@ fx_init(enum fx_kind kind, uint32_t log_n, uint32_t ci0)
 	}
 	memcpy(fx.dbrec, dbrec_ci_sentinel, 4);
 	memcpy(fx.dbrec + 4, dbrec_arm_sentinel, 4);
-	fx.cq->ring = fx.ring;
-	fx.cq->dbrec = (volatile uint32_t *)fx.dbrec;
-	fx.cq->ci = ci0;
-	fx.cq->mask = fx.entries - 1;
-	fx.cq->log_n = log_n;
-	fx.cq->stride_shift = kind == FX_64 ? 6 : 7;
-	fx.cq->cqe_off = kind == FX_64 ? 0 : 64;
-	fx.cq->comp = 0;
-	fx.cq->cqn = 0x77;
+	fx.cq = mlx5cq_test_cq_wrap(fx.ring, fx.dbrec, log_n, fx.stride, 0,
+				    ci0, 0x77);
+	TEST_ASSERT(fx.cq != NULL, "no CQ handle");
 	fx.pi = ci0;
 	return TEST_SUCCESS;
 }
@@ -236,7 +229,7 @@ static int
 check_counters(uint64_t completions, uint64_t errors, uint64_t polls,
 	       uint64_t empty, uint64_t comp_unhandled)
 {
-	const struct rte_mlx5cq_counters *c = &fx.cq->cnt;
+	const struct rte_mlx5cq_counters *c = test_cq_cnt(fx.cq);
 
 	TEST_ASSERT_EQUAL(c->completions, completions,
 			  "completions %" PRIu64 " want %" PRIu64,
@@ -741,7 +734,7 @@ test_poll_wrap(const void *data)
 	}
 	TEST_ASSERT(ci / fx.entries >= 1000, "only %u passes",
 		    ci / fx.entries);
-	TEST_ASSERT_EQUAL(fx.cq->cnt.completions, (uint64_t)ci,
+	TEST_ASSERT_EQUAL(test_cq_cnt(fx.cq)->completions, (uint64_t)ci,
 			  "completions");
 	fx_fini();
 	return TEST_SUCCESS;
@@ -1118,9 +1111,9 @@ test_poll_emu_wraps(const void *data)
 		TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(emu.cq, c, 32), 0,
 				  "stale CQE delivered at ci %u", ci);
 	}
-	TEST_ASSERT_EQUAL(emu.cq->cnt.completions, (uint64_t)total,
+	TEST_ASSERT_EQUAL(test_cq_cnt(emu.cq)->completions, (uint64_t)total,
 			  "completions counter");
-	TEST_ASSERT_EQUAL(emu.cq->cnt.errors, errors, "errors counter");
+	TEST_ASSERT_EQUAL(test_cq_cnt(emu.cq)->errors, errors, "errors counter");
 	CHECK(emu_close_cq());
 	TEST_ASSERT_EQUAL(test_poll_heap_allocs(), allocs, "heap leak");
 	return TEST_SUCCESS;

@@ -28,6 +28,7 @@
 #include <rte_mlx5cq.h>
 
 #include "test.h"
+#include "test_cq_cnt.h"
 
 struct stress_case {
 	const char *name;
@@ -324,12 +325,12 @@ test_stress_ring_space(const void *data)
 		TEST_ASSERT(round < 100 * sc->count, "no progress");
 	}
 	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(st.cq, c, 64), 0, "extra");
-	TEST_ASSERT_EQUAL(st.cq->cnt.completions, s, "completions");
-	TEST_ASSERT_EQUAL(st.cq->cnt.errors, errors, "errors");
+	TEST_ASSERT_EQUAL(test_cq_cnt(st.cq)->completions, s, "completions");
+	TEST_ASSERT_EQUAL(test_cq_cnt(st.cq)->errors, errors, "errors");
 	TEST_ASSERT(errors > 0, "no error CQE met");
-	TEST_ASSERT(st.cq->cnt.minis > s / 2, "only %" PRIu64 " mini-CQEs",
-		    st.cq->cnt.minis);
-	TEST_ASSERT_EQUAL(st.cq->cnt.comp_unhandled, 0, "comp_unhandled");
+	TEST_ASSERT(test_cq_cnt(st.cq)->minis > s / 2, "only %" PRIu64 " mini-CQEs",
+		    test_cq_cnt(st.cq)->minis);
+	TEST_ASSERT_EQUAL(test_cq_cnt(st.cq)->comp_unhandled, 0, "comp_unhandled");
 	TEST_ASSERT(st.cq->ci >> sc->log_n >= 300, "only %u passes",
 		    st.cq->ci >> sc->log_n);
 	return TEST_SUCCESS;

@@ -122,17 +122,17 @@ rte_mlx5cq_arm(struct rte_mlx5cq *pub, int solicited)
 		return -ENOTSUP;
 	}
 	if (pub->slow & RTE_MLX5CQ_SLOW_LOCK)
-		rte_spinlock_lock(&pub->lock);
-	word = (uint32_t)(pub->arm_sn & 3) << 28 |
+		rte_spinlock_lock(&cq->lock);
+	word = (uint32_t)(cq->arm_sn & 3) << 28 |
 	       (solicited ? MLX5_CQ_DB_REQ_NOT_SOL : MLX5_CQ_DB_REQ_NOT) |
 	       (pub->ci & 0xffffff);
 	pub->dbrec[1] = rte_cpu_to_be_32(word);
 	rte_io_wmb();
 	db = (uint64_t)word << 32 | pub->cqn;
 	rte_write64_relaxed(rte_cpu_to_be_64(db), cq->uar_db);
-	pub->cnt.arms++;
+	cq->cnt.arms++;
 	if (pub->slow & RTE_MLX5CQ_SLOW_LOCK)
-		rte_spinlock_unlock(&pub->lock);
+		rte_spinlock_unlock(&cq->lock);
 	return 0;
 }
 
@@ -197,7 +197,7 @@ rte_mlx5cq_event_get(struct rte_mlx5cq *pub)
 				   pub->cqn);
 			if (cq->err_seen == 0) {
 				cq->err_seen = 1;
-				pub->cnt.overruns++;
+				cq->cnt.overruns++;
 			}
 			rte_errno = EIO;
 			return -EIO;
@@ -222,8 +222,8 @@ rte_mlx5cq_event_get(struct rte_mlx5cq *pub)
 		}
 		cq->ev_unacked++;
 	}
-	pub->arm_sn++;
-	pub->cnt.events++;
+	cq->arm_sn++;
+	cq->cnt.events++;
 	return 0;
 }
 
@@ -288,7 +288,7 @@ rte_mlx5cq_error_check(struct rte_mlx5cq *pub)
 		return 0;
 	if (cq->err_seen == 0) {
 		cq->err_seen = 1;
-		pub->cnt.overruns++;
+		cq->cnt.overruns++;
 		MLX5CQ_LOG(ERR, "CQ 0x%x in error: cqc.status %#x", pub->cqn,
 			   status);
 	}

@@ -41,12 +41,17 @@ mlx5cq_pub_fill(struct mlx5cq_cq *cq)
 		pub->slow |= RTE_MLX5CQ_SLOW_LOCK;
 	if (pub->comp & RTE_MLX5CQ_COMP_ENHANCED)
 		pub->slow |= RTE_MLX5CQ_SLOW_ENHANCED;
-	pub->arm_sn = 0;
-	pub->iter_active = 0;
-	rte_spinlock_init(&pub->lock);
-	pub->wc_flags = cq->wc_flags;
-	memset(&pub->cnt, 0, sizeof(pub->cnt));
-	memset(&pub->zip, 0, sizeof(pub->zip));
+	pub->vec = (uint8_t)mlx5cq_vec_default();
+	if (pub->vec != RTE_MLX5CQ_VEC_SCALAR)
+		pub->slow |= RTE_MLX5CQ_SLOW_VEC;
+	pub->completions = 0;
+	pub->polls = 0;
+	pub->empty_polls = 0;
+	cq->arm_sn = 0;
+	cq->iter_active = 0;
+	rte_spinlock_init(&cq->lock);
+	memset(&cq->cnt, 0, sizeof(cq->cnt));
+	memset(&cq->zip, 0, sizeof(cq->zip));
 	mlx5cq_registry_add(cq);
 }
 

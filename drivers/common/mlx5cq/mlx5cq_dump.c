@@ -18,7 +18,8 @@
 int
 rte_mlx5cq_dump(FILE *f, struct rte_mlx5cq *cq)
 {
-	const struct rte_mlx5cq_counters *c;
+	struct rte_mlx5cq_counters cnt, *c = &cnt;
+	const struct mlx5cq_zip *z;
 	uint32_t idx, entries;
 	unsigned int k, s;
 
@@ -26,7 +27,8 @@ rte_mlx5cq_dump(FILE *f, struct rte_mlx5cq *cq)
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}
-	c = &cq->cnt;
+	rte_mlx5cq_counters_get(cq, &cnt);
+	z = MLX5CQ_ZIP(cq);
 	entries = cq->mask + 1;
 	fprintf(f, "mlx5cq CQ 0x%x: %u entries, stride %u, cqe_off %u,"
 		" comp 0x%02x, slow 0x%02x\n", cq->cqn, entries,
@@ -34,11 +36,12 @@ rte_mlx5cq_dump(FILE *f, struct rte_mlx5cq *cq)
 	fprintf(f, "  ci %u (index %u, pass %u), dbrec ci 0x%06x arm 0x%08x,"
 		" arm_sn %u\n", cq->ci, cq->ci & cq->mask, cq->ci >> cq->log_n,
 		rte_be_to_cpu_32(cq->dbrec[0]), rte_be_to_cpu_32(cq->dbrec[1]),
-		cq->arm_sn);
-	if (cq->zip.cnt)
+		mlx5cq_from_pub(cq)->arm_sn);
+	fprintf(f, "  poll implementation %s\n",
+		rte_mlx5cq_vec_name((enum rte_mlx5cq_vec)cq->vec));
+	if (z->cnt)
 		fprintf(f, "  session: %u completions, next %u, array at %u,"
-			" ends at %u\n", cq->zip.cnt, cq->zip.ai, cq->zip.ca,
-			cq->zip.end);
+			" ends at %u\n", z->cnt, z->ai, z->ca, z->end);
 	fprintf(f, "  completions %" PRIu64 " polls %" PRIu64 " empty %"
 		PRIu64 " errors %" PRIu64 " sessions %" PRIu64 " minis %"
 		PRIu64 " comp_unhandled %" PRIu64 " overruns %" PRIu64

@@ -52,7 +52,7 @@ be16_at(volatile const uint8_t *p)
 static inline uint8_t
 cur_opcode(const struct rte_mlx5cq *cq)
 {
-	return cq->zip.iter_cqe[RTE_MLX5CQ_CQE_OP_OWN] >> 4;
+	return MLX5CQ_ZIP(cq)->iter_cqe[RTE_MLX5CQ_CQE_OP_OWN] >> 4;
 }
 
 static inline int
@@ -67,15 +67,15 @@ cur_is_error(const struct rte_mlx5cq *cq)
 static int
 refuse(const struct rte_mlx5cq *cq, uint64_t flag, const char *what)
 {
-	if (cq->iter_active == 0) {
+	if (mlx5cq_from_pub(cq)->iter_active == 0) {
 		MLX5CQ_LOG(ERR, "CQ 0x%x: %s outside start_poll/end_poll",
 			   cq->cqn, what);
 		rte_errno = EINVAL;
 		return 1;
 	}
-	if (flag != 0 && !(cq->wc_flags & flag)) {
+	if (flag != 0 && !(mlx5cq_from_pub(cq)->wc_flags & flag)) {
 		MLX5CQ_LOG(ERR, "CQ 0x%x: %s not requested in wc_flags"
-			   " (0x%" PRIx64 ")", cq->cqn, what, cq->wc_flags);
+			   " (0x%" PRIx64 ")", cq->cqn, what, mlx5cq_from_pub(cq)->wc_flags);
 		rte_errno = EPERM;
 		return 1;
 	}
@@ -96,10 +96,10 @@ rte_mlx5cq_start_poll(struct rte_mlx5cq *cq,
 		return EINVAL;
 	}
 	if (cq->slow & RTE_MLX5CQ_SLOW_LOCK)
-		rte_spinlock_lock(&cq->lock);
-	if (cq->iter_active) {
+		rte_spinlock_lock(&mlx5cq_from_pub(cq)->lock);
+	if (mlx5cq_from_pub(cq)->iter_active) {
 		if (cq->slow & RTE_MLX5CQ_SLOW_LOCK)
-			rte_spinlock_unlock(&cq->lock);
+			rte_spinlock_unlock(&mlx5cq_from_pub(cq)->lock);
 		MLX5CQ_LOG(ERR, "CQ 0x%x: start_poll without end_poll",
 			   cq->cqn);
 		rte_errno = EBUSY;
@@ -108,13 +108,13 @@ rte_mlx5cq_start_poll(struct rte_mlx5cq *cq,
 	ret = mlx5cq_iter_fetch(cq, &cqe);
 	if (ret) {
 		if (cq->slow & RTE_MLX5CQ_SLOW_LOCK)
-			rte_spinlock_unlock(&cq->lock);
+			rte_spinlock_unlock(&mlx5cq_from_pub(cq)->lock);
 		rte_errno = ENOENT;
 		return ENOENT;
 	}
-	cq->zip.iter_cqe = cqe;
+	MLX5CQ_ZIP(cq)->iter_cqe = cqe;
 	mlx5cq_iter_consume(cq);
-	cq->iter_active = 1;
+	mlx5cq_from_pub(cq)->iter_active = 1;
 	return 0;
 }
 
@@ -123,7 +123,7 @@ rte_mlx5cq_next_poll(struct rte_mlx5cq *cq)
 {
 	const volatile uint8_t *cqe;
 
-	if (cq == NULL || !cq->iter_active) {
+	if (cq == NULL || !mlx5cq_from_pub(cq)->iter_active) {
 		rte_errno = EINVAL;
 		return EINVAL;
 	}
@@ -131,7 +131,7 @@ rte_mlx5cq_next_poll(struct rte_mlx5cq *cq)
 		rte_errno = ENOENT;
 		return ENOENT;
 	}
-	cq->zip.iter_cqe = cqe;
+	MLX5CQ_ZIP(cq)->iter_cqe = cqe;
 	mlx5cq_iter_consume(cq);
 	return 0;
 }
@@ -139,13 +139,13 @@ rte_mlx5cq_next_poll(struct rte_mlx5cq *cq)
 void
 rte_mlx5cq_end_poll(struct rte_mlx5cq *cq)
 {
-	if (cq == NULL || !cq->iter_active)
+	if (cq == NULL || !mlx5cq_from_pub(cq)->iter_active)
 		return;
 	rte_mlx5cq__update_ci(cq, cq->ci);
-	cq->iter_active = 0;
-	cq->zip.iter_cqe = NULL;
+	mlx5cq_from_pub(cq)->iter_active = 0;
+	MLX5CQ_ZIP(cq)->iter_cqe = NULL;
 	if (cq->slow & RTE_MLX5CQ_SLOW_LOCK)
-		rte_spinlock_unlock(&cq->lock);
+		rte_spinlock_unlock(&mlx5cq_from_pub(cq)->lock);
 }
 
 uint8_t
@@ -156,7 +156,7 @@ rte_mlx5cq_wc_status(const struct rte_mlx5cq *cq)
 	if (!cur_is_error(cq))
 		return IBV_WC_SUCCESS;
 	return rte_mlx5cq__err_status(
-		cq->zip.iter_cqe[RTE_MLX5CQ_CQE_SYNDROME]);
+		MLX5CQ_ZIP(cq)->iter_cqe[RTE_MLX5CQ_CQE_SYNDROME]);
 }
 
 uint64_t
@@ -164,7 +164,7 @@ rte_mlx5cq_wc_wr_id(const struct rte_mlx5cq *cq)
 {
 	if (refuse(cq, 0, "wr_id"))
 		return 0;
-	return be16_at(cq->zip.iter_cqe + RTE_MLX5CQ_CQE_WQE_COUNTER);
+	return be16_at(MLX5CQ_ZIP(cq)->iter_cqe + RTE_MLX5CQ_CQE_WQE_COUNTER);
 }
 
 uint8_t
@@ -172,7 +172,7 @@ rte_mlx5cq_read_syndrome(const struct rte_mlx5cq *cq)
 {
 	if (refuse(cq, 0, "syndrome") || !cur_is_error(cq))
 		return 0;
-	return cq->zip.iter_cqe[RTE_MLX5CQ_CQE_SYNDROME];
+	return MLX5CQ_ZIP(cq)->iter_cqe[RTE_MLX5CQ_CQE_SYNDROME];
 }
 
 /* Requester opcode (send WQE opcode) to ibv_wc_opcode, as rdma-core. */
@@ -207,7 +207,7 @@ rte_mlx5cq_read_opcode(const struct rte_mlx5cq *cq)
 
 	if (refuse(cq, 0, "opcode"))
 		return -1;
-	e = cq->zip.iter_cqe;
+	e = MLX5CQ_ZIP(cq)->iter_cqe;
 	switch (cur_opcode(cq)) {
 	case RTE_MLX5CQ_OP_RESP_WR_IMM:
 		return IBV_WC_RECV_RDMA_WITH_IMM;
@@ -227,7 +227,7 @@ rte_mlx5cq_read_vendor_err(const struct rte_mlx5cq *cq)
 {
 	if (refuse(cq, 0, "vendor_err") || !cur_is_error(cq))
 		return 0;
-	return cq->zip.iter_cqe[RTE_MLX5CQ_CQE_VENDOR_SYND];
+	return MLX5CQ_ZIP(cq)->iter_cqe[RTE_MLX5CQ_CQE_VENDOR_SYND];
 }
 
 unsigned int
@@ -238,7 +238,7 @@ rte_mlx5cq_read_wc_flags(const struct rte_mlx5cq *cq)
 
 	if (refuse(cq, 0, "wc_flags") || cur_is_error(cq))
 		return 0;
-	e = cq->zip.iter_cqe;
+	e = MLX5CQ_ZIP(cq)->iter_cqe;
 	switch (cur_opcode(cq)) {
 	case RTE_MLX5CQ_OP_RESP_WR_IMM:
 	case RTE_MLX5CQ_OP_RESP_SEND_IMM:
@@ -263,7 +263,7 @@ rte_mlx5cq_read_byte_len(const struct rte_mlx5cq *cq)
 {
 	if (refuse(cq, IBV_WC_EX_WITH_BYTE_LEN, "byte_len"))
 		return 0;
-	return be32_at(cq->zip.iter_cqe + RTE_MLX5CQ_CQE_BYTE_CNT);
+	return be32_at(MLX5CQ_ZIP(cq)->iter_cqe + RTE_MLX5CQ_CQE_BYTE_CNT);
 }
 
 rte_be32_t
@@ -273,7 +273,7 @@ rte_mlx5cq_read_imm_data(const struct rte_mlx5cq *cq)
 
 	if (refuse(cq, IBV_WC_EX_WITH_IMM, "imm_data"))
 		return 0;
-	e = cq->zip.iter_cqe;
+	e = MLX5CQ_ZIP(cq)->iter_cqe;
 	/* Network order, as ibv_wc_read_imm_data(); host order for INV. */
 	if (cur_opcode(cq) == RTE_MLX5CQ_OP_RESP_SEND_INV)
 		return be32_at(e + CQE_IMM);
@@ -285,7 +285,7 @@ rte_mlx5cq_read_qp_num(const struct rte_mlx5cq *cq)
 {
 	if (refuse(cq, IBV_WC_EX_WITH_QP_NUM, "qp_num"))
 		return 0;
-	return be32_at(cq->zip.iter_cqe + RTE_MLX5CQ_CQE_SOP_DROP_QPN) &
+	return be32_at(MLX5CQ_ZIP(cq)->iter_cqe + RTE_MLX5CQ_CQE_SOP_DROP_QPN) &
 	       0xffffff;
 }
 
@@ -294,7 +294,7 @@ rte_mlx5cq_read_src_qp(const struct rte_mlx5cq *cq)
 {
 	if (refuse(cq, IBV_WC_EX_WITH_SRC_QP, "src_qp"))
 		return 0;
-	return be32_at(cq->zip.iter_cqe + CQE_FLAGS_RQPN) & 0xffffff;
+	return be32_at(MLX5CQ_ZIP(cq)->iter_cqe + CQE_FLAGS_RQPN) & 0xffffff;
 }
 
 uint32_t
@@ -302,7 +302,7 @@ rte_mlx5cq_read_slid(const struct rte_mlx5cq *cq)
 {
 	if (refuse(cq, IBV_WC_EX_WITH_SLID, "slid"))
 		return 0;
-	return be16_at(cq->zip.iter_cqe + CQE_SLID);
+	return be16_at(MLX5CQ_ZIP(cq)->iter_cqe + CQE_SLID);
 }
 
 uint8_t
@@ -310,7 +310,7 @@ rte_mlx5cq_read_sl(const struct rte_mlx5cq *cq)
 {
 	if (refuse(cq, IBV_WC_EX_WITH_SL, "sl"))
 		return 0;
-	return (be32_at(cq->zip.iter_cqe + CQE_FLAGS_RQPN) >> 24) & 0xf;
+	return (be32_at(MLX5CQ_ZIP(cq)->iter_cqe + CQE_FLAGS_RQPN) >> 24) & 0xf;
 }
 
 uint8_t
@@ -318,7 +318,7 @@ rte_mlx5cq_read_dlid_path_bits(const struct rte_mlx5cq *cq)
 {
 	if (refuse(cq, IBV_WC_EX_WITH_DLID_PATH_BITS, "dlid_path_bits"))
 		return 0;
-	return cq->zip.iter_cqe[CQE_ML_PATH] & 0x7f;
+	return MLX5CQ_ZIP(cq)->iter_cqe[CQE_ML_PATH] & 0x7f;
 }
 
 uint64_t
@@ -328,7 +328,7 @@ rte_mlx5cq_read_completion_ts(const struct rte_mlx5cq *cq)
 
 	if (refuse(cq, IBV_WC_EX_WITH_COMPLETION_TIMESTAMP, "completion_ts"))
 		return 0;
-	e = cq->zip.iter_cqe + RTE_MLX5CQ_CQE_TIMESTAMP;
+	e = MLX5CQ_ZIP(cq)->iter_cqe + RTE_MLX5CQ_CQE_TIMESTAMP;
 	return (uint64_t)be32_at(e) << 32 | be32_at(e + 4);
 }
 
@@ -337,7 +337,7 @@ rte_mlx5cq_read_cvlan(const struct rte_mlx5cq *cq)
 {
 	if (refuse(cq, IBV_WC_EX_WITH_CVLAN, "cvlan"))
 		return 0;
-	return be16_at(cq->zip.iter_cqe + CQE_VLAN_INFO);
+	return be16_at(MLX5CQ_ZIP(cq)->iter_cqe + CQE_VLAN_INFO);
 }
 
 uint32_t
@@ -345,6 +345,6 @@ rte_mlx5cq_read_flow_tag(const struct rte_mlx5cq *cq)
 {
 	if (refuse(cq, IBV_WC_EX_WITH_FLOW_TAG, "flow_tag"))
 		return 0;
-	return be32_at(cq->zip.iter_cqe + RTE_MLX5CQ_CQE_SOP_DROP_QPN) &
+	return be32_at(MLX5CQ_ZIP(cq)->iter_cqe + RTE_MLX5CQ_CQE_SOP_DROP_QPN) &
 	       0xffffff;
 }

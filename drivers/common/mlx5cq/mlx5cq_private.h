@@ -18,7 +18,14 @@
  *   mlx5cq_verbs.c     verbs path (mlx5dv_create_cq)
  *   mlx5cq_dbr_pool.c  doorbell-record page pool (DevX path)
  *   mlx5cq_attach.c    CQs made by rte_common_mlx5's mlx5_devx_cq_create()
- *   mlx5cq_poll.c      poll slow path: decompression, raw view, lock
+ *   mlx5cq_poll.c      generic poll: lock, enhanced layout, raw view,
+ *                      iterator support, dispatch of the fast poll
+ *   mlx5cq_zip.c       compressed sessions shared by every poll: open,
+ *                      mini-CQE records, invalidation
+ *   mlx5cq_poll_fast.h template of the out-of-line fast poll, built as
+ *                      mlx5cq_poll_scalar.c, mlx5cq_poll_sse.c and
+ *                      mlx5cq_poll_avx2.c
+ *   mlx5cq_vec.c       choice of the poll implementation (CPU, EAL)
  *   mlx5cq_iter.c      ibv_cq_ex-style iterator
  *   mlx5cq_arm.c       arming, completion events
  *   mlx5cq_registry.c  registry of CQs (ids), counters, error check
@@ -37,6 +44,7 @@
 #include <rte_common.h>
 #include <rte_compat.h>
 #include <rte_log.h>
+#include <rte_spinlock.h>
 
 #include "rte_mlx5cq.h"
 #include "mlx5cq_test_hooks.h"
@@ -68,6 +76,8 @@ extern int mlx5cq_logtype;
 /* Enhanced layout: the validity iteration count of a fresh ring (DPDK
  * main MLX5_CQE_VIC_INIT), so no CQE looks valid on pass 0. */
 #define MLX5CQ_CQE_VIC_INIT 0xff
+/* Byte of the validity iteration count (enhanced layout). */
+#define MLX5CQ_CQE_VIC 62
 
 /* Doorbell-record pool: 4 KiB pages of 64 B slots, one umem per page. */
 #define MLX5CQ_DBR_PAGE_SIZE 4096u
@@ -142,9 +152,38 @@ struct rte_mlx5cq_dev {
 	struct mlx5cq_dbr_pool pool;
 };
 
+/* Decompression state of a CQ. */
+struct mlx5cq_zip {
+	uint32_t cnt; /* Completions in the session, 0: none open. */
+	uint32_t ai; /* Next mini-CQE of the session to deliver. */
+	uint32_t ca; /* Ring index of the current mini-CQE array. */
+	uint32_t end; /* Index after the session (basic layout). */
+	uint16_t wqe_next; /* WQE counter of the next HASH/CSUM mini. */
+	uint8_t have_title; /* title holds a CQE (enhanced layout). */
+	uint8_t logged; /* A malformed CQE was logged. */
+	/*
+	 * Enhanced layout: copy of the last regular CQE (the title of the
+	 * arrays after it; its ring slot may be reused once consumed). The
+	 * basic layout reads its title in the ring: the slot stays the
+	 * session's until the session is consumed.
+	 */
+	uint8_t title[64] __rte_aligned(64);
+	/* Raw view: a completion from a mini-CQE as a 64 B CQE. */
+	uint8_t raw[64] __rte_aligned(64);
+	struct rte_mlx5cq_cpl trec; /* Record decoded from the title. */
+	volatile const uint8_t *iter_cqe; /* Iterator: current CQE. */
+};
+
 /* A CQ: the public handle first (container of it). */
 struct mlx5cq_cq {
 	struct rte_mlx5cq pub;
+	/* Poll state behind the API (cold: not on the inline path). */
+	rte_spinlock_t lock; /* Taken unless SINGLE_THREADED. */
+	uint8_t iter_active; /* Between start_poll and end_poll. */
+	uint8_t arm_sn; /* Arm sequence number (events consumed). */
+	/* Counters but the hot ones (completions, polls, empty_polls). */
+	struct rte_mlx5cq_counters cnt;
+	struct mlx5cq_zip zip;
 	struct rte_mlx5cq_dev *dev;
 	enum rte_mlx5cq_path path; /* DEVX, VERBS or ATTACH. */
 	uint32_t entries;
@@ -206,6 +245,24 @@ mlx5cq_from_pub(const struct rte_mlx5cq *cq)
 	return container_of(cq, struct mlx5cq_cq, pub);
 }
 
+/* Private parts of a CQ from its handle. */
+#define MLX5CQ_ZIP(cq) (&mlx5cq_from_pub(cq)->zip)
+#define MLX5CQ_CNT(cq) (&mlx5cq_from_pub(cq)->cnt)
+
+static inline void
+mlx5cq_lock(const struct rte_mlx5cq *cq)
+{
+	if (cq->slow & RTE_MLX5CQ_SLOW_LOCK)
+		rte_spinlock_lock(&mlx5cq_from_pub(cq)->lock);
+}
+
+static inline void
+mlx5cq_unlock(const struct rte_mlx5cq *cq)
+{
+	if (cq->slow & RTE_MLX5CQ_SLOW_LOCK)
+		rte_spinlock_unlock(&mlx5cq_from_pub(cq)->lock);
+}
+
 /* mlx5cq_mem.c */
 void *mlx5cq_malloc(const char *type, size_t size, unsigned int align,
 		    int socket);
@@ -249,6 +306,38 @@ void mlx5cq_pub_fill(struct mlx5cq_cq *cq);
 /* mlx5cq_poll.c (caller holds the CQ lock where there is one) */
 uint16_t mlx5cq_poll_core(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 			  uint16_t n, uint16_t done, int publish);
+void mlx5cq_poll_publish(struct rte_mlx5cq *cq, uint32_t ci, uint16_t i,
+			 int stop, int dbr);
+void mlx5cq_decode_full(volatile const uint8_t *cqe, uint8_t op_own,
+			struct rte_mlx5cq_cpl *c);
+void mlx5cq_count_error(struct rte_mlx5cq *cq,
+			const struct rte_mlx5cq_cpl *c);
+
+/* mlx5cq_zip.c */
+int mlx5cq_zip_open(struct rte_mlx5cq *cq, volatile const uint8_t *cqe,
+		    uint8_t op_own, uint32_t ci);
+uint16_t mlx5cq_zip_burst(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
+			  uint16_t n);
+volatile const uint8_t *mlx5cq_zip_synth(struct rte_mlx5cq *cq, uint32_t ci);
+
+/* Fast poll implementations (mlx5cq_poll_fast.h), by enum rte_mlx5cq_vec;
+ * NULL where the build has none. */
+typedef uint16_t (*mlx5cq_poll_fast_t)(struct rte_mlx5cq *cq,
+				       struct rte_mlx5cq_cpl *cpl, uint16_t n,
+				       uint16_t done);
+uint16_t mlx5cq_poll_fast_scalar(struct rte_mlx5cq *cq,
+				 struct rte_mlx5cq_cpl *cpl, uint16_t n,
+				 uint16_t done);
+uint16_t mlx5cq_poll_fast_sse(struct rte_mlx5cq *cq,
+			      struct rte_mlx5cq_cpl *cpl, uint16_t n,
+			      uint16_t done);
+uint16_t mlx5cq_poll_fast_avx2(struct rte_mlx5cq *cq,
+			       struct rte_mlx5cq_cpl *cpl, uint16_t n,
+			       uint16_t done);
+extern const mlx5cq_poll_fast_t mlx5cq_poll_fast[RTE_MLX5CQ_VEC_MAX];
+
+/* mlx5cq_vec.c */
+enum rte_mlx5cq_vec mlx5cq_vec_default(void);
 int mlx5cq_iter_fetch(struct rte_mlx5cq *cq, const volatile uint8_t **cqe);
 void mlx5cq_iter_consume(struct rte_mlx5cq *cq);
 

@@ -82,17 +82,18 @@ rte_mlx5cq_id(const struct rte_mlx5cq *pub)
 }
 
 int
-rte_mlx5cq_counters_get(struct rte_mlx5cq *cq, struct rte_mlx5cq_counters *c)
+rte_mlx5cq_counters_get(const struct rte_mlx5cq *cq, struct rte_mlx5cq_counters *c)
 {
 	if (cq == NULL || c == NULL) {
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}
-	if (cq->slow & RTE_MLX5CQ_SLOW_LOCK)
-		rte_spinlock_lock(&cq->lock);
-	memcpy(c, &cq->cnt, sizeof(*c));
-	if (cq->slow & RTE_MLX5CQ_SLOW_LOCK)
-		rte_spinlock_unlock(&cq->lock);
+	mlx5cq_lock(cq);
+	memcpy(c, MLX5CQ_CNT(cq), sizeof(*c));
+	c->completions = cq->completions;
+	c->polls = cq->polls;
+	c->empty_polls = cq->empty_polls;
+	mlx5cq_unlock(cq);
 	return 0;
 }
 
@@ -103,10 +104,11 @@ rte_mlx5cq_counters_reset(struct rte_mlx5cq *cq)
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}
-	if (cq->slow & RTE_MLX5CQ_SLOW_LOCK)
-		rte_spinlock_lock(&cq->lock);
-	memset(&cq->cnt, 0, sizeof(cq->cnt));
-	if (cq->slow & RTE_MLX5CQ_SLOW_LOCK)
-		rte_spinlock_unlock(&cq->lock);
+	mlx5cq_lock(cq);
+	memset(MLX5CQ_CNT(cq), 0, sizeof(*MLX5CQ_CNT(cq)));
+	cq->completions = 0;
+	cq->polls = 0;
+	cq->empty_polls = 0;
+	mlx5cq_unlock(cq);
 	return 0;
 }

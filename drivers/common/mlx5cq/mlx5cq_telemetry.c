@@ -64,7 +64,7 @@ tel_info(struct mlx5cq_cq *cq, void *arg)
 	rte_tel_data_add_dict_u64(d, "comp", pub->comp);
 	rte_tel_data_add_dict_u64(d, "flags", cq->flags);
 	rte_tel_data_add_dict_u64(d, "ci", pub->ci);
-	rte_tel_data_add_dict_u64(d, "arm_sn", pub->arm_sn);
+	rte_tel_data_add_dict_u64(d, "arm_sn", cq->arm_sn);
 	rte_tel_data_add_dict_u64(d, "completions", c.completions);
 	rte_tel_data_add_dict_u64(d, "polls", c.polls);
 	rte_tel_data_add_dict_u64(d, "empty_polls", c.empty_polls);

@@ -22,12 +22,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include <rte_atomic.h>
-#include <rte_branch_prediction.h>
-#include <rte_byteorder.h>
 #include <rte_common.h>
-#include <rte_io.h>
-#include <rte_spinlock.h>
+#include <rte_compat.h>
+
+#include "rte_mlx5cq_core.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -103,34 +101,6 @@ struct rte_mlx5cq_attr {
 	enum rte_mlx5cq_path path; /**< AUTO, DEVX or VERBS. */
 };
 
-/**
- * Compact completion record filled by the burst poll.
- *
- * Every field but rsvd is written for every record. Success records carry
- * the CQE payload and zero status, syndrome, vendor_syndrome and
- * s_wqe_opcode. Error records (REQ_ERR, RESP_ERR) carry status, syndrome,
- * vendor_syndrome, s_wqe_opcode, the QPN in flow_tag and wqe_counter; their
- * RX fields (byte_cnt ... rss_hash_type) are zero.
- */
-struct rte_mlx5cq_cpl {
-	uint32_t byte_cnt; /**< Byte count (RX), host order. */
-	uint32_t rss_hash; /**< RSS hash result. */
-	uint32_t flow_tag; /**< sop_drop_qpn[23:0]: flow mark (RX) or QPN. */
-	uint32_t metadata; /**< flow_table_metadata / immediate. */
-	uint64_t timestamp; /**< Completion timestamp. */
-	uint16_t wqe_counter; /**< WQE counter or stride index. */
-	uint16_t vlan_tci; /**< Stripped VLAN TCI. */
-	uint16_t hdr_type_etc; /**< RTE_MLX5CQ_HDR_* bits (host order). */
-	uint16_t csum; /**< Checksum field. */
-	uint8_t opcode; /**< RTE_MLX5CQ_OP_* of the CQE. */
-	uint8_t status; /**< enum ibv_wc_status value (0: success). */
-	uint8_t syndrome; /**< Error syndrome (error CQEs). */
-	uint8_t vendor_syndrome; /**< Vendor error syndrome (error CQEs). */
-	uint8_t rss_hash_type; /**< RSS hash type. */
-	uint8_t s_wqe_opcode; /**< Send WQE opcode (error CQEs). */
-	uint8_t rsvd[2]; /**< Not written by the poll. */
-};
-
 /** Per-CQ counters kept by the poll functions. */
 struct rte_mlx5cq_counters {
 	uint64_t completions; /**< Completions delivered (errors included). */
@@ -154,109 +124,6 @@ struct rte_mlx5cq_counters {
 	/** Error CQEs by syndrome byte. */
 	uint64_t err_syndrome[256];
 };
-
-/** Decompression state of a CQ (internal, inside struct rte_mlx5cq). */
-struct rte_mlx5cq_zip {
-	uint32_t cnt; /**< Completions in the session, 0: none open. */
-	uint32_t ai; /**< Next mini-CQE of the session to deliver. */
-	uint32_t ca; /**< Ring index of the current mini-CQE array. */
-	uint32_t end; /**< Index after the session (basic layout). */
-	uint16_t wqe_next; /**< WQE counter of the next HASH/CSUM mini. */
-	uint8_t have_title; /**< title holds a CQE (enhanced layout). */
-	uint8_t logged; /**< A malformed CQE was logged. */
-	/** Title CQE (raw 64 B): common fields of the session's records. */
-	uint8_t title[64] __rte_aligned(64);
-	/** Raw view: a completion from a mini-CQE as a 64 B CQE. */
-	uint8_t raw[64] __rte_aligned(64);
-	struct rte_mlx5cq_cpl trec; /**< Record decoded from title. */
-	volatile const uint8_t *iter_cqe; /**< Iterator: current CQE. */
-};
-
-/** Why rte_mlx5cq_poll_burst() leaves the inline path (rte_mlx5cq.slow). */
-#define RTE_MLX5CQ_SLOW_LOCK 0x01 /**< Not SINGLE_THREADED: spinlock. */
-#define RTE_MLX5CQ_SLOW_ENHANCED 0x02 /**< Enhanced compression layout. */
-#define RTE_MLX5CQ_SLOW_SESSION 0x04 /**< A compressed session is open. */
-
-/**
- * Value of rte_mlx5cq.comp: the mini-CQE format (PRM value
- * MLX5_CQE_RESP_FORMAT_*) + 1, 0 without compression, or-ed with this bit
- * for the enhanced layout.
- */
-#define RTE_MLX5CQ_COMP_ENHANCED 0x80
-/** Mask of the format part of rte_mlx5cq.comp. */
-#define RTE_MLX5CQ_COMP_FORMAT_MASK 0x7f
-
-/**
- * CQ handle. The fields are public for the inline fast path only: read them
- * through rte_mlx5cq_info_get() and never write them.
- */
-struct rte_mlx5cq {
-	/* First cache line: what every poll reads and writes. */
-	volatile uint8_t *ring; /**< Ring start (entry 0, stride start). */
-	volatile uint32_t *dbrec; /**< Doorbell record (big endian ci, arm). */
-	uint32_t ci; /**< Consumer index, free running. */
-	uint32_t mask; /**< Entries - 1. */
-	uint8_t log_n; /**< log2 of entries. */
-	uint8_t stride_shift; /**< log2 of the CQE stride (6 or 7). */
-	uint8_t cqe_off; /**< Offset of the 64 B CQE in its stride. */
-	uint8_t comp; /**< Format + 1 | RTE_MLX5CQ_COMP_ENHANCED, 0: none. */
-	uint32_t cqn; /**< CQ number. */
-	uint8_t slow; /**< RTE_MLX5CQ_SLOW_* bits: 0 on the inline path. */
-	uint8_t arm_sn; /**< Arm sequence number (events consumed). */
-	uint8_t iter_active; /**< Between start_poll and end_poll. */
-	uint8_t rsvd0;
-	rte_spinlock_t lock; /**< Taken unless SINGLE_THREADED. */
-	uint64_t wc_flags; /**< IBV_WC_EX_WITH_* the iterator may read. */
-	struct rte_mlx5cq_counters cnt; /**< Counters. */
-	struct rte_mlx5cq_zip zip; /**< Compressed sessions, raw view. */
-} __rte_cache_aligned;
-
-/** CQE opcodes (op_own bits 7:4, infiniband/mlx5dv.h). */
-enum {
-	RTE_MLX5CQ_OP_REQ = 0x0,
-	RTE_MLX5CQ_OP_RESP_WR_IMM = 0x1,
-	RTE_MLX5CQ_OP_RESP_SEND = 0x2,
-	RTE_MLX5CQ_OP_RESP_SEND_IMM = 0x3,
-	RTE_MLX5CQ_OP_RESP_SEND_INV = 0x4,
-	RTE_MLX5CQ_OP_RESIZE_CQ = 0x5,
-	RTE_MLX5CQ_OP_NO_PACKET = 0x6,
-	RTE_MLX5CQ_OP_SIG_ERR = 0xc,
-	RTE_MLX5CQ_OP_REQ_ERR = 0xd,
-	RTE_MLX5CQ_OP_RESP_ERR = 0xe,
-	RTE_MLX5CQ_OP_INVALID = 0xf,
-};
-
-/** hdr_type_etc bits (mlx5_prm.h MLX5_CQE_*). */
-enum {
-	RTE_MLX5CQ_HDR_VLAN_STRIPPED = 1u << 0,
-	RTE_MLX5CQ_HDR_IPV6 = 1u << 2,
-	RTE_MLX5CQ_HDR_IPV4 = 1u << 3,
-	RTE_MLX5CQ_HDR_TCP = 1u << 4,
-	RTE_MLX5CQ_HDR_UDP = 1u << 5,
-	RTE_MLX5CQ_HDR_L2_OK = 1u << 8,
-	RTE_MLX5CQ_HDR_L3_OK = 1u << 9,
-	RTE_MLX5CQ_HDR_L4_OK = 1u << 10,
-};
-
-/** Byte offsets inside the 64 B CQE (PRM; mlx5_prm.h struct mlx5_cqe). */
-enum {
-	RTE_MLX5CQ_CQE_RX_HASH_RES = 12,
-	RTE_MLX5CQ_CQE_RX_HASH_TYPE = 16,
-	RTE_MLX5CQ_CQE_CSUM = 20,
-	RTE_MLX5CQ_CQE_HDR_TYPE_ETC = 28,
-	RTE_MLX5CQ_CQE_VLAN_INFO = 30,
-	RTE_MLX5CQ_CQE_METADATA = 36,
-	RTE_MLX5CQ_CQE_BYTE_CNT = 44,
-	RTE_MLX5CQ_CQE_TIMESTAMP = 48,
-	RTE_MLX5CQ_CQE_VENDOR_SYND = 54,
-	RTE_MLX5CQ_CQE_SYNDROME = 55,
-	RTE_MLX5CQ_CQE_SOP_DROP_QPN = 56,
-	RTE_MLX5CQ_CQE_WQE_COUNTER = 60,
-	RTE_MLX5CQ_CQE_OP_OWN = 63,
-};
-
-/** Compressed CQE format value in op_own bits 3:2. */
-#define RTE_MLX5CQ_FORMAT_COMPRESSED 3
 
 /** Information about a CQ (rte_mlx5cq_info_get()). */
 struct rte_mlx5cq_info {
@@ -438,7 +305,7 @@ uint8_t rte_mlx5cq_syndrome_status(uint8_t syndrome);
  *   0, or -EINVAL for a NULL argument.
  */
 __rte_experimental
-int rte_mlx5cq_counters_get(struct rte_mlx5cq *cq,
+int rte_mlx5cq_counters_get(const struct rte_mlx5cq *cq,
 			    struct rte_mlx5cq_counters *c);
 
 /**
@@ -544,6 +411,56 @@ const volatile void *rte_mlx5cq_raw_peek(struct rte_mlx5cq *cq);
  */
 __rte_experimental
 int rte_mlx5cq_raw_advance(struct rte_mlx5cq *cq);
+
+/**
+ * Select the implementation of rte_mlx5cq_poll_burst() for a CQ. At
+ * creation a CQ gets rte_mlx5cq_vec_best(). Every implementation fills
+ * identical records; the choice changes speed only.
+ *
+ * @param cq
+ *   CQ.
+ * @param vec
+ *   enum rte_mlx5cq_vec value.
+ * @return
+ *   0, -EINVAL (NULL CQ), -ENOTSUP (not in this build, not on this CPU,
+ *   or wider than the EAL's maximum SIMD bitwidth; rte_errno set and an
+ *   ERR line logged).
+ */
+__rte_experimental
+int rte_mlx5cq_vec_set(struct rte_mlx5cq *cq, enum rte_mlx5cq_vec vec);
+
+/**
+ * Implementation of rte_mlx5cq_poll_burst() a CQ uses.
+ *
+ * @param cq
+ *   CQ.
+ * @return
+ *   enum rte_mlx5cq_vec value, or -EINVAL for NULL.
+ */
+__rte_experimental
+int rte_mlx5cq_vec_get(const struct rte_mlx5cq *cq);
+
+/**
+ * The widest poll implementation this build and CPU have within the
+ * EAL's maximum SIMD bitwidth (rte_vect_get_max_simd_bitwidth(), set by
+ * --force-max-simd-bitwidth): what new CQs get.
+ *
+ * @return
+ *   enum rte_mlx5cq_vec value.
+ */
+__rte_experimental
+enum rte_mlx5cq_vec rte_mlx5cq_vec_best(void);
+
+/**
+ * Name of a poll implementation ("scalar", "sse", "avx2").
+ *
+ * @param vec
+ *   enum rte_mlx5cq_vec value.
+ * @return
+ *   The name, NULL for an unknown value.
+ */
+__rte_experimental
+const char *rte_mlx5cq_vec_name(enum rte_mlx5cq_vec vec);
 
 /** Attributes of rte_mlx5cq_start_poll() (struct ibv_poll_cq_attr). */
 struct rte_mlx5cq_poll_attr {
@@ -766,233 +683,6 @@ int rte_mlx5cq_event_ack(struct rte_mlx5cq *cq, unsigned int n);
 __rte_experimental
 int rte_mlx5cq_error_check(struct rte_mlx5cq *cq);
 
-/**
- * @internal Out-of-line part of rte_mlx5cq_poll_burst(): entered when the
- * CQ is not on the inline path (rte_mlx5cq.slow: lock, enhanced layout,
- * open session, raw view) with done 0, or by the inline path at a
- * software-owned compressed CQE with done > 0 possible.
- *
- * On entry records [0, done) hold the regular CQEs at cq->ci ..
- * cq->ci + done - 1; nothing of them is published yet (consumer index,
- * doorbell record, counters): this function publishes the whole burst.
- *
- * @param cq
- *   CQ.
- * @param cpl
- *   Records of the burst.
- * @param n
- *   Size of the burst.
- * @param done
- *   Records already filled.
- * @return
- *   Records filled in total.
- */
-__rte_experimental
-uint16_t rte_mlx5cq_poll_slow(struct rte_mlx5cq *cq,
-			      struct rte_mlx5cq_cpl *cpl, uint16_t n,
-			      uint16_t done);
-
-/** @internal Syndrome to status table (rdma-core mlx5_handle_error_cqe). */
-static __rte_always_inline uint8_t
-rte_mlx5cq__err_status(uint8_t syndrome)
-{
-	/* enum ibv_wc_status values. */
-	switch (syndrome) {
-	case 0x01: return 1;	/* IBV_WC_LOC_LEN_ERR */
-	case 0x02: return 2;	/* IBV_WC_LOC_QP_OP_ERR */
-	case 0x04: return 4;	/* IBV_WC_LOC_PROT_ERR */
-	case 0x05: return 5;	/* IBV_WC_WR_FLUSH_ERR */
-	case 0x06: return 6;	/* IBV_WC_MW_BIND_ERR */
-	case 0x10: return 7;	/* IBV_WC_BAD_RESP_ERR */
-	case 0x11: return 8;	/* IBV_WC_LOC_ACCESS_ERR */
-	case 0x12: return 9;	/* IBV_WC_REM_INV_REQ_ERR */
-	case 0x13: return 10;	/* IBV_WC_REM_ACCESS_ERR */
-	case 0x14: return 11;	/* IBV_WC_REM_OP_ERR */
-	case 0x15: return 12;	/* IBV_WC_RETRY_EXC_ERR */
-	case 0x16: return 13;	/* IBV_WC_RNR_RETRY_EXC_ERR */
-	case 0x22: return 16;	/* IBV_WC_REM_ABORT_ERR */
-	default: return 21;	/* IBV_WC_GENERAL_ERR */
-	}
-}
-
-/** @internal Address of the 64 B CQE of ring entry idx. */
-static __rte_always_inline volatile uint8_t *
-rte_mlx5cq__cqe(const struct rte_mlx5cq *cq, uint32_t idx)
-{
-	return cq->ring + ((size_t)(idx & cq->mask) << cq->stride_shift) +
-	       cq->cqe_off;
-}
-
-/** @internal Big-endian loads from a CQE. */
-static __rte_always_inline uint32_t
-rte_mlx5cq__be32(volatile const uint8_t *p, unsigned int off)
-{
-	return rte_be_to_cpu_32(*(volatile const rte_be32_t *)(p + off));
-}
-
-static __rte_always_inline uint16_t
-rte_mlx5cq__be16(volatile const uint8_t *p, unsigned int off)
-{
-	return rte_be_to_cpu_16(*(volatile const rte_be16_t *)(p + off));
-}
-
-/**
- * @internal Ownership test of a CQE at consumer index ci of a ring of
- * 2^log_n entries.
- *
- * @return
- *   1 when software owns it, 0 when hardware still does (or it is invalid).
- */
-static __rte_always_inline int
-rte_mlx5cq__sw_owned(uint8_t op_own, uint32_t ci, unsigned int log_n)
-{
-	return (op_own & 1) == ((ci >> log_n) & 1) &&
-	       (op_own >> 4) != RTE_MLX5CQ_OP_INVALID;
-}
-
-/** @internal Decode one uncompressed 64 B CQE into a record. */
-static __rte_always_inline void
-rte_mlx5cq__decode(volatile const uint8_t *cqe, uint8_t op_own,
-		   struct rte_mlx5cq_cpl *c)
-{
-	uint8_t op = op_own >> 4;
-	uint32_t sdq = rte_mlx5cq__be32(cqe, RTE_MLX5CQ_CQE_SOP_DROP_QPN);
-
-	c->opcode = op;
-	c->wqe_counter = rte_mlx5cq__be16(cqe, RTE_MLX5CQ_CQE_WQE_COUNTER);
-	c->flow_tag = sdq & 0xffffff;
-	if (unlikely(op == RTE_MLX5CQ_OP_REQ_ERR ||
-		     op == RTE_MLX5CQ_OP_RESP_ERR)) {
-		c->syndrome = cqe[RTE_MLX5CQ_CQE_SYNDROME];
-		c->vendor_syndrome = cqe[RTE_MLX5CQ_CQE_VENDOR_SYND];
-		c->status = rte_mlx5cq__err_status(c->syndrome);
-		c->s_wqe_opcode = sdq >> 24;
-		c->byte_cnt = 0;
-		c->rss_hash = 0;
-		c->metadata = 0;
-		c->timestamp = 0;
-		c->vlan_tci = 0;
-		c->hdr_type_etc = 0;
-		c->csum = 0;
-		c->rss_hash_type = 0;
-		return;
-	}
-	c->status = 0;
-	c->syndrome = 0;
-	c->vendor_syndrome = 0;
-	c->s_wqe_opcode = 0;
-	c->byte_cnt = rte_mlx5cq__be32(cqe, RTE_MLX5CQ_CQE_BYTE_CNT);
-	c->rss_hash = rte_mlx5cq__be32(cqe, RTE_MLX5CQ_CQE_RX_HASH_RES);
-	c->metadata = rte_mlx5cq__be32(cqe, RTE_MLX5CQ_CQE_METADATA);
-	c->timestamp = rte_be_to_cpu_64(*(volatile const rte_be64_t *)
-					(cqe + RTE_MLX5CQ_CQE_TIMESTAMP));
-	c->vlan_tci = rte_mlx5cq__be16(cqe, RTE_MLX5CQ_CQE_VLAN_INFO);
-	c->hdr_type_etc = rte_mlx5cq__be16(cqe, RTE_MLX5CQ_CQE_HDR_TYPE_ETC);
-	c->csum = rte_mlx5cq__be16(cqe, RTE_MLX5CQ_CQE_CSUM);
-	c->rss_hash_type = cqe[RTE_MLX5CQ_CQE_RX_HASH_TYPE];
-}
-
-/**
- * @internal Barrier before the doorbell record hands consumed entries back:
- * the invalidation writes and the reads of those entries must be done
- * before the device may overwrite them. On x86 (TSO) loads are not
- * reordered with later stores and stores stay in order, so the I/O write
- * barrier (a compiler barrier) suffices; weakly ordered CPUs need a full
- * I/O barrier to order the earlier loads too.
- */
-#if defined(RTE_ARCH_X86)
-#define RTE_MLX5CQ__DBR_BARRIER() rte_io_wmb()
-#else
-#define RTE_MLX5CQ__DBR_BARRIER() rte_io_mb()
-#endif
-
-/**
- * @internal Publish the consumer index: the doorbell record is written
- * after the consumed entries have been read (barrier first).
- */
-static __rte_always_inline void
-rte_mlx5cq__update_ci(struct rte_mlx5cq *cq, uint32_t ci)
-{
-	cq->ci = ci;
-	RTE_MLX5CQ__DBR_BARRIER();
-	cq->dbrec[0] = rte_cpu_to_be_32(ci & 0xffffff);
-}
-
-/**
- * Poll up to n completions.
- *
- * For each entry from the consumer index on: the owner bit of op_own must
- * equal the pass parity ((ci >> log2(entries)) & 1) and the opcode must not
- * be INVALID, else the burst ends; only then, after a read barrier, is the
- * rest of the CQE read and decoded into cpl[]. Error CQEs (REQ_ERR,
- * RESP_ERR) become records with a non-zero status (rdma-core's syndrome to
- * ibv_wc_status mapping); polling goes on past them. After the burst the
- * consumer index is published once: write barrier, then the doorbell
- * record's first word (big endian, ci & 0xffffff).
- *
- * Compressed sessions are expanded into one record per mini-CQE (see
- * doc/guides/mlx5cq_poll.rst for the fields each mini-CQE format gives),
- * also across bursts and the wrap of the ring; this and the enhanced
- * layout, the lock of CQs that are not SINGLE_THREADED and the raw view
- * are handled out of line (rte_mlx5cq_poll_slow()).
- *
- * Thread safe unless the CQ was created RTE_MLX5CQ_F_SINGLE_THREADED.
- *
- * @param cq
- *   CQ.
- * @param cpl
- *   Array of at least n records.
- * @param n
- *   Maximum number of completions.
- * @return
- *   Number of records filled.
- */
-static __rte_always_inline uint16_t
-rte_mlx5cq_poll_burst(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
-		      uint16_t n)
-{
-	/*
-	 * The handle's fields are copied to locals: the byte-wide stores
-	 * into cpl[] could alias them and would force reloads.
-	 */
-	volatile const uint8_t *ring = cq->ring + cq->cqe_off;
-	const uint32_t mask = cq->mask;
-	const unsigned int shift = cq->stride_shift;
-	const unsigned int log_n = cq->log_n;
-	uint32_t ci = cq->ci;
-	uint32_t errors = 0;
-	uint16_t i;
-
-	if (unlikely(cq->slow))
-		return rte_mlx5cq_poll_slow(cq, cpl, n, 0);
-	for (i = 0; i < n; i++) {
-		volatile const uint8_t *cqe =
-			ring + ((size_t)(ci & mask) << shift);
-		uint8_t op_own = cqe[RTE_MLX5CQ_CQE_OP_OWN];
-
-		if (!rte_mlx5cq__sw_owned(op_own, ci, log_n))
-			break;
-		if (unlikely(((op_own >> 2) & 3) ==
-			     RTE_MLX5CQ_FORMAT_COMPRESSED))
-			return rte_mlx5cq_poll_slow(cq, cpl, n, i);
-		rte_io_rmb();
-		rte_mlx5cq__decode(cqe, op_own, &cpl[i]);
-		if (unlikely(cpl[i].status != 0)) {
-			errors++;
-			cq->cnt.err_syndrome[cpl[i].syndrome]++;
-		}
-		ci++;
-	}
-	cq->cnt.errors += errors;
-	cq->cnt.polls++;
-	if (likely(i)) {
-		cq->cnt.completions += i;
-		rte_mlx5cq__update_ci(cq, ci);
-	} else {
-		cq->cnt.empty_polls++;
-	}
-	return i;
-}
 
 #ifdef __cplusplus
 }

@@ -66,12 +66,13 @@ void
 mlx5cq_cq_counters_add(struct rte_mlx5cq_counters *acc,
 		       const struct rte_mlx5cq *cq)
 {
+	struct rte_mlx5cq_counters c;
 	unsigned int i;
 
-	if (cq == NULL)
+	if (cq == NULL || rte_mlx5cq_counters_get(cq, &c) != 0)
 		return;
 	for (i = 0; i < MLX5CQ_NB_CQ_XSTATS; i++)
-		mlx5cq_ctr_add(acc, i, mlx5cq_ctr(&cq->cnt, i));
+		mlx5cq_ctr_add(acc, i, mlx5cq_ctr(&c, i));
 }
 
 /* Counter i of a queue's CQs since the last reset. */
@@ -80,10 +81,11 @@ mlx5cq_q_cq_ctr(const struct rte_mlx5cq *cq,
 		const struct rte_mlx5cq_counters *base,
 		const struct rte_mlx5cq_counters *reset, unsigned int i)
 {
+	struct rte_mlx5cq_counters c;
 	uint64_t v = mlx5cq_ctr(base, i);
 
-	if (cq != NULL)
-		v += mlx5cq_ctr(&cq->cnt, i);
+	if (cq != NULL && rte_mlx5cq_counters_get(cq, &c) == 0)
+		v += mlx5cq_ctr(&c, i);
 	return v - mlx5cq_ctr(reset, i);
 }
 
@@ -236,13 +238,14 @@ mlx5cq_snapshot(struct rte_mlx5cq_counters *reset,
 		const struct rte_mlx5cq *cq,
 		const struct rte_mlx5cq_counters *base)
 {
+	struct rte_mlx5cq_counters c;
 	unsigned int i;
 
+	if (cq == NULL || rte_mlx5cq_counters_get(cq, &c) != 0)
+		memset(&c, 0, sizeof(c));
 	for (i = 0; i < MLX5CQ_NB_CQ_XSTATS; i++) {
-		uint64_t v = mlx5cq_ctr(base, i);
+		uint64_t v = mlx5cq_ctr(base, i) + mlx5cq_ctr(&c, i);
 
-		if (cq != NULL)
-			v += mlx5cq_ctr(&cq->cnt, i);
 		*(uint64_t *)((uint8_t *)reset + mlx5cq_cq_xstats[i].off) = v;
 	}
 }

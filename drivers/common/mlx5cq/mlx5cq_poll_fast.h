@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+#ifndef MLX5CQ_POLL_FAST_H_
+#define MLX5CQ_POLL_FAST_H_
+
+/*
+ * Template of the out-of-line fast poll. A file defines
+ *   MLX5CQ_FAST_NAME           the function's name;
+ *   mlx5cq_fast_decode(c, s, r, k)
+ *                              decode k regular success CQEs, the first at
+ *                              c, stride 1 << s, into records r[0..k);
+ * then includes this file.
+ *
+ * The loop, per run of ring entries up to the end of the ring (so the pass
+ * parity is one value for the whole run):
+ *   1. owner scan: the op_own bytes of up to four CQEs are gathered into
+ *      one word and tested together (owner bit equal to the parity, not
+ *      compressed, not an error or invalid opcode): the run of plain CQEs;
+ *   2. one read barrier, then the run is decoded with no further test;
+ *   3. at the first entry that is not plain: not owned ends the poll; a
+ *      compressed CQE opens its session, whose mini-CQEs are delivered
+ *      whole arrays at a time (mlx5cq_zip.c); an error CQE becomes an
+ *      error record; then the scan goes on in the same burst.
+ * The consumer index, the counters and the doorbell record are published
+ * once at the end (mlx5cq_poll_publish()).
+ */
+
+#include "mlx5cq_private.h"
+
+/* Ones in bit 0 of every byte. */
+#define MLX5CQ_B0 0x01010101u
+
+/*
+ * Bytes of x (op_own ^ parity, four CQEs) that are not plain: owner bit
+ * set (bit 0), format 3 (bits 3 and 2), opcode 0xd..0xf (bits 7, 6 and
+ * 5 or 4). The shifts move bits inside a byte only where masked.
+ */
+static __rte_always_inline uint32_t
+mlx5cq_fast_bad4(uint32_t x)
+{
+	uint32_t x1 = x << 1;
+
+	return (x & MLX5CQ_B0) | (x & x1 & 0x08080808u) |
+	       (x & x1 & ((x | x1) << 2) & 0x80808080u);
+}
+
+/* Number of plain CQEs from c (at most room), parity par. */
+static __rte_always_inline uint32_t
+mlx5cq_fast_scan(volatile const uint8_t *c, unsigned int shift,
+		 uint32_t room, unsigned int par)
+{
+	volatile const uint8_t *o = c + RTE_MLX5CQ_CQE_OP_OWN;
+	const uint32_t p4 = par * MLX5CQ_B0;
+	uint32_t k = 0;
+
+	for (; k + 4 <= room; k += 4) {
+		uint32_t w = (uint32_t)o[(size_t)k << shift] |
+			(uint32_t)o[(size_t)(k + 1) << shift] << 8 |
+			(uint32_t)o[(size_t)(k + 2) << shift] << 16 |
+			(uint32_t)o[(size_t)(k + 3) << shift] << 24;
+		uint32_t bad = mlx5cq_fast_bad4(w ^ p4);
+
+		if (bad)
+			return k + (rte_bsf32(bad) >> 3);
+	}
+	for (; k < room; k++)
+		if (!rte_mlx5cq__plain(o[(size_t)k << shift], par))
+			break;
+	return k;
+}
+
+uint16_t
+MLX5CQ_FAST_NAME(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
+		 uint16_t n, uint16_t done)
+{
+	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
+	volatile uint8_t *ring = cq->ring + cq->cqe_off;
+	const uint32_t mask = cq->mask;
+	const unsigned int shift = cq->stride_shift;
+	const unsigned int log_n = cq->log_n;
+	uint32_t ci = cq->ci + done;
+	uint16_t i = done;
+	int stop = 0;
+
+	while (i < n) {
+		volatile const uint8_t *cqe;
+		uint32_t idx, room, k;
+		unsigned int par;
+		uint8_t oo;
+
+		if (z->cnt) {
+			i = (uint16_t)(i + mlx5cq_zip_burst(cq, cpl + i,
+							    (uint16_t)(n - i)));
+			if (z->cnt == 0)
+				ci = z->end;
+			continue;
+		}
+		idx = ci & mask;
+		par = (ci >> log_n) & 1;
+		room = RTE_MIN((uint32_t)(n - i), mask + 1 - idx);
+		cqe = ring + ((size_t)idx << shift);
+		k = mlx5cq_fast_scan(cqe, shift, room, par);
+		if (k) {
+			rte_io_rmb();
+			mlx5cq_fast_decode(cqe, shift, cpl + i, k);
+			ci += k;
+			i = (uint16_t)(i + k);
+			continue;
+		}
+		oo = cqe[RTE_MLX5CQ_CQE_OP_OWN];
+		if (!rte_mlx5cq__sw_owned(oo, ci, log_n))
+			break;
+		rte_io_rmb();
+		if (((oo >> 2) & 3) == RTE_MLX5CQ_FORMAT_COMPRESSED) {
+			if (mlx5cq_zip_open(cq, cqe, oo, ci)) {
+				stop = 1;
+				break;
+			}
+			continue;
+		}
+		mlx5cq_decode_full(cqe, oo, &cpl[i]);
+		if (cpl[i].status != 0)
+			mlx5cq_count_error(cq, &cpl[i]);
+		ci++;
+		i++;
+	}
+	mlx5cq_poll_publish(cq, ci, i, stop, 1);
+	return i;
+}
+
+#endif /* MLX5CQ_POLL_FAST_H_ */

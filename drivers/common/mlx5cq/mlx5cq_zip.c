@@ -1,0 +1,304 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+/*
+ * Compressed sessions, shared by every poll implementation: opening a
+ * session at its compressed CQE, the records of its mini-CQEs (whole
+ * arrays at a time, the format chosen once per array), the raw-view CQE of
+ * a mini-CQE, and the invalidation of consumed slots (basic layout).
+ */
+
+#include <string.h>
+
+#include <mlx5_prm.h>
+
+#include "mlx5cq_private.h"
+
+/* MLX5_CQE_INVALIDATE of mlx5_prm.h: INVALID opcode, owner 0. */
+#define MLX5CQ_CQE_INVALIDATE (RTE_MLX5CQ_OP_INVALID << 4)
+/*
+ * Enhanced layout: at most 7 mini-CQEs (bytes 56..63 hold vic, op_own); a
+ * compressed CQE of n minis spans n slots, the next CQE is n slots on.
+ */
+#define MLX5CQ_ENH_MINIS_MAX 7
+
+static inline void
+st_be16(uint8_t *p, uint16_t v)
+{
+	p[0] = v >> 8;
+	p[1] = v;
+}
+
+static void
+log_malformed(struct rte_mlx5cq *cq, const char *what, uint32_t ci,
+	      uint32_t v)
+{
+	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
+
+	if (z->logged)
+		return;
+	z->logged = 1;
+	MLX5CQ_LOG(DEBUG, "CQ 0x%x: compressed CQE at ci %u not expanded:"
+		   " %s (%u); polling stops there", cq->cqn, ci, what, v);
+}
+
+int
+mlx5cq_zip_open(struct rte_mlx5cq *cq, volatile const uint8_t *cqe,
+		uint8_t op_own, uint32_t ci)
+{
+	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
+	uint32_t cnt;
+
+	if (cq->comp == 0) {
+		log_malformed(cq, "the CQ has no compression", ci, 0);
+		return -1;
+	}
+	if (cq->comp & RTE_MLX5CQ_COMP_ENHANCED) {
+		cnt = (op_own >> 4) + 1u;
+		if (!z->have_title) {
+			log_malformed(cq, "no title CQE before it", ci, cnt);
+			return -1;
+		}
+		if (cnt > MLX5CQ_ENH_MINIS_MAX) {
+			log_malformed(cq, "mini-CQE count", ci, cnt);
+			return -1;
+		}
+		/* It spans one slot per mini-CQE (kernel en_rx.c
+		 * mlx5e_decompress_enhanced_cqe: cc moves per mini). */
+		z->ca = ci;
+		z->end = ci + cnt;
+	} else {
+		uint8_t op = op_own >> 4;
+
+		cnt = rte_mlx5cq__be32(cqe, RTE_MLX5CQ_CQE_BYTE_CNT);
+		if (cnt < 2 || cnt > cq->mask + 1u) {
+			log_malformed(cq, "session count", ci, cnt);
+			return -1;
+		}
+		if (op == RTE_MLX5CQ_OP_REQ_ERR ||
+		    op == RTE_MLX5CQ_OP_RESP_ERR) {
+			log_malformed(cq, "error opcode in the title", ci, op);
+			return -1;
+		}
+		/* Owned and past the read barrier; the title stays in its
+		 * slot until the session is consumed: no copy. */
+		rte_mlx5cq__decode_ok(cqe, op_own, &z->trec);
+		z->wqe_next = z->trec.wqe_counter;
+		z->ca = ci + 1;
+		z->end = ci + cnt;
+	}
+	z->cnt = cnt;
+	z->ai = 0;
+	cq->slow |= RTE_MLX5CQ_SLOW_SESSION;
+	MLX5CQ_CNT(cq)->sessions++;
+	return 0;
+}
+
+/* Write op_own INVALIDATE into ring entries [from, to). */
+static void
+invalidate(struct rte_mlx5cq *cq, uint32_t from, uint32_t to)
+{
+	volatile uint8_t *ring = cq->ring + cq->cqe_off +
+				 RTE_MLX5CQ_CQE_OP_OWN;
+	const uint32_t mask = cq->mask;
+	const unsigned int shift = cq->stride_shift;
+
+	for (; from != to; from++)
+		ring[(size_t)(from & mask) << shift] = MLX5CQ_CQE_INVALIDATE;
+}
+
+/*
+ * take mini-CQEs of the current array were delivered: move on, invalidate
+ * what is consumed (basic layout), close the session at its end.
+ */
+static void
+zip_advance(struct rte_mlx5cq *cq, uint32_t take)
+{
+	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
+	int enh = !!(cq->comp & RTE_MLX5CQ_COMP_ENHANCED);
+	uint32_t title = z->end - z->cnt;
+
+	z->ai += take;
+	z->wqe_next = (uint16_t)(z->wqe_next + take);
+	if (!enh && (z->ai & 7) == 0 && z->ai != z->cnt) {
+		/* Array done: the second array is 7 slots after the first. */
+		uint32_t next = z->ca == title + 1 ? title + 8 : z->ca + 8;
+
+		invalidate(cq, z->ca, next);
+		z->ca = next;
+	}
+	if (z->ai == z->cnt) {
+		if (!enh) {
+			invalidate(cq, z->ca, z->end);
+			invalidate(cq, title, title + 1);
+		}
+		z->cnt = 0;
+		z->ai = 0;
+		cq->slow &= ~RTE_MLX5CQ_SLOW_SESSION;
+	}
+}
+
+/*
+ * Records of take mini-CQEs m[0..take) of the session. The title's record
+ * with the mini-CQE's fields in place (what DPDK's rxq_cq_to_mbuf takes
+ * from a mini-CQE):
+ * - every format: byte_cnt (bytes 4..7);
+ * - requester title (opcode REQ): wqe_counter (bytes 0..1), the send WQE
+ *   opcode (byte 2) is not part of a success record;
+ * - HASH: rss_hash (bytes 0..3), wqe_counter implied (previous + 1);
+ * - CSUM: csum (bytes 0..1), wqe_counter implied;
+ * - FTAG_STRIDX: flow tag = byte 4 << 16 | bytes 0..1, byte_cnt 24 bits
+ *   (bytes 5..7), stride index (bytes 2..3) as wqe_counter;
+ * - CSUM_STRIDX: csum (bytes 0..1), stride index (bytes 2..3);
+ * - L34H_STRIDX: header byte (byte 1) is byte 29 of the full CQE, the
+ *   low byte of hdr_type_etc (header types in bits 7:2, VLAN stripped in
+ *   bit 0); one byte, not a 16-bit value (DPDK 5654f38eba); stride index
+ *   (bytes 2..3).
+ * The format is chosen once; each loop is straight-line. The template is
+ * read through its pointer: a local copy of it made the compiler write
+ * into the copy and reload it wide (a store-forwarding stall per record).
+ */
+static void
+zip_records(const struct mlx5cq_zip *z, unsigned int fmt,
+	    volatile const uint8_t *m, struct rte_mlx5cq_cpl *c,
+	    uint32_t take)
+{
+	const struct rte_mlx5cq_cpl *t = &z->trec;
+	const uint16_t w0 = z->wqe_next;
+	uint32_t j;
+
+#define ZIP_LOOP(body) \
+	for (j = 0; j < take; j++, m += 8) { \
+		c[j] = *t; \
+		c[j].byte_cnt = rte_mlx5cq__be32(m, 4); \
+		body; \
+	}
+	switch (fmt) {
+	case MLX5_CQE_RESP_FORMAT_HASH:
+		ZIP_LOOP(c[j].rss_hash = rte_mlx5cq__be32(m, 0);
+			 c[j].wqe_counter = (uint16_t)(w0 + j));
+		break;
+	case MLX5_CQE_RESP_FORMAT_CSUM:
+		ZIP_LOOP(c[j].csum = rte_mlx5cq__be16(m, 0);
+			 c[j].wqe_counter = (uint16_t)(w0 + j));
+		break;
+	case MLX5_CQE_RESP_FORMAT_FTAG_STRIDX:
+		ZIP_LOOP(c[j].flow_tag = (uint32_t)m[4] << 16 |
+					 rte_mlx5cq__be16(m, 0);
+			 c[j].byte_cnt &= 0xffffff;
+			 c[j].wqe_counter = rte_mlx5cq__be16(m, 2));
+		break;
+	case MLX5_CQE_RESP_FORMAT_CSUM_STRIDX:
+		ZIP_LOOP(c[j].csum = rte_mlx5cq__be16(m, 0);
+			 c[j].wqe_counter = rte_mlx5cq__be16(m, 2));
+		break;
+	case MLX5_CQE_RESP_FORMAT_L34H_STRIDX:
+		ZIP_LOOP(c[j].hdr_type_etc = (uint16_t)
+				((t->hdr_type_etc & 0xff00) | m[1]);
+			 c[j].wqe_counter = rte_mlx5cq__be16(m, 2));
+		break;
+	default: /* requester */
+		ZIP_LOOP(c[j].wqe_counter = rte_mlx5cq__be16(m, 0));
+		break;
+	}
+#undef ZIP_LOOP
+}
+
+/* Requester titles use the requester mini-CQE whatever the CQ's format. */
+static inline unsigned int
+zip_format(const struct rte_mlx5cq *cq, const struct mlx5cq_zip *z)
+{
+	if (z->trec.opcode == RTE_MLX5CQ_OP_REQ)
+		return UINT32_MAX;
+	return (cq->comp & RTE_MLX5CQ_COMP_FORMAT_MASK) - 1u;
+}
+
+uint16_t
+mlx5cq_zip_burst(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
+		 uint16_t n)
+{
+	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
+	const unsigned int fmt = zip_format(cq, z);
+	const int enh = !!(cq->comp & RTE_MLX5CQ_COMP_ENHANCED);
+	uint16_t k = 0;
+
+	while (k < n && z->cnt) {
+		uint32_t stop = enh ? z->cnt : RTE_MIN(z->cnt, (z->ai | 7) + 1);
+		uint32_t take = RTE_MIN(stop - z->ai, (uint32_t)(n - k));
+
+		zip_records(z, fmt, rte_mlx5cq__cqe(cq, z->ca) +
+			    8u * (z->ai & 7u), cpl + k, take);
+		k = (uint16_t)(k + take);
+		zip_advance(cq, take);
+	}
+	MLX5CQ_CNT(cq)->minis += k;
+	return k;
+}
+
+/* The raw-view CQE of the current mini-CQE, built in z->raw. */
+volatile const uint8_t *
+mlx5cq_zip_synth(struct rte_mlx5cq *cq, uint32_t ci)
+{
+	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
+	volatile const uint8_t *m = rte_mlx5cq__cqe(cq, z->ca) +
+				    8u * (z->ai & 7u);
+	uint8_t *r = z->raw;
+	const int enh = !!(cq->comp & RTE_MLX5CQ_COMP_ENHANCED);
+	const uint8_t *t;
+	uint8_t op;
+	unsigned int k;
+
+	if (enh)
+		t = z->title;
+	else
+		t = (const uint8_t *)(uintptr_t)
+			rte_mlx5cq__cqe(cq, z->end - z->cnt);
+	memcpy(r, t, 64);
+	op = r[RTE_MLX5CQ_CQE_OP_OWN] >> 4;
+	for (k = 0; k < 4; k++)
+		r[RTE_MLX5CQ_CQE_BYTE_CNT + k] = m[4 + k];
+	if (op == RTE_MLX5CQ_OP_REQ) {
+		r[RTE_MLX5CQ_CQE_WQE_COUNTER] = m[0];
+		r[RTE_MLX5CQ_CQE_WQE_COUNTER + 1] = m[1];
+		r[RTE_MLX5CQ_CQE_SOP_DROP_QPN] = m[2];
+	} else {
+		switch (zip_format(cq, z)) {
+		case MLX5_CQE_RESP_FORMAT_HASH:
+			for (k = 0; k < 4; k++)
+				r[RTE_MLX5CQ_CQE_RX_HASH_RES + k] = m[k];
+			st_be16(r + RTE_MLX5CQ_CQE_WQE_COUNTER, z->wqe_next);
+			break;
+		case MLX5_CQE_RESP_FORMAT_CSUM:
+			r[RTE_MLX5CQ_CQE_CSUM] = m[0];
+			r[RTE_MLX5CQ_CQE_CSUM + 1] = m[1];
+			st_be16(r + RTE_MLX5CQ_CQE_WQE_COUNTER, z->wqe_next);
+			break;
+		case MLX5_CQE_RESP_FORMAT_FTAG_STRIDX:
+			r[RTE_MLX5CQ_CQE_SOP_DROP_QPN + 1] = m[4];
+			r[RTE_MLX5CQ_CQE_SOP_DROP_QPN + 2] = m[0];
+			r[RTE_MLX5CQ_CQE_SOP_DROP_QPN + 3] = m[1];
+			r[RTE_MLX5CQ_CQE_BYTE_CNT] = 0;
+			r[RTE_MLX5CQ_CQE_WQE_COUNTER] = m[2];
+			r[RTE_MLX5CQ_CQE_WQE_COUNTER + 1] = m[3];
+			break;
+		case MLX5_CQE_RESP_FORMAT_CSUM_STRIDX:
+			r[RTE_MLX5CQ_CQE_CSUM] = m[0];
+			r[RTE_MLX5CQ_CQE_CSUM + 1] = m[1];
+			r[RTE_MLX5CQ_CQE_WQE_COUNTER] = m[2];
+			r[RTE_MLX5CQ_CQE_WQE_COUNTER + 1] = m[3];
+			break;
+		default: /* L34H_STRIDX */
+			r[RTE_MLX5CQ_CQE_HDR_TYPE_ETC + 1] = m[1];
+			r[RTE_MLX5CQ_CQE_WQE_COUNTER] = m[2];
+			r[RTE_MLX5CQ_CQE_WQE_COUNTER + 1] = m[3];
+			break;
+		}
+	}
+	/* A regular CQE of the pass: format 0, solicited bit of the title. */
+	r[RTE_MLX5CQ_CQE_OP_OWN] = (uint8_t)(op << 4 |
+		(t[RTE_MLX5CQ_CQE_OP_OWN] & 2) | ((ci >> cq->log_n) & 1));
+	if (enh)
+		r[MLX5CQ_CQE_VIC] = (uint8_t)(ci >> cq->log_n);
+	return r;
+}
