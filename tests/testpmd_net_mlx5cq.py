@@ -360,13 +360,16 @@ COMP_BITS = {'hash': 0x1, 'csum': 0x2, 'csum_stridx': 0x4, 'ftag': 0x8,
 
 
 def cq_expect(setting, rx):
-    """The CQ line the PMD logs (DEBUG) for a queue with these devargs."""
+    """The CQ line the PMD logs (DEBUG) for a queue with these devargs:
+    an RX CQ has as many entries as the RQ has WQEs; a TX CQ is made for
+    desc completions (ring of 2 * desc)."""
     a = dict(kv.split('=') for kv in setting.split(','))
     desc = int(a.get('rxq_desc' if rx else 'txq_desc', 512))
     comp = COMP_BITS[a['cqe_comp']] if rx and 'cqe_comp' in a else 0
     layout = 1 if rx and a.get('cqe_comp_layout') == 'enhanced' else 0
     return 'path %s entries %d cqe %s pad %s comp_format 0x%x layout %d' % (
-        'verbs' if a.get('cq_path') == 'verbs' else 'devx', 2 * desc,
+        'verbs' if a.get('cq_path') == 'verbs' else 'devx',
+        desc if rx else 2 * desc,
         a.get('cqe_size', '64'), a.get('cqe_pad', '0'), comp, layout)
 
 

@@ -164,6 +164,12 @@ struct mlx5cq_rxq {
 	uint32_t desc_n; /* Power of two. */
 	uint32_t mask;
 	uint32_t pi; /* WQEs posted (free running). */
+	uint32_t rq_ci; /* WQEs consumed: the next completion's WQE. */
+	uint32_t buf_len; /* Byte count of every WQE (data room). */
+	uint32_t lkey; /* Lkey of the mempool, UINT32_MAX: several MRs. */
+	uint64_t mbuf_initializer; /* rearm_data of a received mbuf. */
+	uint64_t ol_rss; /* RTE_MBUF_F_RX_RSS_HASH when the offload is on. */
+	uint8_t vlan_strip; /* RTE_ETH_RX_OFFLOAD_VLAN_STRIP. */
 	uint16_t port_id;
 	uint16_t idx;
 	uint64_t offloads;
@@ -330,6 +336,9 @@ void mlx5cq_rxq_post_all(struct mlx5cq_rxq *rxq);
 void mlx5cq_txq_complete(struct mlx5cq_txq *txq);
 void mlx5cq_txq_free_all(struct mlx5cq_txq *txq);
 const uint32_t *mlx5cq_supported_ptypes(struct rte_eth_dev *dev);
+uint32_t mlx5cq_rx_ptype(unsigned int idx);
+uint64_t mlx5cq_rx_csum(unsigned int idx);
+void mlx5cq_rxq_rx_setup(struct mlx5cq_rxq *rxq);
 
 /* mlx5cq_stats.c */
 int mlx5cq_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st);

@@ -3,28 +3,126 @@
  */
 
 /*
- * RX burst: completions from the queue's mlx5cq CQ; each names the RQ WQE
- * it consumed (wqe_counter), whose buffer is handed up with the offload
- * results of the CQE and replaced by a fresh mbuf in the same WQE; the RQ
- * doorbell record (word 0, big endian, 16 bits) is updated once per burst
- * after a write barrier.
+ * RX burst. The RQ is cyclic: the device fills its WQEs in order, so the
+ * buffer of the k-th completion is the one at the queue's consumer index
+ * rq_ci + k (as DPDK's mlx5 and the kernel's mlx5e take it); the CQE's
+ * WQE counter is not needed, and the stride index of compressed STRIDX
+ * formats is not defined on such queues (the emulated HCA writes 0).
+ *
+ * One pass on the lean path (rte_mlx5cq_peek / rte_mlx5cq_advance):
+ * each plain CQE is read once and turned into its mbuf (8-byte rearm
+ * template: data_off, refcnt, nb_segs, port; packet type and checksum
+ * flags from two tables indexed by the CQE's header-type bits; length,
+ * VLAN, RSS hash). Compressed sessions and error CQEs go through the
+ * records of rte_mlx5cq_poll_burst(). Replacements come raw from the
+ * mempool (no reset: every field a received mbuf needs is written here),
+ * as many as the pool gives: a WQE whose buffer cannot be replaced keeps
+ * its buffer and the packet is dropped (rx_nombuf). Only the WQE address
+ * is rewritten (byte count fixed at queue start; lkey rewritten only when
+ * the mempool spans several memory regions). The RQ doorbell record is
+ * updated once per burst after a write barrier.
  */
 
 #include <rte_io.h>
 #include <rte_mbuf.h>
+#include <rte_mempool.h>
 
 #include "mlx5cq_ethdev.h"
 
-static __rte_always_inline void
-mlx5cq_rx_wqe(struct mlx5cq_rxq *rxq, uint32_t idx, struct rte_mbuf *m)
-{
-	volatile struct mlx5_wqe_dseg_rx *w = &rxq->wqes[idx];
-	uintptr_t addr = rte_pktmbuf_mtod(m, uintptr_t);
+/*
+ * Tables from the CQE's hdr_type_etc (mlx5_prm.h MLX5_CQE_RX_*): bits 3:2
+ * L3 header type (1 IPv6, 2 IPv4), bits 6:4 L4 header type (1 TCP, 2 UDP,
+ * 3 TCP empty ACK, 4 TCP with ACK, 5..7 reserved), bit 7 IP fragment,
+ * bit 8 L2 OK, bit 9 L3 OK, bit 10 L4 OK.
+ */
+#define RX_HTE_IDX(hte) (((hte) >> 2) & 0x1ff)
+#define RX_IDX_L3(i) ((i) & 3)
+#define RX_IDX_L4(i) (((i) >> 2) & 7)
+#define RX_IDX_FRAG(i) (((i) >> 5) & 1)
+#define RX_IDX_L3_OK(i) (((i) >> 7) & 1)
+#define RX_IDX_L4_OK(i) (((i) >> 8) & 1)
 
-	w->byte_count = rte_cpu_to_be_32(rte_pktmbuf_tailroom(m) +
-					 m->data_len);
-	w->lkey = rte_cpu_to_be_32(mlx5cq_mr_lookup(&rxq->mrc, addr, m->pool));
-	w->addr = rte_cpu_to_be_64(addr);
+static uint32_t rx_ptype_lut[512];
+static uint64_t rx_csum_lut[512];
+
+/*
+ * Packet type: L2 Ethernet; IPv4 or IPv6 (extensions unknown); for IP
+ * packets: L4_FRAG for fragments, TCP (codes 1, 3, 4) or UDP (2), and
+ * L4_NONFRAG for IP without TCP/UDP (code 0); reserved codes 5..7 give
+ * no L4 type.
+ */
+uint32_t
+mlx5cq_rx_ptype(unsigned int i)
+{
+	uint32_t p = RTE_PTYPE_L2_ETHER;
+	unsigned int l4 = RX_IDX_L4(i);
+
+	switch (RX_IDX_L3(i)) {
+	case 2:
+		p |= RTE_PTYPE_L3_IPV4_EXT_UNKNOWN;
+		break;
+	case 1:
+		p |= RTE_PTYPE_L3_IPV6_EXT_UNKNOWN;
+		break;
+	default:
+		return p;
+	}
+	if (RX_IDX_FRAG(i))
+		return p | RTE_PTYPE_L4_FRAG;
+	if (l4 == 1 || l4 == 3 || l4 == 4)
+		p |= RTE_PTYPE_L4_TCP;
+	else if (l4 == 2)
+		p |= RTE_PTYPE_L4_UDP;
+	else if (l4 == 0)
+		p |= RTE_PTYPE_L4_NONFRAG;
+	return p;
+}
+
+/*
+ * Checksum flags:
+ * - IPv4: L3 OK -> IP GOOD, else IP BAD (the device checks every IPv4
+ *   header it parses);
+ * - IPv6 has no header checksum: IP UNKNOWN whatever L3 OK says;
+ * - TCP/UDP of an IP packet that is not a fragment: L4 OK -> L4 GOOD;
+ *   L4 OK clear -> L4 BAD, unless the IPv4 header is bad (L3 OK clear:
+ *   the device may not have verified L4), then L4 UNKNOWN;
+ * - fragments, reserved L4 codes, packets without L4: L4 UNKNOWN (not
+ *   verified);
+ * - not IP: nothing.
+ */
+uint64_t
+mlx5cq_rx_csum(unsigned int i)
+{
+	unsigned int l3 = RX_IDX_L3(i), l4 = RX_IDX_L4(i);
+	uint64_t f = 0;
+	int l3_good;
+
+	if (l3 == 2) {
+		l3_good = RX_IDX_L3_OK(i);
+		f |= l3_good ? RTE_MBUF_F_RX_IP_CKSUM_GOOD :
+			       RTE_MBUF_F_RX_IP_CKSUM_BAD;
+	} else if (l3 == 1) {
+		l3_good = 1;
+	} else {
+		return 0;
+	}
+	if (RX_IDX_FRAG(i) || l4 < 1 || l4 > 4)
+		return f;
+	if (RX_IDX_L4_OK(i))
+		f |= RTE_MBUF_F_RX_L4_CKSUM_GOOD;
+	else if (l3_good)
+		f |= RTE_MBUF_F_RX_L4_CKSUM_BAD;
+	return f;
+}
+
+RTE_INIT(mlx5cq_rx_luts)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(rx_ptype_lut); i++) {
+		rx_ptype_lut[i] = mlx5cq_rx_ptype(i);
+		rx_csum_lut[i] = mlx5cq_rx_csum(i);
+	}
 }
 
 /* Write every WQE from the buffer ring and post them all (queue start). */
@@ -34,99 +132,145 @@ mlx5cq_rxq_post_all(struct mlx5cq_rxq *rxq)
 	uint32_t i;
 
 	for (i = 0; i < rxq->desc_n; i++) {
+		volatile struct mlx5_wqe_dseg_rx *w = &rxq->wqes[i];
 		struct rte_mbuf *m = rxq->elts[i];
+		uintptr_t addr = (uintptr_t)m->buf_addr + RTE_PKTMBUF_HEADROOM;
 
-		rte_pktmbuf_reset(m);
-		mlx5cq_rx_wqe(rxq, i, m);
+		w->byte_count = rte_cpu_to_be_32(rxq->buf_len);
+		w->lkey = rte_cpu_to_be_32(mlx5cq_mr_lookup(&rxq->mrc, addr,
+							    m->pool));
+		w->addr = rte_cpu_to_be_64(addr);
 	}
 	rxq->pi = rxq->desc_n;
+	rxq->rq_ci = 0;
 	rte_io_wmb();
 	rxq->dbrec[0] = rte_cpu_to_be_32(rxq->pi & 0xffff);
 }
 
+/*
+ * Hand up the buffer of WQE idx as a packet of len bytes with the given
+ * header-type bits, VLAN and hash; put r in its place.
+ */
 static __rte_always_inline void
-mlx5cq_rx_offloads(const struct mlx5cq_rxq *rxq,
-		   const struct rte_mlx5cq_cpl *c, struct rte_mbuf *m)
+mlx5cq_rx_one(struct mlx5cq_rxq *rxq, uint32_t idx, struct rte_mbuf *m,
+	      struct rte_mbuf *r, uint32_t len, uint16_t hte, uint16_t vlan,
+	      uint32_t hash)
 {
-	uint16_t hte = c->hdr_type_etc;
-	uint32_t l3 = (hte >> 2) & 3;
-	uint32_t l4 = (hte >> 4) & 7;
-	uint32_t ptype = RTE_PTYPE_L2_ETHER;
-	uint64_t ol = 0;
+	volatile struct mlx5_wqe_dseg_rx *w = &rxq->wqes[idx];
+	unsigned int t = RX_HTE_IDX(hte);
+	uintptr_t addr = (uintptr_t)r->buf_addr + RTE_PKTMBUF_HEADROOM;
+	uint64_t ol = rx_csum_lut[t] | rxq->ol_rss;
+	uintptr_t rearm = (uintptr_t)&m->rearm_data;
 
-	if (l3 == 2) {
-		ptype |= RTE_PTYPE_L3_IPV4_EXT_UNKNOWN;
-		ol |= (hte & RTE_MLX5CQ_HDR_L3_OK) ?
-		      RTE_MBUF_F_RX_IP_CKSUM_GOOD : RTE_MBUF_F_RX_IP_CKSUM_BAD;
-	} else if (l3 == 1) {
-		ptype |= RTE_PTYPE_L3_IPV6_EXT_UNKNOWN;
-	}
-	if (l3 != 0 && l4 != 0) {
-		if (l4 == 2)
-			ptype |= RTE_PTYPE_L4_UDP;
-		else
-			ptype |= RTE_PTYPE_L4_TCP;
-		ol |= (hte & RTE_MLX5CQ_HDR_L4_OK) ?
-		      RTE_MBUF_F_RX_L4_CKSUM_GOOD : RTE_MBUF_F_RX_L4_CKSUM_BAD;
-	}
-	if ((hte & RTE_MLX5CQ_HDR_VLAN_STRIPPED) &&
-	    (rxq->offloads & RTE_ETH_RX_OFFLOAD_VLAN_STRIP)) {
-		m->vlan_tci = c->vlan_tci;
+	*(uint64_t *)rearm = rxq->mbuf_initializer;
+	m->packet_type = rx_ptype_lut[t];
+	m->pkt_len = len;
+	m->data_len = (uint16_t)len;
+	m->hash.rss = hash;
+	if ((hte & RTE_MLX5CQ_HDR_VLAN_STRIPPED) && rxq->vlan_strip) {
+		m->vlan_tci = vlan;
 		ol |= RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED;
+	} else {
+		m->vlan_tci = 0;
 	}
-	if (rxq->offloads & RTE_ETH_RX_OFFLOAD_RSS_HASH) {
-		m->hash.rss = c->rss_hash;
-		ol |= RTE_MBUF_F_RX_RSS_HASH;
-	}
-	m->packet_type = ptype;
 	m->ol_flags = ol;
+	rxq->elts[idx] = r;
+	if (unlikely(rxq->lkey == UINT32_MAX)) {
+		uint32_t lkey = mlx5cq_mr_lookup(&rxq->mrc, addr, r->pool);
+
+		w->lkey = rte_cpu_to_be_32(lkey);
+	}
+	w->addr = rte_cpu_to_be_64(addr);
+}
+
+/* Replacement mbufs: all of n, or as many as the pool's cache gives. */
+static __rte_always_inline uint16_t
+mlx5cq_rx_rep(struct mlx5cq_rxq *rxq, struct rte_mbuf **rep, uint16_t n)
+{
+	uint16_t k;
+
+	if (likely(rte_mempool_get_bulk(rxq->mp, (void **)rep, n) == 0))
+		return n;
+	for (k = 0; k < n; k++)
+		if (rte_mempool_get(rxq->mp, (void **)&rep[k]) != 0)
+			break;
+	return k;
 }
 
 uint16_t
 mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct mlx5cq_rxq *rxq = q;
+	struct rte_mlx5cq *cq = rxq->cq;
 	struct rte_mbuf *rep[MLX5CQ_BURST_MAX];
-	uint16_t got, i, out = 0, nrep;
+	const uint32_t mask = rxq->mask;
+	uint32_t rq_ci = rxq->rq_ci;
+	uint16_t out = 0, got, nrep, i;
 	uint64_t bytes = 0;
 
 	if (unlikely(!rxq->started))
 		return 0;
 	if (n > MLX5CQ_BURST_MAX)
 		n = MLX5CQ_BURST_MAX;
-	got = rte_mlx5cq_poll_burst(rxq->cq, rxq->cpl, n);
-	if (got == 0)
-		return 0;
-	nrep = got;
-	if (unlikely(rte_pktmbuf_alloc_bulk(rxq->mp, rep, got) != 0))
-		nrep = 0;
-	for (i = 0; i < got; i++) {
-		const struct rte_mlx5cq_cpl *c = &rxq->cpl[i];
-		uint32_t idx = c->wqe_counter & rxq->mask;
-		struct rte_mbuf *m = rxq->elts[idx];
+	/* Plain CQEs: one pass, CQE to mbuf. */
+	got = rte_mlx5cq_peek(cq, n);
+	if (got) {
+		nrep = mlx5cq_rx_rep(rxq, rep, got);
+		for (i = 0; i < nrep; i++) {
+			volatile const uint8_t *e = rte_mlx5cq_peek_cqe(cq, i);
+			uint32_t idx = (rq_ci + i) & mask;
+			uint32_t len = rte_mlx5cq__be32(e,
+						RTE_MLX5CQ_CQE_BYTE_CNT);
+			struct rte_mbuf *m = rxq->elts[idx];
 
-		if (unlikely(c->status != 0)) {
-			/* The buffer stays posted; the RQ went to ERR. */
-			rxq->st.errors++;
-			rxq->in_error = 1;
-		} else if (unlikely(nrep == 0)) {
-			rxq->st.nombuf++;
-		} else {
-			struct rte_mbuf *r = rep[--nrep];
-
-			m->data_len = c->byte_cnt;
-			m->pkt_len = c->byte_cnt;
-			m->port = rxq->port_id;
-			mlx5cq_rx_offloads(rxq, c, m);
-			bytes += c->byte_cnt;
+			if (i + 1 < nrep)
+				rte_prefetch0(rxq->elts[(idx + 1) & mask]);
+			mlx5cq_rx_one(rxq, idx, m, rep[i], len,
+				rte_mlx5cq__be16(e, RTE_MLX5CQ_CQE_HDR_TYPE_ETC),
+				rte_mlx5cq__be16(e, RTE_MLX5CQ_CQE_VLAN_INFO),
+				rte_mlx5cq__be32(e, RTE_MLX5CQ_CQE_RX_HASH_RES));
+			bytes += len;
 			pkts[out++] = m;
-			rxq->elts[idx] = r;
-			mlx5cq_rx_wqe(rxq, idx, r);
 		}
+		/* No replacement: the buffers stay posted, packets dropped. */
+		rxq->st.nombuf += got - nrep;
+		rq_ci += got;
+		rte_mlx5cq_advance(cq, got);
 	}
-	while (nrep)
-		rte_pktmbuf_free(rep[--nrep]);
-	rxq->pi += got;
+	/* Compressed sessions, error CQEs, the rest after the ring's end. */
+	if (got < n) {
+		uint16_t k = rte_mlx5cq_poll_burst(cq, rxq->cpl,
+						   (uint16_t)(n - out));
+
+		nrep = k ? mlx5cq_rx_rep(rxq, rep, k) : 0;
+		for (i = 0; i < k; i++) {
+			const struct rte_mlx5cq_cpl *c = &rxq->cpl[i];
+			uint32_t idx = rq_ci++ & mask;
+
+			if (unlikely(c->status != 0)) {
+				/* The buffer stays posted; the RQ went to
+				 * ERR (recovered below). */
+				rxq->st.errors++;
+				rxq->in_error = 1;
+				continue;
+			}
+			if (unlikely(nrep == 0)) {
+				rxq->st.nombuf++;
+				continue;
+			}
+			pkts[out++] = rxq->elts[idx];
+			mlx5cq_rx_one(rxq, idx, rxq->elts[idx], rep[--nrep],
+				      c->byte_cnt, c->hdr_type_etc,
+				      c->vlan_tci, c->rss_hash);
+			bytes += c->byte_cnt;
+		}
+		if (nrep)
+			rte_mempool_put_bulk(rxq->mp, (void **)rep, nrep);
+	}
+	if (rq_ci == rxq->rq_ci)
+		return 0;
+	rxq->pi += rq_ci - rxq->rq_ci;
+	rxq->rq_ci = rq_ci;
 	rte_io_wmb();
 	rxq->dbrec[0] = rte_cpu_to_be_32(rxq->pi & 0xffff);
 	rxq->st.packets += out;
@@ -154,6 +298,8 @@ mlx5cq_supported_ptypes(struct rte_eth_dev *dev)
 		RTE_PTYPE_L3_IPV6_EXT_UNKNOWN,
 		RTE_PTYPE_L4_TCP,
 		RTE_PTYPE_L4_UDP,
+		RTE_PTYPE_L4_FRAG,
+		RTE_PTYPE_L4_NONFRAG,
 		RTE_PTYPE_UNKNOWN,
 	};
 

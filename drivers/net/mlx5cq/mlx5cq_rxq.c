@@ -155,6 +155,7 @@ mlx5cq_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx, uint16_t desc,
 		ret = -ENOMEM;
 		goto error;
 	}
+	mlx5cq_rxq_rx_setup(rxq);
 	dev->data->rx_queues[idx] = rxq;
 	return 0;
 error:
@@ -175,7 +176,9 @@ mlx5cq_rxq_hw_create(struct mlx5cq_rxq *rxq)
 	ret = mlx5cq_device_pdn(priv);
 	if (ret != 0)
 		return ret;
-	mlx5cq_cq_attr_fill(priv, &cq_attr, rxq->desc_n, rxq->socket, 1);
+	/* A ring of desc_n entries, as many as the RQ has WQEs (DPDK's
+	 * mlx5 sizes the RX CQ to the RQ): cqe + 1 is rounded up. */
+	mlx5cq_cq_attr_fill(priv, &cq_attr, rxq->desc_n - 1, rxq->socket, 1);
 	if (priv->eth_dev->data->dev_conf.intr_conf.rxq)
 		cq_attr.flags |= RTE_MLX5CQ_F_EVENTS;
 	rxq->cq = rte_mlx5cq_create(priv->cqdev, &cq_attr);
@@ -230,6 +233,45 @@ mlx5cq_rq_modify(struct mlx5cq_rxq *rxq, int from, int to)
 		return -rte_errno;
 	}
 	return 0;
+}
+
+/*
+ * What the RX burst takes per queue instead of per packet: WQE byte
+ * count, rearm template, offload flags, the mempool's lkey when it is
+ * one memory region.
+ */
+void
+mlx5cq_rxq_rx_setup(struct mlx5cq_rxq *rxq)
+{
+	struct mlx5cq_mr_table *t = &rxq->priv->mrs;
+	struct rte_mbuf mb;
+	uint32_t i, n = 0;
+	uintptr_t p;
+
+	rxq->buf_len = rte_pktmbuf_data_room_size(rxq->mp) -
+		       RTE_PKTMBUF_HEADROOM;
+	memset(&mb, 0, sizeof(mb));
+	mb.data_off = RTE_PKTMBUF_HEADROOM;
+	rte_mbuf_refcnt_set(&mb, 1);
+	mb.nb_segs = 1;
+	mb.port = rxq->port_id;
+	rte_compiler_barrier();
+	p = (uintptr_t)&mb.rearm_data;
+	rxq->mbuf_initializer = *(uint64_t *)p;
+	rxq->ol_rss = (rxq->offloads & RTE_ETH_RX_OFFLOAD_RSS_HASH) ?
+		      RTE_MBUF_F_RX_RSS_HASH : 0;
+	rxq->vlan_strip = !!(rxq->offloads & RTE_ETH_RX_OFFLOAD_VLAN_STRIP);
+	rxq->lkey = UINT32_MAX;
+	rte_spinlock_lock(&t->lock);
+	for (i = 0; i < t->n; i++) {
+		if (t->mr[i].mp == rxq->mp) {
+			rxq->lkey = t->mr[i].lkey;
+			n++;
+		}
+	}
+	rte_spinlock_unlock(&t->lock);
+	if (n != 1)
+		rxq->lkey = UINT32_MAX;
 }
 
 /* Post every buffer and move the RQ to RDY. */
