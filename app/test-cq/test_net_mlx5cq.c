@@ -41,6 +41,7 @@
 #include <mlx5_emu.h>
 
 #include "test.h"
+#include "test_wait.h"
 
 #define NB_MBUF 4096
 #define QDESC 256
@@ -562,6 +563,7 @@ test_net_tx_loopback(void)
 	struct rte_eth_stats st;
 	uint8_t f[256];
 	uint32_t len, i, n, sent = 0;
+	uint64_t deadline;
 	int port, ok = 1;
 
 	port = port_probe("net_mlx5cq_tx", "dev=emu,wire=tx,tx_comp_thresh=4");
@@ -601,9 +603,15 @@ test_net_tx_loopback(void)
 		}
 		tx[i] = m;
 	}
-	while (sent < 48) {
+	deadline = test_wait_deadline(TEST_WAIT_S);
+	while (sent < 48 && !test_wait_expired(deadline)) {
 		sent += rte_eth_tx_burst(port, 0, tx + sent, 48 - sent);
 		rte_delay_us_sleep(100);
+	}
+	if (sent < 48) {
+		printf("  %u of 48 sent after %d s\n", sent, TEST_WAIT_S);
+		rte_pktmbuf_free_bulk(tx + sent, 48 - sent);
+		ok = 0;
 	}
 	n = rx_all(port, 1, rx, 48, NULL);
 	ok &= n == 48;
