@@ -2,11 +2,21 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright 2026 The mlx5cq authors
 #
-# Configure (once) and build mlx5cq in ./build.
+# Configure (once) and build mlx5cq in ./build, or with "asan" in
+# ./build-asan: gcc with AddressSanitizer (leak checking included) and
+# UndefinedBehaviorSanitizer (-Db_lundef=false: the shared libraries leave
+# the sanitizer runtime's symbols to the executable).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
-if [ ! -f build/build.ninja ]; then
-	meson setup build >/dev/null
+dir=build
+opts=
+if [ "${1:-}" = asan ]; then
+	dir=build-asan
+	opts="-Db_sanitize=address,undefined -Db_lundef=false"
 fi
-ninja -C build >/dev/null || ninja -C build
+if [ ! -f $dir/build.ninja ]; then
+	# shellcheck disable=SC2086 # opts is a list of options
+	CC=${CC:-gcc} meson setup $opts $dir >/dev/null
+fi
+ninja -C $dir >/dev/null || ninja -C $dir

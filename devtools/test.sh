@@ -3,9 +3,13 @@
 # Copyright 2026 The mlx5cq authors
 #
 # Set up the machine (root), build, and run every test suite through
-# `meson test`. Ends with "N passed, N failed" summed over all unit test
-# cases (a suite that crashes before printing its own total counts as one
-# failure).
+# `meson test`; then build ./build-asan (AddressSanitizer with leak
+# checking + UndefinedBehaviorSanitizer) and run the unit suites there
+# once more (meson suites "unit" and "nohuge": the testpmd and dpdk-test
+# drivers load the PMD into binaries built without the sanitizer runtime,
+# so they run in ./build only). Ends with "N passed, N failed" summed over all unit
+# test cases of both builds (a suite that crashes or whose sanitizer
+# reports before or after printing its own total counts as one failure).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -13,5 +17,12 @@ sh devtools/setup.sh
 sh devtools/build.sh
 rc=0
 meson test -C build --num-processes 2 --print-errorlogs || rc=$?
-python3 devtools/test-summary.py build/meson-logs/testlog.json || rc=1
+sh devtools/build.sh asan || rc=$?
+if [ -f build-asan/build.ninja ]; then
+	rm -f build-asan/meson-logs/testlog.json
+	meson test -C build-asan --suite unit --suite nohuge --num-processes 2 \
+		--print-errorlogs || rc=$?
+fi
+python3 devtools/test-summary.py build/meson-logs/testlog.json \
+	build-asan/meson-logs/testlog.json || rc=1
 exit $rc

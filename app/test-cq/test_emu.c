@@ -28,6 +28,7 @@
 
 #include "mlx5_emu.h"
 #include "test.h"
+#include "test_wait.h"
 
 /*
  * rte_common_mlx5's struct mlx5_devx_obj (mlx5_common.h, whose includes
@@ -1605,6 +1606,7 @@ struct conc_arg {
 	struct ibv_context *ctx;
 	uint32_t cqn;
 	int err;
+	volatile int stop; /* The consumer gave up: end the producer. */
 };
 
 static void *
@@ -1617,7 +1619,7 @@ conc_producer(void *p)
 
 	memset(&c, 0, sizeof(c));
 	c.kind = MLX5_EMU_CPL_RESP;
-	while (i < CONC_N) {
+	while (i < CONC_N && !a->stop) {
 		c.wqe_counter = (uint16_t)i;
 		c.byte_cnt = i * 3 + 1;
 		c.rx_hash_res = ~i;
@@ -1640,20 +1642,26 @@ test_emu_cqe_concurrent_poll(void)
 	struct small_cq s;
 	pthread_t th;
 	uint32_t ci = 0, bad = 0;
-	uint64_t spins = 0;
+	uint64_t deadline;
 
 	TEST_ASSERT_SUCCESS(small_cq_init(&s, "emu_cp0", 3), "cq");
 	arg.ctx = s.ctx;
 	arg.cqn = s.cq.cq->id;
 	arg.err = 0;
+	arg.stop = 0;
 	TEST_ASSERT_SUCCESS(pthread_create(&th, NULL, conc_producer, &arg),
 			    "thread");
-	while (ci < CONC_N && spins < 50000000ull) {
+	deadline = test_wait_deadline(TEST_WAIT_S);
+	while (ci < CONC_N) {
 		volatile struct mlx5_cqe *cqe = &s.cq.cqes[ci & 7];
 		uint8_t op_own = cqe->op_own;
 
 		if ((op_own & 1) != ((ci >> 3) & 1) || (op_own >> 4) == 15) {
-			spins++;
+			if (test_wait_expired(deadline)) {
+				printf("  %u of %u consumed after %d s\n", ci,
+				       CONC_N, TEST_WAIT_S);
+				break;
+			}
 			sched_yield();
 			continue;
 		}
@@ -1666,6 +1674,7 @@ test_emu_cqe_concurrent_poll(void)
 		rte_wmb();
 		s.cq.db_rec[0] = rte_cpu_to_be_32(ci & 0xffffff);
 	}
+	arg.stop = 1;
 	pthread_join(th, NULL);
 	small_cq_fini(&s);
 	TEST_ASSERT_EQUAL(arg.err, 0, "producer error %d", arg.err);

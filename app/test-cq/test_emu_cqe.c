@@ -35,6 +35,7 @@
 
 #include "mlx5_emu.h"
 #include "test.h"
+#include "test_wait.h"
 
 #define CREATE_CQ_IN_LEN 272 /* MLX5_ST_SZ_BYTES(create_cq_in) */
 #define MODIFY_CQ_IN_LEN 272 /* kernel mlx5_ifc.h modify_cq_in */
@@ -1398,7 +1399,8 @@ producer_run(int comp)
 	struct mlx5_emu_producer *p;
 	const uint64_t total = 20000;
 	uint64_t seq = 0, errs = 0;
-	uint32_t ci = 0, n, k, spins = 0;
+	uint32_t ci = 0, n, k;
+	uint64_t deadline;
 	struct tcq t;
 	uint8_t *q, op;
 
@@ -1412,11 +1414,17 @@ producer_run(int comp)
 	pa.seed = 42;
 	p = mlx5_emu_producer_start(t.ctx, t.cqn, &pa);
 	TEST_ASSERT_NOT_NULL(p, "start");
-	while (seq < total && spins < 20000000) {
+	deadline = test_wait_deadline(TEST_WAIT_S);
+	while (seq < total) {
 		q = slot(&t, ci);
 		op = __atomic_load_n(&q[63], __ATOMIC_ACQUIRE);
 		if ((op >> 4) == 0xf || (op & 1) != ((ci >> 6) & 1)) {
-			spins++;
+			if (test_wait_expired(deadline)) {
+				printf("  %lu of %lu polled after %d s\n",
+				       (unsigned long)seq,
+				       (unsigned long)total, TEST_WAIT_S);
+				break;
+			}
 			sched_yield();
 			continue;
 		}
@@ -1452,8 +1460,8 @@ producer_run(int comp)
 		}
 		consumer(&t, ci);
 	}
-	TEST_ASSERT_EQUAL(seq, total, "all completions polled");
 	mlx5_emu_producer_stop(p, &ps);
+	TEST_ASSERT_EQUAL(seq, total, "all completions polled");
 	TEST_ASSERT(ps.done && ps.written == total && ps.last_ret == 0,
 		    "producer: %lu written, ret %d",
 		    (unsigned long)ps.written, ps.last_ret);
@@ -1481,6 +1489,7 @@ test_emu_cqe_producer_overrun(void)
 	struct mlx5_emu_producer_stats ps;
 	struct mlx5_emu_producer *p;
 	struct mlx5_emu_cq_info info;
+	uint64_t deadline;
 	struct tcq t;
 
 	TEST_ASSERT_SUCCESS(tcq_open(&t, "ecq_povr", &cfg), "cq");
@@ -1490,10 +1499,13 @@ test_emu_cqe_producer_overrun(void)
 	pa.overrun = 1;
 	p = mlx5_emu_producer_start(t.ctx, t.cqn, &pa);
 	TEST_ASSERT_NOT_NULL(p, "start");
+	deadline = test_wait_deadline(TEST_WAIT_S);
 	do {
 		sched_yield();
 		mlx5_emu_producer_stats_get(p, &ps);
-	} while (!ps.done);
+	} while (!ps.done && !test_wait_expired(deadline));
+	if (!ps.done)
+		printf("  producer not done after %d s\n", TEST_WAIT_S);
 	mlx5_emu_producer_stop(p, &ps);
 	TEST_ASSERT(ps.last_ret == -EIO && ps.written == 8, "written %lu "
 		    "ret %d", (unsigned long)ps.written, ps.last_ret);

@@ -32,6 +32,7 @@
 #include "mlx5_emu.h"
 #include "rte_mlx5cq.h"
 #include "test.h"
+#include "test_wait.h"
 
 /* rte_common_mlx5's struct mlx5_devx_obj (see test_emu.c). */
 struct mlx5_devx_obj {
@@ -641,6 +642,7 @@ test_net_two_ports(void)
 	struct nport a, b;
 	const uint8_t *c;
 	uint32_t len, len6;
+	uint64_t deadline;
 	int ret, i;
 
 	ret = nport_open(&a, "enet_a", "enet_wire_ab", mac_a, 0);
@@ -697,7 +699,8 @@ test_net_two_ports(void)
 	mlx5_emu_net_engine_pause(0);
 	send_frame(&a, frame, len, 0);
 	c = NULL;
-	for (i = 0; i < 500000 && c == NULL; i++) {
+	deadline = test_wait_deadline(TEST_WAIT_S);
+	while (c == NULL && !test_wait_expired(deadline)) {
 		c = cqe_next(&b.rcq, &b.rcq_ci);
 		if (c == NULL)
 			usleep(10);

@@ -30,6 +30,7 @@
 #include "test_cq_cnt.h"
 #include "test_cpl_expect.h"
 #include "test_hand_cq.h"
+#include "test_wait.h"
 
 #define CHECK(x) do { \
 	if ((x) != TEST_SUCCESS) \
@@ -295,7 +296,8 @@ test_iter_lock(void)
 {
 	pthread_t th[2];
 	struct img_cqe d;
-	uint32_t pi = 0, i, guard = 0;
+	uint64_t deadline;
+	uint32_t pi = 0, i;
 
 	TEST_ASSERT_SUCCESS(hand_cq_init(&h, 8, 64, 0, 0), "init");
 	mlx5cq_test_cq_lock_set(h.cq, 1);
@@ -309,7 +311,8 @@ test_iter_lock(void)
 				    "thread");
 	memset(&d, 0, sizeof(d));
 	d.opcode = 2;
-	while (pi < LOCK_N && guard++ < 100000000) {
+	deadline = test_wait_deadline(TEST_WAIT_S);
+	while (pi < LOCK_N && !test_wait_expired(deadline)) {
 		/* Room: the doorbell record's ci (as the device reads it). */
 		uint32_t ci = (uint32_t)h.dbrec[1] << 16 | h.dbrec[2] << 8 |
 			      h.dbrec[3];
@@ -323,11 +326,18 @@ test_iter_lock(void)
 		hand_put(&h, pi, &d);
 		pi++;
 	}
-	while (lock_seen[0] + lock_seen[1] < LOCK_N && guard++ < 200000000)
+	while (lock_seen[0] + lock_seen[1] < LOCK_N &&
+	       !test_wait_expired(deadline))
 		sched_yield();
 	lock_stop = 1;
 	for (i = 0; i < 2; i++)
 		pthread_join(th[i], NULL);
+	if (pi < LOCK_N || lock_seen[0] + lock_seen[1] < LOCK_N) {
+		printf("  after %d s: %u of %u written, %u polled\n",
+		       TEST_WAIT_S, pi, LOCK_N, lock_seen[0] + lock_seen[1]);
+		rte_free(lock_hits);
+		return TEST_FAILED;
+	}
 	TEST_ASSERT_EQUAL(lock_seen[0] + lock_seen[1], LOCK_N, "%u + %u",
 			  lock_seen[0], lock_seen[1]);
 	for (i = 0; i < LOCK_N; i++)
@@ -339,6 +349,80 @@ test_iter_lock(void)
 		}
 	rte_free(lock_hits);
 	TEST_ASSERT_EQUAL(test_cq_cnt(h.cq)->completions, LOCK_N, "completions");
+	hand_cq_fini(&h);
+	return TEST_SUCCESS;
+}
+
+/*
+ * start_poll inside an open pair of a CQ that is not SINGLE_THREADED:
+ * EBUSY (rte_mlx5cq.h), never a wait on the pair's own lock. The second
+ * call runs on a helper thread so that a call that spins is seen: after
+ * TEST_WAIT_S the case ends the pair (the helper then gets the lock) and
+ * fails.
+ */
+static struct {
+	int ret;
+	int err;
+	volatile int done;
+} nest;
+
+static void *
+nest_start(void *arg)
+{
+	RTE_SET_USED(arg);
+	rte_errno = 0;
+	nest.ret = rte_mlx5cq_start_poll(h.cq, NULL);
+	nest.err = rte_errno;
+	if (nest.ret == 0)
+		rte_mlx5cq_end_poll(h.cq);
+	__atomic_store_n(&nest.done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static int
+test_iter_nested_locked(void)
+{
+	struct img_cqe d;
+	pthread_t th;
+	uint64_t deadline;
+
+	TEST_ASSERT_SUCCESS(hand_cq_init(&h, 4, 64, 0, 0), "init");
+	h.cq->slow = RTE_MLX5CQ_SLOW_LOCK;
+	memset(&d, 0, sizeof(d));
+	d.opcode = 2;
+	d.byte_cnt = 60;
+	hand_put(&h, 0, &d);
+	d.wqe_counter = 1;
+	hand_put(&h, 1, &d);
+	TEST_ASSERT_SUCCESS(rte_mlx5cq_start_poll(h.cq, NULL), "start");
+	memset(&nest, 0, sizeof(nest));
+	TEST_ASSERT_SUCCESS(pthread_create(&th, NULL, nest_start, NULL),
+			    "thread");
+	deadline = test_wait_deadline(TEST_WAIT_S);
+	while (!__atomic_load_n(&nest.done, __ATOMIC_ACQUIRE) &&
+	       !test_wait_expired(deadline))
+		sched_yield();
+	if (!__atomic_load_n(&nest.done, __ATOMIC_ACQUIRE)) {
+		printf("  nested start_poll still waiting after %d s\n",
+		       TEST_WAIT_S);
+		rte_mlx5cq_end_poll(h.cq);
+		pthread_join(th, NULL);
+		return TEST_FAILED;
+	}
+	pthread_join(th, NULL);
+	TEST_ASSERT_EQUAL(nest.ret, EBUSY, "nested start_poll: %d", nest.ret);
+	TEST_ASSERT_EQUAL(nest.err, EBUSY, "rte_errno %d", nest.err);
+	/* Known not to spin now: the same thread once more. */
+	TEST_ASSERT_EQUAL(rte_mlx5cq_start_poll(h.cq, NULL), EBUSY, "same");
+	/* The pair is intact: its completion, the next one, one publish. */
+	TEST_ASSERT_EQUAL(rte_mlx5cq_wc_wr_id(h.cq), 0, "first");
+	TEST_ASSERT_SUCCESS(rte_mlx5cq_next_poll(h.cq), "next");
+	TEST_ASSERT_EQUAL(rte_mlx5cq_wc_wr_id(h.cq), 1, "second");
+	rte_mlx5cq_end_poll(h.cq);
+	TEST_ASSERT_EQUAL(h.dbrec[3], 2, "doorbell %u", h.dbrec[3]);
+	TEST_ASSERT(!mlx5cq_test_cq_lock_held(h.cq), "lock still held");
+	TEST_ASSERT_EQUAL(rte_mlx5cq_start_poll(h.cq, NULL), ENOENT, "empty");
+	TEST_ASSERT(!mlx5cq_test_cq_lock_held(h.cq), "lock kept on ENOENT");
 	hand_cq_fini(&h);
 	return TEST_SUCCESS;
 }
@@ -423,6 +507,7 @@ static struct unit_test_suite iter_suite = {
 		TEST_CASE_ST(NULL, iter_teardown, test_iter_refused),
 		TEST_CASE_ST(NULL, iter_teardown, test_iter_session),
 		TEST_CASE_ST(NULL, iter_teardown, test_iter_lock),
+		TEST_CASE_ST(NULL, iter_teardown, test_iter_nested_locked),
 		TEST_CASE_NAMED_WITH_DATA("test_iter_emu_devx", NULL, NULL,
 			test_iter_emu, (const void *)RTE_MLX5CQ_PATH_DEVX),
 		TEST_CASE_NAMED_WITH_DATA("test_iter_emu_verbs", NULL, NULL,

@@ -41,6 +41,7 @@
 #include <mlx5_emu.h>
 
 #include "test.h"
+#include "test_wait.h"
 
 #define NB_MBUF 4096
 #define QDESC 256
@@ -195,7 +196,9 @@ frame_build(uint8_t *f, const struct rte_ether_addr *dst, uint32_t src_ip,
 	ip->time_to_live = 64;
 	ip->next_proto_id = IPPROTO_UDP;
 	ip->src_addr = rte_cpu_to_be_32(src_ip);
-	ip->dst_addr = rte_cpu_to_be_32(RTE_IPV4(198, 18, 0, 2));
+	/* 198u: RTE_IPV4 of 22.11 shifts its first octet as an int (an
+	 * octet >= 128 shifted by 24 overflows: UBSan). */
+	ip->dst_addr = rte_cpu_to_be_32(RTE_IPV4(198u, 18, 0, 2));
 	udp = (void *)(ip + 1);
 	udp->src_port = rte_cpu_to_be_16(sport);
 	udp->dst_port = rte_cpu_to_be_16(4789);
@@ -392,7 +395,7 @@ test_net_rx_offloads(void)
 			    "reta");
 	/* 32 flows, good checksums: flags, hash and queue. */
 	for (i = 0; i < 32; i++) {
-		len = frame_build(f, &mac, RTE_IPV4(198, 18, 1, i), 1000 + i,
+		len = frame_build(f, &mac, RTE_IPV4(198u, 18, 1, i), 1000 + i,
 				  40, 0);
 		TEST_ASSERT(mlx5_emu_wire_inject("to", f, len) == 1,
 			    "inject");
@@ -435,7 +438,7 @@ test_net_rx_offloads(void)
 	if (ret != TEST_SUCCESS)
 		goto out;
 	/* Bad IP checksum, then bad UDP checksum, then a VLAN frame. */
-	len = frame_build(f, &mac, RTE_IPV4(198, 18, 2, 1), 7, 40, 0);
+	len = frame_build(f, &mac, RTE_IPV4(198u, 18, 2, 1), 7, 40, 0);
 	f[14 + 10] ^= 0x5a;
 	mlx5_emu_wire_inject("to", f, len);
 	n = rx_all(port, 4, pkts, 1, NULL);
@@ -445,7 +448,7 @@ test_net_rx_offloads(void)
 		ret = TEST_FAILED;
 	}
 	free_all(pkts, n);
-	len = frame_build(f, &mac, RTE_IPV4(198, 18, 2, 2), 7, 40, 0);
+	len = frame_build(f, &mac, RTE_IPV4(198u, 18, 2, 2), 7, 40, 0);
 	f[14 + 20 + 6] ^= 0x33;
 	mlx5_emu_wire_inject("to", f, len);
 	n = rx_all(port, 4, pkts, 1, NULL);
@@ -455,7 +458,7 @@ test_net_rx_offloads(void)
 		ret = TEST_FAILED;
 	}
 	free_all(pkts, n);
-	len = frame_build(f, &mac, RTE_IPV4(198, 18, 2, 3), 7, 40, 1);
+	len = frame_build(f, &mac, RTE_IPV4(198u, 18, 2, 3), 7, 40, 1);
 	mlx5_emu_wire_inject("to", f, len);
 	n = rx_all(port, 4, pkts, 1, NULL);
 	if (n != 1 || !(pkts[0]->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED) ||
@@ -481,7 +484,7 @@ rx_one(uint16_t port, const char *wire, const struct rte_ether_addr *dst,
 {
 	struct rte_mbuf *pkts[4];
 	uint8_t f[2048];
-	uint32_t len = frame_build(f, dst, RTE_IPV4(198, 18, 3, 1), 9,
+	uint32_t len = frame_build(f, dst, RTE_IPV4(198u, 18, 3, 1), 9,
 				   payload, 0);
 	uint16_t n;
 
@@ -562,6 +565,7 @@ test_net_tx_loopback(void)
 	struct rte_eth_stats st;
 	uint8_t f[256];
 	uint32_t len, i, n, sent = 0;
+	uint64_t deadline;
 	int port, ok = 1;
 
 	port = port_probe("net_mlx5cq_tx", "dev=emu,wire=tx,tx_comp_thresh=4");
@@ -601,9 +605,15 @@ test_net_tx_loopback(void)
 		}
 		tx[i] = m;
 	}
-	while (sent < 48) {
+	deadline = test_wait_deadline(TEST_WAIT_S);
+	while (sent < 48 && !test_wait_expired(deadline)) {
 		sent += rte_eth_tx_burst(port, 0, tx + sent, 48 - sent);
 		rte_delay_us_sleep(100);
+	}
+	if (sent < 48) {
+		printf("  %u of 48 sent after %d s\n", sent, TEST_WAIT_S);
+		rte_pktmbuf_free_bulk(tx + sent, 48 - sent);
+		ok = 0;
 	}
 	n = rx_all(port, 1, rx, 48, NULL);
 	ok &= n == 48;

@@ -13,7 +13,9 @@
  *   page (DevX: the device UAR's base_addr, as DPDK's cq_db; verbs:
  *   mlx5dv_cq.cq_uar). arm_sn counts the events consumed.
  *
- * Events (RTE_MLX5CQ_F_EVENTS): DevX CQs get an event channel that omits
+ * Events (RTE_MLX5CQ_F_EVENTS): every event got is counted until
+ * rte_mlx5cq_event_ack() (ev_unacked, both paths: acknowledging more than
+ * got is refused). DevX CQs get an event channel that omits
  * event data, subscribed on the CQ object to MLX5_EVENT_TYPE_COMP (cookie:
  * the CQ) and MLX5_EVENT_TYPE_CQ_ERROR (cookie: the CQ + 1); verbs CQs a
  * completion channel given to mlx5dv_create_cq. The channel fd is
@@ -220,8 +222,10 @@ rte_mlx5cq_event_get(struct rte_mlx5cq *pub)
 			rte_errno = err;
 			return -err;
 		}
-		cq->ev_unacked++;
 	}
+	/* Counted on both paths: rte_mlx5cq_event_ack() checks n against it
+	 * (only verbs passes the acknowledgement on). */
+	cq->ev_unacked++;
 	cq->arm_sn++;
 	cq->cnt.events++;
 	return 0;
@@ -237,15 +241,21 @@ rte_mlx5cq_event_ack(struct rte_mlx5cq *pub, unsigned int n)
 		return -EINVAL;
 	}
 	cq = mlx5cq_from_pub(pub);
-	if (cq->chan == NULL)
-		return 0; /* DevX channels need no acknowledgement. */
+	if (cq->evch == NULL && cq->chan == NULL) {
+		MLX5CQ_LOG(ERR, "CQ 0x%x: ack of %u events on a CQ without"
+			   " events", pub->cqn, n);
+		rte_errno = ENOTSUP;
+		return -ENOTSUP;
+	}
 	if (n > cq->ev_unacked) {
 		MLX5CQ_LOG(ERR, "CQ 0x%x: ack of %u events, %u unacknowledged",
 			   pub->cqn, n, cq->ev_unacked);
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}
-	mlx5_glue->ack_cq_events(mlx5_glue->cq_ex_to_cq(cq->vcq), n);
+	/* DevX channels need no acknowledgement: only the count moves. */
+	if (cq->chan != NULL && n != 0)
+		mlx5_glue->ack_cq_events(mlx5_glue->cq_ex_to_cq(cq->vcq), n);
 	cq->ev_unacked -= n;
 	return 0;
 }

@@ -82,6 +82,15 @@ refuse(const struct rte_mlx5cq *cq, uint64_t flag, const char *what)
 	return 0;
 }
 
+/* start_poll inside an open start/end pair. */
+static int
+iter_busy(const struct rte_mlx5cq *cq)
+{
+	MLX5CQ_LOG(ERR, "CQ 0x%x: start_poll without end_poll", cq->cqn);
+	rte_errno = EBUSY;
+	return EBUSY;
+}
+
 int
 rte_mlx5cq_start_poll(struct rte_mlx5cq *cq,
 		      const struct rte_mlx5cq_poll_attr *attr)
@@ -95,15 +104,20 @@ rte_mlx5cq_start_poll(struct rte_mlx5cq *cq,
 		rte_errno = EINVAL;
 		return EINVAL;
 	}
+	/*
+	 * An open pair holds the lock: test before taking it, or a second
+	 * start_poll of the pair's own thread would spin on that lock for
+	 * ever. Tested again under the lock (a pair opened meanwhile).
+	 */
+	if (__atomic_load_n(&mlx5cq_from_pub(cq)->iter_active,
+			    __ATOMIC_ACQUIRE))
+		return iter_busy(cq);
 	if (cq->slow & RTE_MLX5CQ_SLOW_LOCK)
 		rte_spinlock_lock(&mlx5cq_from_pub(cq)->lock);
 	if (mlx5cq_from_pub(cq)->iter_active) {
 		if (cq->slow & RTE_MLX5CQ_SLOW_LOCK)
 			rte_spinlock_unlock(&mlx5cq_from_pub(cq)->lock);
-		MLX5CQ_LOG(ERR, "CQ 0x%x: start_poll without end_poll",
-			   cq->cqn);
-		rte_errno = EBUSY;
-		return EBUSY;
+		return iter_busy(cq);
 	}
 	ret = mlx5cq_iter_fetch(cq, &cqe);
 	if (ret) {

@@ -94,3 +94,14 @@ mlx5cq_test_cq_iter_active(const struct rte_mlx5cq *cq)
 {
 	return mlx5cq_from_pub(cq)->iter_active;
 }
+
+int
+mlx5cq_test_cq_lock_held(struct rte_mlx5cq *cq)
+{
+	rte_spinlock_t *l = &mlx5cq_from_pub(cq)->lock;
+
+	if (!rte_spinlock_trylock(l))
+		return 1;
+	rte_spinlock_unlock(l);
+	return 0;
+}

@@ -155,4 +155,16 @@ uint64_t mlx5cq_test_cq_wc_flags(const struct rte_mlx5cq *cq);
 __rte_internal
 int mlx5cq_test_cq_iter_active(const struct rte_mlx5cq *cq);
 
+/**
+ * @internal
+ * Whether the CQ's lock is held (tried, and released again when free).
+ *
+ * @param cq
+ *   CQ.
+ * @return
+ *   1 held, 0 free.
+ */
+__rte_internal
+int mlx5cq_test_cq_lock_held(struct rte_mlx5cq *cq);
+
 #endif /* MLX5CQ_TEST_HOOKS_H_ */

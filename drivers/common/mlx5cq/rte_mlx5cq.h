@@ -657,15 +657,18 @@ __rte_experimental
 int rte_mlx5cq_event_get(struct rte_mlx5cq *cq);
 
 /**
- * Acknowledge events got with rte_mlx5cq_event_get() (ibv_ack_cq_events;
- * nothing to do for DevX channels).
+ * Acknowledge events got with rte_mlx5cq_event_get() (ibv_ack_cq_events).
+ * Both paths count the events got and not yet acknowledged; verbs CQs pass
+ * the acknowledgement to the completion channel, DevX channels need none.
  *
  * @param cq
  *   CQ.
  * @param n
- *   Events.
+ *   Events (0 is accepted and does nothing).
  * @return
- *   0, -EINVAL (NULL, more than got).
+ *   0; -EINVAL (NULL, or more than got and not yet acknowledged);
+ *   -ENOTSUP (CQ created without RTE_MLX5CQ_F_EVENTS, as
+ *   rte_mlx5cq_event_get()). rte_errno is set on error.
  */
 __rte_experimental
 int rte_mlx5cq_event_ack(struct rte_mlx5cq *cq, unsigned int n);

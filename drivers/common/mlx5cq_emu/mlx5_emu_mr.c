@@ -6,6 +6,12 @@
  * Memory regions (ibv_reg_mr / ibv_dereg_mr) and the PD view of
  * mlx5dv_init_obj(MLX5DV_OBJ_PD).
  *
+ * Registration pins the range as the kernel does (ib_umem_get): pages
+ * that are not mapped, not readable, or not writable when the access
+ * flags make the MR writable (LOCAL_WRITE, REMOTE_WRITE, REMOTE_ATOMIC)
+ * fail it with EFAULT (mlx5_emu_access.c), so the engines never touch
+ * memory they cannot access.
+ *
  * An MR covers [addr, addr + length) of the process; lkey = rkey is a
  * device-unique number. The device checks every data segment against the
  * MR its lkey names: same PD as the queue, the range inside the MR, and
@@ -17,9 +23,11 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "mlx5_emu_access.h"
 #include "mlx5_emu_net.h"
 
 #define EMU_MR_ACCESS_KNOWN (IBV_ACCESS_LOCAL_WRITE | \
@@ -59,6 +67,7 @@ struct ibv_mr *
 emu_reg_mr(struct ibv_pd *pd, void *addr, size_t len, int access)
 {
 	struct emu_dev *dev = emu_dev_from_ctx(pd->context);
+	struct emu_access_fault fault;
 	struct emu_net *net;
 	struct emu_mr *mr;
 
@@ -75,6 +84,15 @@ emu_reg_mr(struct ibv_pd *pd, void *addr, size_t len, int access)
 		EMU_LOG(ERR, "%s: reg_mr: bad address %p, length %zu or "
 			"access 0x%x", dev->name, addr, len, access);
 		errno = EINVAL;
+		return NULL;
+	}
+	if (emu_access_check((uintptr_t)addr, len, access &
+			     (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+			      IBV_ACCESS_REMOTE_ATOMIC), &fault) != 0) {
+		EMU_LOG(ERR, "%s: reg_mr: %p + %zu (access 0x%x): memory at "
+			"%#" PRIxPTR " %s: %s", dev->name, addr, len, access,
+			fault.addr, fault.why, strerror(EFAULT));
+		errno = EFAULT;
 		return NULL;
 	}
 	mr = calloc(1, sizeof(*mr));

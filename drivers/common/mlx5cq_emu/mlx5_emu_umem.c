@@ -10,8 +10,10 @@
  *   RELAXED_ORDERING (uverbs_get_flags32: others -> EINVAL), then
  *   ib_check_mr_access (remote write without local write -> EINVAL).
  * - drivers/infiniband/core/umem.c, ib_umem_get: a wrapping range -> EINVAL,
- *   no pages -> EINVAL, pages that cannot be pinned -> EFAULT; the pinned
- *   pages form a scatter list in which physically contiguous pages merge.
+ *   no pages -> EINVAL, pages that cannot be pinned -> EFAULT (unmapped,
+ *   not readable, or not writable when LOCAL_WRITE / REMOTE_WRITE is asked:
+ *   mlx5_emu_access.c); the pinned pages form a scatter list in which
+ *   physically contiguous pages merge.
  * - devx_umem_find_best_pgsize: rdma-core's mlx5dv_devx_umem_reg() passes
  *   no page-size bitmap, so the kernel starts from every size from 4 KiB
  *   up, limited to max(order_base_2(length), PAGE_SHIFT); it takes
@@ -34,6 +36,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -42,6 +45,7 @@
 #include <rte_eal.h>
 #include <rte_memory.h>
 
+#include "mlx5_emu_access.h"
 #include "mlx5_emu_private.h"
 
 #define EMU_UMEM_ACCESS (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | \
@@ -253,6 +257,7 @@ out:
 struct mlx5dv_devx_umem *
 emu_umem_reg(struct emu_dev *dev, void *addr, size_t size, uint32_t access)
 {
+	struct emu_access_fault fault;
 	struct emu_umem *u;
 	uintptr_t a = (uintptr_t)addr;
 	int ret;
@@ -280,6 +285,16 @@ emu_umem_reg(struct emu_dev *dev, void *addr, size_t size, uint32_t access)
 		EMU_LOG(ERR, "%s: umem_reg: bad range %p + %zu", dev->name,
 			addr, size);
 		errno = EINVAL;
+		return NULL;
+	}
+	/* Pinning needs the pages readable, writable for a writable umem
+	 * (ib_access_writable): else EFAULT, as the kernel. */
+	if (emu_access_check(a, size, access & (IBV_ACCESS_LOCAL_WRITE |
+			     IBV_ACCESS_REMOTE_WRITE), &fault) != 0) {
+		EMU_LOG(ERR, "%s: umem_reg: %p + %zu (access 0x%x): memory at "
+			"%#" PRIxPTR " %s: %s", dev->name, addr, size, access,
+			fault.addr, fault.why, strerror(EFAULT));
+		errno = EFAULT;
 		return NULL;
 	}
 	pthread_mutex_lock(&dev->lock);
