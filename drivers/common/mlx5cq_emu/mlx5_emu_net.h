@@ -99,6 +99,7 @@ struct emu_wq {
 	uint8_t log_stride;
 	uint8_t state;
 	uint8_t cq_held; /* Posted to a compressed CQ in this pass. */
+	uint8_t cyclic_rq; /* An RQ: mini-CQE stride index undefined (0). */
 	struct emu_cq *cq;
 	uint32_t cqn;
 };

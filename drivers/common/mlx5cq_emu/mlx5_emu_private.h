@@ -357,7 +357,14 @@ void emu_cqe_store(struct emu_cq *cq, uint32_t idx, const uint8_t cqe[64],
 void emu_cqe_emit(struct emu_cq *cq, const uint8_t cqe[64], uint8_t op);
 /* No room for a completion the device must write: CQ error. -EIO. */
 int emu_cq_overrun(struct emu_cq *cq);
-/* emu_cqe_post() with MLX5_EMU_POST_* flags. */
+/*
+ * Private post flag (never accepted from mlx5_emu_cq_post_flags()): the
+ * completion comes from a cyclic (non-striding) RQ, whose mini-CQEs carry
+ * no defined stride index: the model writes 0 there and lets only
+ * consecutive WQE counters share a session (readers take title + position).
+ */
+#define EMU_POST_CYCLIC_RQ (1u << 31)
+/* emu_cqe_post() with MLX5_EMU_POST_* flags (and EMU_POST_CYCLIC_RQ). */
 int emu_cqe_post_flags(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 		       unsigned int n, uint32_t flags);
 int emu_cq_flush_locked(struct emu_cq *cq);
@@ -366,7 +373,7 @@ void emu_comp_fini(struct emu_cq *cq);
 /* Queue one completion in the compression pipeline: 1 taken, 0 no room,
  * -EIO overrun (CQ put in error). */
 int emu_comp_add(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
-		 const uint8_t img[64], uint8_t op, int overrun);
+		 const uint8_t img[64], uint8_t op, int overrun, int cyclic);
 /* Write whatever is held (session or array). */
 void emu_comp_close(struct emu_cq *cq);
 /* Slots reserved by held completions. */

@@ -119,6 +119,7 @@ emu_rq_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 	rq->wq = w;
 	rq->wq.cq = cq;
 	rq->wq.cqn = cq->cqn;
+	rq->wq.cyclic_rq = 1;
 	rq->vsd = MLX5_GET(rqc, rqc, vsd);
 	w.umem->refcnt++;
 	if (w.dbr_umem != w.umem)
