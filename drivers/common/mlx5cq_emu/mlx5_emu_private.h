@@ -258,6 +258,9 @@ int emu_devx_obj_modify(struct mlx5dv_devx_obj *obj, const void *in,
 /* mlx5_emu_caps.c: general commands (QUERY_HCA_CAP). Returns 0 / errno. */
 int emu_general_cmd(struct emu_dev *dev, const void *in, size_t inlen,
 		    void *out, size_t outlen);
+/* Caps of a device opened without caps: mlx5_emu_open_caps_set()'s or the
+ * defaults. */
+void emu_caps_open_default(struct mlx5_emu_caps *caps);
 int emu_caps_check(const struct mlx5_emu_caps *caps);
 
 /* mlx5_emu_glue.c: the original (forwarded) glue table. */

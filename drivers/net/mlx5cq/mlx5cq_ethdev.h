@@ -242,6 +242,8 @@ struct mlx5cq_priv {
 /* mlx5cq_devargs.c */
 int mlx5cq_devargs_parse(const char *params, struct mlx5cq_devargs *args);
 extern const char mlx5cq_devargs_help[];
+const char *mlx5cq_devargs_comp_name(unsigned int comp);
+const char *mlx5cq_devargs_path_name(unsigned int path);
 
 /* mlx5cq_device.c */
 int mlx5cq_device_open(struct mlx5cq_priv *priv, const char *name);
