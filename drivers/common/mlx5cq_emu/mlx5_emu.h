@@ -127,6 +127,7 @@ enum mlx5_emu_syndrome {
 	MLX5_EMU_SYND_NET_VPORT = 0x0d000011, /**< Other vport. */
 	MLX5_EMU_SYND_NET_MAC_LIST = 0x0d000012, /**< Address list. */
 	MLX5_EMU_SYND_NET_MTU = 0x0d000013, /**< MTU out of range. */
+	MLX5_EMU_SYND_NET_QCNT = 0x0d000014, /**< Counter set unknown/full. */
 };
 
 /** Resource usage of an emulated device. */

@@ -323,6 +323,9 @@ int emu_net_obj_create(struct emu_dev *dev, uint16_t opcode, const void *in,
 int emu_net_obj_destroy(struct emu_dev *dev, uint16_t type, void *priv);
 int emu_net_obj_modify(struct emu_dev *dev, uint16_t type, void *priv,
 		       const void *in, size_t inlen, void *out, size_t outlen);
+/* QUERY_Q_COUNTER; 1 when not a query of the network model. */
+int emu_net_obj_query(struct emu_dev *dev, uint16_t type, void *priv,
+		      const void *in, size_t inlen, void *out, size_t outlen);
 /* A CQ is used by an SQ or RQ (caller holds dev->lock). */
 int emu_net_cq_busy(struct emu_dev *dev, uint32_t cqn);
 /* A PD is used by an MR, SQ or RQ (caller holds dev->lock). */

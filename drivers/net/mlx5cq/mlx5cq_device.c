@@ -168,6 +168,12 @@ mlx5cq_device_open(struct mlx5cq_priv *priv, const char *name)
 			strerror(rte_errno));
 		goto error;
 	}
+	/* Out-of-buffer drops of the RQs (imissed), as mlx5 counts them. */
+	priv->qcnt = mlx5_devx_cmd_queue_counter_alloc(priv->ctx);
+	if (priv->qcnt == NULL)
+		PMD_LOG(NOTICE, "%s: no queue counter set (%s): imissed and "
+			"rx_out_of_buffer stay 0", name,
+			rte_strerror(rte_errno));
 	if (!priv->emulated) {
 		ret = mlx5cq_vport_perm_mac(priv, &priv->perm_mac);
 		if (ret != 0) {
@@ -264,6 +270,11 @@ mlx5cq_device_close(struct mlx5cq_priv *priv)
 	if (priv->td != NULL) {
 		mlx5_devx_cmd_destroy(priv->td);
 		priv->td = NULL;
+	}
+	if (priv->qcnt != NULL) {
+		if (mlx5_devx_cmd_destroy(priv->qcnt) != 0)
+			PMD_LOG(ERR, "queue counter set release failed");
+		priv->qcnt = NULL;
 	}
 	mlx5cq_mr_release_all(priv);
 	if (priv->pd != NULL) {
