@@ -1870,7 +1870,11 @@ net_comp_rx(uint8_t format, uint8_t layout)
 					    m[1] == (z[k].hdr & 0xff),
 					    "mini %u header byte 0x%02x", i,
 					    m[1]);
-			TEST_ASSERT_EQUAL(rd16(m + 2), k, "mini %u stride", i);
+			/* Cyclic RQ: no stride index (kernel mlx5e reads
+			 * mini_cqe->stridx only on a striding RQ,
+			 * MLX5E_RQ_STATE_MINI_CQE_HW_STRIDX; DPDK 22.11
+			 * only in mlx5_rx_burst_mprq): the model writes 0. */
+			TEST_ASSERT_EQUAL(rd16(m + 2), 0, "mini %u stride", i);
 		}
 		/* Minis 12..15 of the second array are zero. */
 		m = zmini(b.lrcq, 1, Z_FRAMES, 0);
@@ -1905,7 +1909,11 @@ net_comp_rx(uint8_t format, uint8_t layout)
 				TEST_ASSERT(m[0] == 0 &&
 					    m[1] == (z[k].hdr & 0xff),
 					    "mini %u header byte", i);
-			TEST_ASSERT_EQUAL(rd16(m + 2), k, "mini %u stride", i);
+			/* Cyclic RQ: no stride index (kernel mlx5e reads
+			 * mini_cqe->stridx only on a striding RQ,
+			 * MLX5E_RQ_STATE_MINI_CQE_HW_STRIDX; DPDK 22.11
+			 * only in mlx5_rx_burst_mprq): the model writes 0. */
+			TEST_ASSERT_EQUAL(rd16(m + 2), 0, "mini %u stride", i);
 		}
 		/* Minis 4..6 of the second array are zero. */
 		c = lslot(b.lrcq, 9);
@@ -1956,6 +1964,14 @@ net_comp_rx(uint8_t format, uint8_t layout)
 	for (k = 0; k < nb; k++) {
 		rb[k].timestamp = 0;
 		rc[k].timestamp = 0;
+		/* L34H_STRIDX: the library's record carries the mini-CQE's
+		 * stride index, 0 on this cyclic RQ (see above). */
+		if (format == RTE_MLX5CQ_COMP_L34H_STRIDX &&
+		    k >= (enh ? 2u : 1u) && k <= Z_FRAMES) {
+			TEST_ASSERT_EQUAL(rb[k].wqe_counter, 0,
+					  "record %u stride index", k);
+			rb[k].wqe_counter = rc[k].wqe_counter;
+		}
 		TEST_ASSERT_BUFFERS_ARE_EQUAL(&rb[k], &rc[k], sizeof(rb[k]),
 					      "record %u", k);
 		TEST_ASSERT_EQUAL(rc[k].wqe_counter, k, "wqe_counter %u", k);

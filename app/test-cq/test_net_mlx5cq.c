@@ -41,63 +41,13 @@
 #include <mlx5_emu.h>
 
 #include "test.h"
+#include "test_net_util.h"
 #include "test_wait.h"
 
 #define NB_MBUF 4096
 #define QDESC 256
 
 static struct rte_mempool *n_mp;
-static int n_loaded;
-
-struct heap_use {
-	uint64_t heap_bytes;
-	uint64_t alloc_count;
-};
-
-static void
-heap_use(struct heap_use *u)
-{
-	struct rte_malloc_socket_stats ms;
-	unsigned int i;
-
-	memset(u, 0, sizeof(*u));
-	for (i = 0; i < rte_socket_count(); i++) {
-		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i), &ms))
-			continue;
-		u->heap_bytes += ms.heap_allocsz_bytes;
-		u->alloc_count += ms.alloc_count;
-	}
-}
-
-/* Load librte_net_mlx5cq.so next to this build's other libraries. */
-static int
-net_load(void)
-{
-	char exe[PATH_MAX], path[PATH_MAX + 64];
-	ssize_t n;
-	char *slash;
-
-	if (n_loaded)
-		return 0;
-	if (dlopen("librte_net_mlx5cq.so", RTLD_NOW | RTLD_GLOBAL) == NULL) {
-		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-		if (n <= 0)
-			return -1;
-		exe[n] = '\0';
-		slash = strrchr(exe, '/');
-		if (slash == NULL)
-			return -1;
-		*slash = '\0';
-		snprintf(path, sizeof(path),
-			 "%s/../../drivers/librte_net_mlx5cq.so", exe);
-		if (dlopen(path, RTLD_NOW | RTLD_GLOBAL) == NULL) {
-			printf("cannot load %s: %s\n", path, dlerror());
-			return -1;
-		}
-	}
-	n_loaded = 1;
-	return 0;
-}
 
 static int
 net_suite_setup(void)
@@ -115,35 +65,6 @@ net_suite_teardown(void)
 {
 	rte_mempool_free(n_mp);
 	n_mp = NULL;
-}
-
-/* Probe "net_mlx5cq_t<n>,<args>": port id, or -1. */
-static int
-port_probe(const char *name, const char *args)
-{
-	char s[256];
-	uint16_t port;
-
-	snprintf(s, sizeof(s), "%s,%s", name, args);
-	if (rte_dev_probe(s) != 0)
-		return -1;
-	if (rte_eth_dev_get_port_by_name(name, &port) != 0)
-		return -1;
-	return port;
-}
-
-static int
-port_remove(uint16_t port)
-{
-	struct rte_eth_dev_info info;
-	struct rte_device *dev;
-
-	if (rte_eth_dev_info_get(port, &info) != 0)
-		return -1;
-	dev = info.device;
-	rte_eth_dev_stop(port);
-	rte_eth_dev_close(port);
-	return rte_dev_remove(dev);
 }
 
 /* Configure nq queues of QDESC descriptors and start. */
@@ -164,97 +85,97 @@ port_start(uint16_t port, uint16_t nq, const struct rte_eth_conf *conf)
 	return rte_eth_dev_start(port);
 }
 
-/* Build an Ethernet/[VLAN]/IPv4/UDP frame with correct checksums. */
-static uint32_t
-frame_build(uint8_t *f, const struct rte_ether_addr *dst, uint32_t src_ip,
-	    uint16_t sport, uint16_t payload, int vlan)
+/* Probe args on devices opened with caps (NULL: the defaults); 0 when
+ * refused with a log line holding every string of want, no port left. */
+static int
+probe_refused(const struct mlx5_emu_caps *caps, const char *args,
+		      const char *const *want, unsigned int nwant)
 {
-	struct rte_ether_hdr *eth = (void *)f;
-	struct rte_ipv4_hdr *ip;
-	struct rte_udp_hdr *udp;
-	uint32_t l2 = sizeof(*eth);
-	uint16_t i;
+	uint16_t nb = rte_eth_dev_count_avail();
+	FILE *old = rte_log_get_stream(), *log;
+	char *buf = NULL;
+	size_t len = 0;
+	unsigned int i;
+	int port, ret = 0;
 
-	memset(f, 0, 64);
-	eth->dst_addr = *dst;
-	eth->src_addr = (struct rte_ether_addr)
-			{{ 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 }};
-	if (vlan) {
-		struct rte_vlan_hdr *vh = (void *)(f + sizeof(*eth));
-
-		eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
-		vh->vlan_tci = rte_cpu_to_be_16(0x2123);
-		vh->eth_proto = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
-		l2 += sizeof(*vh);
-	} else {
-		eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+	log = open_memstream(&buf, &len);
+	if (log == NULL || mlx5_emu_open_caps_set(caps) != 0) {
+		if (log != NULL)
+			fclose(log);
+		free(buf);
+		return -1;
 	}
-	ip = (void *)(f + l2);
-	ip->version_ihl = RTE_IPV4_VHL_DEF;
-	ip->total_length = rte_cpu_to_be_16(sizeof(*ip) + sizeof(*udp) +
-					    payload);
-	ip->time_to_live = 64;
-	ip->next_proto_id = IPPROTO_UDP;
-	ip->src_addr = rte_cpu_to_be_32(src_ip);
-	/* 198u: RTE_IPV4 of 22.11 shifts its first octet as an int (an
-	 * octet >= 128 shifted by 24 overflows: UBSan). */
-	ip->dst_addr = rte_cpu_to_be_32(RTE_IPV4(198u, 18, 0, 2));
-	udp = (void *)(ip + 1);
-	udp->src_port = rte_cpu_to_be_16(sport);
-	udp->dst_port = rte_cpu_to_be_16(4789);
-	udp->dgram_len = rte_cpu_to_be_16(sizeof(*udp) + payload);
-	for (i = 0; i < payload; i++)
-		((uint8_t *)(udp + 1))[i] = (uint8_t)(i * 7 + sport);
-	ip->hdr_checksum = rte_ipv4_cksum(ip);
-	udp->dgram_cksum = rte_ipv4_udptcp_cksum(ip, udp);
-	return l2 + sizeof(*ip) + sizeof(*udp) + payload;
-}
-
-/* Receive from every queue of port until n packets or nothing for long. */
-static uint16_t
-rx_all(uint16_t port, uint16_t nq, struct rte_mbuf **pkts, uint16_t n,
-       uint16_t *qof)
-{
-	uint16_t got = 0, q, k, i;
-	unsigned int idle;
-
-	for (idle = 0; got < n && idle < 2000; idle++) {
-		for (q = 0; q < nq && got < n; q++) {
-			k = rte_eth_rx_burst(port, q, pkts + got, n - got);
-			for (i = 0; i < k && qof != NULL; i++)
-				qof[got + i] = q;
-			if (k)
-				idle = 0;
-			got += k;
+	rte_openlog_stream(log);
+	port = port_probe("net_mlx5cq_tb", args);
+	rte_openlog_stream(old);
+	mlx5_emu_open_caps_set(NULL);
+	fclose(log);
+	if (port >= 0) {
+		printf("  \"%s\" probed\n", args);
+		port_remove(port);
+		ret = -1;
+	}
+	if (rte_eth_dev_count_avail() != nb)
+		ret = -1;
+	for (i = 0; i < nwant && ret == 0; i++) {
+		if (buf == NULL || strstr(buf, want[i]) == NULL) {
+			printf("  \"%s\": no \"%s\" in the log:\n%s\n", args,
+			       want[i], buf ? buf : "");
+			ret = -1;
 		}
-		if (got < n)
-			rte_delay_us_sleep(500);
 	}
-	return got;
+	free(buf);
+	return ret;
 }
 
-static void
-free_all(struct rte_mbuf **p, uint16_t n)
-{
-	rte_pktmbuf_free_bulk(p, n);
-}
-
-/* Probe with bad devargs: refused, nothing left behind. */
+/* Probe with bad devargs: refused with a log line naming them, nothing
+ * left behind. */
 static int
 test_net_bad_devargs(void)
 {
-	static const char *const bad[] = {
-		"dev=emu,foo=1", "dev=emu,cq_path=x", "dev=emu,cqe_size=32",
-		"dev=emu,cqe_pad=1", "dev=emu,cqe_comp=zip",
-		"dev=emu,cqe_comp_layout=enhanced", "dev=emu,rxq_desc=1",
-		"dev=emu,txq_desc=99999", "dev=emu,tx_comp_thresh=0",
-		"dev=emu,mac=ff:ff:ff:ff:ff:ff", "dev=emu,wire=",
-		"dev=no_such_ibdev", "dev=no_such_ibdev,wire=w",
-		"dev=emu,speed=0", "dev=emu,speed=150",
-		"dev=emu,speed=6553600", "dev=no_such_ibdev,speed=1000",
+	static const struct {
+		const char *args;
+		const char *msg;
+	} bad[] = {
+		{ "dev=emu,foo=1", "unknown key foo" },
+		{ "dev=emu,cq_path=x", "bad value \"x\" for cq_path" },
+		{ "dev=emu,cqe_size=32", "bad value \"32\" for cqe_size" },
+		{ "dev=emu,cqe_pad=1", "cqe_pad=1 needs cqe_size=128" },
+		{ "dev=emu,cqe_comp=zip", "bad value \"zip\" for cqe_comp" },
+		{ "dev=emu,cqe_comp_layout=enhanced",
+		  "cqe_comp_layout=enhanced needs cqe_comp" },
+		{ "dev=emu,rxq_desc=1", "bad value \"1\" for rxq_desc" },
+		{ "dev=emu,txq_desc=99999",
+		  "bad value \"99999\" for txq_desc" },
+		{ "dev=emu,tx_comp_thresh=0",
+		  "bad value \"0\" for tx_comp_thresh" },
+		{ "dev=emu,mac=ff:ff:ff:ff:ff:ff",
+		  "bad value \"ff:ff:ff:ff:ff:ff\" for mac" },
+		{ "dev=emu,wire=", "bad value \"\" for wire" },
+		{ "dev=no_such_ibdev", "dev=no_such_ibdev" },
+		{ "dev=no_such_ibdev,wire=w",
+		  "wire, mac and speed apply to dev=emu only" },
+		{ "dev=emu,speed=0", "bad value \"0\" for speed" },
+		{ "dev=emu,speed=150",
+		  "speed 150 Mb/s is not a multiple of 100" },
+		{ "dev=emu,speed=6553600", "bad value \"6553600\" for speed" },
+		{ "dev=no_such_ibdev,speed=1000",
+		  "wire, mac and speed apply to dev=emu only" },
+		/* CQE sizes are 64 or 128 only (cqc cqe_sz 0/1). */
+		{ "dev=emu,cqe_size=65", "bad value \"65\" for cqe_size" },
+		{ "dev=emu,cqe_size=96", "bad value \"96\" for cqe_size" },
+		{ "dev=emu,cqe_size=127", "bad value \"127\" for cqe_size" },
+		{ "dev=emu,cqe_size=0x50", "bad value \"0x50\" for cqe_size" },
+		/* Verbs CQs have MLX5DV_CQE_RES_FORMAT_HASH/CSUM/CSUM_STRIDX
+		 * and the basic layout only (mlx5dv.h). */
+		{ "dev=emu,cq_path=verbs,cqe_comp=ftag",
+		  "cq_path=verbs cannot have cqe_comp=ftag" },
+		{ "dev=emu,cq_path=verbs,cqe_comp=l34h",
+		  "cq_path=verbs cannot have cqe_comp=l34h" },
+		{ "dev=emu,cq_path=verbs,cqe_comp=hash,cqe_comp_layout=enhanced",
+		  "cq_path=verbs cannot have cqe_comp_layout=enhanced" },
 	};
 	struct heap_use before, after;
-	uint16_t nb = rte_eth_dev_count_avail();
 	unsigned int i;
 	int port;
 
@@ -263,18 +184,64 @@ test_net_bad_devargs(void)
 	TEST_ASSERT(port >= 0, "probe failed");
 	TEST_ASSERT_SUCCESS(port_remove(port), "remove");
 	heap_use(&before);
-	for (i = 0; i < RTE_DIM(bad); i++) {
-		TEST_ASSERT(port_probe("net_mlx5cq_tb", bad[i]) < 0,
-			    "devargs \"%s\" accepted", bad[i]);
-		TEST_ASSERT_EQUAL(rte_eth_dev_count_avail(), nb,
-				  "a port stayed after \"%s\"", bad[i]);
-	}
+	for (i = 0; i < RTE_DIM(bad); i++)
+		TEST_ASSERT_SUCCESS(probe_refused(NULL, bad[i].args,
+						  &bad[i].msg, 1),
+				    "devargs \"%s\"", bad[i].args);
 	heap_use(&after);
 	TEST_ASSERT(before.heap_bytes == after.heap_bytes &&
 		    before.alloc_count == after.alloc_count,
 		    "bad probes leaked: %" PRIu64 "/%" PRIu64 " -> %" PRIu64
 		    "/%" PRIu64, before.heap_bytes, before.alloc_count,
 		    after.heap_bytes, after.alloc_count);
+	return TEST_SUCCESS;
+}
+
+/*
+ * Devargs the device's capabilities refuse are refused at probe (a CQ of
+ * each kind is made and destroyed there), the log line naming the
+ * devargs; nothing leaked; with the capability the same devargs probe.
+ */
+static int
+test_net_devargs_caps(void)
+{
+	static const char *const ftag[] = { "cqe_comp=ftag",
+					    "cq_path=auto" };
+	static const char *const c128[] = { "cqe_size=128", "cqe_comp=hash" };
+	static const char *const enh[] = { "cqe_comp_layout=enhanced" };
+	struct mlx5_emu_caps caps;
+	struct heap_use before, after;
+	int port;
+
+	heap_use(&before);
+	mlx5_emu_caps_default(&caps);
+	caps.mini_cqe_resp_flow_tag = 0;
+	TEST_ASSERT_SUCCESS(probe_refused(&caps, "dev=emu,cqe_comp=ftag", ftag,
+					  RTE_DIM(ftag)),
+			    "ftag without mini_cqe_resp_flow_tag");
+	mlx5_emu_caps_default(&caps);
+	caps.cqe_compression_128 = 0;
+	TEST_ASSERT_SUCCESS(probe_refused(&caps,
+			    "dev=emu,cqe_comp=hash,cqe_size=128", c128,
+			    RTE_DIM(c128)),
+			    "128 B compression without cqe_compression_128");
+	mlx5_emu_caps_default(&caps);
+	caps.enhanced_cqe_compression = 0;
+	TEST_ASSERT_SUCCESS(probe_refused(&caps,
+			    "dev=emu,cqe_comp=csum,cqe_comp_layout=enhanced",
+			    enh, RTE_DIM(enh)),
+			    "enhanced layout without enhanced_cqe_compression");
+	heap_use(&after);
+	TEST_ASSERT(before.heap_bytes == after.heap_bytes &&
+		    before.alloc_count == after.alloc_count,
+		    "refused probes leaked: %" PRIu64 "/%" PRIu64 " -> %"
+		    PRIu64 "/%" PRIu64, before.heap_bytes, before.alloc_count,
+		    after.heap_bytes, after.alloc_count);
+	/* The default device has every one of them. */
+	port = port_probe("net_mlx5cq_tc", "dev=emu,cqe_comp=ftag,"
+			  "cqe_size=128,cqe_comp_layout=enhanced");
+	TEST_ASSERT(port >= 0, "probe with the capabilities failed");
+	TEST_ASSERT_SUCCESS(port_remove(port), "remove");
 	return TEST_SUCCESS;
 }
 
@@ -915,6 +882,7 @@ static struct unit_test_suite net_mlx5cq_suite = {
 	.teardown = net_suite_teardown,
 	.unit_test_cases = {
 		TEST_CASE(test_net_bad_devargs),
+		TEST_CASE(test_net_devargs_caps),
 		TEST_CASE(test_net_lifecycle_no_leak),
 		TEST_CASE(test_net_link_speed),
 		TEST_CASE(test_net_rx_offloads),

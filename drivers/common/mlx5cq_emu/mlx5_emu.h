@@ -127,6 +127,7 @@ enum mlx5_emu_syndrome {
 	MLX5_EMU_SYND_NET_VPORT = 0x0d000011, /**< Other vport. */
 	MLX5_EMU_SYND_NET_MAC_LIST = 0x0d000012, /**< Address list. */
 	MLX5_EMU_SYND_NET_MTU = 0x0d000013, /**< MTU out of range. */
+	MLX5_EMU_SYND_NET_QCNT = 0x0d000014, /**< Counter set unknown/full. */
 };
 
 /** Resource usage of an emulated device. */
@@ -227,12 +228,24 @@ int mlx5_emu_install(void);
 void mlx5_emu_caps_default(struct mlx5_emu_caps *caps);
 
 /**
+ * Set the capabilities of the devices mlx5_emu_open() opens from now on
+ * without caps (for a program that opens them through another layer, such
+ * as net_mlx5cq's dev=emu).
+ *
+ * @param caps
+ *   Capabilities, NULL for the defaults again.
+ * @return
+ *   0, or -EINVAL when caps are out of range.
+ */
+int mlx5_emu_open_caps_set(const struct mlx5_emu_caps *caps);
+
+/**
  * Open an emulated device (installs the glue wrapper when needed).
  *
  * @param name
  *   Device name ("emu0"...); names are unique among open devices.
  * @param caps
- *   Capabilities, NULL for the defaults.
+ *   Capabilities, NULL for the defaults (or mlx5_emu_open_caps_set()'s).
  * @return
  *   A verbs context usable with mlx5_glue, or NULL with errno set.
  */

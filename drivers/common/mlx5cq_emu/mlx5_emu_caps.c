@@ -15,6 +15,7 @@
  */
 
 #include <errno.h>
+#include <pthread.h>
 #include <string.h>
 
 #include <mlx5_prm.h>
@@ -41,6 +42,40 @@ mlx5_emu_caps_default(struct mlx5_emu_caps *caps)
 	caps->cqe_compression_timeout = 0;
 	caps->max_umems = 65536;
 	caps->eth_net_offloads = 1;
+}
+
+/* Capabilities of devices opened without caps (mlx5_emu_open_caps_set). */
+static pthread_mutex_t emu_open_caps_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct mlx5_emu_caps emu_open_caps;
+static int emu_open_caps_set;
+
+int
+mlx5_emu_open_caps_set(const struct mlx5_emu_caps *caps)
+{
+	int ret = 0;
+
+	if (caps != NULL) {
+		ret = emu_caps_check(caps);
+		if (ret != 0)
+			return -ret;
+	}
+	pthread_mutex_lock(&emu_open_caps_lock);
+	if (caps != NULL)
+		emu_open_caps = *caps;
+	emu_open_caps_set = caps != NULL;
+	pthread_mutex_unlock(&emu_open_caps_lock);
+	return 0;
+}
+
+void
+emu_caps_open_default(struct mlx5_emu_caps *caps)
+{
+	pthread_mutex_lock(&emu_open_caps_lock);
+	if (emu_open_caps_set)
+		*caps = emu_open_caps;
+	else
+		mlx5_emu_caps_default(caps);
+	pthread_mutex_unlock(&emu_open_caps_lock);
 }
 
 int

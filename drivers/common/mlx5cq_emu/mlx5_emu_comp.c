@@ -36,7 +36,14 @@
  *   rxq_cq_to_pkt_type reads mcqe->hdr_type >> 2 for (hdr_type_etc &
  *   0xfc00) >> 10), stride index (2..3), byte_cnt (4..7).
  * The stride index is the completion's wqe_counter (MPRQ reads
- * cqe->wqe_counter or mcqe->stride_idx, mlx5_rx_burst_mprq).
+ * cqe->wqe_counter or mcqe->stride_idx, mlx5_rx_burst_mprq), except for
+ * the completions of the network model's cyclic RQs (EMU_POST_CYCLIC_RQ):
+ * the stride index is defined for striding RQs only (kernel mlx5e reads
+ * mini_cqe->stridx only with MLX5E_RQ_STATE_MINI_CQE_HW_STRIDX, set for a
+ * striding RQ; DPDK 22.11 reads mcqe->stride_idx only in
+ * mlx5_rx_burst_mprq), so there the model writes 0, a value no reader may
+ * rely on, and such completions join only with consecutive WQE counters
+ * (the readers' title + position).
  *
  * Which completions join: same kind (responder with responder, requester
  * with requester), no error CQE, the same opcode and solicited bit, and
@@ -87,12 +94,14 @@ struct emu_comp {
 	uint32_t n; /* Completions held. */
 	uint8_t req; /* Requester session. */
 	uint8_t op; /* Opcode and se bits of the title. */
+	uint8_t cyc; /* Session of a cyclic RQ (EMU_POST_CYCLIC_RQ). */
 	uint8_t title[64]; /* Image of completion 0. */
 	uint8_t *minis; /* max mini-CQEs. */
 	/* Enhanced layout. */
 	uint8_t etitle_valid;
 	uint8_t ereq;
 	uint8_t eop;
+	uint8_t ecyc;
 	uint8_t etitle[64];
 	uint32_t ecount; /* Minis written after the title. */
 	uint32_t an; /* Minis in the open array. */
@@ -209,13 +218,14 @@ comp_can_start(const struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 static int
 comp_can_join(const struct emu_cq *cq, const uint8_t title[64],
 	      uint8_t title_op, int title_req, const struct mlx5_emu_cpl *cpl,
-	      const uint8_t img[64], uint8_t op, uint32_t pos)
+	      const uint8_t img[64], uint8_t op, uint32_t pos, int title_cyc,
+	      int cyc)
 {
 	uint8_t a[64], b[64];
 	int req = cpl->kind == MLX5_EMU_CPL_REQ;
 
 	if (!comp_can_start(cq, cpl, img) || req != title_req ||
-	    op != title_op)
+	    op != title_op || cyc != title_cyc)
 		return 0;
 	/*
 	 * HASH and CSUM: readers of non-striding queues derive the WQE index
@@ -223,7 +233,8 @@ comp_can_join(const struct emu_cq *cq, const uint8_t title[64],
 	 * decompression increments the title's wqe_counter), so only
 	 * consecutive counters join. CSUM still writes the stride index.
 	 */
-	if (!req && (cq->mini_cqe_res_format == MLX5_CQE_RESP_FORMAT_HASH ||
+	if (!req && (cyc ||
+		     cq->mini_cqe_res_format == MLX5_CQE_RESP_FORMAT_HASH ||
 		     cq->mini_cqe_res_format == MLX5_CQE_RESP_FORMAT_CSUM) &&
 	    img_be16(img + 60) != (uint16_t)(img_be16(title + 60) + pos))
 		return 0;
@@ -234,7 +245,7 @@ comp_can_join(const struct emu_cq *cq, const uint8_t title[64],
 
 /* The mini-CQE of a completion image. */
 static void
-comp_mini(const struct emu_cq *cq, int req, const uint8_t img[64],
+comp_mini(const struct emu_cq *cq, int req, int cyc, const uint8_t img[64],
 	  uint8_t m[EMU_MINI_SZ])
 {
 	memset(m, 0, EMU_MINI_SZ);
@@ -263,7 +274,8 @@ comp_mini(const struct emu_cq *cq, int req, const uint8_t img[64],
 	default:
 		break;
 	}
-	memcpy(m + 2, img + 60, 2); /* stride index */
+	if (!cyc)
+		memcpy(m + 2, img + 60, 2); /* stride index */
 }
 
 static int
@@ -370,15 +382,16 @@ comp_put_regular(struct emu_cq *cq, const uint8_t img[64], uint8_t op,
 
 static int
 comp_add_basic(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
-	       const uint8_t img[64], uint8_t op, int overrun)
+	       const uint8_t img[64], uint8_t op, int overrun, int cyc)
 {
 	struct emu_comp *c = cq->comp;
 	int req = cpl->kind == MLX5_EMU_CPL_REQ;
 
 	if (c->n > 0 && c->n < c->max &&
-	    comp_can_join(cq, c->title, c->op, c->req, cpl, img, op, c->n) &&
+	    comp_can_join(cq, c->title, c->op, c->req, cpl, img, op, c->n,
+			  c->cyc, cyc) &&
 	    emu_cq_room(cq) >= c->n + 1) {
-		comp_mini(cq, req, img, c->minis + c->n * EMU_MINI_SZ);
+		comp_mini(cq, req, cyc, img, c->minis + c->n * EMU_MINI_SZ);
 		c->n++;
 		if (c->n == c->max)
 			comp_basic_close(cq);
@@ -392,14 +405,15 @@ comp_add_basic(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 	memcpy(c->title, img, 64);
 	c->op = op;
 	c->req = (uint8_t)req;
-	comp_mini(cq, req, img, c->minis);
+	c->cyc = (uint8_t)cyc;
+	comp_mini(cq, req, cyc, img, c->minis);
 	c->n = 1;
 	return 1;
 }
 
 static int
 comp_add_enhanced(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
-		  const uint8_t img[64], uint8_t op, int overrun)
+		  const uint8_t img[64], uint8_t op, int overrun, int cyc)
 {
 	struct emu_comp *c = cq->comp;
 	int req = cpl->kind == MLX5_EMU_CPL_REQ;
@@ -407,13 +421,14 @@ comp_add_enhanced(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 	int ret;
 
 	if (c->etitle_valid && pos <= c->max &&
-	    comp_can_join(cq, c->etitle, c->eop, c->ereq, cpl, img, op, pos) &&
+	    comp_can_join(cq, c->etitle, c->eop, c->ereq, cpl, img, op, pos,
+			  c->ecyc, cyc) &&
 	    emu_cq_room(cq) >= c->an + 1) {
 		if (c->an == 0) {
 			memcpy(c->a0img, img, 64);
 			c->a0op = op;
 		}
-		comp_mini(cq, req, img, c->arr + c->an * EMU_MINI_SZ);
+		comp_mini(cq, req, cyc, img, c->arr + c->an * EMU_MINI_SZ);
 		c->an++;
 		if (c->an == EMU_ENH_MINIS_MAX)
 			comp_enh_close(cq);
@@ -426,6 +441,7 @@ comp_add_enhanced(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 		memcpy(c->etitle, img, 64);
 		c->eop = op;
 		c->ereq = (uint8_t)req;
+		c->ecyc = (uint8_t)cyc;
 		c->ecount = 0;
 	}
 	return ret;
@@ -433,15 +449,15 @@ comp_add_enhanced(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 
 int
 emu_comp_add(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
-	     const uint8_t img[64], uint8_t op, int overrun)
+	     const uint8_t img[64], uint8_t op, int overrun, int cyc)
 {
 	struct emu_comp *c = cq->comp;
 
 	if (c == NULL || cq->cc || c->max < 2)
 		return comp_put_regular(cq, img, op, overrun);
 	if (cq->cqe_comp_layout)
-		return comp_add_enhanced(cq, cpl, img, op, overrun);
-	return comp_add_basic(cq, cpl, img, op, overrun);
+		return comp_add_enhanced(cq, cpl, img, op, overrun, cyc);
+	return comp_add_basic(cq, cpl, img, op, overrun, cyc);
 }
 
 void

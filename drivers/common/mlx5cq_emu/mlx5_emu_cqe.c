@@ -276,7 +276,8 @@ emu_cqe_post_flags(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 			break;
 		}
 		if (cq->cqe_comp_en)
-			r = emu_comp_add(cq, &cpl[i], cqe, op, overrun);
+			r = emu_comp_add(cq, &cpl[i], cqe, op, overrun,
+					 !!(flags & EMU_POST_CYCLIC_RQ));
 		else
 			r = emu_cqe_put(cq, cqe, op, overrun);
 		if (r < 0) {

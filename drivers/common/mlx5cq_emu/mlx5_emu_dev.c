@@ -139,7 +139,7 @@ mlx5_emu_open(const char *name, const struct mlx5_emu_caps *caps)
 	if (caps != NULL)
 		dev->caps = *caps;
 	else
-		mlx5_emu_caps_default(&dev->caps);
+		emu_caps_open_default(&dev->caps);
 	ret = emu_caps_check(&dev->caps);
 	if (ret != 0) {
 		free(dev);

@@ -144,7 +144,8 @@ emu_engine_cqe_post(struct emu_wq *wq, const struct mlx5_emu_cpl *cpl)
 		wq->cq_held = 1;
 		emu_pass_held++;
 	}
-	return emu_cqe_post_flags(wq->cq, cpl, 1, MLX5_EMU_POST_HOLD);
+	return emu_cqe_post_flags(wq->cq, cpl, 1, MLX5_EMU_POST_HOLD |
+				  (wq->cyclic_rq ? EMU_POST_CYCLIC_RQ : 0));
 }
 
 uint64_t

@@ -37,6 +37,7 @@ emu_net_get(struct emu_dev *dev)
 	TAILQ_INIT(&net->rqs);
 	TAILQ_INIT(&net->rqts);
 	TAILQ_INIT(&net->tirs);
+	TAILQ_INIT(&net->qcnts);
 	net->next_id = EMU_NET_ID_BASE;
 	net->next_lkey = EMU_MR_LKEY_BASE;
 	/* Until configured: a locally administered MAC from the vhca id. */
@@ -71,6 +72,7 @@ emu_net_obj_create(struct emu_dev *dev, uint16_t opcode, const void *in,
 	case MLX5_CMD_OP_CREATE_RQ:
 	case MLX5_CMD_OP_CREATE_RQT:
 	case MLX5_CMD_OP_CREATE_TIR:
+	case MLX5_CMD_OP_ALLOC_Q_COUNTER:
 		break;
 	default:
 		return 1;
@@ -95,6 +97,9 @@ emu_net_obj_create(struct emu_dev *dev, uint16_t opcode, const void *in,
 	case MLX5_CMD_OP_CREATE_RQT:
 		return emu_rqt_create(dev, net, in, inlen, out, outlen, id,
 				      priv);
+	case MLX5_CMD_OP_ALLOC_Q_COUNTER:
+		return emu_qcnt_create(dev, net, in, inlen, out, outlen, id,
+				       priv);
 	default:
 		return emu_tir_create(dev, net, in, inlen, out, outlen, id,
 				      priv);
@@ -149,6 +154,8 @@ emu_net_obj_destroy(struct emu_dev *dev, uint16_t type, void *priv)
 	}
 	case MLX5_CMD_OP_CREATE_SQ:
 		return emu_sq_destroy(dev, priv);
+	case MLX5_CMD_OP_ALLOC_Q_COUNTER:
+		return emu_qcnt_destroy(dev, net, priv);
 	case MLX5_CMD_OP_CREATE_RQ: {
 		struct emu_rq *rq = priv;
 
@@ -213,6 +220,18 @@ emu_net_obj_modify(struct emu_dev *dev, uint16_t type, void *priv,
 		return emu_sq_modify(dev, priv, in, inlen, out, outlen);
 	if (type == MLX5_CMD_OP_CREATE_RQ && opcode == MLX5_CMD_OP_MODIFY_RQ)
 		return emu_rq_modify(dev, priv, in, inlen, out, outlen);
+	return 1;
+}
+
+int
+emu_net_obj_query(struct emu_dev *dev, uint16_t type, void *priv,
+		  const void *in, size_t inlen, void *out, size_t outlen)
+{
+	uint16_t opcode = MLX5_GET(general_obj_in_cmd_hdr, in, opcode);
+
+	if (type == MLX5_CMD_OP_ALLOC_Q_COUNTER &&
+	    opcode == MLX5_CMD_OP_QUERY_Q_COUNTER)
+		return emu_qcnt_query(dev, priv, in, inlen, out, outlen);
 	return 1;
 }
 

@@ -99,6 +99,7 @@ struct emu_wq {
 	uint8_t log_stride;
 	uint8_t state;
 	uint8_t cq_held; /* Posted to a compressed CQ in this pass. */
+	uint8_t cyclic_rq; /* An RQ: mini-CQE stride index undefined (0). */
 	struct emu_cq *cq;
 	uint32_t cqn;
 };
@@ -121,7 +122,18 @@ struct emu_rq {
 	uint8_t vsd;
 	uint16_t ci; /* WQEs consumed by the device. */
 	uint32_t refcnt; /* RQTs and direct TIRs. */
+	struct emu_qcnt *qcnt; /* rqc.counter_set_id's set, or NULL. */
 };
+
+/* A queue counter set (mlx5_emu_qcnt.c). */
+struct emu_qcnt {
+	TAILQ_ENTRY(emu_qcnt) next;
+	uint32_t id; /* counter_set_id, 1..EMU_QCNT_MAX. */
+	uint32_t out_of_buffer; /* 32 bits, wraps (query_q_counter_out). */
+	uint32_t refcnt; /* RQs counting in it. */
+};
+
+#define EMU_QCNT_MAX 255 /* counter_set_id is 8 bits. */
 
 struct emu_rqt {
 	TAILQ_ENTRY(emu_rqt) next;
@@ -171,6 +183,7 @@ struct emu_net {
 	TAILQ_HEAD(, emu_rq) rqs;
 	TAILQ_HEAD(, emu_rqt) rqts;
 	TAILQ_HEAD(, emu_tir) tirs;
+	TAILQ_HEAD(, emu_qcnt) qcnts;
 	uint32_t next_id;
 	uint32_t next_lkey;
 	struct emu_vport vport;
@@ -270,6 +283,15 @@ int emu_rq_modify(struct emu_dev *dev, struct emu_rq *rq, const void *in,
 		  size_t inlen, void *out, size_t outlen);
 int emu_rq_destroy(struct emu_dev *dev, struct emu_rq *rq);
 struct emu_rq *emu_rq_lookup(struct emu_net *net, uint32_t rqn);
+/* mlx5_emu_qcnt.c */
+struct emu_qcnt *emu_qcnt_lookup(struct emu_net *net, uint32_t id);
+int emu_qcnt_create(struct emu_dev *dev, struct emu_net *net, const void *in,
+		    size_t inlen, void *out, size_t outlen, uint32_t *id,
+		    void **priv);
+int emu_qcnt_destroy(struct emu_dev *dev, struct emu_net *net,
+		     struct emu_qcnt *q);
+int emu_qcnt_query(struct emu_dev *dev, struct emu_qcnt *q, const void *in,
+		   size_t inlen, void *out, size_t outlen);
 /* Receive one frame into an RQ (emu_net_lock held). */
 void emu_rq_receive(struct emu_rq *rq, const uint8_t *frame, uint32_t len,
 		    uint32_t hash, uint8_t hash_type);

@@ -258,6 +258,9 @@ int emu_devx_obj_modify(struct mlx5dv_devx_obj *obj, const void *in,
 /* mlx5_emu_caps.c: general commands (QUERY_HCA_CAP). Returns 0 / errno. */
 int emu_general_cmd(struct emu_dev *dev, const void *in, size_t inlen,
 		    void *out, size_t outlen);
+/* Caps of a device opened without caps: mlx5_emu_open_caps_set()'s or the
+ * defaults. */
+void emu_caps_open_default(struct mlx5_emu_caps *caps);
 int emu_caps_check(const struct mlx5_emu_caps *caps);
 
 /* mlx5_emu_glue.c: the original (forwarded) glue table. */
@@ -320,6 +323,9 @@ int emu_net_obj_create(struct emu_dev *dev, uint16_t opcode, const void *in,
 int emu_net_obj_destroy(struct emu_dev *dev, uint16_t type, void *priv);
 int emu_net_obj_modify(struct emu_dev *dev, uint16_t type, void *priv,
 		       const void *in, size_t inlen, void *out, size_t outlen);
+/* QUERY_Q_COUNTER; 1 when not a query of the network model. */
+int emu_net_obj_query(struct emu_dev *dev, uint16_t type, void *priv,
+		      const void *in, size_t inlen, void *out, size_t outlen);
 /* A CQ is used by an SQ or RQ (caller holds dev->lock). */
 int emu_net_cq_busy(struct emu_dev *dev, uint32_t cqn);
 /* A PD is used by an MR, SQ or RQ (caller holds dev->lock). */
@@ -357,7 +363,14 @@ void emu_cqe_store(struct emu_cq *cq, uint32_t idx, const uint8_t cqe[64],
 void emu_cqe_emit(struct emu_cq *cq, const uint8_t cqe[64], uint8_t op);
 /* No room for a completion the device must write: CQ error. -EIO. */
 int emu_cq_overrun(struct emu_cq *cq);
-/* emu_cqe_post() with MLX5_EMU_POST_* flags. */
+/*
+ * Private post flag (never accepted from mlx5_emu_cq_post_flags()): the
+ * completion comes from a cyclic (non-striding) RQ, whose mini-CQEs carry
+ * no defined stride index: the model writes 0 there and lets only
+ * consecutive WQE counters share a session (readers take title + position).
+ */
+#define EMU_POST_CYCLIC_RQ (1u << 31)
+/* emu_cqe_post() with MLX5_EMU_POST_* flags (and EMU_POST_CYCLIC_RQ). */
 int emu_cqe_post_flags(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 		       unsigned int n, uint32_t flags);
 int emu_cq_flush_locked(struct emu_cq *cq);
@@ -366,7 +379,7 @@ void emu_comp_fini(struct emu_cq *cq);
 /* Queue one completion in the compression pipeline: 1 taken, 0 no room,
  * -EIO overrun (CQ put in error). */
 int emu_comp_add(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
-		 const uint8_t img[64], uint8_t op, int overrun);
+		 const uint8_t img[64], uint8_t op, int overrun, int cyclic);
 /* Write whatever is held (session or array). */
 void emu_comp_close(struct emu_cq *cq);
 /* Slots reserved by held completions. */

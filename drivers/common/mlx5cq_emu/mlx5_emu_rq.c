@@ -14,7 +14,8 @@
  *
  * Delivery: the doorbell record's word 0 (big-endian, 16 bits) counts the
  * WQEs software posted; when the device's counter has caught up the frame
- * is dropped (rx_out_of_buffer). Otherwise the VLAN tag is stripped unless
+ * is dropped (rx_out_of_buffer; also counted in the RQ's counter set,
+ * rqc.counter_set_id, mlx5_emu_qcnt.c). Otherwise the VLAN tag is stripped unless
  * vsd (hdr_type_etc bit 0, vlan_info = TCI), the frame is scattered over
  * the WQE's segments after checking each against the MRs of the RQ's PD
  * with local write access (else responder error CQE 0x04 LOC_PROT_ERR) and
@@ -65,6 +66,7 @@ emu_rq_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 {
 	const void *rqc = MLX5_ADDR_OF(create_rq_in, in, ctx);
 	const void *wq = MLX5_ADDR_OF(rqc, rqc, wq);
+	struct emu_qcnt *qcnt;
 	struct emu_wq w;
 	struct emu_cq *cq;
 	struct emu_rq *rq;
@@ -82,12 +84,12 @@ emu_rq_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 	    MLX5_RQC_MEM_RQ_TYPE_MEMORY_RQ_INLINE ||
 	    MLX5_GET(rqc, rqc, hairpin) ||
 	    MLX5_GET(rqc, rqc, hairpin_data_buffer_type) ||
-	    MLX5_GET(rqc, rqc, counter_set_id) || MLX5_GET(rqc, rqc, rmpn) ||
+	    MLX5_GET(rqc, rqc, rmpn) ||
 	    MLX5_GET(rqc, rqc, hairpin_peer_sq) ||
 	    MLX5_GET(rqc, rqc, hairpin_peer_vhca) ||
 	    MLX5_GET(rqc, rqc, ts_format) > 2) {
 		EMU_LOG(ERR, "%s: CREATE_RQ: feature not modelled (RMP, "
-			"hairpin, FCS scatter, delay drop, counters)",
+			"hairpin, FCS scatter, delay drop)",
 			dev->name);
 		return emu_cmd_fail(dev, out, outlen,
 				    EMU_CMD_STAT_BAD_PARAM_ERR,
@@ -107,6 +109,15 @@ emu_rq_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 		return emu_cmd_fail(dev, out, outlen, EMU_CMD_STAT_BAD_RES_ERR,
 				    MLX5_EMU_SYND_NET_CQ);
 	}
+	qcnt = MLX5_GET(rqc, rqc, counter_set_id) == 0 ? NULL :
+	       emu_qcnt_lookup(net, MLX5_GET(rqc, rqc, counter_set_id));
+	if (MLX5_GET(rqc, rqc, counter_set_id) != 0 && qcnt == NULL) {
+		EMU_LOG(ERR, "%s: CREATE_RQ: counter set 0x%x not allocated",
+			dev->name, MLX5_GET(rqc, rqc, counter_set_id));
+		return emu_cmd_fail(dev, out, outlen,
+				    EMU_CMD_STAT_BAD_PARAM_ERR,
+				    MLX5_EMU_SYND_NET_QCNT);
+	}
 	ret = emu_wq_setup(dev, wq, 0, &w, out, outlen, "CREATE_RQ");
 	if (ret != 0)
 		return ret;
@@ -119,10 +130,14 @@ emu_rq_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 	rq->wq = w;
 	rq->wq.cq = cq;
 	rq->wq.cqn = cq->cqn;
+	rq->wq.cyclic_rq = 1;
 	rq->vsd = MLX5_GET(rqc, rqc, vsd);
 	w.umem->refcnt++;
 	if (w.dbr_umem != w.umem)
 		w.dbr_umem->refcnt++;
+	rq->qcnt = qcnt;
+	if (qcnt != NULL)
+		qcnt->refcnt++;
 	emu_net_lock();
 	TAILQ_INSERT_TAIL(&net->rqs, rq, next);
 	net->nstats.rqs++;
@@ -199,6 +214,8 @@ emu_rq_destroy(struct emu_dev *dev, struct emu_rq *rq)
 	emu_net_lock();
 	TAILQ_REMOVE(&net->rqs, rq, next);
 	net->nstats.rqs--;
+	if (rq->qcnt != NULL)
+		rq->qcnt->refcnt--;
 	emu_wq_release(&rq->wq);
 	emu_net_unlock();
 	free(rq);
@@ -309,6 +326,8 @@ emu_rq_receive(struct emu_rq *rq, const uint8_t *frame, uint32_t len,
 						  __ATOMIC_ACQUIRE)) & 0xffff;
 	if (posted == rq->ci) {
 		net->pstats.rx_out_of_buffer++;
+		if (rq->qcnt != NULL)
+			rq->qcnt->out_of_buffer++;
 		return;
 	}
 	rte_rmb();

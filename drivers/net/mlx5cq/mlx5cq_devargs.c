@@ -75,29 +75,54 @@ mlx5cq_parse_str(const char *key, const char *value, char *out, size_t len)
 	return 0;
 }
 
+static const struct mlx5cq_name_val mlx5cq_comps[] = {
+	{ "none", 0 },
+	{ "hash", RTE_MLX5CQ_COMP_HASH },
+	{ "csum", RTE_MLX5CQ_COMP_CSUM },
+	{ "ftag", RTE_MLX5CQ_COMP_FTAG_STRIDX },
+	{ "csum_stridx", RTE_MLX5CQ_COMP_CSUM_STRIDX },
+	{ "l34h", RTE_MLX5CQ_COMP_L34H_STRIDX },
+	{ NULL, 0 },
+};
+
+static const struct mlx5cq_name_val mlx5cq_paths[] = {
+	{ "auto", RTE_MLX5CQ_PATH_AUTO },
+	{ "devx", RTE_MLX5CQ_PATH_DEVX },
+	{ "verbs", RTE_MLX5CQ_PATH_VERBS },
+	{ NULL, 0 },
+};
+
+static const char *
+mlx5cq_name_of(const struct mlx5cq_name_val *tab, unsigned int val)
+{
+	for (; tab->name != NULL; tab++)
+		if (tab->val == val)
+			return tab->name;
+	return "?";
+}
+
+/* Devarg value of a cqe_comp format bit ("none" for 0). */
+const char *
+mlx5cq_devargs_comp_name(unsigned int comp)
+{
+	return mlx5cq_name_of(mlx5cq_comps, comp);
+}
+
+/* Devarg value of a CQ path. */
+const char *
+mlx5cq_devargs_path_name(unsigned int path)
+{
+	return mlx5cq_name_of(mlx5cq_paths, path);
+}
+
 static int
 mlx5cq_devarg(const char *key, const char *value, void *opaque)
 {
-	static const struct mlx5cq_name_val paths[] = {
-		{ "auto", RTE_MLX5CQ_PATH_AUTO },
-		{ "devx", RTE_MLX5CQ_PATH_DEVX },
-		{ "verbs", RTE_MLX5CQ_PATH_VERBS },
-		{ NULL, 0 },
-	};
 	static const struct mlx5cq_name_val sizes[] = {
 		{ "64", 64 }, { "128", 128 }, { NULL, 0 },
 	};
 	static const struct mlx5cq_name_val bools[] = {
 		{ "0", 0 }, { "1", 1 }, { NULL, 0 },
-	};
-	static const struct mlx5cq_name_val comps[] = {
-		{ "none", 0 },
-		{ "hash", RTE_MLX5CQ_COMP_HASH },
-		{ "csum", RTE_MLX5CQ_COMP_CSUM },
-		{ "ftag", RTE_MLX5CQ_COMP_FTAG_STRIDX },
-		{ "csum_stridx", RTE_MLX5CQ_COMP_CSUM_STRIDX },
-		{ "l34h", RTE_MLX5CQ_COMP_L34H_STRIDX },
-		{ NULL, 0 },
 	};
 	static const struct mlx5cq_name_val layouts[] = {
 		{ "basic", RTE_MLX5CQ_COMP_LAYOUT_BASIC },
@@ -117,7 +142,7 @@ mlx5cq_devarg(const char *key, const char *value, void *opaque)
 	if (strcmp(key, "wire") == 0)
 		return mlx5cq_parse_str(key, value, a->wire, sizeof(a->wire));
 	if (strcmp(key, "cq_path") == 0) {
-		ret = mlx5cq_lookup(key, value, paths, &v);
+		ret = mlx5cq_lookup(key, value, mlx5cq_paths, &v);
 		a->cq_path = (enum rte_mlx5cq_path)v;
 		return ret;
 	}
@@ -132,7 +157,7 @@ mlx5cq_devarg(const char *key, const char *value, void *opaque)
 		return ret;
 	}
 	if (strcmp(key, "cqe_comp") == 0) {
-		ret = mlx5cq_lookup(key, value, comps, &v);
+		ret = mlx5cq_lookup(key, value, mlx5cq_comps, &v);
 		a->cqe_comp = v;
 		return ret;
 	}
@@ -211,6 +236,25 @@ mlx5cq_devargs_parse(const char *params, struct mlx5cq_devargs *args)
 	if (args->cqe_comp_layout != RTE_MLX5CQ_COMP_LAYOUT_BASIC &&
 	    args->cqe_comp == 0) {
 		PMD_LOG(ERR, "devargs: cqe_comp_layout=enhanced needs cqe_comp");
+		return -EINVAL;
+	}
+	/*
+	 * The verbs path (mlx5dv_create_cq) knows the HASH, CSUM and
+	 * CSUM_STRIDX mini-CQE formats and the basic layout only
+	 * (MLX5DV_CQE_RES_FORMAT_*): the others exist on DevX alone.
+	 */
+	if (args->cq_path == RTE_MLX5CQ_PATH_VERBS &&
+	    (args->cqe_comp == RTE_MLX5CQ_COMP_FTAG_STRIDX ||
+	     args->cqe_comp == RTE_MLX5CQ_COMP_L34H_STRIDX)) {
+		PMD_LOG(ERR, "devargs: cq_path=verbs cannot have cqe_comp=%s "
+			"(verbs CQs: cqe_comp=hash|csum|csum_stridx)",
+			mlx5cq_devargs_comp_name(args->cqe_comp));
+		return -EINVAL;
+	}
+	if (args->cq_path == RTE_MLX5CQ_PATH_VERBS &&
+	    args->cqe_comp_layout == RTE_MLX5CQ_COMP_LAYOUT_ENHANCED) {
+		PMD_LOG(ERR, "devargs: cq_path=verbs cannot have "
+			"cqe_comp_layout=enhanced (DevX only)");
 		return -EINVAL;
 	}
 	if (strcmp(args->dev, "emu") != 0 &&

@@ -72,8 +72,44 @@ mlx5cq_default_mac(struct rte_ether_addr *mac)
 }
 
 /*
+ * The CQ devargs against the device: make (and destroy at once) one CQ
+ * with the attributes of the RX queues and one with those of the TX
+ * queues, so that a combination the device or the path cannot have fails
+ * the probe, with the devargs named, instead of the port start.
+ */
+static int
+mlx5cq_device_check_cq_args(struct mlx5cq_priv *priv, const char *name)
+{
+	const struct mlx5cq_devargs *a = &priv->args;
+	struct rte_mlx5cq_attr attr;
+	struct rte_mlx5cq *cq;
+	int rx;
+
+	for (rx = 1; rx >= 0; rx--) {
+		mlx5cq_cq_attr_fill(priv, &attr, MLX5CQ_DESC_MIN, SOCKET_ID_ANY,
+				    rx);
+		cq = rte_mlx5cq_create(priv->cqdev, &attr);
+		if (cq == NULL) {
+			PMD_LOG(ERR, "%s: devargs cq_path=%s cqe_size=%u "
+				"cqe_pad=%u cqe_comp=%s cqe_comp_layout=%s: "
+				"the device cannot make these %s CQs: %s",
+				name, mlx5cq_devargs_path_name(a->cq_path),
+				a->cqe_size, a->cqe_pad,
+				mlx5cq_devargs_comp_name(a->cqe_comp),
+				a->cqe_comp_layout ? "enhanced" : "basic",
+				rx ? "RX" : "TX", rte_strerror(rte_errno));
+			return -rte_errno;
+		}
+		if (rte_mlx5cq_destroy(cq) != 0)
+			return -rte_errno;
+	}
+	return 0;
+}
+
+/*
  * Open the device of a port: context, emulated port configuration (wire
- * and MAC), mlx5cq device, PD and the permanent MAC.
+ * and MAC), mlx5cq device (the CQ devargs checked against it), PD and the
+ * permanent MAC.
  */
 int
 mlx5cq_device_open(struct mlx5cq_priv *priv, const char *name)
@@ -123,6 +159,8 @@ mlx5cq_device_open(struct mlx5cq_priv *priv, const char *name)
 			rte_strerror(rte_errno));
 		goto error;
 	}
+	if (mlx5cq_device_check_cq_args(priv, name) != 0)
+		goto error;
 	priv->pd = mlx5_glue->alloc_pd(priv->ctx);
 	if (priv->pd == NULL) {
 		rte_errno = errno ? errno : ENOMEM;
@@ -130,6 +168,12 @@ mlx5cq_device_open(struct mlx5cq_priv *priv, const char *name)
 			strerror(rte_errno));
 		goto error;
 	}
+	/* Out-of-buffer drops of the RQs (imissed), as mlx5 counts them. */
+	priv->qcnt = mlx5_devx_cmd_queue_counter_alloc(priv->ctx);
+	if (priv->qcnt == NULL)
+		PMD_LOG(NOTICE, "%s: no queue counter set (%s): imissed and "
+			"rx_out_of_buffer stay 0", name,
+			rte_strerror(rte_errno));
 	if (!priv->emulated) {
 		ret = mlx5cq_vport_perm_mac(priv, &priv->perm_mac);
 		if (ret != 0) {
@@ -226,6 +270,11 @@ mlx5cq_device_close(struct mlx5cq_priv *priv)
 	if (priv->td != NULL) {
 		mlx5_devx_cmd_destroy(priv->td);
 		priv->td = NULL;
+	}
+	if (priv->qcnt != NULL) {
+		if (mlx5_devx_cmd_destroy(priv->qcnt) != 0)
+			PMD_LOG(ERR, "queue counter set release failed");
+		priv->qcnt = NULL;
 	}
 	mlx5cq_mr_release_all(priv);
 	if (priv->pd != NULL) {

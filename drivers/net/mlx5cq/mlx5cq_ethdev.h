@@ -146,6 +146,8 @@ struct mlx5cq_qstats {
 	uint64_t bytes;
 	uint64_t errors;
 	uint64_t nombuf; /* RX only. */
+	uint64_t recoveries; /* Queue taken back to RDY after an error. */
+	uint64_t recovery_failures; /* Attempts that failed (retried). */
 };
 
 struct mlx5cq_priv;
@@ -177,6 +179,7 @@ struct mlx5cq_rxq {
 	uint8_t deferred;
 	uint8_t intr_armed;
 	uint8_t in_error;
+	uint8_t rq_rst; /* The RQ is in RST (this queue moved it there). */
 	int socket;
 	struct mlx5cq_qstats st;
 	struct rte_mlx5cq_counters cq_base; /* Counters of destroyed CQs. */
@@ -208,6 +211,7 @@ struct mlx5cq_txq {
 	uint8_t started;
 	uint8_t deferred;
 	uint8_t in_error;
+	uint8_t sq_rst; /* The SQ is in RST (this queue moved it there). */
 	int socket;
 	struct mlx5cq_qstats st;
 	struct rte_mlx5cq_counters cq_base;
@@ -231,6 +235,10 @@ struct mlx5cq_priv {
 	struct mlx5dv_devx_uar *uar;
 	struct mlx5_devx_obj *rqt;
 	struct mlx5_devx_obj *tir;
+	struct mlx5_devx_obj *qcnt; /* Queue counter set of the RQs, or NULL. */
+	uint32_t oob_last; /* Last out_of_buffer read (32 bits, wraps). */
+	uint64_t oob_total; /* Out-of-buffer drops since the set exists. */
+	uint64_t oob_base; /* oob_total at the last stats reset. */
 	struct mlx5cq_mr_table mrs;
 	struct rte_ether_addr perm_mac;
 	struct rte_ether_addr mc_addrs[MLX5CQ_MAX_MC_ADDRS];
@@ -248,6 +256,8 @@ struct mlx5cq_priv {
 /* mlx5cq_devargs.c */
 int mlx5cq_devargs_parse(const char *params, struct mlx5cq_devargs *args);
 extern const char mlx5cq_devargs_help[];
+const char *mlx5cq_devargs_comp_name(unsigned int comp);
+const char *mlx5cq_devargs_path_name(unsigned int path);
 
 /* mlx5cq_device.c */
 int mlx5cq_device_open(struct mlx5cq_priv *priv, const char *name);
@@ -332,6 +342,8 @@ int mlx5cq_reta_query(struct rte_eth_dev *dev,
 uint16_t mlx5cq_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t n);
 uint16_t mlx5cq_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t n);
 uint16_t mlx5cq_burst_none(void *q, struct rte_mbuf **pkts, uint16_t n);
+uint16_t mlx5cq_rx_burst_recover(void *q, struct rte_mbuf **pkts,
+				 uint16_t n);
 void mlx5cq_rxq_post_all(struct mlx5cq_rxq *rxq);
 void mlx5cq_txq_complete(struct mlx5cq_txq *txq);
 void mlx5cq_txq_free_all(struct mlx5cq_txq *txq);
@@ -350,7 +362,8 @@ int mlx5cq_xstats_get_names(struct rte_eth_dev *dev,
 			    unsigned int n);
 int mlx5cq_xstats_reset(struct rte_eth_dev *dev);
 void mlx5cq_cq_counters_add(struct rte_mlx5cq_counters *acc,
-			    const struct rte_mlx5cq *cq);
+			    struct rte_mlx5cq *cq);
+int mlx5cq_imissed(struct mlx5cq_priv *priv, uint64_t *v);
 
 /* mlx5cq_intr.c */
 int mlx5cq_rx_intr_enable(struct rte_eth_dev *dev, uint16_t idx);

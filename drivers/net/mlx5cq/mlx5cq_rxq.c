@@ -192,6 +192,7 @@ mlx5cq_rxq_hw_create(struct mlx5cq_rxq *rxq)
 	attr.cqn = rxq->cq->cqn;
 	attr.state = MLX5_RQC_STATE_RST;
 	attr.vsd = !(rxq->offloads & RTE_ETH_RX_OFFLOAD_VLAN_STRIP);
+	attr.counter_set_id = priv->qcnt != NULL ? priv->qcnt->id : 0;
 	attr.wq_attr.wq_type = MLX5_WQ_TYPE_CYCLIC;
 	attr.wq_attr.pd = priv->pdn;
 	attr.wq_attr.log_wq_stride = 4;
@@ -207,6 +208,7 @@ mlx5cq_rxq_hw_create(struct mlx5cq_rxq *rxq)
 		goto error;
 	}
 	rxq->rqn = rq->rq->id;
+	rxq->rq_rst = 1;
 	rxq->wqes = (void *)(uintptr_t)rq->wq.umem_buf;
 	rxq->dbrec = rq->wq.db_rec;
 	return 0;
@@ -218,7 +220,8 @@ error:
 }
 
 static int
-mlx5cq_rq_modify(struct mlx5cq_rxq *rxq, int from, int to)
+mlx5cq_rq_modify_log(struct mlx5cq_rxq *rxq, int from, int to,
+		     uint32_t level)
 {
 	struct mlx5_devx_rq *rq = rxq->rq_obj;
 	struct mlx5_devx_modify_rq_attr attr;
@@ -227,9 +230,9 @@ mlx5cq_rq_modify(struct mlx5cq_rxq *rxq, int from, int to)
 	attr.rq_state = from;
 	attr.state = to;
 	if (mlx5_devx_cmd_modify_rq(rq->rq, &attr) != 0) {
-		PMD_LOG(ERR, "port %u rxq %u: RQ %#x state %d -> %d failed: %s",
-			rxq->port_id, rxq->idx, rxq->rqn, from, to,
-			rte_strerror(rte_errno));
+		rte_log(level, mlx5cq_net_logtype, "net_mlx5cq: port %u rxq %u:"
+			" RQ %#x state %d -> %d failed: %s\n", rxq->port_id,
+			rxq->idx, rxq->rqn, from, to, rte_strerror(rte_errno));
 		return -rte_errno;
 	}
 	return 0;
@@ -274,6 +277,12 @@ mlx5cq_rxq_rx_setup(struct mlx5cq_rxq *rxq)
 		rxq->lkey = UINT32_MAX;
 }
 
+static int
+mlx5cq_rq_modify(struct mlx5cq_rxq *rxq, int from, int to)
+{
+	return mlx5cq_rq_modify_log(rxq, from, to, RTE_LOG_ERR);
+}
+
 /* Post every buffer and move the RQ to RDY. */
 static int
 mlx5cq_rxq_hw_ready(struct mlx5cq_rxq *rxq)
@@ -284,6 +293,7 @@ mlx5cq_rxq_hw_ready(struct mlx5cq_rxq *rxq)
 	ret = mlx5cq_rq_modify(rxq, MLX5_RQC_STATE_RST, MLX5_RQC_STATE_RDY);
 	if (ret != 0)
 		return ret;
+	rxq->rq_rst = 0;
 	rxq->started = 1;
 	return 0;
 }
@@ -297,8 +307,18 @@ mlx5cq_rxq_hw_reset(struct mlx5cq_rxq *rxq)
 	if (!rxq->started)
 		return 0;
 	rxq->started = 0;
-	ret = mlx5cq_rq_modify(rxq, rxq->in_error ? MLX5_RQC_STATE_ERR :
-			       MLX5_RQC_STATE_RDY, MLX5_RQC_STATE_RST);
+	if (!rxq->rq_rst) {
+		ret = mlx5cq_rq_modify_log(rxq, rxq->in_error ?
+					   MLX5_RQC_STATE_ERR :
+					   MLX5_RQC_STATE_RDY,
+					   MLX5_RQC_STATE_RST, RTE_LOG_DEBUG);
+		if (ret != 0)
+			ret = mlx5cq_rq_modify(rxq, rxq->in_error ?
+					       MLX5_RQC_STATE_RDY :
+					       MLX5_RQC_STATE_ERR,
+					       MLX5_RQC_STATE_RST);
+	}
+	rxq->rq_rst = 1;
 	rxq->in_error = 0;
 	while (rte_mlx5cq_poll_burst(rxq->cq, rxq->cpl, MLX5CQ_BURST_MAX))
 		;
@@ -306,28 +326,59 @@ mlx5cq_rxq_hw_reset(struct mlx5cq_rxq *rxq)
 }
 
 /*
- * After an error completion the device moved the RQ to ERR: back to RST,
- * drop what the CQ still holds, repost every buffer and go RDY again.
+ * After an error completion: the RQ back to RST, what the CQ still holds
+ * dropped, every buffer posted again and the RQ RDY. The device moved the
+ * RQ to ERR, or (an error CQE without the transition, or a retry after a
+ * failed attempt) it is still RDY or already RST: ERR -> RST is tried
+ * first, then RDY -> RST; an RQ this function left in RST skips both. A
+ * failed attempt is counted (recovery_failures), leaves in_error set and
+ * the queue started, and the next burst tries again
+ * (mlx5cq_rx_burst_recover); a success is counted in recoveries.
  */
 int
 mlx5cq_rxq_recover(struct mlx5cq_rxq *rxq)
 {
-	int ret;
+	int ret = 0;
 
-	rxq->started = 0;
-	rxq->in_error = 0;
-	ret = mlx5cq_rq_modify(rxq, MLX5_RQC_STATE_ERR, MLX5_RQC_STATE_RST);
-	while (rte_mlx5cq_poll_burst(rxq->cq, rxq->cpl, MLX5CQ_BURST_MAX))
-		;
-	if (ret == 0)
+	rxq->in_error = 1;
+	if (!rxq->rq_rst) {
+		ret = mlx5cq_rq_modify_log(rxq, MLX5_RQC_STATE_ERR,
+					   MLX5_RQC_STATE_RST, RTE_LOG_DEBUG);
+		if (ret != 0)
+			ret = mlx5cq_rq_modify(rxq, MLX5_RQC_STATE_RDY,
+					       MLX5_RQC_STATE_RST);
+		rxq->rq_rst = ret == 0;
+	}
+	if (ret == 0) {
+		while (rte_mlx5cq_poll_burst(rxq->cq, rxq->cpl,
+					     MLX5CQ_BURST_MAX))
+			;
 		ret = mlx5cq_rxq_hw_ready(rxq);
-	if (ret != 0)
-		PMD_LOG(ERR, "port %u rxq %u: recovery failed, queue stopped",
-			rxq->port_id, rxq->idx);
-	else
-		PMD_LOG(DEBUG, "port %u rxq %u: recovered from an error "
-			"completion", rxq->port_id, rxq->idx);
-	return ret;
+	}
+	if (ret != 0) {
+		rxq->st.recovery_failures++;
+		PMD_LOG(ERR, "port %u rxq %u: recovery failed (%s), retried "
+			"at the next burst", rxq->port_id, rxq->idx,
+			rte_strerror(-ret));
+		return ret;
+	}
+	rxq->in_error = 0;
+	rxq->st.recoveries++;
+	PMD_LOG(DEBUG, "port %u rxq %u: recovered from an error completion",
+		rxq->port_id, rxq->idx);
+	return 0;
+}
+
+/* RX burst of a started port: a queue left in error is recovered first. */
+uint16_t
+mlx5cq_rx_burst_recover(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct mlx5cq_rxq *rxq = q;
+
+	if (unlikely(rxq->in_error) && rxq->started &&
+	    mlx5cq_rxq_recover(rxq) != 0)
+		return 0;
+	return mlx5cq_rx_burst(q, pkts, n);
 }
 
 static void

@@ -18,6 +18,11 @@
  * A completion is requested every tx_comp_thresh packets (and on the last
  * WQE of a burst when the ring is half full); its wqe_counter tells how far
  * the mbufs can be freed.
+ * Every segment's lkey is looked up before anything of the WQE is written:
+ * a buffer in no registered memory (lookup miss, UINT32_MAX), like a
+ * packet too short for the inline header or with more segments than a WQE
+ * holds, drops the packet (freed, counted in oerrors) and leaves the ring
+ * as it was.
  */
 
 #include <rte_io.h>
@@ -28,6 +33,42 @@
 
 #include "mlx5cq_ethdev.h"
 
+/* DS count of a WQE: 6 bits (ctrl qpn_ds); 3 for ctrl + eth + inline. */
+#define MLX5CQ_TX_DS_MAX 63
+#define MLX5CQ_TX_SEGS_MAX (MLX5CQ_TX_DS_MAX - 3)
+
+/*
+ * Lkeys of the data segments of m (the rest of the first mbuf after the
+ * inline header, then every non-empty further segment): their number, or
+ * -1 when one misses or there are too many.
+ */
+static __rte_always_inline int
+mlx5cq_tx_lkeys(struct mlx5cq_txq *txq, struct rte_mbuf *m, uint32_t rest,
+		uint32_t lkeys[MLX5CQ_TX_SEGS_MAX])
+{
+	struct rte_mbuf *s;
+	int n = 0;
+
+	if (rest != 0) {
+		lkeys[n] = mlx5cq_mr_lookup(&txq->mrc,
+					    rte_pktmbuf_mtod(m, uintptr_t) +
+					    MLX5CQ_INLINE_HDR, m->pool);
+		if (unlikely(lkeys[n++] == UINT32_MAX))
+			return -1;
+	}
+	for (s = m->next; s != NULL; s = s->next) {
+		if (s->data_len == 0)
+			continue;
+		if (unlikely(n == MLX5CQ_TX_SEGS_MAX))
+			return -1;
+		lkeys[n] = mlx5cq_mr_lookup(&txq->mrc,
+					    rte_pktmbuf_mtod(s, uintptr_t),
+					    s->pool);
+		if (unlikely(lkeys[n++] == UINT32_MAX))
+			return -1;
+	}
+	return n;
+}
 
 /* 16 B unit u (from the queue start) of the WQE ring. */
 static __rte_always_inline volatile uint8_t *
@@ -122,36 +163,30 @@ mlx5cq_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i], *s;
 		uint32_t rest = m->data_len - MLX5CQ_INLINE_HDR;
-		uint32_t ds, nbb, u = txq->pi << 2, lkey = 0;
+		uint32_t lkeys[MLX5CQ_TX_SEGS_MAX];
+		uint32_t ds, nbb, u = txq->pi << 2, k = 0;
 		volatile uint8_t *w = mlx5cq_tx_unit(txq, u);
 		const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
 		uint8_t ce = 0;
+		int nseg;
 
-		if (unlikely(m->data_len < MLX5CQ_INLINE_HDR)) {
-			/* Too short for the inline header: dropped. */
+		/* A zero byte count means 2 GiB: empty segments are skipped. */
+		nseg = unlikely(m->data_len < MLX5CQ_INLINE_HDR) ? -1 :
+		       mlx5cq_tx_lkeys(txq, m, rest, lkeys);
+		if (unlikely(nseg < 0)) {
+			/* Too short for the inline header, a segment in no
+			 * registered memory, or too many segments: dropped
+			 * before any byte of its WQE is written. */
 			txq->st.errors++;
 			rte_pktmbuf_free(m);
 			continue;
 		}
-		/* A zero byte count means 2 GiB: empty segments are skipped. */
-		ds = 3 + (rest != 0);
-		for (s = m->next; s != NULL; s = s->next)
-			ds += s->data_len != 0;
+		ds = 3 + (uint32_t)nseg;
 		nbb = (ds + 3) >> 2;
 		if (txq->wqebb_n - (txq->pi - txq->ci) < nbb) {
 			mlx5cq_txq_complete(txq);
 			if (txq->wqebb_n - (txq->pi - txq->ci) < nbb)
 				break;
-		}
-		if (rest != 0) {
-			lkey = mlx5cq_mr_lookup(&txq->mrc,
-						(uintptr_t)d + MLX5CQ_INLINE_HDR,
-						m->pool);
-			if (unlikely(lkey == UINT32_MAX)) {
-				txq->st.errors++;
-				rte_pktmbuf_free(m);
-				continue;
-			}
 		}
 		if (++txq->since_comp >= txq->comp_thresh) {
 			ce = MLX5_WQE_CTRL_CQ_UPDATE;
@@ -178,16 +213,15 @@ mlx5cq_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 			   MLX5CQ_INLINE_HDR - 2);
 		u += 3;
 		if (rest != 0)
-			mlx5cq_tx_dseg(mlx5cq_tx_unit(txq, u++), rest, lkey,
+			mlx5cq_tx_dseg(mlx5cq_tx_unit(txq, u++), rest,
+				       lkeys[k++],
 				       (uintptr_t)d + MLX5CQ_INLINE_HDR);
 		for (s = m->next; s != NULL; s = s->next) {
-			uintptr_t a = rte_pktmbuf_mtod(s, uintptr_t);
-
 			if (s->data_len == 0)
 				continue;
-			lkey = mlx5cq_mr_lookup(&txq->mrc, a, s->pool);
 			mlx5cq_tx_dseg(mlx5cq_tx_unit(txq, u++), s->data_len,
-				       lkey, a);
+				       lkeys[k++],
+				       rte_pktmbuf_mtod(s, uintptr_t));
 		}
 		txq->elts[txq->pi & txq->mask] = m;
 		txq->wqe_end[txq->pi & txq->mask] =

@@ -87,7 +87,8 @@ mlx5cq_tx_queue_setup(struct rte_eth_dev *dev, uint16_t idx, uint16_t desc,
 }
 
 static int
-mlx5cq_sq_modify(struct mlx5cq_txq *txq, int from, int to)
+mlx5cq_sq_modify_log(struct mlx5cq_txq *txq, int from, int to,
+		     uint32_t level)
 {
 	struct mlx5_devx_sq *sq = txq->sq_obj;
 	struct mlx5_devx_modify_sq_attr attr;
@@ -96,12 +97,18 @@ mlx5cq_sq_modify(struct mlx5cq_txq *txq, int from, int to)
 	attr.sq_state = from;
 	attr.state = to;
 	if (mlx5_devx_cmd_modify_sq(sq->sq, &attr) != 0) {
-		PMD_LOG(ERR, "port %u txq %u: SQ %#x state %d -> %d failed: %s",
-			txq->port_id, txq->idx, txq->sqn, from, to,
-			rte_strerror(rte_errno));
+		rte_log(level, mlx5cq_net_logtype, "net_mlx5cq: port %u txq %u:"
+			" SQ %#x state %d -> %d failed: %s\n", txq->port_id,
+			txq->idx, txq->sqn, from, to, rte_strerror(rte_errno));
 		return -rte_errno;
 	}
 	return 0;
+}
+
+static int
+mlx5cq_sq_modify(struct mlx5cq_txq *txq, int from, int to)
+{
+	return mlx5cq_sq_modify_log(txq, from, to, RTE_LOG_ERR);
 }
 
 static int
@@ -146,6 +153,7 @@ mlx5cq_txq_hw_create(struct mlx5cq_txq *txq)
 		return ret;
 	}
 	txq->sqn = sq->sq->id;
+	txq->sq_rst = 1;
 	txq->wqes = (volatile uint8_t *)sq->umem_buf;
 	txq->dbrec = sq->db_rec;
 	txq->uar_reg = (volatile uint64_t *)
@@ -181,6 +189,7 @@ mlx5cq_txq_hw_ready(struct mlx5cq_txq *txq)
 	ret = mlx5cq_sq_modify(txq, MLX5_SQC_STATE_RST, MLX5_SQC_STATE_RDY);
 	if (ret != 0)
 		return ret;
+	txq->sq_rst = 0;
 	txq->started = 1;
 	return 0;
 }
@@ -194,8 +203,10 @@ mlx5cq_txq_hw_reset(struct mlx5cq_txq *txq)
 		return 0;
 	txq->started = 0;
 	mlx5cq_txq_complete(txq);
-	ret = mlx5cq_sq_modify(txq, txq->in_error ? MLX5_SQC_STATE_ERR :
+	ret = txq->sq_rst ? 0 :
+	      mlx5cq_sq_modify(txq, txq->in_error ? MLX5_SQC_STATE_ERR :
 			       MLX5_SQC_STATE_RDY, MLX5_SQC_STATE_RST);
+	txq->sq_rst = 1;
 	while (rte_mlx5cq_poll_burst(txq->cq, txq->cpl, MLX5CQ_BURST_MAX))
 		;
 	mlx5cq_txq_free_all(txq);
@@ -209,15 +220,34 @@ mlx5cq_txq_hw_reset(struct mlx5cq_txq *txq)
 int
 mlx5cq_txq_recover(struct mlx5cq_txq *txq)
 {
-	int ret;
+	int ret = 0;
 
-	ret = mlx5cq_txq_hw_reset(txq);
-	if (ret == 0)
+	if (!txq->sq_rst) {
+		mlx5cq_txq_complete(txq);
+		ret = mlx5cq_sq_modify_log(txq, MLX5_SQC_STATE_ERR,
+					   MLX5_SQC_STATE_RST, RTE_LOG_DEBUG);
+		if (ret != 0)
+			ret = mlx5cq_sq_modify(txq, MLX5_SQC_STATE_RDY,
+					       MLX5_SQC_STATE_RST);
+		txq->sq_rst = ret == 0;
+	}
+	if (ret == 0) {
+		while (rte_mlx5cq_poll_burst(txq->cq, txq->cpl,
+					     MLX5CQ_BURST_MAX))
+			;
+		mlx5cq_txq_free_all(txq);
 		ret = mlx5cq_txq_hw_ready(txq);
-	if (ret != 0)
-		PMD_LOG(ERR, "port %u txq %u: recovery failed, queue stopped",
-			txq->port_id, txq->idx);
-	return ret;
+	}
+	if (ret != 0) {
+		txq->in_error = 1;
+		txq->st.recovery_failures++;
+		PMD_LOG(ERR, "port %u txq %u: recovery failed (%s), retried "
+			"at the next burst", txq->port_id, txq->idx,
+			rte_strerror(-ret));
+		return ret;
+	}
+	txq->st.recoveries++;
+	return 0;
 }
 
 static void

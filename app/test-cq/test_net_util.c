@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+/* Helpers of the net_mlx5cq suites (test_net_util.h). */
+
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_byteorder.h>
+#include <rte_cycles.h>
+#include <rte_dev.h>
+#include <rte_ip.h>
+#include <rte_malloc.h>
+#include <rte_udp.h>
+
+#include "test_net_util.h"
+
+static int n_loaded;
+
+void
+heap_use(struct heap_use *u)
+{
+	struct rte_malloc_socket_stats ms;
+	unsigned int i;
+
+	memset(u, 0, sizeof(*u));
+	for (i = 0; i < rte_socket_count(); i++) {
+		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i), &ms))
+			continue;
+		u->heap_bytes += ms.heap_allocsz_bytes;
+		u->alloc_count += ms.alloc_count;
+	}
+}
+
+/* Load librte_net_mlx5cq.so next to this build's other libraries. */
+int
+net_load(void)
+{
+	char exe[PATH_MAX], path[PATH_MAX + 64];
+	ssize_t n;
+	char *slash;
+
+	if (n_loaded)
+		return 0;
+	if (dlopen("librte_net_mlx5cq.so", RTLD_NOW | RTLD_GLOBAL) == NULL) {
+		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		if (n <= 0)
+			return -1;
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash == NULL)
+			return -1;
+		*slash = '\0';
+		snprintf(path, sizeof(path),
+			 "%s/../../drivers/librte_net_mlx5cq.so", exe);
+		if (dlopen(path, RTLD_NOW | RTLD_GLOBAL) == NULL) {
+			printf("cannot load %s: %s\n", path, dlerror());
+			return -1;
+		}
+	}
+	n_loaded = 1;
+	return 0;
+}
+
+/* Probe "net_mlx5cq_t<n>,<args>": port id, or -1. */
+int
+port_probe(const char *name, const char *args)
+{
+	char s[256];
+	uint16_t port;
+
+	snprintf(s, sizeof(s), "%s,%s", name, args);
+	if (rte_dev_probe(s) != 0)
+		return -1;
+	if (rte_eth_dev_get_port_by_name(name, &port) != 0)
+		return -1;
+	return port;
+}
+
+int
+port_remove(uint16_t port)
+{
+	struct rte_eth_dev_info info;
+	struct rte_device *dev;
+
+	if (rte_eth_dev_info_get(port, &info) != 0)
+		return -1;
+	dev = info.device;
+	rte_eth_dev_stop(port);
+	rte_eth_dev_close(port);
+	return rte_dev_remove(dev);
+}
+
+/* Build an Ethernet/[VLAN]/IPv4/UDP frame with correct checksums. */
+uint32_t
+frame_build(uint8_t *f, const struct rte_ether_addr *dst, uint32_t src_ip,
+	    uint16_t sport, uint16_t payload, int vlan)
+{
+	struct rte_ether_hdr *eth = (void *)f;
+	struct rte_ipv4_hdr *ip;
+	struct rte_udp_hdr *udp;
+	uint32_t l2 = sizeof(*eth);
+	uint16_t i;
+
+	memset(f, 0, 64);
+	eth->dst_addr = *dst;
+	eth->src_addr = (struct rte_ether_addr)
+			{{ 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 }};
+	if (vlan) {
+		struct rte_vlan_hdr *vh = (void *)(f + sizeof(*eth));
+
+		eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
+		vh->vlan_tci = rte_cpu_to_be_16(0x2123);
+		vh->eth_proto = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+		l2 += sizeof(*vh);
+	} else {
+		eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+	}
+	ip = (void *)(f + l2);
+	ip->version_ihl = RTE_IPV4_VHL_DEF;
+	ip->total_length = rte_cpu_to_be_16(sizeof(*ip) + sizeof(*udp) +
+					    payload);
+	ip->time_to_live = 64;
+	ip->next_proto_id = IPPROTO_UDP;
+	ip->src_addr = rte_cpu_to_be_32(src_ip);
+	ip->dst_addr = rte_cpu_to_be_32(RTE_IPV4(198u, 18, 0, 2));
+	udp = (void *)(ip + 1);
+	udp->src_port = rte_cpu_to_be_16(sport);
+	udp->dst_port = rte_cpu_to_be_16(4789);
+	udp->dgram_len = rte_cpu_to_be_16(sizeof(*udp) + payload);
+	for (i = 0; i < payload; i++)
+		((uint8_t *)(udp + 1))[i] = (uint8_t)(i * 7 + sport);
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	udp->dgram_cksum = rte_ipv4_udptcp_cksum(ip, udp);
+	return l2 + sizeof(*ip) + sizeof(*udp) + payload;
+}
+
+/* Receive from every queue of port until n packets or nothing for long. */
+uint16_t
+rx_all(uint16_t port, uint16_t nq, struct rte_mbuf **pkts, uint16_t n,
+       uint16_t *qof)
+{
+	uint16_t got = 0, q, k, i;
+	unsigned int idle;
+
+	for (idle = 0; got < n && idle < 2000; idle++) {
+		for (q = 0; q < nq && got < n; q++) {
+			k = rte_eth_rx_burst(port, q, pkts + got, n - got);
+			for (i = 0; i < k && qof != NULL; i++)
+				qof[got + i] = q;
+			if (k)
+				idle = 0;
+			got += k;
+		}
+		if (got < n)
+			rte_delay_us_sleep(500);
+	}
+	return got;
+}
+
+void
+free_all(struct rte_mbuf **p, uint16_t n)
+{
+	rte_pktmbuf_free_bulk(p, n);
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+#ifndef TEST_NET_UTIL_H_
+#define TEST_NET_UTIL_H_
+
+/*
+ * Helpers of the net_mlx5cq suites: the PMD loaded from the build, ports
+ * probed and removed through ethdev, frames built by hand, bursts read
+ * from every queue, the rte_malloc use a leak check compares.
+ */
+
+#include <stdint.h>
+
+#include <rte_ethdev.h>
+#include <rte_ether.h>
+#include <rte_mbuf.h>
+
+struct heap_use {
+	uint64_t heap_bytes;
+	uint64_t alloc_count;
+};
+
+/* Bytes and allocations of every socket's heap. */
+void heap_use(struct heap_use *u);
+/* Load librte_net_mlx5cq.so (once): 0 or -1. */
+int net_load(void);
+/* Probe "<name>,<args>": port id, or -1. */
+int port_probe(const char *name, const char *args);
+/* Stop, close and remove a port. */
+int port_remove(uint16_t port);
+/* Ethernet/[VLAN]/IPv4/UDP frame to dst with correct checksums: length. */
+uint32_t frame_build(uint8_t *f, const struct rte_ether_addr *dst,
+		     uint32_t src_ip, uint16_t sport, uint16_t payload,
+		     int vlan);
+/* Receive from queues 0..nq-1 until n packets or nothing for long;
+ * qof[i]: queue of packet i (may be NULL). */
+uint16_t rx_all(uint16_t port, uint16_t nq, struct rte_mbuf **pkts,
+		uint16_t n, uint16_t *qof);
+void free_all(struct rte_mbuf **p, uint16_t n);
+
+#endif /* TEST_NET_UTIL_H_ */
