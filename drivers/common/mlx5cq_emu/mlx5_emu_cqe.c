@@ -38,6 +38,7 @@
 
 #include <rte_atomic.h>
 #include <rte_byteorder.h>
+#include <rte_prefetch.h>
 #include <mlx5_prm.h>
 
 #include "mlx5_emu_private.h"
@@ -61,6 +62,7 @@ enum {
 };
 
 #define EMU_CQ_STATUS_OVERFLOW 0x9 /* cqc.status: CQ overflow (PRM). */
+#define EMU_CQ_PF_AHEAD 4 /* CQEs prefetched for writing ahead. */
 
 /* Solicited bit of an op byte (opcode << 4 | se << 1), or an error CQE. */
 static int
@@ -239,6 +241,9 @@ emu_cqe_emit(struct emu_cq *cq, const uint8_t cqe[64], uint8_t op)
 	}
 	emu_cqe_store(cq, idx, cqe, (uint8_t)(op | owner));
 	cq->pi++;
+	/* The consumer's core reads the ring: fetch lines for writing early. */
+	if (!cq->cc)
+		rte_prefetch0_write(emu_cq_cqe64(cq, cq->pi + EMU_CQ_PF_AHEAD));
 }
 
 int

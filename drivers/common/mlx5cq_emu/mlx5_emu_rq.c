@@ -43,11 +43,14 @@
 
 #include <rte_atomic.h>
 #include <rte_byteorder.h>
+#include <rte_prefetch.h>
 #include <mlx5_prm.h>
 
 #include "mlx5_emu_net.h"
 
 #define EMU_INVALID_LKEY 0x100 /* MLX5_INVALID_LKEY (rdma-core). */
+#define EMU_RQ_PF_WQE 16 /* WQEs prefetched ahead. */
+#define EMU_RQ_PF_BUF 4 /* WQEs ahead whose buffer is prefetched. */
 
 struct emu_rq *
 emu_rq_lookup(struct emu_net *net, uint32_t rqn)
@@ -301,6 +304,27 @@ emu_rq_has_wqe(struct emu_rq *rq)
 	return rq->posted != rq->ci;
 }
 
+/*
+ * Prefetch the WQE EMU_RQ_PF_WQE ahead and, for writing, the first buffer
+ * of the WQE EMU_RQ_PF_BUF ahead (posted WQEs only): both were written by
+ * the consumer's core.
+ */
+static void
+emu_rq_prefetch(const struct emu_rq *rq, uint32_t mask)
+{
+	uint16_t ahead = (uint16_t)(rq->posted - rq->ci);
+	const uint8_t *w;
+
+	if (ahead > EMU_RQ_PF_WQE)
+		rte_prefetch0(rq->wq.ring + ((size_t)((rq->ci + EMU_RQ_PF_WQE) &
+			      mask) << rq->wq.log_stride));
+	if (ahead > EMU_RQ_PF_BUF) {
+		w = rq->wq.ring + ((size_t)((rq->ci + EMU_RQ_PF_BUF) & mask) <<
+				   rq->wq.log_stride);
+		rte_prefetch0_write((const void *)(uintptr_t)emu_rd64(w + 8));
+	}
+}
+
 void
 emu_rq_receive(struct emu_rq *rq, const uint8_t *frame,
 	       const struct emu_pkt *pkt, uint32_t hash, uint8_t hash_type)
@@ -326,6 +350,7 @@ emu_rq_receive(struct emu_rq *rq, const uint8_t *frame,
 	}
 	idx = rq->ci;
 	wqe = rq->wq.ring + ((size_t)(idx & mask) << rq->wq.log_stride);
+	emu_rq_prefetch(rq, mask);
 	if (!rq->vsd && len >= 18 && frame[12] == 0x81 && frame[13] == 0x00) {
 		strip = 1;
 		vlan = (uint16_t)(frame[14] << 8 | frame[15]);

@@ -41,11 +41,14 @@
 
 #include <rte_atomic.h>
 #include <rte_byteorder.h>
+#include <rte_prefetch.h>
 #include <mlx5_prm.h>
 
 #include "mlx5_emu_net.h"
 
 #define WQ_GET(fld) MLX5_GET(wq, wq, fld)
+#define EMU_SQ_PF_WQE 16 /* WQEBBs prefetched ahead. */
+#define EMU_SQ_PF_DATA 8 /* WQEBBs ahead whose data is prefetched. */
 
 static int
 emu_wq_fail(struct emu_dev *dev, void *out, size_t outlen, uint8_t status,
@@ -566,6 +569,31 @@ emu_sq_execute(struct emu_sq *sq)
 	return (ds + 3) / 4;
 }
 
+/*
+ * Prefetch ahead of the WQE about to run: the WQEBB EMU_SQ_PF_WQE ahead,
+ * and the buffer of the first data segment of the WQEBB EMU_SQ_PF_DATA
+ * ahead (prefetched as a WQEBB earlier). The rings and buffers are written
+ * by another core: the misses overlap instead of stalling one by one. A
+ * prefetch is only a hint: a WQE of another shape costs nothing wrong.
+ */
+static void
+emu_sq_prefetch(const struct emu_sq *sq, uint16_t db)
+{
+	uint16_t ahead = (uint16_t)(db - sq->pi);
+	const uint8_t *w, *d;
+
+	if (ahead > EMU_SQ_PF_WQE)
+		rte_prefetch0(emu_sq_seg(sq, sq->pi + EMU_SQ_PF_WQE, 0));
+	if (ahead > EMU_SQ_PF_DATA) {
+		w = emu_sq_seg(sq, sq->pi + EMU_SQ_PF_DATA, 0);
+		if ((w[7] & 0x3f) == 4) { /* ctrl, eth, inline 16 B, data */
+			d = w + 48;
+			rte_prefetch0((const void *)(uintptr_t)
+				      emu_be64_at(d + 8));
+		}
+	}
+}
+
 unsigned int
 emu_sq_progress(struct emu_sq *sq)
 {
@@ -586,6 +614,7 @@ emu_sq_progress(struct emu_sq *sq)
 
 		if (done % EMU_ENGINE_BATCH == 0)
 			emu_engine_batch_clock();
+		emu_sq_prefetch(sq, db);
 		n = emu_sq_execute(sq);
 		done++;
 		if (n == 0)
