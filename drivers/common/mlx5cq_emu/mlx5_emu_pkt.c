@@ -83,11 +83,21 @@ emu_pkt_parse(const uint8_t *f, uint32_t len, struct emu_pkt *p)
 uint32_t
 emu_csum_add(uint32_t sum, const uint8_t *buf, size_t len)
 {
-	uint64_t acc = 0;
+	uint64_t acc = 0, acc2 = 0;
 	uint16_t w16;
 	uint32_t w32;
-	uint64_t w64;
+	uint64_t w64, x64;
 
+	/* Two independent accumulators, 16 bytes per step. */
+	while (len >= 16) {
+		memcpy(&w64, buf, 8);
+		memcpy(&x64, buf + 8, 8);
+		acc += (w64 & 0xffffffffu) + (w64 >> 32);
+		acc2 += (x64 & 0xffffffffu) + (x64 >> 32);
+		buf += 16;
+		len -= 16;
+	}
+	acc += acc2;
 	while (len >= 8) {
 		memcpy(&w64, buf, 8);
 		acc += (w64 & 0xffffffffu) + (w64 >> 32);
