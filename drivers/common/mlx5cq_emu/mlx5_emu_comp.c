@@ -372,7 +372,7 @@ static int
 comp_put_regular(struct emu_cq *cq, const uint8_t img[64], uint8_t op,
 		 int overrun)
 {
-	if (emu_cq_room(cq) == 0)
+	if (emu_cq_room(cq, 1) == 0)
 		return overrun ? emu_cq_overrun(cq) : 0;
 	emu_cqe_emit(cq, img, op);
 	emu_ev_written(cq, 1, op_se(op) || (op >> 4) == MLX5_CQE_REQ_ERR ||
@@ -390,7 +390,7 @@ comp_add_basic(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 	if (c->n > 0 && c->n < c->max &&
 	    comp_can_join(cq, c->title, c->op, c->req, cpl, img, op, c->n,
 			  c->cyc, cyc) &&
-	    emu_cq_room(cq) >= c->n + 1) {
+	    emu_cq_room(cq, c->n + 1) >= c->n + 1) {
 		comp_mini(cq, req, cyc, img, c->minis + c->n * EMU_MINI_SZ);
 		c->n++;
 		if (c->n == c->max)
@@ -400,7 +400,7 @@ comp_add_basic(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 	comp_basic_close(cq);
 	if (!comp_can_start(cq, cpl, img))
 		return comp_put_regular(cq, img, op, overrun);
-	if (emu_cq_room(cq) == 0)
+	if (emu_cq_room(cq, 1) == 0)
 		return overrun ? emu_cq_overrun(cq) : 0;
 	memcpy(c->title, img, 64);
 	c->op = op;
@@ -423,7 +423,7 @@ comp_add_enhanced(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 	if (c->etitle_valid && pos <= c->max &&
 	    comp_can_join(cq, c->etitle, c->eop, c->ereq, cpl, img, op, pos,
 			  c->ecyc, cyc) &&
-	    emu_cq_room(cq) >= c->an + 1) {
+	    emu_cq_room(cq, c->an + 1) >= c->an + 1) {
 		if (c->an == 0) {
 			memcpy(c->a0img, img, 64);
 			c->a0op = op;

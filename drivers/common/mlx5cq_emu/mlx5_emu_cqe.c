@@ -38,6 +38,7 @@
 
 #include <rte_atomic.h>
 #include <rte_byteorder.h>
+#include <rte_prefetch.h>
 #include <mlx5_prm.h>
 
 #include "mlx5_emu_private.h"
@@ -61,6 +62,7 @@ enum {
 };
 
 #define EMU_CQ_STATUS_OVERFLOW 0x9 /* cqc.status: CQ overflow (PRM). */
+#define EMU_CQ_PF_AHEAD 4 /* CQEs prefetched for writing ahead. */
 
 /* Solicited bit of an op byte (opcode << 4 | se << 1), or an error CQE. */
 static int
@@ -165,13 +167,18 @@ emu_cqe_build(const struct mlx5_emu_cpl *cpl, uint8_t cqe[64], uint8_t *op)
 
 /* Entries the device may still write before the ring is full. */
 uint32_t
-emu_cq_room(const struct emu_cq *cq)
+emu_cq_room(struct emu_cq *cq, uint32_t need)
 {
 	uint32_t size = 1u << cq->log_cq_size;
 	uint32_t ci, used;
 
 	if (cq->oi || cq->cc)
 		return UINT32_MAX;
+	if (cq->ci_seen_valid) {
+		used = (cq->pi - cq->ci_seen) & EMU_CQN_MASK;
+		if (size - used >= need)
+			return size - used;
+	}
 	ci = rte_be_to_cpu_32(__atomic_load_n(&cq->dbrec[0],
 					      __ATOMIC_ACQUIRE)) & EMU_CQN_MASK;
 	used = (cq->pi - ci) & EMU_CQN_MASK;
@@ -180,8 +187,11 @@ emu_cq_room(const struct emu_cq *cq)
 		EMU_LOG(DEBUG, "%s: CQ 0x%x: consumer counter 0x%x ahead of "
 			"producer 0x%x", cq->dev->name, cq->cqn, ci,
 			cq->pi & EMU_CQN_MASK);
+		cq->ci_seen_valid = 0;
 		return 0;
 	}
+	cq->ci_seen = ci;
+	cq->ci_seen_valid = 1;
 	return size - used;
 }
 
@@ -200,7 +210,11 @@ emu_cqe_store(struct emu_cq *cq, uint32_t idx, const uint8_t cqe[64],
 	 * reads the iteration count, then dma_rmb, then the rest).
 	 */
 	memcpy(dst, cqe, EMU_CQE_OP_OWN - 1);
-	rte_wmb();
+	/*
+	 * The consumer is a CPU: the release store below orders the payload
+	 * before the owner byte (no I/O barrier; on x86 rte_wmb() would be
+	 * an sfence per CQE).
+	 */
 	{
 		uint16_t tail;
 		uint8_t b[2] = { cqe[EMU_CQE_OP_OWN - 1], op_own };
@@ -227,6 +241,9 @@ emu_cqe_emit(struct emu_cq *cq, const uint8_t cqe[64], uint8_t op)
 	}
 	emu_cqe_store(cq, idx, cqe, (uint8_t)(op | owner));
 	cq->pi++;
+	/* The consumer's core reads the ring: fetch lines for writing early. */
+	if (!cq->cc)
+		rte_prefetch0_write(emu_cq_cqe64(cq, cq->pi + EMU_CQ_PF_AHEAD));
 }
 
 int
@@ -245,7 +262,7 @@ static int
 emu_cqe_put(struct emu_cq *cq, const uint8_t cqe[64], uint8_t op,
 	    int overrun)
 {
-	if (emu_cq_room(cq) == 0)
+	if (emu_cq_room(cq, 1) == 0)
 		return overrun ? emu_cq_overrun(cq) : 0;
 	emu_cqe_emit(cq, cqe, op);
 	emu_ev_written(cq, 1, emu_cqe_op_se(op));
@@ -266,6 +283,8 @@ emu_cqe_post_flags(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 		ret = -EIO;
 		goto out;
 	}
+	/* The consumer counter is read once per call (emu_cq_room()). */
+	cq->ci_seen_valid = 0;
 	emu_ev_sample(cq);
 	for (i = 0; i < n; i++) {
 		ret = emu_cqe_build(&cpl[i], cqe, &op);
@@ -313,6 +332,7 @@ emu_cq_flush_locked(struct emu_cq *cq)
 	if (cq->status != 0) {
 		ret = -EIO;
 	} else {
+		cq->ci_seen_valid = 0;
 		emu_ev_sample(cq);
 		if (cq->cqe_comp_en)
 			emu_comp_close(cq);

@@ -5,22 +5,45 @@
 /*
  * The network lock and the progress engine: one thread per process,
  * started when the first SQ or RQ goes ready and stopped (joined) when no
- * queue is ready any more. Each pass takes emu_net_lock and executes the
- * send WQEs every ready SQ's doorbell record announces; the frames are
+ * queue is ready any more. Each pass takes emu_net_lock once and executes
+ * the send WQEs every ready SQ's doorbell record announces; the frames are
  * delivered to the receiving RQs in the same pass. When a pass finds
  * nothing to do EMU_ENGINE_SPIN times in a row the thread sleeps
  * EMU_ENGINE_NAP_US between passes (no busy burn while idle).
  *
- * Completions and the compression timer. The completions a pass writes
- * into a CQ with compression (cqc.cqe_comp_en) are posted with
- * MLX5_EMU_POST_HOLD: consecutive completions that may share a session
- * join it as on the device. The end of the pass stands for the device's
- * compression timer: every compressed CQ the pass posted to is flushed
- * (its open session or enhanced mini-CQE array written) before
- * emu_net_lock is released, so nothing stays held between passes. The
- * completions of such a CQ carry the clock sampled when the pass began.
- * CQs without compression are written completion by completion, each with
- * the clock of its own completion, exactly as before.
+ * Batching (the engine is the device's data path: everything here is per
+ * pass or per batch, nothing takes a lock, allocates or reads the clock
+ * per packet):
+ * - an SQ's doorbell record is read once per emu_sq_progress() call and
+ *   all the WQEs it announces are executed (at most one ring);
+ * - an RQ's doorbell record is read only when the WQEs it announced last
+ *   time are used up (mlx5_emu_rq.c);
+ * - completions are not written one by one: emu_engine_cpl() hands out a
+ *   slot of the CQ's stage (EMU_CQ_STAGE entries); a full stage, and every
+ *   stage at the end of the pass, is written into the ring by one
+ *   emu_cqe_post_flags() call: one cq->lock hold, one read of the CQ's
+ *   doorbell record (consumer counter) and of its arm doorbell per batch.
+ *   Staging is per CQ, so completions of queues sharing a CQ keep their
+ *   order;
+ * - the model clock is sampled once per batch of at most
+ *   EMU_ENGINE_BATCH send WQEs of an SQ (emu_engine_batch_clock(); an
+ *   idle pass reads no clock) and when a wire injection begins: every
+ *   completion of a batch carries that clock, the
+ *   time the device started the batch (CQE timestamps are therefore not
+ *   strictly increasing within a batch; they never go backwards).
+ *
+ * Completions and the compression timer. On a CQ with compression
+ * (cqc.cqe_comp_en) the stage is posted with MLX5_EMU_POST_HOLD:
+ * consecutive completions that may share a session join it as on the
+ * device, across stage flushes. The end of the pass stands for the
+ * device's compression timer: every CQ the pass staged completions for is
+ * written and flushed (open session or enhanced mini-CQE array closed)
+ * before emu_net_lock is released, so nothing stays held between passes.
+ *
+ * CPU. The thread is created by whichever thread makes the first queue
+ * ready and would inherit its CPU set; it is pinned on purpose to the CPU
+ * set of the EAL main lcore (when EAL has one), which in the usual
+ * "-l 0,1" run is the core the forwarding lcore does not use.
  *
  * Lock order (see mlx5_emu_net.h): dev->lock -> emu_engine_ctl_lock ->
  * emu_net_lock -> cq->lock. The thread takes only emu_net_lock, so the
@@ -33,10 +56,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <rte_pause.h>
+
+#include <rte_lcore.h>
+
 #include "mlx5_emu_net.h"
 
 #define EMU_ENGINE_SPIN 1000
 #define EMU_ENGINE_NAP_US 30
+#define EMU_ENGINE_PAUSED_NAP_US 1000
 
 static pthread_mutex_t emu_net_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t emu_engine_ctl_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -46,8 +74,8 @@ static int emu_engine_running; /* Thread created and not joined. */
 static volatile int emu_engine_stop;
 static int emu_engine_paused; /* mlx5_emu_net_engine_pause(). */
 /* The current pass (emu_net_lock held). */
-static uint64_t emu_pass_ts; /* Clock when the pass began. */
-static uint32_t emu_pass_held; /* Queues with cq_held set. */
+static uint64_t emu_pass_ts; /* Clock when the current batch began. */
+static struct emu_cq *emu_pass_cqs; /* CQs with staged completions. */
 
 void
 emu_net_lock(void)
@@ -106,52 +134,66 @@ emu_engine_pass_begin(void)
 	emu_pass_ts = emu_clock_ticks();
 }
 
-/* The session timer of one queue's CQ fired. */
-static void
-emu_engine_flush_wq(struct emu_wq *wq)
+void
+emu_engine_batch_clock(void)
 {
-	if (!wq->cq_held)
+	emu_pass_ts = emu_clock_ticks();
+}
+
+/* Write the staged completions of a CQ; final: the pass ends. */
+static void
+emu_engine_cq_write(struct emu_cq *cq, int final)
+{
+	uint32_t flags = (cq->cqe_comp_en && !final ? MLX5_EMU_POST_HOLD : 0) |
+			 (cq->stage_cyc ? EMU_POST_CYCLIC_RQ : 0);
+	unsigned int n = cq->nstage;
+	int ret;
+
+	cq->nstage = 0;
+	if (n == 0 && !(final && cq->cqe_comp_en))
 		return;
-	wq->cq_held = 0;
-	/* -EIO: the CQ went to error (overrun); nothing is held then. */
-	(void)emu_cq_flush_locked(wq->cq);
+	/* On a compressed CQ a final call with n == 0 closes the session. */
+	ret = emu_cqe_post_flags(cq, cq->stage, n, flags);
+	if (ret < (int)n)
+		EMU_LOG(DEBUG, "%s: CQ 0x%x full or in error: %d of %u "
+			"completions lost", cq->dev->name, cq->cqn,
+			(int)n - (ret < 0 ? 0 : ret), n);
 }
 
 void
 emu_engine_pass_end(void)
 {
-	struct emu_net *net;
-	struct emu_sq *sq;
-	struct emu_rq *rq;
+	struct emu_cq *cq;
 
-	if (emu_pass_held == 0)
-		return;
-	TAILQ_FOREACH(net, &emu_nets, next) {
-		TAILQ_FOREACH(sq, &net->sqs, next)
-			emu_engine_flush_wq(&sq->wq);
-		TAILQ_FOREACH(rq, &net->rqs, next)
-			emu_engine_flush_wq(&rq->wq);
+	while ((cq = emu_pass_cqs) != NULL) {
+		emu_pass_cqs = cq->pass_next;
+		cq->pass_next = NULL;
+		cq->in_pass = 0;
+		emu_engine_cq_write(cq, 1);
 	}
-	emu_pass_held = 0;
 }
 
-int
-emu_engine_cqe_post(struct emu_wq *wq, const struct mlx5_emu_cpl *cpl)
+struct mlx5_emu_cpl *
+emu_engine_cpl(struct emu_wq *wq)
 {
-	if (!wq->cq->cqe_comp_en)
-		return emu_cqe_post(wq->cq, cpl, 1);
-	if (!wq->cq_held) {
-		wq->cq_held = 1;
-		emu_pass_held++;
-	}
-	return emu_cqe_post_flags(wq->cq, cpl, 1, MLX5_EMU_POST_HOLD |
-				  (wq->cyclic_rq ? EMU_POST_CYCLIC_RQ : 0));
-}
+	struct emu_cq *cq = wq->cq;
+	struct mlx5_emu_cpl *cpl;
 
-uint64_t
-emu_engine_cpl_time(const struct emu_wq *wq)
-{
-	return wq->cq->cqe_comp_en ? emu_pass_ts : emu_clock_ticks();
+	if (!cq->in_pass) {
+		cq->in_pass = 1;
+		cq->pass_next = emu_pass_cqs;
+		emu_pass_cqs = cq;
+	}
+	/* A stage holds completions of one kind of queue: those of cyclic
+	 * RQs carry no stride index in their mini-CQEs. */
+	if (cq->nstage == EMU_CQ_STAGE ||
+	    (cq->nstage != 0 && cq->stage_cyc != wq->cyclic_rq))
+		emu_engine_cq_write(cq, 0);
+	cq->stage_cyc = wq->cyclic_rq;
+	cpl = &cq->stage[cq->nstage++];
+	memset(cpl, 0, sizeof(*cpl));
+	cpl->timestamp = emu_pass_ts;
+	return cpl;
 }
 
 /* One pass over every ready SQ of the process (emu_net_lock held). */
@@ -162,7 +204,7 @@ emu_engine_pass(void)
 	struct emu_sq *sq;
 	unsigned int n = 0;
 
-	emu_engine_pass_begin();
+	/* The clock is sampled by each SQ batch (emu_sq_progress()). */
 	TAILQ_FOREACH(net, &emu_nets, next)
 		TAILQ_FOREACH(sq, &net->sqs, next)
 			if (sq->wq.state == EMU_Q_RDY)
@@ -200,12 +242,36 @@ emu_engine_main(void *arg)
 			idle = 0;
 			continue;
 		}
-		if (idle < EMU_ENGINE_SPIN)
+		if (idle < EMU_ENGINE_SPIN) {
 			idle++;
-		else
-			usleep(EMU_ENGINE_NAP_US);
+			rte_pause();
+		} else {
+			/* Paused: nap longer (no wake-ups to steal a core
+			 * from whoever drives mlx5_emu_net_progress()). */
+			usleep(__atomic_load_n(&emu_engine_paused,
+					       __ATOMIC_RELAXED) ?
+			       EMU_ENGINE_PAUSED_NAP_US : EMU_ENGINE_NAP_US);
+		}
 	}
 	return NULL;
+}
+
+/* Pin the thread to the EAL main lcore's CPU set (see the top). */
+static void
+emu_engine_pin(pthread_t t)
+{
+	rte_cpuset_t set;
+	int ret;
+
+	if (rte_lcore_count() == 0)
+		return;
+	set = rte_lcore_cpuset(rte_get_main_lcore());
+	if (CPU_COUNT(&set) == 0)
+		return;
+	ret = pthread_setaffinity_np(t, sizeof(set), &set);
+	if (ret != 0)
+		EMU_LOG(INFO, "engine: not pinned to the main lcore's CPUs "
+			"(%s)", strerror(ret));
 }
 
 void
@@ -228,8 +294,10 @@ emu_engine_update(void)
 				strerror(ret));
 		else
 			emu_engine_running = 1;
-		if (ret == 0)
+		if (ret == 0) {
 			pthread_setname_np(emu_engine_thread, "mlx5-emu-net");
+			emu_engine_pin(emu_engine_thread);
+		}
 		if (ret == 0)
 			EMU_LOG(DEBUG, "engine: started (%u ready queues)",
 				ready);

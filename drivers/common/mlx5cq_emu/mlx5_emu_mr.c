@@ -151,6 +151,7 @@ emu_dereg_mr(struct ibv_mr *ibmr)
 	emu_net_lock();
 	TAILQ_REMOVE(&dev->net->mrs, mr, next);
 	dev->net->nstats.mrs--;
+	dev->net->mr_gen++; /* No WQ may keep it as its hint. */
 	emu_net_unlock();
 	pthread_mutex_unlock(&dev->lock);
 	free(mr);
@@ -168,11 +169,11 @@ emu_mr_lookup(struct emu_net *net, uint32_t lkey)
 	return NULL;
 }
 
-int
-emu_mr_check(struct emu_net *net, uint32_t pdn, uint32_t lkey,
-	     uint64_t addr, uint32_t len, int write)
+/* An MR of lkey on pdn covers [addr, addr + len): 0 or the syndrome. */
+static int
+emu_mr_covers(const struct emu_mr *mr, uint32_t pdn, uint64_t addr,
+	      uint32_t len, int write)
 {
-	struct emu_mr *mr = emu_mr_lookup(net, lkey);
 	uint64_t start, end;
 
 	if (mr == NULL || mr->pdn != pdn)
@@ -184,6 +185,27 @@ emu_mr_check(struct emu_net *net, uint32_t pdn, uint32_t lkey,
 	if (addr < start || addr + len < addr || addr + len > end)
 		return EMU_SYND_LOC_PROT_ERR;
 	return 0;
+}
+
+int
+emu_mr_check(struct emu_net *net, uint32_t pdn, uint32_t lkey,
+	     uint64_t addr, uint32_t len, int write)
+{
+	return emu_mr_covers(emu_mr_lookup(net, lkey), pdn, addr, len, write);
+}
+
+int
+emu_mr_check_wq(struct emu_net *net, struct emu_wq *wq, uint32_t lkey,
+		uint64_t addr, uint32_t len, int write)
+{
+	const struct emu_mr *mr = wq->mr_hint;
+
+	if (mr == NULL || wq->mr_gen != net->mr_gen || mr->mr.lkey != lkey) {
+		mr = emu_mr_lookup(net, lkey);
+		wq->mr_hint = mr;
+		wq->mr_gen = net->mr_gen;
+	}
+	return emu_mr_covers(mr, wq->pdn, addr, len, write);
 }
 
 int

@@ -28,12 +28,14 @@
  *   takes only emu_net_lock (never a dev->lock), so a control command may
  *   wait for the engine (join) while holding dev->lock.
  * - emu_engine_ctl_lock serialises starting and stopping the thread.
- * - CQEs are written with emu_engine_cqe_post() (cq->lock, taken under
- *   emu_net_lock). On a CQ with compression the completion is posted with
- *   MLX5_EMU_POST_HOLD, so consecutive completions of one pass share
- *   sessions; emu_engine_pass_end(), still under emu_net_lock, flushes
- *   every CQ the pass touched (the device's compression timer). A pass is
- *   one emu_net_lock hold: the engine's pass or one wire injection. A CQ
+ * - Completions of network queues are staged per CQ (emu_engine_cpl(),
+ *   emu_net_lock held) and written in batches (cq->lock, taken under
+ *   emu_net_lock, once per batch). On a CQ with compression the batches
+ *   are posted with MLX5_EMU_POST_HOLD, so consecutive completions of one
+ *   pass share sessions; emu_engine_pass_end(), still under emu_net_lock,
+ *   writes and flushes every CQ the pass touched (the device's
+ *   compression timer). A pass is one emu_net_lock hold: the engine's
+ *   pass or one wire injection. A CQ
  *   used by an SQ or RQ cannot be destroyed (firmware refuses with
  *   RES_BUSY) and queues change only under emu_net_lock, so the pointers
  *   the network objects keep stay valid for the whole pass.
@@ -65,6 +67,7 @@
 
 struct emu_net;
 struct emu_port;
+struct emu_pkt;
 
 /* A registered memory region (ibv_reg_mr). */
 struct emu_mr {
@@ -98,10 +101,12 @@ struct emu_wq {
 	uint8_t log_sz; /* log2 of WQEs (RQ) or WQEBBs (SQ). */
 	uint8_t log_stride;
 	uint8_t state;
-	uint8_t cq_held; /* Posted to a compressed CQ in this pass. */
 	uint8_t cyclic_rq; /* An RQ: mini-CQE stride index undefined (0). */
 	struct emu_cq *cq;
 	uint32_t cqn;
+	/* Last MR a data segment hit (valid while mr_gen == net->mr_gen). */
+	const struct emu_mr *mr_hint;
+	uint32_t mr_gen;
 };
 
 struct emu_sq {
@@ -121,6 +126,7 @@ struct emu_rq {
 	struct emu_wq wq;
 	uint8_t vsd;
 	uint16_t ci; /* WQEs consumed by the device. */
+	uint16_t posted; /* Doorbell record word 0 as last read. */
 	uint32_t refcnt; /* RQTs and direct TIRs. */
 	struct emu_qcnt *qcnt; /* rqc.counter_set_id's set, or NULL. */
 };
@@ -153,6 +159,12 @@ struct emu_tir {
 	uint8_t l4_udp; /* Outer selector l4_prot_type. */
 	uint32_t fields; /* Outer selector selected_fields. */
 	uint8_t key[EMU_RSS_KEY_LEN];
+	/*
+	 * Toeplitz by nibbles: ttab[i][h][v] is the hash of input byte i
+	 * holding nibble v in its high (h 0) or low (h 1) half, every other
+	 * bit 0 (the hash is linear: XOR of the entries of the input).
+	 */
+	uint32_t ttab[EMU_RSS_KEY_LEN - 4][2][16];
 	struct emu_rq *rq; /* Direct. */
 	struct emu_rqt *rqt; /* Indirect. */
 	struct emu_td *td;
@@ -186,6 +198,7 @@ struct emu_net {
 	TAILQ_HEAD(, emu_qcnt) qcnts;
 	uint32_t next_id;
 	uint32_t next_lkey;
+	uint32_t mr_gen; /* Bumped by every deregistration (MR hints). */
 	struct emu_vport vport;
 	struct emu_port *port; /* On a wire, or NULL. */
 	struct mlx5_emu_port_stats pstats;
@@ -207,26 +220,25 @@ int emu_engine_is_running(void);
 /* Model clock in device ticks (1 GHz: nanoseconds). */
 uint64_t emu_clock_ticks(void);
 /*
- * A pass (emu_net_lock held from begin to end): begin samples the pass
- * clock; end flushes the compressed CQs the pass posted to (the device's
- * session timer). The engine's pass and mlx5_emu_wire_inject() are passes.
+ * A pass (emu_net_lock held from begin to end): begin samples the clock;
+ * end writes the completions staged in the pass and flushes the
+ * compressed CQs it posted to (the device's session timer). The engine's
+ * pass and mlx5_emu_wire_inject() are passes.
  */
 void emu_engine_pass_begin(void);
 void emu_engine_pass_end(void);
+/* Sample the clock for the completions of the next batch (in a pass). */
+void emu_engine_batch_clock(void);
+/* Send WQEs executed between two clock samples. */
+#define EMU_ENGINE_BATCH 64
 /*
- * Write the completion of a network queue into its CQ (emu_net_lock held,
- * inside a pass). On a CQ with cqe_comp_en it is posted with
- * MLX5_EMU_POST_HOLD and the CQ is flushed at the end of the pass; other
- * CQs get it written at once. Returns what emu_cqe_post() returns.
+ * A zeroed completion slot of a network queue's CQ (emu_net_lock held,
+ * inside a pass), timestamp preset to the batch clock. The caller fills
+ * it; it is written into the ring with the rest of the CQ's stage, when
+ * the stage is full or the pass ends. A completion the CQ has no room for
+ * (or a CQ in error) is lost, as before, with a DEBUG log line.
  */
-int emu_engine_cqe_post(struct emu_wq *wq, const struct mlx5_emu_cpl *cpl);
-/*
- * Timestamp of a completion of a network queue (inside a pass): the model
- * clock now, or on a CQ with compression the clock sampled when the pass
- * began (completions of one pass may share a session, whose readers take
- * the timestamp from the title anyway).
- */
-uint64_t emu_engine_cpl_time(const struct emu_wq *wq);
+struct mlx5_emu_cpl *emu_engine_cpl(struct emu_wq *wq);
 
 /* mlx5_emu_net.c (dev->lock held) */
 struct emu_net *emu_net_get(struct emu_dev *dev);
@@ -238,6 +250,10 @@ struct emu_mr *emu_mr_lookup(struct emu_net *net, uint32_t lkey);
  * access when write is set), else the error syndrome. */
 int emu_mr_check(struct emu_net *net, uint32_t pdn, uint32_t lkey,
 		 uint64_t addr, uint32_t len, int write);
+/* emu_mr_check() for a data segment of a WQ: the WQ's last MR is tried
+ * before the list. */
+int emu_mr_check_wq(struct emu_net *net, struct emu_wq *wq, uint32_t lkey,
+		    uint64_t addr, uint32_t len, int write);
 
 /* mlx5_emu_tis.c */
 int emu_td_create(struct emu_dev *dev, struct emu_net *net, const void *in,
@@ -292,9 +308,11 @@ int emu_qcnt_destroy(struct emu_dev *dev, struct emu_net *net,
 		     struct emu_qcnt *q);
 int emu_qcnt_query(struct emu_dev *dev, struct emu_qcnt *q, const void *in,
 		   size_t inlen, void *out, size_t outlen);
-/* Receive one frame into an RQ (emu_net_lock held). */
-void emu_rq_receive(struct emu_rq *rq, const uint8_t *frame, uint32_t len,
-		    uint32_t hash, uint8_t hash_type);
+/* Receive one frame, parsed as pkt (pkt->len bytes), into an RQ
+ * (emu_net_lock held, inside a pass). */
+void emu_rq_receive(struct emu_rq *rq, const uint8_t *frame,
+		    const struct emu_pkt *pkt, uint32_t hash,
+		    uint8_t hash_type);
 
 /* mlx5_emu_rss.c */
 int emu_rqt_create(struct emu_dev *dev, struct emu_net *net, const void *in,
@@ -304,6 +322,8 @@ int emu_tir_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 		   size_t inlen, void *out, size_t outlen, uint32_t *id,
 		   void **priv);
 uint32_t emu_toeplitz(const uint8_t *key, const uint8_t *data, size_t len);
+/* Fill tir->ttab from tir->key. */
+void emu_toeplitz_table(struct emu_tir *tir);
 /* Steer a frame that passed the vport filter (emu_net_lock held); self:
  * the device sent it itself. */
 void emu_rss_deliver(struct emu_net *net, const uint8_t *frame, uint32_t len,

@@ -43,6 +43,7 @@ extern int mlx5_emu_logtype;
 #define EMU_EQN_BASE 16 /* EQ of completion vector v: EMU_EQN_BASE + v. */
 #define EMU_MAX_VECTORS (256 - EMU_EQN_BASE) /* c_eqn is 8 bits. */
 #define EMU_CQN_MASK 0xffffffu /* CQ numbers and counters: 24 bits. */
+#define EMU_CQ_STAGE 64 /* Completions the engine stages per CQ. */
 
 /* Firmware command status (PRM; kernel include/linux/mlx5/device.h). */
 enum emu_cmd_status {
@@ -144,6 +145,23 @@ struct emu_cq {
 	struct ibv_cq *ibcq; /* Verbs path: the user's CQ (events). */
 	struct emu_comp *comp; /* Open compression session. */
 	struct emu_cq_ev *ev; /* Arming, moderation, subscriptions. */
+	/*
+	 * Consumer counter last read from the doorbell record by the writer
+	 * (cq->lock held; valid within one post or flush call only, see
+	 * emu_cq_room()).
+	 */
+	uint32_t ci_seen;
+	uint8_t ci_seen_valid;
+	/*
+	 * Completions of network queues staged by the progress engine
+	 * (mlx5_emu_engine.c, emu_net_lock held): written into the ring in
+	 * one post call when the stage is full and at the end of the pass.
+	 */
+	uint8_t in_pass; /* On the pass's list of CQs. */
+	uint16_t nstage;
+	uint8_t stage_cyc; /* The stage holds completions of a cyclic RQ. */
+	struct emu_cq *pass_next;
+	struct mlx5_emu_cpl stage[EMU_CQ_STAGE];
 };
 
 /* A protection domain. */
@@ -354,8 +372,13 @@ struct emu_cq_ev;
 /* Image of one completion (op_own 0) and its opcode/se bits; 0 or EINVAL. */
 int emu_cqe_build(const struct mlx5_emu_cpl *cpl, uint8_t cqe[64],
 		  uint8_t *op);
-/* Free ring slots (UINT32_MAX with oi or cc). */
-uint32_t emu_cq_room(const struct emu_cq *cq);
+/*
+ * Free ring slots (UINT32_MAX with oi or cc). The consumer counter is read
+ * from the doorbell record unless the counter read earlier in the same
+ * post/flush call already shows at least need free slots (the consumer
+ * only moves forward, so the earlier value never overstates the room).
+ */
+uint32_t emu_cq_room(struct emu_cq *cq, uint32_t need);
 /* Store a 64 B image at ring index idx: bytes 0..62, barrier, op_own. */
 void emu_cqe_store(struct emu_cq *cq, uint32_t idx, const uint8_t cqe[64],
 		   uint8_t op_own);

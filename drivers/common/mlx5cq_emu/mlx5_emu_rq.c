@@ -29,10 +29,12 @@
  * verifying the checksums in the frame (IPv6 has no header checksum: L3_OK
  * when the header is whole; UDP over IPv4 with checksum 0 is OK), csum =
  * the 16-bit one's complement sum of the bytes after the 14-byte Ethernet
- * header, and the timestamp of the model clock. Completions go through
- * emu_engine_cqe_post(): on a CQ with compression the frames delivered in
- * one pass form sessions (timestamp: the clock when the pass began),
- * closed at the end of the pass (mlx5_emu_engine.c).
+ * header, and the timestamp of the model clock (sampled once per engine
+ * batch). Completions are staged with emu_engine_cpl() and written in
+ * batches; on a CQ with compression the frames delivered in one pass form
+ * sessions, closed at the end of the pass (mlx5_emu_engine.c). The
+ * doorbell record is read again only when the WQEs it announced last are
+ * used up (a device reads doorbells asynchronously too).
  */
 
 #include <errno.h>
@@ -42,11 +44,14 @@
 
 #include <rte_atomic.h>
 #include <rte_byteorder.h>
+#include <rte_prefetch.h>
 #include <mlx5_prm.h>
 
 #include "mlx5_emu_net.h"
 
 #define EMU_INVALID_LKEY 0x100 /* MLX5_INVALID_LKEY (rdma-core). */
+#define EMU_RQ_PF_WQE 16 /* WQEs prefetched ahead. */
+#define EMU_RQ_PF_BUF 4 /* WQEs ahead whose buffer is prefetched. */
 
 struct emu_rq *
 emu_rq_lookup(struct emu_net *net, uint32_t rqn)
@@ -192,8 +197,10 @@ emu_rq_modify(struct emu_dev *dev, struct emu_rq *rq, const void *in,
 					 &rq->wq.state, cur, to, out, outlen);
 	if (ret == 0) {
 		rq->wq.state = to;
-		if (to == EMU_Q_RST)
+		if (to == EMU_Q_RST) {
 			rq->ci = 0;
+			rq->posted = 0;
+		}
 		if (mask & MLX5_MODIFY_RQ_IN_MODIFY_BITMASK_VSD)
 			rq->vsd = MLX5_GET(rqc, rqc, vsd);
 	}
@@ -245,14 +252,14 @@ emu_rd64(const uint8_t *p)
 	return rte_be_to_cpu_64(v);
 }
 
-/* hdr_type_etc of a frame (VLAN bit excluded) and its csum field. */
+/* hdr_type_etc of a parsed frame (VLAN bit excluded) and its csum field. */
 static uint16_t
-emu_rx_hdr_type(const uint8_t *f, uint32_t len, uint16_t *csum)
+emu_rx_hdr_type(const uint8_t *f, const struct emu_pkt *pp, uint16_t *csum)
 {
-	struct emu_pkt p;
+	const struct emu_pkt p = *pp;
+	uint32_t len = p.len;
 	uint16_t ht = 0x1 << 8; /* L2_OK. */
 
-	emu_pkt_parse(f, len, &p);
 	*csum = len > 14 ? emu_csum_fold(emu_csum_add(0, f + 14, len - 14)) :
 		0;
 	if (p.ipv4) {
@@ -275,9 +282,9 @@ emu_rx_hdr_type(const uint8_t *f, uint32_t len, uint16_t *csum)
 			ht |= (uint16_t)((!ack ? 1 : p.l4_len > hl ? 4 : 3)
 					 << 4);
 		}
-		if (emu_l4_csum(f, &p) == 0 ||
-		    (p.l4_proto == 17 && p.ipv4 &&
-		     f[p.l4_off + 6] == 0 && f[p.l4_off + 7] == 0))
+		if ((p.l4_proto == 17 && p.ipv4 &&
+		     f[p.l4_off + 6] == 0 && f[p.l4_off + 7] == 0) ||
+		    emu_l4_csum(f, &p) == 0)
 			ht |= 0x4 << 8;
 	}
 	return ht;
@@ -287,52 +294,82 @@ static void
 emu_rq_error(struct emu_rq *rq, uint16_t idx, uint8_t syndrome,
 	     const char *why)
 {
-	struct mlx5_emu_cpl cpl;
+	struct mlx5_emu_cpl *cpl;
 
 	EMU_LOG(DEBUG, "%s: RQ 0x%x: WQE %u: %s (syndrome 0x%02x), RQ to "
 		"error", rq->net->dev->name, rq->rqn, idx, why, syndrome);
-	memset(&cpl, 0, sizeof(cpl));
-	cpl.kind = MLX5_EMU_CPL_RESP_ERR;
-	cpl.syndrome = syndrome;
-	cpl.wqe_counter = idx;
-	cpl.qpn = rq->rqn;
 	rq->net->pstats.rx_errors++;
 	rq->wq.state = EMU_Q_ERR;
 	rq->ci++;
-	if (emu_engine_cqe_post(&rq->wq, &cpl) != 1)
-		EMU_LOG(DEBUG, "%s: RQ 0x%x: CQ 0x%x full or in error, error "
-			"completion of WQE %u lost", rq->net->dev->name,
-			rq->rqn, rq->wq.cqn, idx);
+	cpl = emu_engine_cpl(&rq->wq);
+	cpl->kind = MLX5_EMU_CPL_RESP_ERR;
+	cpl->syndrome = syndrome;
+	cpl->wqe_counter = idx;
+	cpl->qpn = rq->rqn;
+	cpl->timestamp = 0;
+}
+
+/* A WQE is posted: the cached doorbell value, else a fresh read. */
+static int
+emu_rq_has_wqe(struct emu_rq *rq)
+{
+	if (rq->posted != rq->ci)
+		return 1;
+	/* The acquire orders the reads of every WQE it announces. */
+	rq->posted = rte_be_to_cpu_32(__atomic_load_n(
+		&rq->wq.dbrec[MLX5_RCV_DBR], __ATOMIC_ACQUIRE)) & 0xffff;
+	return rq->posted != rq->ci;
+}
+
+/*
+ * Prefetch the WQE EMU_RQ_PF_WQE ahead and, for writing, the first buffer
+ * of the WQE EMU_RQ_PF_BUF ahead (posted WQEs only): both were written by
+ * the consumer's core.
+ */
+static void
+emu_rq_prefetch(const struct emu_rq *rq, uint32_t mask)
+{
+	uint16_t ahead = (uint16_t)(rq->posted - rq->ci);
+	const uint8_t *w;
+
+	if (ahead > EMU_RQ_PF_WQE)
+		rte_prefetch0(rq->wq.ring + ((size_t)((rq->ci + EMU_RQ_PF_WQE) &
+			      mask) << rq->wq.log_stride));
+	if (ahead > EMU_RQ_PF_BUF) {
+		w = rq->wq.ring + ((size_t)((rq->ci + EMU_RQ_PF_BUF) & mask) <<
+				   rq->wq.log_stride);
+		rte_prefetch0_write((const void *)(uintptr_t)emu_rd64(w + 8));
+	}
 }
 
 void
-emu_rq_receive(struct emu_rq *rq, const uint8_t *frame, uint32_t len,
-	       uint32_t hash, uint8_t hash_type)
+emu_rq_receive(struct emu_rq *rq, const uint8_t *frame,
+	       const struct emu_pkt *pkt, uint32_t hash, uint8_t hash_type)
 {
 	struct emu_net *net = rq->net;
 	uint32_t mask = (1u << rq->wq.log_sz) - 1;
 	unsigned int nsegs = 1u << (rq->wq.log_stride - 4), i;
+	uint32_t len = pkt->len;
 	const uint8_t *wqe;
-	struct mlx5_emu_cpl cpl;
+	struct mlx5_emu_cpl *cpl;
+	struct emu_pkt stripped;
 	uint32_t room = 0, left, done;
-	uint16_t posted, idx, vlan = 0;
+	uint16_t idx, vlan = 0;
 	int strip = 0;
 
 	if (rq->wq.state != EMU_Q_RDY) {
 		net->pstats.rx_no_queue++;
 		return;
 	}
-	posted = rte_be_to_cpu_32(__atomic_load_n(&rq->wq.dbrec[MLX5_RCV_DBR],
-						  __ATOMIC_ACQUIRE)) & 0xffff;
-	if (posted == rq->ci) {
+	if (!emu_rq_has_wqe(rq)) {
 		net->pstats.rx_out_of_buffer++;
 		if (rq->qcnt != NULL)
 			rq->qcnt->out_of_buffer++;
 		return;
 	}
-	rte_rmb();
 	idx = rq->ci;
 	wqe = rq->wq.ring + ((size_t)(idx & mask) << rq->wq.log_stride);
+	emu_rq_prefetch(rq, mask);
 	if (!rq->vsd && len >= 18 && frame[12] == 0x81 && frame[13] == 0x00) {
 		strip = 1;
 		vlan = (uint16_t)(frame[14] << 8 | frame[15]);
@@ -340,6 +377,8 @@ emu_rq_receive(struct emu_rq *rq, const uint8_t *frame, uint32_t len,
 		memcpy(emu_rx_frame + 12, frame + 16, len - 16);
 		frame = emu_rx_frame;
 		len -= 4;
+		emu_pkt_parse(frame, len, &stripped);
+		pkt = &stripped;
 	}
 	/* Check every segment the frame needs before writing any. */
 	for (i = 0, left = len; i < nsegs && left > 0; i++) {
@@ -350,8 +389,8 @@ emu_rq_receive(struct emu_rq *rq, const uint8_t *frame, uint32_t len,
 		if (bc == 0 || lkey == EMU_INVALID_LKEY)
 			break;
 		n = bc < left ? bc : left;
-		if (emu_mr_check(net, rq->wq.pdn, lkey, emu_rd64(d + 8), n,
-				 1) != 0) {
+		if (emu_mr_check_wq(net, &rq->wq, lkey, emu_rd64(d + 8), n,
+				    1) != 0) {
 			emu_rq_error(rq, idx, EMU_SYND_LOC_PROT_ERR,
 				     "data segment outside a writable MR");
 			return;
@@ -372,24 +411,22 @@ emu_rq_receive(struct emu_rq *rq, const uint8_t *frame, uint32_t len,
 		memcpy((void *)(uintptr_t)emu_rd64(d + 8), frame + done, n);
 		done += n;
 	}
-	memset(&cpl, 0, sizeof(cpl));
-	cpl.kind = MLX5_EMU_CPL_RESP;
-	cpl.byte_cnt = len;
-	cpl.wqe_counter = idx;
-	cpl.rx_hash_res = hash;
-	cpl.rx_hash_type = hash_type;
-	cpl.hdr_type_etc = emu_rx_hdr_type(frame, len, &cpl.csum);
-	if (strip) {
-		cpl.hdr_type_etc |= MLX5_CQE_VLAN_STRIPPED;
-		cpl.vlan_info = vlan;
-	}
-	cpl.timestamp = emu_engine_cpl_time(&rq->wq);
 	rq->ci++;
 	net->pstats.rx_packets++;
 	net->pstats.rx_bytes += len;
-	rte_wmb();
-	if (emu_engine_cqe_post(&rq->wq, &cpl) != 1)
-		EMU_LOG(DEBUG, "%s: RQ 0x%x: CQ 0x%x full or in error, "
-			"completion of WQE %u lost", net->dev->name, rq->rqn,
-			rq->wq.cqn, idx);
+	/*
+	 * The CQE is written later, with the CQ's stage; its owner byte is a
+	 * release store, which orders the data above before it.
+	 */
+	cpl = emu_engine_cpl(&rq->wq);
+	cpl->kind = MLX5_EMU_CPL_RESP;
+	cpl->byte_cnt = len;
+	cpl->wqe_counter = idx;
+	cpl->rx_hash_res = hash;
+	cpl->rx_hash_type = hash_type;
+	cpl->hdr_type_etc = emu_rx_hdr_type(frame, pkt, &cpl->csum);
+	if (strip) {
+		cpl->hdr_type_etc |= MLX5_CQE_VLAN_STRIPPED;
+		cpl->vlan_info = vlan;
+	}
 }

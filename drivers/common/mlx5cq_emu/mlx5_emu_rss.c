@@ -226,6 +226,7 @@ emu_tir_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 	tir->fields = fields;
 	memcpy(tir->key, MLX5_ADDR_OF(tirc, tirc, rx_hash_toeplitz_key),
 	       EMU_RSS_KEY_LEN);
+	emu_toeplitz_table(tir);
 	tir->rq = rq;
 	tir->rqt = rqt;
 	tir->td = td;
@@ -267,20 +268,52 @@ emu_toeplitz(const uint8_t *key, const uint8_t *data, size_t len)
 	return hash;
 }
 
+void
+emu_toeplitz_table(struct emu_tir *tir)
+{
+	unsigned int i, h, v;
+	uint8_t one[EMU_RSS_KEY_LEN - 4];
+
+	/* The bit-serial definition, once per nibble value and position. */
+	memset(one, 0, sizeof(one));
+	for (i = 0; i < EMU_RSS_KEY_LEN - 4; i++) {
+		for (h = 0; h < 2; h++) {
+			for (v = 0; v < 16; v++) {
+				one[i] = (uint8_t)(h == 0 ? v << 4 : v);
+				tir->ttab[i][h][v] =
+					emu_toeplitz(tir->key, one, i + 1);
+			}
+		}
+		one[i] = 0;
+	}
+}
+
+/* Toeplitz hash of len (at most 36) bytes with the TIR's tables. */
+static uint32_t
+emu_toeplitz_fast(const struct emu_tir *tir, const uint8_t *data, size_t len)
+{
+	uint32_t hash = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		hash ^= tir->ttab[i][0][data[i] >> 4] ^
+			tir->ttab[i][1][data[i] & 0xf];
+	return hash;
+}
+
 /* Hash of a frame under a TIR; the hash type in *type. */
 static uint32_t
-emu_rss_hash(const struct emu_tir *tir, const uint8_t *f, uint32_t len,
-	     uint8_t *type)
+emu_rss_hash(const struct emu_tir *tir, const uint8_t *f,
+	     const struct emu_pkt *pp, uint8_t *type)
 {
+	const struct emu_pkt p = *pp;
 	uint8_t in[36];
 	size_t n = 0, alen;
-	struct emu_pkt p;
 	const uint8_t *src, *dst;
 
 	*type = 0;
 	if (tir->hash_fn != MLX5_RX_HASH_FN_TOEPLITZ || tir->fields == 0)
 		return 0;
-	emu_pkt_parse(f, len, &p);
 	if (tir->l3_ipv6 ? !p.ipv6 : !p.ipv4)
 		return 0;
 	alen = p.ipv6 ? 16 : 4;
@@ -309,7 +342,7 @@ emu_rss_hash(const struct emu_tir *tir, const uint8_t *f, uint32_t len,
 		}
 		*type |= (tir->l4_udp ? 2 : 1) << 6;
 	}
-	return emu_toeplitz(tir->key, in, n);
+	return emu_toeplitz_fast(tir, in, n);
 }
 
 void
@@ -317,6 +350,7 @@ emu_rss_deliver(struct emu_net *net, const uint8_t *frame, uint32_t len,
 		int self)
 {
 	struct emu_tir *tir = TAILQ_FIRST(&net->tirs);
+	struct emu_pkt pkt;
 	struct emu_rq *rq;
 	uint32_t hash;
 	uint8_t type;
@@ -331,8 +365,10 @@ emu_rss_deliver(struct emu_net *net, const uint8_t *frame, uint32_t len,
 		net->pstats.rx_filtered++;
 		return;
 	}
-	hash = emu_rss_hash(tir, frame, len, &type);
+	/* Parsed once: the hash and the RX CQE's header type use it. */
+	emu_pkt_parse(frame, len, &pkt);
+	hash = emu_rss_hash(tir, frame, &pkt, &type);
 	rq = tir->rqt != NULL ? tir->rqt->rqs[hash % tir->rqt->size] :
 	     tir->rq;
-	emu_rq_receive(rq, frame, len, hash, type);
+	emu_rq_receive(rq, frame, &pkt, hash, type);
 }

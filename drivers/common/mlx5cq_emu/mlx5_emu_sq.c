@@ -28,9 +28,10 @@
  * whatever CQ_UPDATE says, and the SQ goes to ERR. A good one gets its
  * checksums filled as cs_flags ask, goes on the wire, and completes with
  * a requester CQE (wqe_counter = its index) when CQ_UPDATE is set.
- * Completions go through emu_engine_cqe_post(): on a CQ with compression
- * the completions of one engine pass form sessions (requester mini-CQEs:
- * wqe_counter, s_wqe_opcode), closed at the end of the pass.
+ * Completions are staged with emu_engine_cpl() and written in batches
+ * (mlx5_emu_engine.c); on a CQ with compression the completions of one
+ * engine pass form sessions (requester mini-CQEs: wqe_counter,
+ * s_wqe_opcode), closed at the end of the pass.
  */
 
 #include <errno.h>
@@ -40,11 +41,14 @@
 
 #include <rte_atomic.h>
 #include <rte_byteorder.h>
+#include <rte_prefetch.h>
 #include <mlx5_prm.h>
 
 #include "mlx5_emu_net.h"
 
 #define WQ_GET(fld) MLX5_GET(wq, wq, fld)
+#define EMU_SQ_PF_WQE 16 /* WQEBBs prefetched ahead. */
+#define EMU_SQ_PF_DATA 8 /* WQEBBs ahead whose data is prefetched. */
 
 static int
 emu_wq_fail(struct emu_dev *dev, void *out, size_t outlen, uint8_t status,
@@ -420,19 +424,13 @@ static void
 emu_sq_complete(struct emu_sq *sq, uint16_t idx, uint8_t opcode,
 		uint8_t syndrome)
 {
-	struct mlx5_emu_cpl cpl;
+	struct mlx5_emu_cpl *cpl = emu_engine_cpl(&sq->wq);
 
-	memset(&cpl, 0, sizeof(cpl));
-	cpl.kind = syndrome ? MLX5_EMU_CPL_REQ_ERR : MLX5_EMU_CPL_REQ;
-	cpl.syndrome = syndrome;
-	cpl.s_wqe_opcode = opcode;
-	cpl.wqe_counter = idx;
-	cpl.qpn = sq->sqn;
-	cpl.timestamp = emu_engine_cpl_time(&sq->wq);
-	if (emu_engine_cqe_post(&sq->wq, &cpl) != 1)
-		EMU_LOG(DEBUG, "%s: SQ 0x%x: CQ 0x%x full or in error, "
-			"completion of WQE %u lost", sq->net->dev->name,
-			sq->sqn, sq->wq.cqn, idx);
+	cpl->kind = syndrome ? MLX5_EMU_CPL_REQ_ERR : MLX5_EMU_CPL_REQ;
+	cpl->syndrome = syndrome;
+	cpl->s_wqe_opcode = opcode;
+	cpl->wqe_counter = idx;
+	cpl->qpn = sq->sqn;
 }
 
 /* Fail the WQE at idx: error CQE, SQ to ERR. */
@@ -500,8 +498,8 @@ emu_sq_build(struct emu_sq *sq, uint16_t idx, unsigned int ds,
 			uint32_t lkey = emu_be32_at(d + 4);
 			uint64_t addr = emu_be64_at(d + 8);
 
-			if (emu_mr_check(sq->net, sq->wq.pdn, lkey, addr, bc,
-					 0) != 0) {
+			if (emu_mr_check_wq(sq->net, &sq->wq, lkey, addr, bc,
+					    0) != 0) {
 				*why = "data segment outside its MR";
 				return EMU_SYND_LOC_PROT_ERR;
 			}
@@ -526,12 +524,14 @@ emu_sq_build(struct emu_sq *sq, uint16_t idx, unsigned int ds,
 		memcpy(emu_tx_frame + 12, &be, 4);
 		len += 4;
 	}
-	emu_pkt_parse(emu_tx_frame, len, &pkt);
-	if ((cs_flags & MLX5_ETH_WQE_L3_CSUM) && pkt.ipv4)
-		emu_pkt_fill_ipv4_csum(emu_tx_frame, &pkt);
-	if ((cs_flags & MLX5_ETH_WQE_L4_CSUM) && pkt.l4_off != 0 &&
-	    !pkt.frag)
-		emu_pkt_fill_l4_csum(emu_tx_frame, &pkt);
+	if (cs_flags & (MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM)) {
+		emu_pkt_parse(emu_tx_frame, len, &pkt);
+		if ((cs_flags & MLX5_ETH_WQE_L3_CSUM) && pkt.ipv4)
+			emu_pkt_fill_ipv4_csum(emu_tx_frame, &pkt);
+		if ((cs_flags & MLX5_ETH_WQE_L4_CSUM) && pkt.l4_off != 0 &&
+		    !pkt.frag)
+			emu_pkt_fill_l4_csum(emu_tx_frame, &pkt);
+	}
 	*lenp = len;
 	return 0;
 }
@@ -569,6 +569,31 @@ emu_sq_execute(struct emu_sq *sq)
 	return (ds + 3) / 4;
 }
 
+/*
+ * Prefetch ahead of the WQE about to run: the WQEBB EMU_SQ_PF_WQE ahead,
+ * and the buffer of the first data segment of the WQEBB EMU_SQ_PF_DATA
+ * ahead (prefetched as a WQEBB earlier). The rings and buffers are written
+ * by another core: the misses overlap instead of stalling one by one. A
+ * prefetch is only a hint: a WQE of another shape costs nothing wrong.
+ */
+static void
+emu_sq_prefetch(const struct emu_sq *sq, uint16_t db)
+{
+	uint16_t ahead = (uint16_t)(db - sq->pi);
+	const uint8_t *w, *d;
+
+	if (ahead > EMU_SQ_PF_WQE)
+		rte_prefetch0(emu_sq_seg(sq, sq->pi + EMU_SQ_PF_WQE, 0));
+	if (ahead > EMU_SQ_PF_DATA) {
+		w = emu_sq_seg(sq, sq->pi + EMU_SQ_PF_DATA, 0);
+		if ((w[7] & 0x3f) == 4) { /* ctrl, eth, inline 16 B, data */
+			d = w + 48;
+			rte_prefetch0((const void *)(uintptr_t)
+				      emu_be64_at(d + 8));
+		}
+	}
+}
+
 unsigned int
 emu_sq_progress(struct emu_sq *sq)
 {
@@ -576,6 +601,10 @@ emu_sq_progress(struct emu_sq *sq)
 	unsigned int done = 0, bbs = 0;
 	uint16_t db;
 
+	/*
+	 * One read of the doorbell record per call; its acquire orders the
+	 * reads of every WQE it announces (no barrier per WQE).
+	 */
 	db = rte_be_to_cpu_32(__atomic_load_n(&sq->wq.dbrec[MLX5_SND_DBR],
 					      __ATOMIC_ACQUIRE)) & 0xffff;
 	/* At most one ring's worth per pass (a garbage counter cannot
@@ -583,7 +612,9 @@ emu_sq_progress(struct emu_sq *sq)
 	while (sq->pi != db && sq->wq.state == EMU_Q_RDY && bbs < size) {
 		unsigned int n;
 
-		rte_rmb();
+		if (done % EMU_ENGINE_BATCH == 0)
+			emu_engine_batch_clock();
+		emu_sq_prefetch(sq, db);
 		n = emu_sq_execute(sq);
 		done++;
 		if (n == 0)
