@@ -357,10 +357,23 @@ rte_mlx5cq_poll_burst(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 	uint32_t ci = cq->ci;
 	uint16_t i;
 
-	/* Tiny bursts stay inline even when a vector poll is selected. */
-	if (unlikely(cq->slow) && (cq->slow != RTE_MLX5CQ_SLOW_VEC ||
-				   n >= RTE_MLX5CQ_VEC_MIN_BURST))
-		return rte_mlx5cq_poll_slow(cq, cpl, n, 0);
+	if (unlikely(cq->slow)) {
+		/*
+		 * Vector poll: an empty CQ is answered inline (one owner
+		 * test), tiny bursts stay on the inline loop.
+		 */
+		if (cq->slow != RTE_MLX5CQ_SLOW_VEC)
+			return rte_mlx5cq_poll_slow(cq, cpl, n, 0);
+		if (!rte_mlx5cq__sw_owned(ring[((size_t)(ci & mask) << shift) +
+					      RTE_MLX5CQ_CQE_OP_OWN],
+					 ci, log_n)) {
+			cq->polls++;
+			cq->empty_polls++;
+			return 0;
+		}
+		if (n >= RTE_MLX5CQ_VEC_MIN_BURST)
+			return rte_mlx5cq_poll_slow(cq, cpl, n, 0);
+	}
 	for (i = 0; i < n; i++) {
 		volatile const uint8_t *cqe =
 			ring + ((size_t)(ci & mask) << shift);
@@ -384,6 +397,28 @@ rte_mlx5cq_poll_burst(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		cq->empty_polls++;
 	}
 	return i;
+}
+
+/**
+ * Whether rte_mlx5cq_poll_burst() would find something now: the CQE at
+ * the consumer index is software-owned (of any kind), or a compressed
+ * session is open, or the poll is not on the inline path (lock, enhanced
+ * layout: the answer is then 1 and the poll decides). One load, no
+ * barrier: a consumer calls it to skip a poll, never to read a CQE.
+ *
+ * @param cq
+ *   CQ.
+ * @return
+ *   1 when a poll may deliver a completion, 0 when it would not.
+ */
+static __rte_always_inline int
+rte_mlx5cq_ready(const struct rte_mlx5cq *cq)
+{
+	if (unlikely(cq->slow & ~RTE_MLX5CQ_SLOW_VEC))
+		return 1;
+	return rte_mlx5cq__sw_owned(rte_mlx5cq__cqe(cq, cq->ci)
+				    [RTE_MLX5CQ_CQE_OP_OWN], cq->ci,
+				    cq->log_n);
 }
 
 /**

@@ -238,7 +238,7 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		rte_mlx5cq_advance(cq, got);
 	}
 	/* Compressed sessions, error CQEs, the rest after the ring's end. */
-	if (got < n) {
+	if (got < n && rte_mlx5cq_ready(cq)) {
 		uint16_t k = rte_mlx5cq_poll_burst(cq, rxq->cpl,
 						   (uint16_t)(n - out));
 

@@ -96,7 +96,7 @@ mlx5cq_txq_complete(struct mlx5cq_txq *txq)
 	uint16_t got, i, nf = 0;
 	uint32_t ci = txq->ci;
 
-	if (txq->cq == NULL)
+	if (txq->cq == NULL || !rte_mlx5cq_ready(txq->cq))
 		return;
 	got = rte_mlx5cq_poll_burst(txq->cq, txq->cpl, MLX5CQ_BURST_MAX);
 	for (i = 0; i < got; i++) {
