@@ -758,11 +758,26 @@ extbuf_free(void *addr, void *opaque)
 	RTE_SET_USED(opaque);
 }
 
+/* End of the highest memory chunk of a mempool. */
+static void
+chunk_end(struct rte_mempool *mp, void *opaque,
+	  struct rte_mempool_memhdr *memhdr, unsigned int idx)
+{
+	uintptr_t *end = opaque, e = (uintptr_t)memhdr->addr + memhdr->len;
+
+	RTE_SET_USED(mp);
+	RTE_SET_USED(idx);
+	if (e > *end)
+		*end = e;
+}
+
 /*
- * TX error: a second segment in memory no mempool holds (not registered)
- * completes with a requester error (LOC_PROT_ERR, the SQ goes to ERR); the
- * PMD counts it, frees the mbufs, takes the SQ back to RDY, and the next
- * frames go out and come back over the loopback wire.
+ * TX error: a second segment that starts 32 bytes before the end of the
+ * mempool's registered memory and runs 64 bytes past it (its lkey is
+ * found, the range is not in the MR) completes with a requester error
+ * (LOC_PROT_ERR, the SQ goes to ERR); the PMD counts it, frees the mbufs,
+ * takes the SQ back to RDY (one recovery), and the next frames go out and
+ * come back over the loopback wire.
  */
 static int
 test_net_tx_error_recovery(void)
@@ -777,16 +792,18 @@ test_net_tx_error_recovery(void)
 	struct rte_mbuf *m, *s, *pkts[8];
 	struct rte_eth_stats st;
 	uint8_t f[256], *ext;
+	uintptr_t end = 0;
+	uint64_t rec = 0;
 	uint32_t len, i, sent;
 	int port, ok = 1;
 
-	ext = rte_malloc(NULL, 4096, 4096);
-	TEST_ASSERT_NOT_NULL(ext, "rte_malloc");
+	rte_mempool_mem_iter(n_mp, chunk_end, &end);
+	TEST_ASSERT(end != 0, "mempool chunks");
+	ext = (uint8_t *)(end - 32);
 	port = port_probe("net_mlx5cq_tt", "dev=emu,wire=tt,tx_comp_thresh=1");
 	if (port < 0 || port_start(port, 1, &conf) != 0) {
 		if (port >= 0)
 			port_remove(port);
-		rte_free(ext);
 		TEST_ASSERT(0, "port setup");
 	}
 	rte_eth_macaddr_get(port, &mac);
@@ -794,12 +811,10 @@ test_net_tx_error_recovery(void)
 	m = rte_pktmbuf_alloc(n_mp);
 	s = rte_pktmbuf_alloc(n_mp);
 	memcpy(rte_pktmbuf_append(m, 42), f, 42);
-	memcpy(ext, f + 42, len - 42);
 	rte_mbuf_ext_refcnt_set(&shinfo, 1);
-	rte_pktmbuf_attach_extbuf(s, ext, rte_malloc_virt2iova(ext), 4096,
-				  &shinfo);
+	rte_pktmbuf_attach_extbuf(s, ext, RTE_BAD_IOVA, 96, &shinfo);
 	s->data_off = 0;
-	s->data_len = len - 42;
+	s->data_len = 96;
 	rte_pktmbuf_chain(m, s);
 	ok &= rte_eth_tx_burst(port, 0, &m, 1) == 1;
 	/* The error completion comes; the next burst recovers the SQ. */
@@ -829,8 +844,9 @@ test_net_tx_error_recovery(void)
 		printf("  oerrors %" PRIu64 " opackets %" PRIu64 " ipackets %"
 		       PRIu64 "\n", st.oerrors, st.opackets, st.ipackets);
 	ok &= st.oerrors == 1 && st.ipackets == 4;
+	ok &= xstat_get(port, "tx_q0_cq_err_loc_prot", &rec) == 0 && rec == 1;
+	ok &= xstat_get(port, "tx_q0_recoveries", &rec) == 0 && rec == 1;
 	TEST_ASSERT_SUCCESS(port_remove(port), "remove");
-	rte_free(ext);
 	TEST_ASSERT(ok, "TX error recovery");
 	return TEST_SUCCESS;
 }
