@@ -190,7 +190,7 @@ mlx5cq_dev_start(struct rte_eth_dev *dev)
 	if (ret != 0)
 		goto error;
 	priv->started = 1;
-	dev->rx_pkt_burst = mlx5cq_rx_burst_recover;
+	dev->rx_pkt_burst = mlx5cq_rx_burst;
 	dev->tx_pkt_burst = mlx5cq_tx_burst;
 	mlx5cq_link_update(dev, 0);
 	return 0;

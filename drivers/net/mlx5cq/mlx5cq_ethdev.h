@@ -342,8 +342,6 @@ int mlx5cq_reta_query(struct rte_eth_dev *dev,
 uint16_t mlx5cq_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t n);
 uint16_t mlx5cq_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t n);
 uint16_t mlx5cq_burst_none(void *q, struct rte_mbuf **pkts, uint16_t n);
-uint16_t mlx5cq_rx_burst_recover(void *q, struct rte_mbuf **pkts,
-				 uint16_t n);
 void mlx5cq_rxq_post_all(struct mlx5cq_rxq *rxq);
 void mlx5cq_txq_complete(struct mlx5cq_txq *txq);
 void mlx5cq_txq_free_all(struct mlx5cq_txq *txq);

@@ -210,6 +210,9 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 
 	if (unlikely(!rxq->started))
 		return 0;
+	/* A queue a failed recovery left in error: try again first. */
+	if (unlikely(rxq->in_error) && mlx5cq_rxq_recover(rxq) != 0)
+		return 0;
 	if (n > MLX5CQ_BURST_MAX)
 		n = MLX5CQ_BURST_MAX;
 	/* Plain CQEs: one pass, CQE to mbuf. */

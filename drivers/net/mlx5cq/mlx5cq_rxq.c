@@ -333,7 +333,7 @@ mlx5cq_rxq_hw_reset(struct mlx5cq_rxq *rxq)
  * first, then RDY -> RST; an RQ this function left in RST skips both. A
  * failed attempt is counted (recovery_failures), leaves in_error set and
  * the queue started, and the next burst tries again
- * (mlx5cq_rx_burst_recover); a success is counted in recoveries.
+ * (mlx5cq_rx_burst()); a success is counted in recoveries.
  */
 int
 mlx5cq_rxq_recover(struct mlx5cq_rxq *rxq)
@@ -367,18 +367,6 @@ mlx5cq_rxq_recover(struct mlx5cq_rxq *rxq)
 	PMD_LOG(DEBUG, "port %u rxq %u: recovered from an error completion",
 		rxq->port_id, rxq->idx);
 	return 0;
-}
-
-/* RX burst of a started port: a queue left in error is recovered first. */
-uint16_t
-mlx5cq_rx_burst_recover(void *q, struct rte_mbuf **pkts, uint16_t n)
-{
-	struct mlx5cq_rxq *rxq = q;
-
-	if (unlikely(rxq->in_error) && rxq->started &&
-	    mlx5cq_rxq_recover(rxq) != 0)
-		return 0;
-	return mlx5cq_rx_burst(q, pkts, n);
 }
 
 static void
