@@ -8,6 +8,7 @@
  *   perf [--json FILE] poll benchmark with its memory-floor baselines
  *   demo               CQs on the emulated HCA on both paths, polled
  *   perf-engine        emulated HCA progress engine, cycles per packet
+ *   perf-rx [--reps N] net_mlx5cq RX burst on prepared rings
  */
 
 #include <stdio.h>
@@ -132,7 +133,7 @@ usage(const char *prog)
 	struct test_cq_suite *s;
 
 	printf("usage: %s EAL-OPTIONS -- unit [SUITE...] | perf [--json FILE]"
-	       " | demo | perf-engine\nsuites:", prog);
+	       " | demo | perf-engine | perf-rx [--reps N]\nsuites:", prog);
 	for (s = suites; s != NULL; s = s->next)
 		printf(" %s", s->name);
 	printf("\n");
@@ -161,6 +162,8 @@ main(int argc, char **argv)
 		ret = test_cq_demo(argc - 2, argv + 2);
 	} else if (strcmp(argv[1], "perf-engine") == 0) {
 		ret = test_cq_perf_engine(argc - 2, argv + 2);
+	} else if (strcmp(argv[1], "perf-rx") == 0) {
+		ret = test_cq_perf_rx(argc - 2, argv + 2);
 	} else {
 		usage(argv[0]);
 		ret = 2;

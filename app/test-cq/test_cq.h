@@ -8,6 +8,8 @@
 /* Subcommands of dpdk-test-cq other than "unit". */
 int test_cq_perf(int argc, char **argv);
 int test_cq_demo(int argc, char **argv);
+int test_cq_perf_rx(int argc, char **argv);
+int test_cq_perf_rx_table(unsigned int reps);
 int test_cq_perf_engine(int argc, char **argv);
 
 #endif /* TEST_CQ_H_ */

@@ -70,7 +70,6 @@ extern int mlx5cq_net_logtype;
 #define MLX5CQ_SPEED_UNIT 100
 #define MLX5CQ_SPEED_MAX (0xffff * MLX5CQ_SPEED_UNIT)
 #define MLX5CQ_MR_MAX 256
-#define MLX5CQ_MR_CACHE 8
 
 #define MLX5CQ_RSS_HF (RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_FRAG_IPV4 | \
 		       RTE_ETH_RSS_NONFRAG_IPV4_TCP | \
@@ -128,16 +127,19 @@ struct mlx5cq_mr_table {
 	struct mlx5cq_mr mr[MLX5CQ_MR_MAX];
 };
 
-/* Per-queue lookup cache. */
+/*
+ * Per-queue lookup: the region hit last, then a view of the port's table
+ * sorted by start address (binary search), rebuilt when the table grew.
+ */
 struct mlx5cq_mr_cache {
 	struct mlx5cq_mr_table *table;
-	struct ibv_pd *pd;
-	uint32_t next; /* Round-robin victim. */
-	struct {
-		uintptr_t start;
-		uintptr_t end;
-		uint32_t lkey;
-	} e[MLX5CQ_MR_CACHE];
+	uintptr_t last_start; /* Region hit last (empty: start > end). */
+	uintptr_t last_end;
+	uint32_t last_lkey;
+	uint32_t n; /* Regions in the view. */
+	uintptr_t start[MLX5CQ_MR_MAX];
+	uintptr_t end[MLX5CQ_MR_MAX];
+	uint32_t lkey[MLX5CQ_MR_MAX];
 };
 
 /* Software counters of a queue. */
@@ -284,17 +286,41 @@ uint32_t mlx5cq_mr_lookup_slow(struct mlx5cq_mr_cache *c, uintptr_t addr,
 			       struct rte_mempool *mp);
 void mlx5cq_mr_cache_init(struct mlx5cq_mr_cache *c, struct mlx5cq_priv *p);
 
+/* Binary search of the sorted view: lkey, or UINT32_MAX. */
+static __rte_always_inline uint32_t
+mlx5cq_mr_search(struct mlx5cq_mr_cache *c, uintptr_t addr)
+{
+	uint32_t lo = 0, n = c->n;
+
+	if (unlikely(n == 0))
+		return UINT32_MAX;
+	while (n > 1) {
+		uint32_t half = n >> 1;
+
+		lo = addr >= c->start[lo + half] ? lo + half : lo;
+		n -= half;
+	}
+	if (addr < c->start[lo] || addr >= c->end[lo])
+		return UINT32_MAX;
+	c->last_start = c->start[lo];
+	c->last_end = c->end[lo];
+	c->last_lkey = c->lkey[lo];
+	return c->lkey[lo];
+}
+
 /** Lkey of addr (UINT32_MAX when it is not registered and cannot be). */
 static __rte_always_inline uint32_t
 mlx5cq_mr_lookup(struct mlx5cq_mr_cache *c, uintptr_t addr,
 		 struct rte_mempool *mp)
 {
-	unsigned int i;
+	uint32_t lkey;
 
-	for (i = 0; i < MLX5CQ_MR_CACHE; i++)
-		if (addr >= c->e[i].start && addr < c->e[i].end)
-			return c->e[i].lkey;
-	return mlx5cq_mr_lookup_slow(c, addr, mp);
+	if (likely(addr - c->last_start < c->last_end - c->last_start))
+		return c->last_lkey;
+	lkey = mlx5cq_mr_search(c, addr);
+	if (unlikely(lkey == UINT32_MAX))
+		lkey = mlx5cq_mr_lookup_slow(c, addr, mp);
+	return lkey;
 }
 
 /* mlx5cq_rxq.c */

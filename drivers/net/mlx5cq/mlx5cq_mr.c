@@ -3,14 +3,23 @@
  */
 
 /*
- * Memory registration: every memory chunk of a mempool is registered with
- * reg_mr (IBV_ACCESS_LOCAL_WRITE) on the port's PD; WQE data segments carry
- * the chunk's lkey and the buffer's virtual address. The port keeps an
- * append-only table (writers under a lock, readers lock-free up to the
- * published count); each queue keeps a small cache in front of it.
+ * Memory registration. A mempool's memory chunks are registered with
+ * reg_mr (IBV_ACCESS_LOCAL_WRITE) on the port's PD, chunks that touch or
+ * lie less than a page apart merged into one region (the gap between two
+ * rte_malloc areas is their allocator's header, in memory the process
+ * owns): a mempool of chunks allocated one after the other becomes one
+ * region. WQE data segments carry the region's lkey and the buffer's
+ * virtual address.
+ *
+ * The port keeps an append-only table (writers under a lock, readers
+ * lock-free up to the published count). Each queue keeps a view of it
+ * sorted by address, rebuilt when the table grew, and looks addresses up
+ * with the last region hit first, then a binary search: a miss costs
+ * log2(regions) steps, never a scan.
  */
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_errno.h>
@@ -21,12 +30,44 @@
 
 #include "mlx5cq_ethdev.h"
 
-struct mlx5cq_mr_walk {
-	struct mlx5cq_priv *priv;
-	struct rte_mempool *mp;
-	int ret;
+/* Chunks closer than this are registered as one region. */
+#define MLX5CQ_MR_MERGE_GAP 4096
+
+struct mlx5cq_mr_range {
+	uintptr_t start;
+	uintptr_t end;
 };
 
+struct mlx5cq_mr_walk {
+	struct mlx5cq_mr_range *r;
+	unsigned int n;
+	unsigned int max;
+};
+
+static void
+mlx5cq_mr_collect(struct rte_mempool *mp, void *opaque,
+		  struct rte_mempool_memhdr *memhdr, unsigned int idx)
+{
+	struct mlx5cq_mr_walk *w = opaque;
+
+	RTE_SET_USED(mp);
+	RTE_SET_USED(idx);
+	if (w->n < w->max) {
+		w->r[w->n].start = (uintptr_t)memhdr->addr;
+		w->r[w->n].end = (uintptr_t)memhdr->addr + memhdr->len;
+	}
+	w->n++;
+}
+
+static int
+mlx5cq_mr_range_cmp(const void *a, const void *b)
+{
+	const struct mlx5cq_mr_range *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Whether [start, end) lies in a region of the table. */
 static int
 mlx5cq_mr_known(const struct mlx5cq_mr_table *t, uintptr_t start,
 		uintptr_t end)
@@ -39,54 +80,73 @@ mlx5cq_mr_known(const struct mlx5cq_mr_table *t, uintptr_t start,
 	return 0;
 }
 
-static void
-mlx5cq_mr_chunk(struct rte_mempool *mp, void *opaque,
-		struct rte_mempool_memhdr *memhdr, unsigned int idx)
+/* Register [start, end) for mp (table lock held). 0 or -errno. */
+static int
+mlx5cq_mr_add(struct mlx5cq_priv *priv, struct rte_mempool *mp,
+	      uintptr_t start, uintptr_t end)
 {
-	struct mlx5cq_mr_walk *w = opaque;
-	struct mlx5cq_mr_table *t = &w->priv->mrs;
-	uintptr_t start = (uintptr_t)memhdr->addr;
+	struct mlx5cq_mr_table *t = &priv->mrs;
 	struct ibv_mr *mr;
+	int ret;
 
-	RTE_SET_USED(idx);
-	if (w->ret != 0 || mlx5cq_mr_known(t, start, start + memhdr->len))
-		return;
 	if (t->n == MLX5CQ_MR_MAX) {
 		PMD_LOG(ERR, "mempool %s: more than %u memory regions",
 			mp->name, MLX5CQ_MR_MAX);
-		w->ret = -ENOSPC;
-		return;
+		return -ENOSPC;
 	}
-	mr = mlx5_glue->reg_mr(w->priv->pd, memhdr->addr, memhdr->len,
+	mr = mlx5_glue->reg_mr(priv->pd, (void *)start, end - start,
 			       IBV_ACCESS_LOCAL_WRITE);
 	if (mr == NULL) {
-		w->ret = -(errno ? errno : ENOMEM);
-		PMD_LOG(ERR, "mempool %s: reg_mr of %zu bytes at %p failed: %s",
-			mp->name, memhdr->len, memhdr->addr,
-			strerror(-w->ret));
-		return;
+		ret = -(errno ? errno : ENOMEM);
+		PMD_LOG(ERR, "mempool %s: reg_mr of %zu bytes at %#" PRIxPTR
+			" failed: %s", mp->name, (size_t)(end - start), start,
+			strerror(-ret));
+		return ret;
 	}
 	t->mr[t->n].start = start;
-	t->mr[t->n].end = start + memhdr->len;
+	t->mr[t->n].end = end;
 	t->mr[t->n].lkey = mr->lkey;
 	t->mr[t->n].mr = mr;
 	t->mr[t->n].mp = mp;
 	/* Publish the entry after its fields. */
 	__atomic_store_n(&t->n, t->n + 1, __ATOMIC_RELEASE);
+	return 0;
 }
 
 /* Register every chunk of mp not registered yet. 0 or -errno. */
 int
 mlx5cq_mr_register_mempool(struct mlx5cq_priv *priv, struct rte_mempool *mp)
 {
-	struct mlx5cq_mr_walk w = { .priv = priv, .mp = mp, .ret = 0 };
+	struct mlx5cq_mr_walk w = { .r = NULL, .n = 0, .max = 0 };
+	unsigned int i, j;
+	int ret = 0;
 
+	/* Count the chunks, then collect them. */
+	rte_mempool_mem_iter(mp, mlx5cq_mr_collect, &w);
+	w.max = w.n;
+	w.n = 0;
+	w.r = calloc(w.max ? w.max : 1, sizeof(*w.r));
+	if (w.r == NULL) {
+		rte_errno = ENOMEM;
+		return -ENOMEM;
+	}
+	rte_mempool_mem_iter(mp, mlx5cq_mr_collect, &w);
+	qsort(w.r, w.max, sizeof(*w.r), mlx5cq_mr_range_cmp);
 	rte_spinlock_lock(&priv->mrs.lock);
-	rte_mempool_mem_iter(mp, mlx5cq_mr_chunk, &w);
+	for (i = 0; i < w.max && ret == 0; i = j) {
+		uintptr_t end = w.r[i].end;
+
+		for (j = i + 1; j < w.max &&
+		     w.r[j].start < end + MLX5CQ_MR_MERGE_GAP; j++)
+			end = RTE_MAX(end, w.r[j].end);
+		if (!mlx5cq_mr_known(&priv->mrs, w.r[i].start, end))
+			ret = mlx5cq_mr_add(priv, mp, w.r[i].start, end);
+	}
 	rte_spinlock_unlock(&priv->mrs.lock);
-	if (w.ret != 0)
-		rte_errno = -w.ret;
-	return w.ret;
+	free(w.r);
+	if (ret != 0)
+		rte_errno = -ret;
+	return ret;
 }
 
 /* Deregister everything (close). */
@@ -110,32 +170,35 @@ void
 mlx5cq_mr_cache_init(struct mlx5cq_mr_cache *c, struct mlx5cq_priv *p)
 {
 	memset(c, 0, sizeof(*c));
-	c->table = &p->mrs;
+	c->table = &p->mrs; /* last hit [0, 0): empty */
 }
 
-static int
-mlx5cq_mr_find(struct mlx5cq_mr_cache *c, uintptr_t addr)
+/* Rebuild the queue's sorted view from the port's table. */
+static void
+mlx5cq_mr_view_build(struct mlx5cq_mr_cache *c)
 {
 	const struct mlx5cq_mr_table *t = c->table;
 	uint32_t n = __atomic_load_n(&t->n, __ATOMIC_ACQUIRE);
-	uint32_t i;
+	uint32_t i, j;
 
 	for (i = 0; i < n; i++) {
-		if (addr >= t->mr[i].start && addr < t->mr[i].end) {
-			uint32_t v = c->next++ % MLX5CQ_MR_CACHE;
-
-			c->e[v].start = t->mr[i].start;
-			c->e[v].end = t->mr[i].end;
-			c->e[v].lkey = t->mr[i].lkey;
-			return (int)i;
+		/* Insertion by start address (n is small, rebuilt rarely). */
+		for (j = i; j > 0 && c->start[j - 1] > t->mr[i].start; j--) {
+			c->start[j] = c->start[j - 1];
+			c->end[j] = c->end[j - 1];
+			c->lkey[j] = c->lkey[j - 1];
 		}
+		c->start[j] = t->mr[i].start;
+		c->end[j] = t->mr[i].end;
+		c->lkey[j] = t->mr[i].lkey;
 	}
-	return -1;
+	c->n = n;
 }
 
 /*
- * Cache miss: search the port's table; a buffer of a mempool not seen yet
- * (TX of mbufs from another pool) registers that mempool.
+ * Miss of the sorted view: the table grew since the view was built, or
+ * the buffer belongs to a mempool not seen yet (TX of mbufs from another
+ * pool), which is registered.
  */
 uint32_t
 mlx5cq_mr_lookup_slow(struct mlx5cq_mr_cache *c, uintptr_t addr,
@@ -143,13 +206,16 @@ mlx5cq_mr_lookup_slow(struct mlx5cq_mr_cache *c, uintptr_t addr,
 {
 	struct mlx5cq_priv *priv = container_of(c->table, struct mlx5cq_priv,
 						mrs);
-	int i;
+	uint32_t lkey;
 
-	i = mlx5cq_mr_find(c, addr);
-	if (i >= 0)
-		return c->table->mr[i].lkey;
+	if (c->n != __atomic_load_n(&c->table->n, __ATOMIC_ACQUIRE)) {
+		mlx5cq_mr_view_build(c);
+		lkey = mlx5cq_mr_search(c, addr);
+		if (lkey != UINT32_MAX)
+			return lkey;
+	}
 	if (mp == NULL || mlx5cq_mr_register_mempool(priv, mp) != 0)
 		return UINT32_MAX;
-	i = mlx5cq_mr_find(c, addr);
-	return i >= 0 ? c->table->mr[i].lkey : UINT32_MAX;
+	mlx5cq_mr_view_build(c);
+	return mlx5cq_mr_search(c, addr);
 }

@@ -149,9 +149,12 @@ mlx5cq_rxq_post_all(struct mlx5cq_rxq *rxq)
 
 /*
  * Hand up the buffer of WQE idx as a packet of len bytes with the given
- * header-type bits, VLAN and hash; put r in its place.
+ * header-type bits, VLAN and hash; put r in its place. Returns 0, or -1
+ * when r's memory has no lkey (a mempool populated after the queue was
+ * set up and not registrable): r is returned to its pool, the buffer
+ * stays posted and the packet is dropped (counted as an error).
  */
-static __rte_always_inline void
+static __rte_always_inline int
 mlx5cq_rx_one(struct mlx5cq_rxq *rxq, uint32_t idx, struct rte_mbuf *m,
 	      struct rte_mbuf *r, uint32_t len, uint16_t hte, uint16_t vlan,
 	      uint32_t hash)
@@ -161,6 +164,17 @@ mlx5cq_rx_one(struct mlx5cq_rxq *rxq, uint32_t idx, struct rte_mbuf *m,
 	uintptr_t addr = (uintptr_t)r->buf_addr + RTE_PKTMBUF_HEADROOM;
 	uint64_t ol = rx_csum_lut[t] | rxq->ol_rss;
 	uintptr_t rearm = (uintptr_t)&m->rearm_data;
+
+	if (unlikely(rxq->lkey == UINT32_MAX)) {
+		uint32_t lkey = mlx5cq_mr_lookup(&rxq->mrc, addr, r->pool);
+
+		if (unlikely(lkey == UINT32_MAX)) {
+			rte_mempool_put(r->pool, r);
+			rxq->st.errors++;
+			return -1;
+		}
+		w->lkey = rte_cpu_to_be_32(lkey);
+	}
 
 	*(uint64_t *)rearm = rxq->mbuf_initializer;
 	m->packet_type = rx_ptype_lut[t];
@@ -175,12 +189,8 @@ mlx5cq_rx_one(struct mlx5cq_rxq *rxq, uint32_t idx, struct rte_mbuf *m,
 	}
 	m->ol_flags = ol;
 	rxq->elts[idx] = r;
-	if (unlikely(rxq->lkey == UINT32_MAX)) {
-		uint32_t lkey = mlx5cq_mr_lookup(&rxq->mrc, addr, r->pool);
-
-		w->lkey = rte_cpu_to_be_32(lkey);
-	}
 	w->addr = rte_cpu_to_be_64(addr);
+	return 0;
 }
 
 /* Replacement mbufs: all of n, or as many as the pool's cache gives. */
@@ -228,10 +238,11 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 
 			if (i + 1 < nrep)
 				rte_prefetch0(rxq->elts[(idx + 1) & mask]);
-			mlx5cq_rx_one(rxq, idx, m, rep[i], len,
+			if (unlikely(mlx5cq_rx_one(rxq, idx, m, rep[i], len,
 				rte_mlx5cq__be16(e, RTE_MLX5CQ_CQE_HDR_TYPE_ETC),
 				rte_mlx5cq__be16(e, RTE_MLX5CQ_CQE_VLAN_INFO),
-				rte_mlx5cq__be32(e, RTE_MLX5CQ_CQE_RX_HASH_RES));
+				rte_mlx5cq__be32(e, RTE_MLX5CQ_CQE_RX_HASH_RES))))
+				continue;
 			bytes += len;
 			pkts[out++] = m;
 		}
@@ -249,6 +260,7 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		for (i = 0; i < k; i++) {
 			const struct rte_mlx5cq_cpl *c = &rxq->cpl[i];
 			uint32_t idx = rq_ci++ & mask;
+			struct rte_mbuf *m;
 
 			if (unlikely(c->status != 0)) {
 				/* The buffer stays posted; the RQ went to
@@ -261,10 +273,14 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 				rxq->st.nombuf++;
 				continue;
 			}
-			pkts[out++] = rxq->elts[idx];
-			mlx5cq_rx_one(rxq, idx, rxq->elts[idx], rep[--nrep],
-				      c->byte_cnt, c->hdr_type_etc,
-				      c->vlan_tci, c->rss_hash);
+			m = rxq->elts[idx];
+			if (unlikely(mlx5cq_rx_one(rxq, idx, m, rep[--nrep],
+						   c->byte_cnt,
+						   c->hdr_type_etc,
+						   c->vlan_tci,
+						   c->rss_hash)))
+				continue;
+			pkts[out++] = m;
 			bytes += c->byte_cnt;
 		}
 		if (nrep)

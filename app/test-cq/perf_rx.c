@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+/*
+ * dpdk-test-cq ... -- perf-rx [--reps N]   (also the last table of perf)
+ *
+ * Cycles per packet of rte_eth_rx_burst() on a net_mlx5cq port whose RX
+ * CQ and RQ are prepared in memory: the emulator's engine thread is
+ * paused; a second port on the same emulated wire sends one ring's worth
+ * of 64-byte UDP frames and one mlx5_emu_net_progress() pass delivers them
+ * (untimed), so the RQ buffers hold the frames and the RX CQ their
+ * completions (compressed in sessions when the port asks for it). Then
+ * only the RX bursts of 32 are timed (rdtsc around each call) until the
+ * ring is drained; the received mbufs are freed outside the timed region.
+ *
+ * Cases: 1K and 4K RX rings, plain CQEs and HASH-compressed sessions, a
+ * mempool of one memory chunk and one of 16 chunks (separate rte_malloc
+ * areas, so 16 memory regions) with its mbufs in random order. Medians
+ * over slices of about 1024 packets.
+ */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+#include <rte_mbuf_pool_ops.h>
+#include <rte_mempool.h>
+
+#include <mlx5_emu.h>
+
+#include "test_cq.h"
+#include "test_net_util.h"
+
+#define PRX_BURST 32
+#define PRX_SLICE 1024
+#define PRX_FRAME_PAYLOAD 18 /* 14 + 20 + 8 + 18 = 60 bytes + FCS room */
+#define PRX_POOL_N 16384
+#define PRX_CACHE 256
+
+struct prx_case {
+	const char *name;
+	uint32_t desc; /* RX ring */
+	const char *comp; /* cqe_comp devarg, NULL: none */
+	unsigned int chunks;
+};
+
+static int
+prx_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Free callback of a populated chunk. */
+static void
+prx_chunk_free(struct rte_mempool_memhdr *memhdr, void *opaque)
+{
+	RTE_SET_USED(memhdr);
+	rte_free(opaque);
+}
+
+/*
+ * A pktmbuf pool of n mbufs in `chunks` separate memory areas (a gap
+ * between them so they stay separate regions), mbufs in random order.
+ */
+static struct rte_mempool *
+prx_pool(const char *name, unsigned int n, unsigned int chunks)
+{
+	struct rte_pktmbuf_pool_private pp = {
+		.mbuf_data_room_size = RTE_MBUF_DEFAULT_BUF_SIZE,
+		.mbuf_priv_size = 0,
+	};
+	uint32_t elt = sizeof(struct rte_mbuf) + RTE_MBUF_DEFAULT_BUF_SIZE;
+	struct rte_mempool_objsz sz;
+	struct rte_mempool *mp;
+	void **objs = NULL;
+	unsigned int c, i, got = 0;
+	uint32_t seed = 12345;
+
+	mp = rte_mempool_create_empty(name, n, elt, PRX_CACHE, sizeof(pp),
+				      SOCKET_ID_ANY, 0);
+	if (mp == NULL)
+		return NULL;
+	if (rte_mempool_set_ops_byname(mp, rte_mbuf_best_mempool_ops(),
+				       NULL) != 0)
+		goto fail;
+	rte_pktmbuf_pool_init(mp, &pp);
+	rte_mempool_calc_obj_size(elt, 0, &sz);
+	for (c = 0; c < chunks && got < n; c++) {
+		unsigned int per = c + 1 == chunks ? n - got : n / chunks;
+		/* Room for alignment and page ends: 1/32 more. */
+		size_t len = (size_t)sz.total_size * (per + per / 32 + 4);
+		void *a = rte_malloc("prx_chunk", len, 4096);
+		int ret;
+
+		if (a == NULL)
+			goto fail;
+		ret = rte_mempool_populate_iova(mp, a, rte_malloc_virt2iova(a),
+						len, prx_chunk_free, a);
+		if (ret <= 0) {
+			rte_free(a);
+			goto fail;
+		}
+		got = mp->populated_size;
+		/* A gap so the next chunk is not adjacent. */
+		if (rte_malloc("prx_gap", 4096, 4096) == NULL)
+			goto fail;
+	}
+	if (got < n)
+		goto fail;
+	rte_mempool_obj_iter(mp, rte_pktmbuf_init, NULL);
+	/* Random order: take everything, shuffle, put back. */
+	objs = malloc(sizeof(*objs) * n);
+	if (objs == NULL || rte_mempool_get_bulk(mp, objs, n) != 0)
+		goto fail;
+	for (i = n - 1; i > 0; i--) {
+		unsigned int j;
+		void *t;
+
+		seed = seed * 1103515245u + 12345u;
+		j = (seed >> 8) % (i + 1);
+		t = objs[i];
+		objs[i] = objs[j];
+		objs[j] = t;
+	}
+	rte_mempool_put_bulk(mp, objs, n);
+	free(objs);
+	return mp;
+fail:
+	printf("perf-rx: mempool %s of %u mbufs in %u chunks (%u placed):"
+	       " %s\n", name, n, chunks, got, rte_strerror(rte_errno));
+	free(objs);
+	rte_mempool_free(mp);
+	return NULL;
+}
+
+/* Port A (RX under test) and B (sender) on one wire. */
+static int
+prx_ports(const struct prx_case *pc, unsigned int k, uint16_t *a,
+	  uint16_t *b)
+{
+	char na[48], nb[48], args[160];
+
+	snprintf(na, sizeof(na), "net_mlx5cq_prxa%u", k);
+	snprintf(nb, sizeof(nb), "net_mlx5cq_prxb%u", k);
+	snprintf(args, sizeof(args), "dev=emu,wire=prx%u,rxq_desc=%u%s%s", k,
+		 pc->desc, pc->comp ? ",cqe_comp=" : "",
+		 pc->comp ? pc->comp : "");
+	*a = (uint16_t)port_probe(na, args);
+	snprintf(args, sizeof(args), "dev=emu,wire=prx%u,txq_desc=%u", k,
+		 2 * pc->desc);
+	*b = (uint16_t)port_probe(nb, args);
+	return (int16_t)*a < 0 || (int16_t)*b < 0 ? -1 : 0;
+}
+
+static int
+prx_start(uint16_t port, struct rte_mempool *mp, uint16_t desc)
+{
+	struct rte_eth_conf conf;
+
+	memset(&conf, 0, sizeof(conf));
+	if (rte_eth_dev_configure(port, 1, 1, &conf) != 0 ||
+	    rte_eth_rx_queue_setup(port, 0, desc, SOCKET_ID_ANY, NULL,
+				   mp) != 0 ||
+	    rte_eth_tx_queue_setup(port, 0, 2 * desc, SOCKET_ID_ANY,
+				   NULL) != 0)
+		return -1;
+	return rte_eth_dev_start(port);
+}
+
+/* One pass: fill A's ring from B (untimed), drain it timing each burst. */
+static int
+prx_pass(uint16_t a, uint16_t b, struct rte_mempool *txp, uint32_t n,
+	 const uint8_t *frame, uint32_t flen, uint64_t *cyc, uint32_t *pk,
+	 unsigned int *ns)
+{
+	struct rte_mbuf *m[PRX_BURST];
+	uint32_t sent = 0, got = 0, in_slice = 0;
+	uint64_t slice_cyc = 0;
+	unsigned int idle = 0;
+
+	while (sent < n) {
+		uint16_t k = (uint16_t)RTE_MIN((uint32_t)PRX_BURST, n - sent);
+		uint16_t i, t;
+
+		if (rte_pktmbuf_alloc_bulk(txp, m, k) != 0)
+			return -1;
+		for (i = 0; i < k; i++) {
+			memcpy(rte_pktmbuf_mtod(m[i], void *), frame, flen);
+			m[i]->data_len = (uint16_t)flen;
+			m[i]->pkt_len = flen;
+		}
+		t = rte_eth_tx_burst(b, 0, m, k);
+		if (t < k)
+			rte_pktmbuf_free_bulk(m + t, k - t);
+		sent += t;
+		if (t == 0 && ++idle > 1000)
+			return -1;
+	}
+	while (mlx5_emu_net_progress() != 0)
+		;
+	idle = 0;
+	while (got < n) {
+		uint64_t t0, t1;
+		uint16_t r;
+
+		t0 = rte_rdtsc_precise();
+		r = rte_eth_rx_burst(a, 0, m, PRX_BURST);
+		t1 = rte_rdtsc_precise();
+		if (r == 0) {
+			if (++idle > 1000)
+				return -1;
+			continue;
+		}
+		slice_cyc += t1 - t0;
+		in_slice += r;
+		got += r;
+		rte_pktmbuf_free_bulk(m, r);
+		if (in_slice >= PRX_SLICE || got == n) {
+			cyc[*ns] = slice_cyc;
+			pk[*ns] = in_slice;
+			(*ns)++;
+			slice_cyc = 0;
+			in_slice = 0;
+		}
+	}
+	return 0;
+}
+
+static int
+prx_case_run(const struct prx_case *pc, unsigned int k, unsigned int reps,
+	     double *cpp)
+{
+	char name[32];
+	struct rte_mempool *rxp, *txp = NULL;
+	struct rte_ether_addr mac;
+	uint8_t frame[128];
+	uint32_t flen;
+	uint16_t a, b;
+	unsigned int r, ns = 0, cap = (reps + 1) * (pc->desc / PRX_SLICE + 2);
+	uint64_t *cyc = calloc(cap, sizeof(*cyc));
+	uint32_t *pk = calloc(cap, sizeof(*pk));
+	double *v = calloc(cap, sizeof(*v));
+	int ret = -1;
+
+	snprintf(name, sizeof(name), "prx_rx%u", k);
+	rxp = prx_pool(name, PRX_POOL_N, pc->chunks);
+	snprintf(name, sizeof(name), "prx_tx%u", k);
+	txp = rte_pktmbuf_pool_create(name, PRX_POOL_N, PRX_CACHE, 0,
+				      RTE_MBUF_DEFAULT_BUF_SIZE,
+				      SOCKET_ID_ANY);
+	if (cyc == NULL || pk == NULL || v == NULL || rxp == NULL ||
+	    txp == NULL)
+		goto out;
+	if (prx_ports(pc, k, &a, &b) != 0) {
+		printf("perf-rx: %s: ports not probed\n", pc->name);
+		goto out;
+	}
+	if (prx_start(a, rxp, (uint16_t)pc->desc) != 0 ||
+	    prx_start(b, txp, (uint16_t)pc->desc) != 0 ||
+	    rte_eth_macaddr_get(a, &mac) != 0) {
+		printf("perf-rx: %s: ports not started\n", pc->name);
+		goto out_ports;
+	}
+	flen = frame_build(frame, &mac, 0x0a000001, 1234, PRX_FRAME_PAYLOAD,
+			   0);
+	mlx5_emu_net_engine_pause(1);
+	for (r = 0; r <= reps; r++) {
+		unsigned int s0 = ns;
+
+		if (prx_pass(a, b, txp, pc->desc, frame, flen, cyc, pk,
+			     &ns) != 0) {
+			printf("perf-rx: %s: pass %u did not drain\n",
+			       pc->name, r);
+			goto out_pause;
+		}
+		if (r == 0)
+			ns = s0; /* warm-up pass */
+	}
+	for (r = 0; r < ns; r++)
+		v[r] = (double)cyc[r] / pk[r];
+	qsort(v, ns, sizeof(*v), prx_cmp);
+	*cpp = ns & 1 ? v[ns / 2] : (v[ns / 2 - 1] + v[ns / 2]) / 2;
+	ret = 0;
+out_pause:
+	mlx5_emu_net_engine_pause(0);
+out_ports:
+	port_remove(a);
+	port_remove(b);
+out:
+	rte_mempool_free(rxp);
+	rte_mempool_free(txp);
+	free(cyc);
+	free(pk);
+	free(v);
+	return ret;
+}
+
+/* The PMD RX table (also printed by perf). 0, or 1 on a failure. */
+int
+test_cq_perf_rx_table(unsigned int reps)
+{
+	static const struct prx_case cases[] = {
+		{ "1K/plain/1chunk", 1024, NULL, 1 },
+		{ "1K/plain/16chunk", 1024, NULL, 16 },
+		{ "4K/plain/1chunk", 4096, NULL, 1 },
+		{ "4K/plain/16chunk", 4096, NULL, 16 },
+		{ "1K/hash/1chunk", 1024, "hash", 1 },
+		{ "1K/hash/16chunk", 1024, "hash", 16 },
+		{ "4K/hash/1chunk", 4096, "hash", 1 },
+		{ "4K/hash/16chunk", 4096, "hash", 16 },
+	};
+	static unsigned int seq;
+	double cpp[RTE_DIM(cases)];
+	unsigned int i;
+
+	if (net_load() != 0) {
+		printf("perf-rx: cannot load the PMD\n");
+		return 1;
+	}
+	printf("%-26s %10s %10s\n", "PMD rx_burst (b32)", "cyc/pkt",
+	       "vs 1chunk");
+	for (i = 0; i < RTE_DIM(cases); i++) {
+		if (prx_case_run(&cases[i], seq++, reps, &cpp[i]) != 0) {
+			printf("perf-rx: case %s failed\n", cases[i].name);
+			return 1;
+		}
+		if (cases[i].chunks == 1)
+			printf("%-26s %10.2f %10s\n", cases[i].name, cpp[i],
+			       "");
+		else
+			printf("%-26s %10.2f %10.2f\n", cases[i].name, cpp[i],
+			       cpp[i] / cpp[i - 1]);
+		fflush(stdout);
+	}
+	return 0;
+}
+
+int
+test_cq_perf_rx(int argc, char **argv)
+{
+	unsigned int reps = 15;
+
+	if (argc == 2 && strcmp(argv[0], "--reps") == 0)
+		reps = (unsigned int)atoi(argv[1]);
+	else if (argc != 0) {
+		printf("usage: perf-rx [--reps N]\n");
+		return 2;
+	}
+	if (reps < 1 || reps > 1000) {
+		printf("perf-rx: --reps 1..1000\n");
+		return 2;
+	}
+	return test_cq_perf_rx_table(reps);
+}
