@@ -52,8 +52,9 @@ static uint64_t rx_csum_lut[512];
  * no L4 type.
  */
 uint32_t
-mlx5cq_rx_ptype(unsigned int i)
+mlx5cq_rx_ptype(uint16_t hte)
 {
+	unsigned int i = RX_HTE_IDX(hte);
 	uint32_t p = RTE_PTYPE_L2_ETHER;
 	unsigned int l4 = RX_IDX_L4(i);
 
@@ -91,8 +92,9 @@ mlx5cq_rx_ptype(unsigned int i)
  * - not IP: nothing.
  */
 uint64_t
-mlx5cq_rx_csum(unsigned int i)
+mlx5cq_rx_csum(uint16_t hte)
 {
+	unsigned int i = RX_HTE_IDX(hte);
 	unsigned int l3 = RX_IDX_L3(i), l4 = RX_IDX_L4(i);
 	uint64_t f = 0;
 	int l3_good;
@@ -120,8 +122,8 @@ RTE_INIT(mlx5cq_rx_luts)
 	unsigned int i;
 
 	for (i = 0; i < RTE_DIM(rx_ptype_lut); i++) {
-		rx_ptype_lut[i] = mlx5cq_rx_ptype(i);
-		rx_csum_lut[i] = mlx5cq_rx_csum(i);
+		rx_ptype_lut[i] = mlx5cq_rx_ptype((uint16_t)(i << 2));
+		rx_csum_lut[i] = mlx5cq_rx_csum((uint16_t)(i << 2));
 	}
 }
 
