@@ -800,5 +800,8 @@ test_cq_perf(int argc, char **argv)
 	       " (mlx5_emu_cq_post on a DevX CQ)");
 	if (json != NULL && perf_write_json(json, res, nres, reps, mode) != 0)
 		return 1;
+	/* Last: the PMD's RX burst on prepared rings (emulated HCA only). */
+	if (!force_image)
+		return test_cq_perf_rx_table(reps);
 	return 0;
 }
