@@ -71,6 +71,83 @@ mlx5cq_fast_decode(volatile const uint8_t *c, unsigned int shift,
 #define MLX5CQ_FAST_NAME mlx5cq_poll_fast_avx2
 #include "mlx5cq_poll_fast.h"
 
+/*
+ * Records of mini-CQEs: the mini (8 bytes) is broadcast to the four
+ * quadwords, one shuffle puts its bytes at their record offsets in both
+ * lanes (byte swaps included; index -1 gives a zero), one blend takes
+ * them over the title's template record; HASH and CSUM minis imply the
+ * WQE counter, kept in the template and incremented per mini. The same
+ * fields as zip_records() (mlx5cq_zip.c), byte for byte. Masks by format:
+ * PRM HASH, CSUM, FTAG_STRIDX, CSUM_STRIDX, L34H_STRIDX, requester.
+ */
+#define ZM_FORMATS 6
+/* Record offset r (0..31) of mini byte b: lane-relative index. */
+static const int8_t zm_shuf[ZM_FORMATS][32] = {
+	/* HASH: byte_cnt 0..3 <- m7..m4, rss_hash 4..7 <- m3..m0 */
+	{ 7, 6, 5, 4, 3, 2, 1, 0, Z, Z, Z, Z, Z, Z, Z, Z,
+	  Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
+	/* CSUM: byte_cnt; csum 30..31 <- m1, m0 */
+	{ 7, 6, 5, 4, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z,
+	  Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 1, 0 },
+	/* FTAG_STRIDX: byte_cnt 24 bits (3 <- 0); flow_tag 8..11 <- m1,
+	 * m0, m4, 0; wqe_counter 24..25 <- m3, m2 */
+	{ 7, 6, 5, Z, Z, Z, Z, Z, 1, 0, 4, Z, Z, Z, Z, Z,
+	  Z, Z, Z, Z, Z, Z, Z, Z, 3, 2, Z, Z, Z, Z, Z, Z },
+	/* CSUM_STRIDX: byte_cnt; wqe_counter <- m3, m2; csum <- m1, m0 */
+	{ 7, 6, 5, 4, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z,
+	  Z, Z, Z, Z, Z, Z, Z, Z, 3, 2, Z, Z, Z, Z, 1, 0 },
+	/* L34H_STRIDX: byte_cnt; wqe_counter <- m3, m2; hdr_type_etc low
+	 * byte 28 <- m1 */
+	{ 7, 6, 5, 4, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z,
+	  Z, Z, Z, Z, Z, Z, Z, Z, 3, 2, Z, Z, 1, Z, Z, Z },
+	/* requester: byte_cnt; wqe_counter <- m1, m0 */
+	{ 7, 6, 5, 4, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z,
+	  Z, Z, Z, Z, Z, Z, Z, Z, 1, 0, Z, Z, Z, Z, Z, Z },
+};
+/* Record bytes taken from the mini (shuffle result), per format. */
+static const uint8_t zm_take[ZM_FORMATS][4] = {
+	/* bit r of a 32-bit mask, as bytes little endian */
+	{ 0xff, 0x00, 0x00, 0x00 },	/* HASH: 0..7 */
+	{ 0x0f, 0x00, 0x00, 0xc0 },	/* CSUM: 0..3, 30..31 */
+	{ 0x0f, 0x0f, 0x00, 0x03 },	/* FTAG: 0..3, 8..11, 24..25 */
+	{ 0x0f, 0x00, 0x00, 0xc3 },	/* CSUM_STRIDX: 0..3, 24..25, 30..31 */
+	{ 0x0f, 0x00, 0x00, 0x13 },	/* L34H: 0..3, 24..25, 28 */
+	{ 0x0f, 0x00, 0x00, 0x03 },	/* requester: 0..3, 24..25 */
+};
+
+void
+mlx5cq_zip_records_avx2(const struct rte_mlx5cq_cpl *t, unsigned int fmt,
+			volatile const uint8_t *m, struct rte_mlx5cq_cpl *c,
+			uint32_t take, uint16_t w0)
+{
+	unsigned int f = fmt < ZM_FORMATS - 1 ? fmt : ZM_FORMATS - 1;
+	const __m256i shuf = _mm256_loadu_si256((const void *)zm_shuf[f]);
+	const int inc = f <= 1; /* HASH, CSUM: WQE counter implied */
+	uint32_t bits, j, k;
+	uint8_t sel[32];
+	__m256i tmpl, take_m, one;
+	uint64_t tail;
+
+	memcpy(&bits, zm_take[f], 4);
+	for (k = 0; k < 32; k++)
+		sel[k] = (bits >> k) & 1 ? 0x80 : 0;
+	take_m = _mm256_loadu_si256((const void *)sel);
+	tmpl = _mm256_loadu_si256((const void *)t);
+	tmpl = _mm256_insert_epi16(tmpl, (short)w0, 12);
+	one = _mm256_insert_epi16(_mm256_setzero_si256(), inc, 12);
+	memcpy(&tail, &t->opcode, sizeof(tail));
+	for (j = 0; j < take; j++, m += 8) {
+		__m256i q = _mm256_set1_epi64x(*(const volatile int64_t *)m);
+		__m256i rec = _mm256_blendv_epi8(tmpl,
+						 _mm256_shuffle_epi8(q, shuf),
+						 take_m);
+
+		_mm256_storeu_si256((__m256i *)(void *)&c[j], rec);
+		memcpy(&c[j].opcode, &tail, sizeof(tail));
+		tmpl = _mm256_add_epi16(tmpl, one);
+	}
+}
+
 #pragma GCC pop_options
 
 #endif /* RTE_ARCH_X86 */

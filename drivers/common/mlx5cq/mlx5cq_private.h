@@ -335,6 +335,12 @@ uint16_t mlx5cq_poll_fast_avx2(struct rte_mlx5cq *cq,
 			       struct rte_mlx5cq_cpl *cpl, uint16_t n,
 			       uint16_t done);
 extern const mlx5cq_poll_fast_t mlx5cq_poll_fast[RTE_MLX5CQ_VEC_MAX];
+/* Records of take mini-CQEs from m (mlx5cq_zip.c zip_records()), AVX2;
+ * fmt: PRM MLX5_CQE_RESP_FORMAT_*, UINT32_MAX for requester minis. */
+void mlx5cq_zip_records_avx2(const struct rte_mlx5cq_cpl *t, unsigned int fmt,
+			     volatile const uint8_t *m,
+			     struct rte_mlx5cq_cpl *c, uint32_t take,
+			     uint16_t w0);
 
 /* mlx5cq_vec.c */
 enum rte_mlx5cq_vec mlx5cq_vec_default(void);

@@ -227,8 +227,16 @@ mlx5cq_zip_burst(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		uint32_t stop = enh ? z->cnt : RTE_MIN(z->cnt, (z->ai | 7) + 1);
 		uint32_t take = RTE_MIN(stop - z->ai, (uint32_t)(n - k));
 
-		zip_records(z, fmt, rte_mlx5cq__cqe(cq, z->ca) +
-			    8u * (z->ai & 7u), cpl + k, take);
+		volatile const uint8_t *m = rte_mlx5cq__cqe(cq, z->ca) +
+					    8u * (z->ai & 7u);
+
+#ifdef RTE_ARCH_X86
+		if (cq->vec == RTE_MLX5CQ_VEC_AVX2)
+			mlx5cq_zip_records_avx2(&z->trec, fmt, m, cpl + k,
+						take, z->wqe_next);
+		else
+#endif
+			zip_records(z, fmt, m, cpl + k, take);
 		k = (uint16_t)(k + take);
 		zip_advance(cq, take);
 	}
