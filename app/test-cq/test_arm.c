@@ -12,7 +12,6 @@
  * in word 1); the model takes the doorbell from the UAR page at 0x20.
  */
 
-#include <dirent.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <stdint.h>
@@ -30,6 +29,7 @@
 #include <rte_mlx5cq.h>
 
 #include "test.h"
+#include "test_usage.h"
 #include "test_cq_cnt.h"
 
 /*
@@ -439,21 +439,6 @@ heap_allocs(void)
 		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i),
 						&ms) == 0)
 			n += ms.alloc_count;
-	return n;
-}
-
-static unsigned int
-open_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *e;
-	unsigned int n = 0;
-
-	if (d == NULL)
-		return 0;
-	while ((e = readdir(d)) != NULL)
-		n += e->d_name[0] != '.';
-	closedir(d);
 	return n;
 }
 

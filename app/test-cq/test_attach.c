@@ -32,6 +32,7 @@
 #include <mlx5_emu.h>
 
 #include "test.h"
+#include "test_usage.h"
 #include "test_cq_cnt.h"
 
 #define CHECK(x) do { \
@@ -79,8 +80,7 @@ attach_teardown(void)
 }
 
 struct usage {
-	uint64_t heap_bytes;
-	uint64_t alloc_count;
+	struct heap_use h;
 	struct mlx5_emu_stats emu;
 	struct rte_mlx5cq_dev_stats dev;
 };
@@ -88,16 +88,8 @@ struct usage {
 static int
 usage_take(struct usage *u)
 {
-	struct rte_malloc_socket_stats ms;
-	unsigned int i;
-
 	memset(u, 0, sizeof(*u));
-	for (i = 0; i < rte_socket_count(); i++) {
-		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i), &ms))
-			continue;
-		u->heap_bytes += ms.heap_allocsz_bytes;
-		u->alloc_count += ms.alloc_count;
-	}
+	heap_use(&u->h);
 	TEST_ASSERT_SUCCESS(mlx5_emu_stats_get(a_ctx, &u->emu), "emu stats");
 	TEST_ASSERT_SUCCESS(rte_mlx5cq_dev_stats_get(a_dev, &u->dev),
 			    "dev stats");
@@ -107,11 +99,11 @@ usage_take(struct usage *u)
 static int
 usage_same(const struct usage *a, const struct usage *b, const char *what)
 {
-	TEST_ASSERT(a->heap_bytes == b->heap_bytes &&
-		    a->alloc_count == b->alloc_count,
+	TEST_ASSERT(a->h.heap_bytes == b->h.heap_bytes &&
+		    a->h.alloc_count == b->h.alloc_count,
 		    "%s: rte_malloc %" PRIu64 "/%" PRIu64 " -> %" PRIu64
-		    "/%" PRIu64, what, a->heap_bytes, a->alloc_count,
-		    b->heap_bytes, b->alloc_count);
+		    "/%" PRIu64, what, a->h.heap_bytes, a->h.alloc_count,
+		    b->h.heap_bytes, b->h.alloc_count);
 	TEST_ASSERT(a->emu.umems == b->emu.umems &&
 		    a->emu.devx_objs == b->emu.devx_objs &&
 		    a->emu.cqs == b->emu.cqs,

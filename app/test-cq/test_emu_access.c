@@ -13,7 +13,6 @@
  * write access. Memory comes from mmap() with the protection under test.
  */
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
@@ -26,6 +25,7 @@
 
 #include "mlx5_emu.h"
 #include "test.h"
+#include "test_usage.h"
 
 #define PG 4096u
 
@@ -37,21 +37,6 @@ struct use {
 	uint64_t bytes;
 	unsigned int fds;
 };
-
-static unsigned int
-open_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *e;
-	unsigned int n = 0;
-
-	if (d == NULL)
-		return 0;
-	while ((e = readdir(d)) != NULL)
-		n += e->d_name[0] != '.';
-	closedir(d);
-	return n;
-}
 
 static int
 use_get(struct ibv_context *ctx, struct use *u)

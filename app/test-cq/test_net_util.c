@@ -21,21 +21,6 @@
 
 static int n_loaded;
 
-void
-heap_use(struct heap_use *u)
-{
-	struct rte_malloc_socket_stats ms;
-	unsigned int i;
-
-	memset(u, 0, sizeof(*u));
-	for (i = 0; i < rte_socket_count(); i++) {
-		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i), &ms))
-			continue;
-		u->heap_bytes += ms.heap_allocsz_bytes;
-		u->alloc_count += ms.alloc_count;
-	}
-}
-
 /* Load librte_net_mlx5cq.so next to this build's other libraries. */
 int
 net_load(void)

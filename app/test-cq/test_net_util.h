@@ -17,13 +17,8 @@
 #include <rte_ether.h>
 #include <rte_mbuf.h>
 
-struct heap_use {
-	uint64_t heap_bytes;
-	uint64_t alloc_count;
-};
+#include "test_usage.h"
 
-/* Bytes and allocations of every socket's heap. */
-void heap_use(struct heap_use *u);
 /* Load librte_net_mlx5cq.so (once): 0 or -1. */
 int net_load(void);
 /* Probe "<name>,<args>": port id, or -1. */

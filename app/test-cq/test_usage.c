@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+#include <dirent.h>
+#include <string.h>
+
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+
+#include "test_usage.h"
+
+void
+heap_use(struct heap_use *u)
+{
+	struct rte_malloc_socket_stats ms;
+	unsigned int i;
+
+	memset(u, 0, sizeof(*u));
+	for (i = 0; i < rte_socket_count(); i++) {
+		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i), &ms))
+			continue;
+		u->heap_bytes += ms.heap_allocsz_bytes;
+		u->alloc_count += ms.alloc_count;
+	}
+}
+
+unsigned int
+open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	unsigned int n = 0;
+
+	if (d == NULL)
+		return 0;
+	while ((e = readdir(d)) != NULL)
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
