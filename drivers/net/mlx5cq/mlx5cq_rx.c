@@ -219,6 +219,7 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	uint32_t rq_ci = rxq->rq_ci;
 	uint16_t out = 0, got, nrep, i;
 	uint64_t bytes = 0;
+	int polled = 0;
 
 	if (unlikely(!rxq->started))
 		return 0;
@@ -258,6 +259,7 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		uint16_t k = rte_mlx5cq_poll_burst(cq, rxq->cpl,
 						   (uint16_t)(n - out));
 
+		polled = 1;
 		nrep = k ? mlx5cq_rx_rep(rxq, rep, k) : 0;
 		for (i = 0; i < k; i++) {
 			const struct rte_mlx5cq_cpl *c = &rxq->cpl[i];
@@ -288,8 +290,12 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		if (nrep)
 			rte_mempool_put_bulk(rxq->mp, (void **)rep, nrep);
 	}
-	if (rq_ci == rxq->rq_ci)
+	if (rq_ci == rxq->rq_ci) {
+		/* Nothing, no poll made: one empty poll in the counters. */
+		if (got == 0 && !polled)
+			rte_mlx5cq_advance(cq, 0);
 		return 0;
+	}
 	rxq->pi += rq_ci - rxq->rq_ci;
 	rxq->rq_ci = rq_ci;
 	rte_io_wmb();

@@ -133,8 +133,12 @@ mlx5cq_txq_complete(struct mlx5cq_txq *txq)
 	uint32_t ci = txq->ci;
 	uint16_t got, i;
 
-	if (cq == NULL || !rte_mlx5cq_ready(cq))
+	if (cq == NULL)
 		return;
+	if (!rte_mlx5cq_ready(cq)) {
+		rte_mlx5cq_advance(cq, 0); /* an empty poll, counted */
+		return;
+	}
 	got = rte_mlx5cq_peek(cq, MLX5CQ_BURST_MAX);
 	if (got) {
 		volatile const uint8_t *e = rte_mlx5cq_peek_cqe(cq,
