@@ -21,7 +21,8 @@
  *    the kernel's mapping of that status (cmd_status_to_err() of the mlx5
  *    core driver); otherwise it is a kernel-side refusal with no firmware
  *    status (an output mailbox of fewer than 8 bytes, vhca_tunnel_id set,
- *    an unknown completion EQ...), errno EINVAL, ENOENT or EOPNOTSUPP;
+ *    an unknown completion EQ...), errno EINVAL, ENOENT or EOPNOTSUPP,
+ *    the output mailbox as the caller left it;
  *  - destroy: 0, or EBUSY while another object uses it.
  * At the end of each input every live object is destroyed (dependents
  * first: refused destroys are retried), the umem, UAR and PD are freed,
@@ -214,9 +215,7 @@ check_outcome(const char *what, int failed, int err, const uint8_t *out,
 		FUZZ_CHECK(err == EINVAL || err == ENOENT || err == EOPNOTSUPP,
 			   "%s: refused with errno %d and no firmware status",
 			   what, err);
-		FUZZ_CHECK(outlen < 1 || out[0] == 0,
-			   "%s: status 0x%x in the mailbox, none counted",
-			   what, out[0]);
+		/* The kernel copies no output mailbox back then. */
 		return;
 	}
 	FUZZ_CHECK(after.cmd_errors == before->cmd_errors + 1,

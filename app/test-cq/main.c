@@ -7,6 +7,7 @@
  *   unit [SUITE...]    run the unit suites (all without names)
  *   perf [--json FILE] poll benchmark with its memory-floor baselines
  *   demo               CQs on the emulated HCA on both paths, polled
+ *   soak [OPTIONS]     1e8-completion threaded-producer stress (soak.c)
  */
 
 #include <stdio.h>
@@ -131,7 +132,7 @@ usage(const char *prog)
 	struct test_cq_suite *s;
 
 	printf("usage: %s EAL-OPTIONS -- unit [SUITE...] | perf [--json FILE]"
-	       " | demo\nsuites:", prog);
+	       " | demo | soak [--count N]\nsuites:", prog);
 	for (s = suites; s != NULL; s = s->next)
 		printf(" %s", s->name);
 	printf("\n");
@@ -158,6 +159,8 @@ main(int argc, char **argv)
 		ret = test_cq_perf(argc - 2, argv + 2);
 	} else if (strcmp(argv[1], "demo") == 0) {
 		ret = test_cq_demo(argc - 2, argv + 2);
+	} else if (strcmp(argv[1], "soak") == 0) {
+		ret = test_cq_soak(argc - 2, argv + 2);
 	} else {
 		usage(argv[0]);
 		ret = 2;

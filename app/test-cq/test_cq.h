@@ -8,5 +8,6 @@
 /* Subcommands of dpdk-test-cq other than "unit". */
 int test_cq_perf(int argc, char **argv);
 int test_cq_demo(int argc, char **argv);
+int test_cq_soak(int argc, char **argv);
 
 #endif /* TEST_CQ_H_ */
