@@ -5,7 +5,8 @@
 # Configure (once) and build mlx5cq in ./build, or with "asan" in
 # ./build-asan: gcc with AddressSanitizer (leak checking included) and
 # UndefinedBehaviorSanitizer (-Db_lundef=false: the shared libraries leave
-# the sanitizer runtime's symbols to the executable).
+# the sanitizer runtime's symbols to the executable); with "fuzz" in
+# ./build-fuzz: clang, libFuzzer targets of app/fuzz, ASan + UBSan.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -14,6 +15,10 @@ opts=
 if [ "${1:-}" = asan ]; then
 	dir=build-asan
 	opts="-Db_sanitize=address,undefined -Db_lundef=false"
+elif [ "${1:-}" = fuzz ]; then
+	dir=build-fuzz
+	opts="-Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false"
+	CC=clang
 fi
 if [ ! -f $dir/build.ninja ]; then
 	# shellcheck disable=SC2086 # opts is a list of options

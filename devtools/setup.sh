@@ -4,7 +4,8 @@
 #
 # Prepare a Debian 12 machine for building and testing mlx5cq (run as root,
 # idempotent):
-#  - install the Debian packages the build needs;
+#  - install the Debian packages the build needs (clang and its
+#    compiler-rt for the libFuzzer targets of build-fuzz);
 #  - fetch Debian's DPDK source package of exactly the installed libdpdk-dev
 #    version into .cache/dpdk (never committed) and run DPDK's own meson
 #    configure on it once, to produce mlx5_autoconf.h;
@@ -16,7 +17,7 @@ cache="$top/.cache/dpdk"
 nr_hugepages=${MLX5CQ_HUGEPAGES:-512}
 packages="libdpdk-dev dpdk-dev dpdk libibverbs-dev ibverbs-providers rdma-core
 	meson ninja-build pkg-config gcc dpkg-dev xz-utils python3-pyelftools
-	libnuma-dev libpcap-dev"
+	libnuma-dev libpcap-dev clang libclang-rt-14-dev"
 
 log() { printf 'setup: %s\n' "$*"; }
 

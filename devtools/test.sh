@@ -10,6 +10,9 @@
 # so they run in ./build only). Ends with "N passed, N failed" summed over all unit
 # test cases of both builds (a suite that crashes or whose sanitizer
 # reports before or after printing its own total counts as one failure).
+# Then ./build-fuzz (clang, libFuzzer, ASan + UBSan) runs each fuzz target
+# of app/fuzz for 60 s (meson suite "fuzz"; a finding fails its test and
+# counts as one failure in the summary).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -23,6 +26,12 @@ if [ -f build-asan/build.ninja ]; then
 	meson test -C build-asan --suite unit --suite nohuge --num-processes 2 \
 		--print-errorlogs || rc=$?
 fi
+sh devtools/build.sh fuzz || rc=$?
+if [ -f build-fuzz/build.ninja ]; then
+	rm -f build-fuzz/meson-logs/testlog.json
+	meson test -C build-fuzz --suite fuzz --print-errorlogs || rc=$?
+fi
 python3 devtools/test-summary.py build/meson-logs/testlog.json \
-	build-asan/meson-logs/testlog.json || rc=1
+	build-asan/meson-logs/testlog.json \
+	build-fuzz/meson-logs/testlog.json || rc=1
 exit $rc

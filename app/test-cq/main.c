@@ -9,6 +9,7 @@
  *   demo               CQs on the emulated HCA on both paths, polled
  *   perf-engine        emulated HCA progress engine, cycles per packet
  *   perf-rx [--reps N] net_mlx5cq RX burst on prepared rings
+ *   soak [OPTIONS]     1e8-completion threaded-producer stress (soak.c)
  */
 
 #include <stdio.h>
@@ -133,7 +134,8 @@ usage(const char *prog)
 	struct test_cq_suite *s;
 
 	printf("usage: %s EAL-OPTIONS -- unit [SUITE...] | perf [--json FILE]"
-	       " | demo | perf-engine | perf-rx [--reps N]\nsuites:", prog);
+	       " | demo | perf-engine | perf-rx [--reps N] | soak [--count N]"
+	       "\nsuites:", prog);
 	for (s = suites; s != NULL; s = s->next)
 		printf(" %s", s->name);
 	printf("\n");
@@ -164,6 +166,8 @@ main(int argc, char **argv)
 		ret = test_cq_perf_engine(argc - 2, argv + 2);
 	} else if (strcmp(argv[1], "perf-rx") == 0) {
 		ret = test_cq_perf_rx(argc - 2, argv + 2);
+	} else if (strcmp(argv[1], "soak") == 0) {
+		ret = test_cq_soak(argc - 2, argv + 2);
 	} else {
 		usage(argv[0]);
 		ret = 2;

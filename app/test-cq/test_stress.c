@@ -29,6 +29,7 @@
 
 #include "test.h"
 #include "test_cq_cnt.h"
+#include "test_seq_cpl.h"
 
 struct stress_case {
 	const char *name;
@@ -62,40 +63,9 @@ stress_teardown(void)
 	memset(&st, 0, sizeof(st));
 }
 
-#define ERR_EVERY 1009
-
-static int
-stress_is_error(uint64_t s)
-{
-	return s % ERR_EVERY == ERR_EVERY - 1;
-}
-
-/* Runs of 48 share everything but the sequence fields. */
-static void
-stress_gen(void *arg, uint64_t s, struct mlx5_emu_cpl *c)
-{
-	uint64_t run = s / 48;
-	int req = run % 4 == 3;
-
-	RTE_SET_USED(arg);
-	c->kind = req ? MLX5_EMU_CPL_REQ : MLX5_EMU_CPL_RESP;
-	if (stress_is_error(s))
-		c->kind = req ? MLX5_EMU_CPL_REQ_ERR : MLX5_EMU_CPL_RESP_ERR;
-	c->syndrome = 0x05;
-	c->vendor_syndrome = 0x77;
-	c->wqe_counter = (uint16_t)s;
-	c->byte_cnt = 64 + (uint32_t)((s >> 16) & 0x3ff);
-	c->qpn = 0x100;
-	c->rx_hash_res = 0xabcd0000 | (uint32_t)(run & 0xffff);
-	c->rx_hash_type = 0x2c;
-	c->hdr_type_etc = 0x0200;
-	c->csum = 0x1234;
-	c->vlan_info = 5;
-	c->flow_table_metadata = (uint32_t)run;
-	c->timestamp = run;
-	if (req)
-		c->s_wqe_opcode = 0x0a;
-}
+/* The completions: test_seq_cpl.h. */
+#define stress_is_error seq_cpl_is_error
+#define stress_gen seq_cpl_gen
 
 /* Emulated device, library device and the case's CQ in st. */
 static int
