@@ -751,6 +751,62 @@ test_net_rx_error_recovery(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * RX error with the RQ still RDY (the emulated wire's fault injection:
+ * an error CQE without the ERR transition): the PMD's recovery finds the
+ * RQ not in ERR, takes it RDY -> RST -> RDY instead, counts one recovery
+ * and no failure, and receives the next frames.
+ */
+static int
+test_net_rx_error_rdy(void)
+{
+	struct rte_eth_conf conf = { 0 };
+	struct rte_ether_addr mac;
+	struct rte_mbuf *pkts[4];
+	struct rte_eth_stats st;
+	uint64_t rec = UINT64_MAX, fail = UINT64_MAX;
+	uint8_t f[256];
+	uint32_t len, i;
+	int port, ok = 1;
+
+	port = port_probe("net_mlx5cq_tr", "dev=emu,wire=tr");
+	if (port < 0 || rte_eth_dev_configure(port, 1, 1, &conf) != 0 ||
+	    rte_eth_rx_queue_setup(port, 0, QDESC, SOCKET_ID_ANY, NULL,
+				   n_mp) != 0 ||
+	    rte_eth_tx_queue_setup(port, 0, QDESC, SOCKET_ID_ANY, NULL) != 0 ||
+	    rte_eth_dev_start(port) != 0) {
+		if (port >= 0)
+			port_remove(port);
+		TEST_ASSERT(0, "port setup");
+	}
+	rte_eth_macaddr_get(port, &mac);
+	TEST_ASSERT_SUCCESS(mlx5_emu_wire_rx_error_inject("tr", 1), "inject");
+	len = frame_build(f, &mac, RTE_IPV4(10, 4, 0, 1), 5, 100, 0);
+	mlx5_emu_wire_inject("tr", f, len);
+	ok &= rx_all(port, 1, pkts, 1, NULL) == 0;
+	rte_eth_stats_get(port, &st);
+	ok &= st.ierrors == 1 && st.ipackets == 0;
+	for (i = 0; i < 3; i++) {
+		len = frame_build(f, &mac, RTE_IPV4(10, 4, 0, 2 + i), 5, 100,
+				  0);
+		mlx5_emu_wire_inject("tr", f, len);
+	}
+	ok &= rx_all(port, 1, pkts, 3, NULL) == 3;
+	free_all(pkts, 3);
+	rte_eth_stats_get(port, &st);
+	ok &= st.ierrors == 1 && st.ipackets == 3;
+	ok &= xstat_get(port, "rx_q0_recoveries", &rec) == 0 && rec == 1;
+	ok &= xstat_get(port, "rx_q0_recovery_failures", &fail) == 0 &&
+	      fail == 0;
+	if (!ok)
+		printf("  ierrors %" PRIu64 " ipackets %" PRIu64 " recoveries %"
+		       PRIu64 " failures %" PRIu64 "\n", st.ierrors,
+		       st.ipackets, rec, fail);
+	TEST_ASSERT_SUCCESS(port_remove(port), "remove");
+	TEST_ASSERT(ok, "RX error with the RQ in RDY");
+	return TEST_SUCCESS;
+}
+
 static void
 extbuf_free(void *addr, void *opaque)
 {
@@ -907,6 +963,7 @@ static struct unit_test_suite net_mlx5cq_suite = {
 		TEST_CASE(test_net_xstats),
 		TEST_CASE(test_net_queue_stop_start),
 		TEST_CASE(test_net_rx_error_recovery),
+		TEST_CASE(test_net_rx_error_rdy),
 		TEST_CASE(test_net_tx_error_recovery),
 		TEST_CASE(test_net_rx_intr),
 		TEST_CASES_END(),

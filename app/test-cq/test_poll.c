@@ -905,6 +905,14 @@ test_poll_counters(void)
 	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(fx.cq, c, 4), 0, "third");
 	CHECK(check_counters(6, 3, 4, 2, 0));
 	TEST_ASSERT_EQUAL(c[1].status, IBV_WC_WR_FLUSH_ERR, "flush status");
+	TEST_ASSERT_EQUAL(test_cq_cnt(fx.cq)->err_syndrome[0x05], 3,
+			  "syndrome 0x05");
+	/* A reset zeroes every counter, the per-syndrome ones included. */
+	TEST_ASSERT_SUCCESS(rte_mlx5cq_counters_reset(fx.cq), "reset");
+	CHECK(check_counters(0, 0, 0, 0, 0));
+	for (i = 0; i < 256; i++)
+		TEST_ASSERT_EQUAL(test_cq_cnt(fx.cq)->err_syndrome[i], 0,
+				  "syndrome 0x%02x after reset", i);
 	fx_fini();
 	return TEST_SUCCESS;
 }

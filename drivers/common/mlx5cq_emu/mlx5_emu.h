@@ -494,6 +494,23 @@ int mlx5_emu_net_stats_get(struct ibv_context *ctx,
 int mlx5_emu_wire_inject(const char *wire, const void *frame, uint32_t len);
 
 /**
+ * Fault injection on a wire's receivers: each of the next count frames
+ * delivered to an RQ of a port on the wire completes with an error CQE
+ * (responder error, syndrome LOC_LEN_ERR, nothing written into the
+ * buffer) while the RQ stays RDY, as a device would if the RQ missed its
+ * ERR transition. A consumer's recovery must cope with an RQ in any
+ * state. 0 disarms.
+ *
+ * @param wire
+ *   Wire name.
+ * @param count
+ *   Frames to complete in error.
+ * @return
+ *   0, -ENOENT (no such wire), -EINVAL.
+ */
+int mlx5_emu_wire_rx_error_inject(const char *wire, uint32_t count);
+
+/**
  * Run the progress engine once in the caller's thread: execute every send
  * WQE the SQ doorbell records announce, on every emulated device. The
  * engine thread does the same on its own; calling this makes a test

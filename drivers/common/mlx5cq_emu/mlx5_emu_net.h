@@ -337,6 +337,8 @@ int emu_vport_cmd(struct emu_dev *dev, uint16_t opcode, const void *in,
 int emu_vport_accept(const struct emu_vport *vp, const uint8_t *dst);
 
 /* mlx5_emu_wire.c (emu_net_lock held) */
+/* 1 when an injected RX error is due for a frame received by net. */
+int emu_wire_rx_fault_take(struct emu_net *net);
 void emu_wire_transmit(struct emu_net *from, const uint8_t *frame,
 		       uint32_t len);
 void emu_port_leave(struct emu_net *net);

@@ -290,16 +290,19 @@ emu_rx_hdr_type(const uint8_t *f, const struct emu_pkt *pp, uint16_t *csum)
 	return ht;
 }
 
+/* An error completion for WQE idx; the RQ goes to ERR unless keep_rdy. */
 static void
-emu_rq_error(struct emu_rq *rq, uint16_t idx, uint8_t syndrome,
-	     const char *why)
+emu_rq_error_cpl(struct emu_rq *rq, uint16_t idx, uint8_t syndrome,
+		 const char *why, int keep_rdy)
 {
 	struct mlx5_emu_cpl *cpl;
 
-	EMU_LOG(DEBUG, "%s: RQ 0x%x: WQE %u: %s (syndrome 0x%02x), RQ to "
-		"error", rq->net->dev->name, rq->rqn, idx, why, syndrome);
+	EMU_LOG(DEBUG, "%s: RQ 0x%x: WQE %u: %s (syndrome 0x%02x)%s",
+		rq->net->dev->name, rq->rqn, idx, why, syndrome,
+		keep_rdy ? "" : ", RQ to error");
 	rq->net->pstats.rx_errors++;
-	rq->wq.state = EMU_Q_ERR;
+	if (!keep_rdy)
+		rq->wq.state = EMU_Q_ERR;
 	rq->ci++;
 	cpl = emu_engine_cpl(&rq->wq);
 	cpl->kind = MLX5_EMU_CPL_RESP_ERR;
@@ -307,6 +310,13 @@ emu_rq_error(struct emu_rq *rq, uint16_t idx, uint8_t syndrome,
 	cpl->wqe_counter = idx;
 	cpl->qpn = rq->rqn;
 	cpl->timestamp = 0;
+}
+
+static void
+emu_rq_error(struct emu_rq *rq, uint16_t idx, uint8_t syndrome,
+	     const char *why)
+{
+	emu_rq_error_cpl(rq, idx, syndrome, why, 0);
 }
 
 /* A WQE is posted: the cached doorbell value, else a fresh read. */
@@ -368,6 +378,11 @@ emu_rq_receive(struct emu_rq *rq, const uint8_t *frame,
 		return;
 	}
 	idx = rq->ci;
+	if (emu_wire_rx_fault_take(net)) {
+		emu_rq_error_cpl(rq, idx, EMU_SYND_LOC_LEN_ERR,
+				 "injected error, RQ kept RDY", 1);
+		return;
+	}
 	wqe = rq->wq.ring + ((size_t)(idx & mask) << rq->wq.log_stride);
 	emu_rq_prefetch(rq, mask);
 	if (!rq->vsd && len >= 18 && frame[12] == 0x81 && frame[13] == 0x00) {

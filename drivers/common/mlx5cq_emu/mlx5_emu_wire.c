@@ -30,6 +30,7 @@ struct emu_wire {
 	TAILQ_ENTRY(emu_wire) next;
 	TAILQ_HEAD(, emu_port) ports;
 	uint32_t nports;
+	uint32_t rx_err_rdy; /* mlx5_emu_wire_rx_error_inject() left. */
 	char name[EMU_WIRE_NAME_MAX];
 };
 
@@ -188,4 +189,33 @@ mlx5_emu_wire_inject(const char *wire, const void *frame, uint32_t len)
 	emu_engine_pass_end();
 	emu_net_unlock();
 	return n;
+}
+
+int
+mlx5_emu_wire_rx_error_inject(const char *wire, uint32_t count)
+{
+	struct emu_wire *w;
+
+	if (wire == NULL)
+		return -EINVAL;
+	emu_net_lock();
+	w = emu_wire_find(wire);
+	if (w != NULL)
+		w->rx_err_rdy = count;
+	emu_net_unlock();
+	return w == NULL ? -ENOENT : 0;
+}
+
+int
+emu_wire_rx_fault_take(struct emu_net *net)
+{
+	struct emu_wire *w;
+
+	if (net->port == NULL)
+		return 0;
+	w = net->port->wire;
+	if (w->rx_err_rdy == 0)
+		return 0;
+	w->rx_err_rdy--;
+	return 1;
 }
