@@ -102,6 +102,24 @@ if ! ninja -C "$cache" -n drivers/librte_net_mlx5.a |
 	note "net/mlx5 built in $(($(date +%s) - t0)) s"
 fi
 
+# Is it Debian's code? The vector RX object's instructions against the
+# installed static library's (informative only).
+deb=$(pkg-config --variable=libdir libdpdk)/librte_net_mlx5.a
+same="not compared (no $deb)"
+if [ -f "$deb" ]; then
+	o=net_mlx5_mlx5_rxtx_vec.c.o
+	mkdir -p "$cache/cmp"
+	(cd "$cache/cmp" && ar x "$deb" "$o" &&
+		objcopy -O binary --only-section=.text "$o" deb.text &&
+		objcopy -O binary --only-section=.text \
+			"../drivers/libtmp_rte_net_mlx5.a.p/$o" own.text)
+	if cmp -s "$cache/cmp/deb.text" "$cache/cmp/own.text"; then
+		same="identical to Debian's $deb"
+	else
+		same="DIFFERENT from Debian's $deb"
+	fi
+fi
+
 # --- the harness -------------------------------------------------------
 hdir="$top/app/bench-dpdk-mlx5"
 bin="$cache/bench/dpdk-bench-mlx5"
@@ -134,7 +152,7 @@ drv=$(cd "$build/drivers" && pwd -P)
 rebuild=0
 for f in "$0" "$hdir"/*.c "$hdir"/*.h "$lib" "$drv/librte_common_mlx5cq.so" \
 		"$drv/librte_common_mlx5cq_emu.so"; do
-	[ -f "$bin" ] && [ ! "$f" -nt "$bin" ] || rebuild=1
+	[ -f "$bin" ] && [ -z "$(find "$f" -newer "$bin")" ] || rebuild=1
 done
 if [ $rebuild = 1 ]; then
 	note "building $bin"
@@ -150,12 +168,13 @@ if [ $rebuild = 1 ]; then
 	# mlx5_rxtx_vec.c's object first, or the archive's mlx5_rx.c object
 	# satisfies mlx5_rx_burst_vec with a stub that receives nothing.
 	vec="$cache/drivers/libtmp_rte_net_mlx5.a.p/net_mlx5_mlx5_rxtx_vec.c.o"
+	libs=$(pkg-config --libs libdpdk libibverbs libmlx5)
 	# shellcheck disable=SC2086 # lists of files and options
 	cc -o "$bin" $objs "$vec" "$lib" \
 		-L"$drv" -Wl,-rpath,"$drv" -lrte_common_mlx5cq \
 		-lrte_common_mlx5cq_emu \
 		-lrte_common_mlx5 -lrte_bus_pci -lrte_bus_auxiliary \
-		$(pkg-config --libs libdpdk libibverbs libmlx5) -lpthread
+		$libs -lpthread
 	if ! nm "$bin" | grep -q ' T mlx5_rx_burst_vec$'; then
 		note "mlx5_rx_burst_vec is not the vector function"
 		rm -f "$bin"
@@ -197,12 +216,13 @@ echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 |
 cat "$tmp/loads"
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 grep -m1 '^DPDK net/mlx5 RX' "$tmp/dpdk.1" || true
+echo "machine code of mlx5_rxtx_vec.c (.text): $same"
 echo "cycles per packet, burst 32, medians of $runs runs (each a median" \
 	"of ~1024-packet slices over $reps passes); runs in brackets"
-printf '%-17s | %-26s | %-26s | %-26s | %s\n' case \
+printf '%-17s | %-30s | %-30s | %-30s | %s\n' case \
 	"net_mlx5cq rx_burst" "DPDK mlx5_rx_burst" "DPDK mlx5_rx_burst_vec" \
 	"mlx5cq/vec"
-for c in $(awk '{ print $1 }' "$tmp/pmd" | awk '!s[$0]++'); do
+awk '!s[$1]++ { print $1 }' "$tmp/pmd" | while read -r c; do
 	p=$(awk -v c="$c" '$1 == c { print $2 }' "$tmp/pmd" | median)
 	s=$(awk -v c="$c" '$1 == c { print $2 }' "$tmp/dpdk" | median)
 	v=$(awk -v c="$c" '$1 == c { print $3 }' "$tmp/dpdk" | median)
@@ -211,6 +231,6 @@ for c in $(awk '{ print $1 }' "$tmp/pmd" | awk '!s[$0]++'); do
 	vr=$(awk -v c="$c" '$1 == c { printf "%s ", $3 }' "$tmp/dpdk")
 	ratio=$(awk -v a="$p" -v b="$v" 'BEGIN {
 		if (b + 0 > 0) printf "%.2f", a / b; else print "n/a" }')
-	printf '%-17s | %-26s | %-26s | %-26s | %s\n' "$c" \
+	printf '%-17s | %-30s | %-30s | %-30s | %s\n' "$c" \
 		"$p [${pr% }]" "$s [${sr% }]" "$v [${vr% }]" "$ratio"
 done
