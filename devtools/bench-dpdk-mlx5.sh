@@ -217,6 +217,8 @@ cat "$tmp/loads"
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 grep -m1 '^DPDK net/mlx5 RX' "$tmp/dpdk.1" || true
 echo "machine code of mlx5_rxtx_vec.c (.text): $same"
+echo "DPDK memory regions of the RX pool: $(awk '$1 == "RESULT" {
+	printf "%s%s %s", s, $2, $5; s = ", " }' "$tmp/dpdk.1")"
 echo "cycles per packet, burst 32, medians of $runs runs (each a median" \
 	"of ~1024-packet slices over $reps passes); runs in brackets"
 printf '%-17s | %-30s | %-30s | %-30s | %s\n' case \

@@ -20,7 +20,8 @@
  * every call, so each pass meets a full RQ as a polling application's
  * queue does after an idle poll.
  *
- * Prints one line per case: "RESULT <case> <scalar> <vec>".
+ * Prints one line per case: "RESULT <case> <scalar> <vec> <regions>"
+ * (regions: the pool's memory regions by DPDK's rule).
  */
 
 #include <inttypes.h>
@@ -249,7 +250,7 @@ bench_case_run(const struct bench_case *bc, unsigned int k,
 	if (sc < 0 || vec < 0)
 		goto out;
 	printf("%-18s %5u %10.2f %10.2f\n", bc->name, mrs_n, sc, vec);
-	printf("RESULT %s %.2f %.2f\n", bc->name, sc, vec);
+	printf("RESULT %s %.2f %.2f %u\n", bc->name, sc, vec, mrs_n);
 	fflush(stdout);
 	ret = 0;
 out:

@@ -4,8 +4,9 @@
 
 /*
  * The RX mempool of a case, as perf-rx makes it: n pktmbufs in `chunks`
- * separate rte_malloc areas (a small allocation between two chunks keeps
- * them apart), mbufs handed out in a shuffled order. And the memory
+ * separate rte_malloc areas (a small allocation made between two chunks,
+ * freed once the next chunk is placed, keeps them apart), mbufs handed
+ * out in a shuffled order. And the memory
  * regions DPDK 22.11's mempool registration (mlx5_mempool_reg_analyze)
  * would make of it, which is what mlx5_mr_mempool_populate_cache puts in
  * an RX queue's bottom-half MR cache.
@@ -73,6 +74,7 @@ bench_pool_create(const char *name, unsigned int n, unsigned int chunks)
 	uint32_t elt = sizeof(struct rte_mbuf) + RTE_MBUF_DEFAULT_BUF_SIZE;
 	struct rte_mempool_objsz sz;
 	struct rte_mempool *mp;
+	void *gap = NULL;
 	unsigned int c;
 
 	if (n == 0 || chunks == 0 || chunks > n) {
@@ -109,10 +111,14 @@ bench_pool_create(const char *name, unsigned int n, unsigned int chunks)
 			rte_free(a);
 			goto fail;
 		}
+		rte_free(gap);
+		gap = NULL;
 		/* Keep the next chunk away from this one (not adjacent). */
-		if (c + 1 < chunks &&
-		    rte_malloc("bench_gap", 4096, 4096) == NULL)
-			goto fail;
+		if (c + 1 < chunks) {
+			gap = rte_malloc("bench_gap", 4096, 4096);
+			if (gap == NULL)
+				goto fail;
+		}
 	}
 	if (mp->populated_size != n)
 		goto fail;
@@ -123,6 +129,7 @@ bench_pool_create(const char *name, unsigned int n, unsigned int chunks)
 fail:
 	printf("bench: pool %s of %u mbufs in %u chunks: %s\n", name, n,
 	       chunks, rte_strerror(rte_errno));
+	rte_free(gap);
 	rte_mempool_free(mp);
 	return NULL;
 }
