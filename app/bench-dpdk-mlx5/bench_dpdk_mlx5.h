@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+#ifndef BENCH_DPDK_MLX5_H_
+#define BENCH_DPDK_MLX5_H_
+
+/*
+ * bench-dpdk-mlx5: DPDK 22.11's own net/mlx5 RX burst functions
+ * (mlx5_rx_burst, mlx5_rx_burst_vec) timed on RX rings prepared like
+ * dpdk-test-cq's perf-rx prepares a net_mlx5cq port's rings. Built only by
+ * devtools/bench-dpdk-mlx5.sh, against a net/mlx5 static library built
+ * from the DPDK source package; never part of the project's meson build.
+ *
+ * Only bench_rxq.c includes DPDK's net/mlx5 internals; the other files see
+ * the queue through the small interface below.
+ */
+
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+/* The frames the emulated wire delivers: size, RSS hash result. */
+#define BENCH_FRAME_LEN 60
+#define BENCH_RSS_HASH 0x6b8b4567u
+
+struct ibv_context;
+struct rte_mlx5cq;
+struct rte_mlx5cq_dev;
+struct mlx5_emu_cpl;
+
+/* One memory region as DPDK's mempool registration would make it. */
+struct bench_range {
+	uintptr_t start;
+	uintptr_t end;
+};
+
+/* An RX burst function of DPDK (eth_rx_burst_t). */
+typedef uint16_t (*bench_rx_fn)(void *rxq, struct rte_mbuf **pkts,
+				uint16_t n);
+
+/* Which DPDK function: the scalar and the vector (SSE on x86) one. */
+enum bench_fn {
+	BENCH_FN_SCALAR,
+	BENCH_FN_VEC,
+};
+
+/* Queue parameters (what rte_eth_rx_queue_setup and the CQ give). */
+struct bench_rxq_conf {
+	void *cqes; /* CQ ring (64 B CQEs). */
+	volatile uint32_t *cq_db; /* CQ doorbell record. */
+	uint32_t cqn; /* CQ number. */
+	uint32_t log_cqe; /* log2 of the CQ entries. */
+	uint32_t log_desc; /* log2 of the RQ entries. */
+	int compressed; /* CQ written with HASH mini-CQEs. */
+	struct rte_mempool *mp; /* Buffers. */
+	const struct bench_range *mrs; /* Memory regions of mp, sorted. */
+	unsigned int mrs_n;
+	uint16_t port_id; /* mbuf->port. */
+};
+
+struct bench_rxq;
+
+/* bench_pool.c */
+struct rte_mempool *bench_pool_create(const char *name, unsigned int n,
+				      unsigned int chunks);
+int bench_pool_ranges(struct rte_mempool *mp, struct bench_range **out,
+		      unsigned int *out_n);
+
+/* bench_rxq.c */
+bench_rx_fn bench_rxq_fn(enum bench_fn fn);
+const char *bench_rxq_vec_name(void);
+struct bench_rxq *bench_rxq_create(const struct bench_rxq_conf *conf);
+void *bench_rxq_queue(struct bench_rxq *q);
+uint32_t bench_rxq_posted(const struct bench_rxq *q);
+void *bench_rxq_buf(const struct bench_rxq *q, uint32_t wqe);
+void bench_rxq_destroy(struct bench_rxq *q);
+
+/* bench_wire.c: an emulated device's CQ written by the emulated HCA. */
+struct bench_wire {
+	struct ibv_context *ctx;
+	struct rte_mlx5cq_dev *dev;
+	struct rte_mlx5cq *cq;
+	struct mlx5_emu_cpl *cpl; /* One ring of completions to post. */
+	void *ring;
+	volatile uint32_t *dbrec;
+	uint32_t cqn;
+	uint32_t entries;
+	uint32_t hw_pi; /* Receive WQEs the "device" consumed. */
+	uint8_t frame[64];
+	uint32_t frame_len;
+};
+
+int bench_wire_open(struct bench_wire *w, unsigned int id, uint32_t entries,
+		    int compressed);
+int bench_wire_deliver(struct bench_wire *w, struct bench_rxq *q,
+		       uint32_t max);
+void bench_wire_close(struct bench_wire *w);
+
+#endif /* BENCH_DPDK_MLX5_H_ */

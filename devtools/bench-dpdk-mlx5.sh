@@ -1,0 +1,238 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright 2026 The mlx5cq authors
+#
+# net_mlx5cq's RX burst side by side with DPDK 22.11's own net/mlx5 RX
+# functions (mlx5_rx_burst, mlx5_rx_burst_vec) on identical rings: one
+# table, cycles per packet, medians over RUNS runs. Not part of CI.
+#
+#  1. builds DPDK's net/mlx5 static library from the DPDK source package
+#     the project uses (same version as the installed libdpdk), with DPDK's
+#     own meson, -Dplatform=generic and Debian's CFLAGS, into a cache
+#     folder (only that library's objects; common/mlx5, buses, EAL... are
+#     Debian's installed shared libraries at run time);
+#  2. builds app/bench-dpdk-mlx5 with the compile flags DPDK used for
+#     mlx5_rxtx_vec.c, linked with that library and this project's
+#     libraries (the emulated HCA writes the CQEs);
+#  3. runs `dpdk-test-cq -- perf-rx` and the harness RUNS times each and
+#     prints the medians.
+#
+#   devtools/bench-dpdk-mlx5.sh [-b BUILD] [-c CACHE] [-s DPDK_SRC]
+#                               [-n RUNS] [-r REPS] [-l LCORE]
+#     BUILD     the project's build folder (default ./build; configured and
+#               built when missing)
+#     CACHE     DPDK build folder (default ./.cache/dpdk-mlx5, git-ignored)
+#     DPDK_SRC  DPDK source (default: the dpdk_src option of BUILD, else
+#               ./.cache/dpdk/src)
+#     RUNS      runs of each benchmark (default 3); REPS timed passes per
+#               case in each (default 15); LCORE the core both run on (0)
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+build="$top/build"
+cache="$top/.cache/dpdk-mlx5"
+src=
+runs=3
+reps=15
+lcore=0
+while getopts b:c:s:n:r:l: opt; do
+	case $opt in
+	b) build=$OPTARG ;;
+	c) cache=$OPTARG ;;
+	s) src=$OPTARG ;;
+	n) runs=$OPTARG ;;
+	r) reps=$OPTARG ;;
+	l) lcore=$OPTARG ;;
+	*) sed -n '2,29p' "$0"; exit 2 ;;
+	esac
+done
+
+note() { echo "bench-dpdk-mlx5: $*" >&2; }
+
+# --- the project -----------------------------------------------------
+if [ -z "$src" ] && [ -f "$build/build.ninja" ]; then
+	src=$(meson introspect --buildoptions "$build" | python3 -c '
+import json, sys
+print(next(o["value"] for o in json.load(sys.stdin)
+           if o["name"] == "dpdk_src"))')
+fi
+[ -n "$src" ] || src="$top/.cache/dpdk/src"
+if [ ! -f "$src/drivers/net/mlx5/mlx5_rx.c" ]; then
+	note "no DPDK source at $src (devtools/setup.sh, or -s)"
+	exit 1
+fi
+src=$(cd "$src" && pwd -P)
+if [ ! -f "$build/build.ninja" ]; then
+	note "configuring the project in $build"
+	meson setup "$build" "$top" -Ddpdk_src="$src" >/dev/null
+fi
+nice ninja -C "$build" >/dev/null
+
+# --- DPDK's net/mlx5 ---------------------------------------------------
+installed=$(pkg-config --modversion libdpdk)
+version=$(cat "$src/VERSION")
+if [ "$installed" != "$version" ]; then
+	note "DPDK source $version is not the installed libdpdk $installed"
+	exit 1
+fi
+# pmdinfogen runs with the Python that runs meson.
+py=$(sed -n '1s/^#! *//p' "$(command -v meson)")
+if ! ${py:-python3} -c 'import elftools' 2>/dev/null; then
+	note "installing python3-pyelftools (DPDK's pmdinfogen needs it)"
+	apt-get install -y python3-pyelftools >/dev/null
+fi
+lib="$cache/drivers/librte_net_mlx5.a"
+if [ ! -f "$cache/build.ninja" ]; then
+	note "configuring DPDK $version (net/mlx5 only) in $cache"
+	mkdir -p "$(dirname "$cache")"
+	# Debian's build: meson defaults (buildtype plain) with the
+	# distribution's CFLAGS, -Dplatform=generic (debian/rules).
+	CFLAGS="$(dpkg-buildflags --get CFLAGS)" meson setup "$cache" "$src" \
+		--buildtype=plain --default-library=static \
+		-Dplatform=generic \
+		-Denable_drivers=bus/pci,bus/auxiliary,common/mlx5,net/mlx5 \
+		-Ddisable_apps='*' -Dtests=false -Dexamples= \
+		>"$cache.configure.log" 2>&1 ||
+		{ tail -20 "$cache.configure.log"; exit 1; }
+fi
+if ! ninja -C "$cache" -n drivers/librte_net_mlx5.a |
+	grep -q '^ninja: no work to do'; then
+	note "building DPDK's net/mlx5 (takes a while on 2 cores)"
+	t0=$(date +%s)
+	nice ninja -C "$cache" drivers/librte_net_mlx5.a >/dev/null
+	note "net/mlx5 built in $(($(date +%s) - t0)) s"
+fi
+
+# Is it Debian's code? The vector RX object's instructions against the
+# installed static library's (informative only).
+deb=$(pkg-config --variable=libdir libdpdk)/librte_net_mlx5.a
+same="not compared (no $deb)"
+if [ -f "$deb" ]; then
+	o=net_mlx5_mlx5_rxtx_vec.c.o
+	mkdir -p "$cache/cmp"
+	(cd "$cache/cmp" && ar x "$deb" "$o" &&
+		objcopy -O binary --only-section=.text "$o" deb.text &&
+		objcopy -O binary --only-section=.text \
+			"../drivers/libtmp_rte_net_mlx5.a.p/$o" own.text)
+	if cmp -s "$cache/cmp/deb.text" "$cache/cmp/own.text"; then
+		same="identical to Debian's $deb"
+	else
+		same="DIFFERENT from Debian's $deb"
+	fi
+fi
+
+# --- the harness -------------------------------------------------------
+hdir="$top/app/bench-dpdk-mlx5"
+bin="$cache/bench/dpdk-bench-mlx5"
+mkdir -p "$cache/bench"
+# DPDK's own compile command of mlx5_rxtx_vec.c: same include folders,
+# -march, defines, so struct mlx5_rxq_data is the library's.
+cflags=$(python3 - "$cache" <<'EOF'
+import json, os, shlex, sys
+b = sys.argv[1]
+cmd = next(c for c in json.load(open(os.path.join(b, "compile_commands.json")))
+           if c["file"].endswith("net/mlx5/mlx5_rxtx_vec.c"))
+args = shlex.split(cmd["command"])[1:]
+out, skip = [], False
+for a in args:
+    if skip:
+        skip = False
+        continue
+    if a in ("-o", "-c", "-MQ", "-MF"):
+        skip = True
+        continue
+    if a == "-MD" or a.endswith(".c") or a.startswith("-DRTE_LOG_DEFAULT"):
+        continue
+    if a.startswith("-I") and not os.path.isabs(a[2:]):
+        a = "-I" + os.path.normpath(os.path.join(cmd["directory"], a[2:]))
+    out.append(a)
+print(" ".join(shlex.quote(a) for a in out))
+EOF
+)
+drv=$(cd "$build/drivers" && pwd -P)
+rebuild=0
+for f in "$0" "$hdir"/*.c "$hdir"/*.h "$lib" "$drv/librte_common_mlx5cq.so" \
+		"$drv/librte_common_mlx5cq_emu.so"; do
+	[ -f "$bin" ] && [ -z "$(find "$f" -newer "$bin")" ] || rebuild=1
+done
+if [ $rebuild = 1 ]; then
+	note "building $bin"
+	objs=
+	for f in "$hdir"/*.c; do
+		o="$cache/bench/$(basename "$f" .c).o"
+		# shellcheck disable=SC2086 # cflags is a list of options
+		eval cc $cflags -I"$hdir" -I"$top/drivers/common/mlx5cq" \
+			-I"$top/drivers/common/mlx5cq_emu" -c "$f" -o "$o"
+		objs="$objs $o"
+	done
+	# mlx5_rx.c defines weak stand-ins of the vector functions: name
+	# mlx5_rxtx_vec.c's object first, or the archive's mlx5_rx.c object
+	# satisfies mlx5_rx_burst_vec with a stub that receives nothing.
+	vec="$cache/drivers/libtmp_rte_net_mlx5.a.p/net_mlx5_mlx5_rxtx_vec.c.o"
+	libs=$(pkg-config --libs libdpdk libibverbs libmlx5)
+	# shellcheck disable=SC2086 # lists of files and options
+	cc -o "$bin" $objs "$vec" "$lib" \
+		-L"$drv" -Wl,-rpath,"$drv" -lrte_common_mlx5cq \
+		-lrte_common_mlx5cq_emu \
+		-lrte_common_mlx5 -lrte_bus_pci -lrte_bus_auxiliary \
+		$libs -lpthread
+	if ! nm "$bin" | grep -q ' T mlx5_rx_burst_vec$'; then
+		note "mlx5_rx_burst_vec is not the vector function"
+		rm -f "$bin"
+		exit 1
+	fi
+fi
+
+# --- runs -------------------------------------------------------------
+eal="--no-pci --in-memory -l $lcore --log-level=lib.eal:error"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+i=1
+while [ "$i" -le "$runs" ]; do
+	load=$(cut -d' ' -f1-3 /proc/loadavg)
+	echo "run $i: load average $load (before)" >>"$tmp/loads"
+	# shellcheck disable=SC2086 # eal is a list of options
+	timeout 900 "$build/app/test-cq/dpdk-test-cq" $eal -- perf-rx \
+		--reps "$reps" >"$tmp/pmd.$i" 2>&1 ||
+		{ cat "$tmp/pmd.$i"; exit 1; }
+	# shellcheck disable=SC2086
+	timeout 900 "$bin" $eal -- --reps "$reps" >"$tmp/dpdk.$i" 2>&1 ||
+		{ cat "$tmp/dpdk.$i"; exit 1; }
+	awk '$1 ~ /^[0-9]+K\/(plain|hash)\/[0-9]+chunk$/ { print $1, $2 }' \
+		"$tmp/pmd.$i" >>"$tmp/pmd"
+	awk '$1 == "RESULT" { print $2, $3, $4 }' "$tmp/dpdk.$i" \
+		>>"$tmp/dpdk"
+	i=$((i + 1))
+done
+
+median() {
+	sort -g | awk '{ v[NR] = $1 } END {
+		if (NR == 0) { print "n/a"; exit }
+		if (NR % 2) print v[(NR + 1) / 2]
+		else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 |
+	sed 's/^ *//'), $(nproc) cores; DPDK $version net/mlx5 from $lib"
+cat "$tmp/loads"
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+grep -m1 '^DPDK net/mlx5 RX' "$tmp/dpdk.1" || true
+echo "machine code of mlx5_rxtx_vec.c (.text): $same"
+echo "DPDK memory regions of the RX pool: $(awk '$1 == "RESULT" {
+	printf "%s%s %s", s, $2, $5; s = ", " }' "$tmp/dpdk.1")"
+echo "cycles per packet, burst 32, medians of $runs runs (each a median" \
+	"of ~1024-packet slices over $reps passes); runs in brackets"
+printf '%-17s | %-30s | %-30s | %-30s | %s\n' case \
+	"net_mlx5cq rx_burst" "DPDK mlx5_rx_burst" "DPDK mlx5_rx_burst_vec" \
+	"mlx5cq/vec"
+awk '!s[$1]++ { print $1 }' "$tmp/pmd" | while read -r c; do
+	p=$(awk -v c="$c" '$1 == c { print $2 }' "$tmp/pmd" | median)
+	s=$(awk -v c="$c" '$1 == c { print $2 }' "$tmp/dpdk" | median)
+	v=$(awk -v c="$c" '$1 == c { print $3 }' "$tmp/dpdk" | median)
+	pr=$(awk -v c="$c" '$1 == c { printf "%s ", $2 }' "$tmp/pmd")
+	sr=$(awk -v c="$c" '$1 == c { printf "%s ", $2 }' "$tmp/dpdk")
+	vr=$(awk -v c="$c" '$1 == c { printf "%s ", $3 }' "$tmp/dpdk")
+	ratio=$(awk -v a="$p" -v b="$v" 'BEGIN {
+		if (b + 0 > 0) printf "%.2f", a / b; else print "n/a" }')
+	printf '%-17s | %-30s | %-30s | %-30s | %s\n' "$c" \
+		"$p [${pr% }]" "$s [${sr% }]" "$v [${vr% }]" "$ratio"
+done
