@@ -23,6 +23,9 @@
  * updated once per burst after a write barrier.
  */
 
+#include <assert.h>
+#include <stddef.h>
+
 #include <rte_io.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
@@ -41,6 +44,22 @@
 #define RX_IDX_FRAG(i) (((i) >> 5) & 1)
 #define RX_IDX_L3_OK(i) (((i) >> 7) & 1)
 #define RX_IDX_L4_OK(i) (((i) >> 8) & 1)
+
+/* Offsets from rearm_data of what the RX burst writes per mbuf. */
+#define RX_OFF_OL (offsetof(struct rte_mbuf, ol_flags) - \
+		   offsetof(struct rte_mbuf, rearm_data))
+#define RX_OFF_PTYPE (offsetof(struct rte_mbuf, packet_type) - \
+		      offsetof(struct rte_mbuf, rearm_data))
+#define RX_OFF_DLEN (offsetof(struct rte_mbuf, data_len) - \
+		     offsetof(struct rte_mbuf, rearm_data))
+static_assert(offsetof(struct rte_mbuf, pkt_len) ==
+	      offsetof(struct rte_mbuf, packet_type) + 4, "pkt_len");
+static_assert(offsetof(struct rte_mbuf, vlan_tci) ==
+	      offsetof(struct rte_mbuf, data_len) + 2, "vlan_tci");
+static_assert(offsetof(struct rte_mbuf, hash.rss) ==
+	      offsetof(struct rte_mbuf, data_len) + 4, "hash.rss");
+static_assert(RX_OFF_PTYPE % 8 == 0 && RX_OFF_DLEN % 8 == 0 &&
+	      RX_OFF_OL % 8 == 0, "8-byte stores");
 
 static uint32_t rx_ptype_lut[512];
 static uint64_t rx_csum_lut[512];
@@ -178,18 +197,22 @@ mlx5cq_rx_one(struct mlx5cq_rxq *rxq, uint32_t idx, struct rte_mbuf *m,
 		w->lkey = rte_cpu_to_be_32(lkey);
 	}
 
-	*(uint64_t *)rearm = rxq->mbuf_initializer;
-	m->packet_type = rx_ptype_lut[t];
-	m->pkt_len = len;
-	m->data_len = (uint16_t)len;
-	m->hash.rss = hash;
-	if ((hte & RTE_MLX5CQ_HDR_VLAN_STRIPPED) && rxq->vlan_strip) {
-		m->vlan_tci = vlan;
+	if ((hte & RTE_MLX5CQ_HDR_VLAN_STRIPPED) && rxq->vlan_strip)
 		ol |= RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED;
-	} else {
-		m->vlan_tci = 0;
-	}
-	m->ol_flags = ol;
+	else
+		vlan = 0;
+	/*
+	 * Four 8-byte stores: rearm_data, ol_flags, then
+	 * rx_descriptor_fields1 (packet_type, pkt_len | data_len, vlan_tci,
+	 * hash.rss), built in registers (little endian, offsets checked at
+	 * build time below).
+	 */
+	*(uint64_t *)rearm = rxq->mbuf_initializer;
+	*(uint64_t *)(rearm + RX_OFF_OL) = ol;
+	*(uint64_t *)(rearm + RX_OFF_PTYPE) = rx_ptype_lut[t] |
+					      (uint64_t)len << 32;
+	*(uint64_t *)(rearm + RX_OFF_DLEN) = (len & 0xffff) |
+		(uint32_t)vlan << 16 | (uint64_t)hash << 32;
 	rxq->elts[idx] = r;
 	w->addr = rte_cpu_to_be_64(addr);
 	return 0;
@@ -231,6 +254,10 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	/* Plain CQEs: one pass, CQE to mbuf. */
 	got = rte_mlx5cq_peek(cq, n);
 	if (got) {
+		/* The headers of the mbufs handed up are written below: ask
+		 * for all their lines at once, so the misses overlap. */
+		for (i = 0; i < got; i++)
+			rte_prefetch0(rxq->elts[(rq_ci + i) & mask]);
 		nrep = mlx5cq_rx_rep(rxq, rep, got);
 		for (i = 0; i < nrep; i++) {
 			volatile const uint8_t *e = rte_mlx5cq_peek_cqe(cq, i);
@@ -239,8 +266,6 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 						RTE_MLX5CQ_CQE_BYTE_CNT);
 			struct rte_mbuf *m = rxq->elts[idx];
 
-			if (i + 1 < nrep)
-				rte_prefetch0(rxq->elts[(idx + 1) & mask]);
 			if (unlikely(mlx5cq_rx_one(rxq, idx, m, rep[i], len,
 				rte_mlx5cq__be16(e, RTE_MLX5CQ_CQE_HDR_TYPE_ETC),
 				rte_mlx5cq__be16(e, RTE_MLX5CQ_CQE_VLAN_INFO),
@@ -260,6 +285,8 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 						   (uint16_t)(n - out));
 
 		polled = 1;
+		for (i = 0; i < k; i++)
+			rte_prefetch0(rxq->elts[(rq_ci + i) & mask]);
 		nrep = k ? mlx5cq_rx_rep(rxq, rep, k) : 0;
 		for (i = 0; i < k; i++) {
 			const struct rte_mlx5cq_cpl *c = &rxq->cpl[i];
