@@ -127,15 +127,23 @@ struct mlx5cq_mr_table {
 	struct mlx5cq_mr mr[MLX5CQ_MR_MAX];
 };
 
+/* Lookup blocks: 64 KiB of address space, 1024 slots per queue. */
+#define MLX5CQ_MR_BLK_SHIFT 16
+#define MLX5CQ_MR_BLK_N 1024
+
 /*
- * Per-queue lookup: the region hit last, then a view of the port's table
- * sorted by start address (binary search), rebuilt when the table grew.
+ * Per-queue lookup: a direct-mapped cache of regions by 64 KiB block of
+ * address (a slot holds the region last found for an address of its
+ * blocks), then a view of the port's table sorted by start address
+ * (binary search), rebuilt when the table grew.
  */
 struct mlx5cq_mr_cache {
 	struct mlx5cq_mr_table *table;
-	uintptr_t last_start; /* Region hit last (empty: start > end). */
-	uintptr_t last_end;
-	uint32_t last_lkey;
+	struct {
+		uintptr_t start; /* Empty slot: start == end == 0. */
+		uintptr_t end;
+		uint32_t lkey;
+	} blk[MLX5CQ_MR_BLK_N];
 	uint32_t n; /* Regions in the view. */
 	uintptr_t start[MLX5CQ_MR_MAX];
 	uintptr_t end[MLX5CQ_MR_MAX];
@@ -302,9 +310,10 @@ mlx5cq_mr_search(struct mlx5cq_mr_cache *c, uintptr_t addr)
 	}
 	if (addr < c->start[lo] || addr >= c->end[lo])
 		return UINT32_MAX;
-	c->last_start = c->start[lo];
-	c->last_end = c->end[lo];
-	c->last_lkey = c->lkey[lo];
+	n = (addr >> MLX5CQ_MR_BLK_SHIFT) & (MLX5CQ_MR_BLK_N - 1);
+	c->blk[n].start = c->start[lo];
+	c->blk[n].end = c->end[lo];
+	c->blk[n].lkey = c->lkey[lo];
 	return c->lkey[lo];
 }
 
@@ -313,10 +322,11 @@ static __rte_always_inline uint32_t
 mlx5cq_mr_lookup(struct mlx5cq_mr_cache *c, uintptr_t addr,
 		 struct rte_mempool *mp)
 {
+	uint32_t b = (addr >> MLX5CQ_MR_BLK_SHIFT) & (MLX5CQ_MR_BLK_N - 1);
 	uint32_t lkey;
 
-	if (likely(addr - c->last_start < c->last_end - c->last_start))
-		return c->last_lkey;
+	if (likely(addr - c->blk[b].start < c->blk[b].end - c->blk[b].start))
+		return c->blk[b].lkey;
 	lkey = mlx5cq_mr_search(c, addr);
 	if (unlikely(lkey == UINT32_MAX))
 		lkey = mlx5cq_mr_lookup_slow(c, addr, mp);

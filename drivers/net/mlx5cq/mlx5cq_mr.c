@@ -14,8 +14,9 @@
  * The port keeps an append-only table (writers under a lock, readers
  * lock-free up to the published count). Each queue keeps a view of it
  * sorted by address, rebuilt when the table grew, and looks addresses up
- * with the last region hit first, then a binary search: a miss costs
- * log2(regions) steps, never a scan.
+ * in a direct-mapped cache of 64 KiB blocks first (one load and two
+ * compares; a block a region boundary crosses may miss), then with a
+ * binary search: a miss costs log2(regions) steps, never a scan.
  */
 
 #include <errno.h>
@@ -170,7 +171,7 @@ void
 mlx5cq_mr_cache_init(struct mlx5cq_mr_cache *c, struct mlx5cq_priv *p)
 {
 	memset(c, 0, sizeof(*c));
-	c->table = &p->mrs; /* last hit [0, 0): empty */
+	c->table = &p->mrs; /* every block slot [0, 0): empty */
 }
 
 /* Rebuild the queue's sorted view from the port's table. */
@@ -181,6 +182,7 @@ mlx5cq_mr_view_build(struct mlx5cq_mr_cache *c)
 	uint32_t n = __atomic_load_n(&t->n, __ATOMIC_ACQUIRE);
 	uint32_t i, j;
 
+	memset(c->blk, 0, sizeof(c->blk));
 	for (i = 0; i < n; i++) {
 		/* Insertion by start address (n is small, rebuilt rarely). */
 		for (j = i; j > 0 && c->start[j - 1] > t->mr[i].start; j--) {

@@ -170,15 +170,17 @@ mlx5cq_rxq_post_all(struct mlx5cq_rxq *rxq)
 
 /*
  * Hand up the buffer of WQE idx as a packet of len bytes with the given
- * header-type bits, VLAN and hash; put r in its place. Returns 0, or -1
- * when r's memory has no lkey (a mempool populated after the queue was
- * set up and not registrable): r is returned to its pool, the buffer
- * stays posted and the packet is dropped (counted as an error).
+ * header-type bits, VLAN and hash; put r in its place (lk: r's lkey
+ * when the mempool spans several regions, NULL when the WQE's lkey
+ * stays). Returns 0, or -1 when r's memory has no lkey (a mempool
+ * populated after the queue was set up and not registrable): r is
+ * returned to its pool, the buffer stays posted and the packet is dropped
+ * (counted as an error).
  */
 static __rte_always_inline int
 mlx5cq_rx_one(struct mlx5cq_rxq *rxq, uint32_t idx, struct rte_mbuf *m,
-	      struct rte_mbuf *r, uint32_t len, uint16_t hte, uint16_t vlan,
-	      uint32_t hash)
+	      struct rte_mbuf *r, const uint32_t *lk, uint32_t len,
+	      uint16_t hte, uint16_t vlan, uint32_t hash)
 {
 	volatile struct mlx5_wqe_dseg_rx *w = &rxq->wqes[idx];
 	unsigned int t = RX_HTE_IDX(hte);
@@ -186,15 +188,13 @@ mlx5cq_rx_one(struct mlx5cq_rxq *rxq, uint32_t idx, struct rte_mbuf *m,
 	uint64_t ol = rx_csum_lut[t] | rxq->ol_rss;
 	uintptr_t rearm = (uintptr_t)&m->rearm_data;
 
-	if (unlikely(rxq->lkey == UINT32_MAX)) {
-		uint32_t lkey = mlx5cq_mr_lookup(&rxq->mrc, addr, r->pool);
-
-		if (unlikely(lkey == UINT32_MAX)) {
+	if (unlikely(lk != NULL)) {
+		if (unlikely(*lk == UINT32_MAX)) {
 			rte_mempool_put(r->pool, r);
 			rxq->st.errors++;
 			return -1;
 		}
-		w->lkey = rte_cpu_to_be_32(lkey);
+		w->lkey = rte_cpu_to_be_32(*lk);
 	}
 
 	if ((hte & RTE_MLX5CQ_HDR_VLAN_STRIPPED) && rxq->vlan_strip)
@@ -216,6 +216,25 @@ mlx5cq_rx_one(struct mlx5cq_rxq *rxq, uint32_t idx, struct rte_mbuf *m,
 	rxq->elts[idx] = r;
 	w->addr = rte_cpu_to_be_64(addr);
 	return 0;
+}
+
+/*
+ * Lkeys of the replacements of a mempool spanning several regions, all
+ * looked up before any is used: the searches do not depend on each other
+ * and overlap. NULL when the queue's mempool is one region.
+ */
+static __rte_always_inline const uint32_t *
+mlx5cq_rx_lkeys(struct mlx5cq_rxq *rxq, struct rte_mbuf **rep, uint16_t n,
+		uint32_t *lk)
+{
+	uint16_t i;
+
+	if (likely(rxq->lkey != UINT32_MAX))
+		return NULL;
+	for (i = 0; i < n; i++)
+		lk[i] = mlx5cq_mr_lookup(&rxq->mrc, (uintptr_t)rep[i]->buf_addr +
+					 RTE_PKTMBUF_HEADROOM, rep[i]->pool);
+	return lk;
 }
 
 /* Replacement mbufs: all of n, or as many as the pool's cache gives. */
@@ -242,6 +261,8 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	uint32_t rq_ci = rxq->rq_ci;
 	uint16_t out = 0, got, nrep, i;
 	uint64_t bytes = 0;
+	uint32_t lkeys[MLX5CQ_BURST_MAX];
+	const uint32_t *lk;
 	int polled = 0;
 
 	if (unlikely(!rxq->started))
@@ -259,6 +280,7 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		for (i = 0; i < got; i++)
 			rte_prefetch0(rxq->elts[(rq_ci + i) & mask]);
 		nrep = mlx5cq_rx_rep(rxq, rep, got);
+		lk = mlx5cq_rx_lkeys(rxq, rep, nrep, lkeys);
 		for (i = 0; i < nrep; i++) {
 			volatile const uint8_t *e = rte_mlx5cq_peek_cqe(cq, i);
 			uint32_t idx = (rq_ci + i) & mask;
@@ -266,7 +288,8 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 						RTE_MLX5CQ_CQE_BYTE_CNT);
 			struct rte_mbuf *m = rxq->elts[idx];
 
-			if (unlikely(mlx5cq_rx_one(rxq, idx, m, rep[i], len,
+			if (unlikely(mlx5cq_rx_one(rxq, idx, m, rep[i],
+				lk != NULL ? &lk[i] : NULL, len,
 				rte_mlx5cq__be16(e, RTE_MLX5CQ_CQE_HDR_TYPE_ETC),
 				rte_mlx5cq__be16(e, RTE_MLX5CQ_CQE_VLAN_INFO),
 				rte_mlx5cq__be32(e, RTE_MLX5CQ_CQE_RX_HASH_RES))))
@@ -288,6 +311,7 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		for (i = 0; i < k; i++)
 			rte_prefetch0(rxq->elts[(rq_ci + i) & mask]);
 		nrep = k ? mlx5cq_rx_rep(rxq, rep, k) : 0;
+		lk = mlx5cq_rx_lkeys(rxq, rep, nrep, lkeys);
 		for (i = 0; i < k; i++) {
 			const struct rte_mlx5cq_cpl *c = &rxq->cpl[i];
 			uint32_t idx = rq_ci++ & mask;
@@ -305,8 +329,10 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 				continue;
 			}
 			m = rxq->elts[idx];
-			if (unlikely(mlx5cq_rx_one(rxq, idx, m, rep[--nrep],
-						   c->byte_cnt,
+			nrep--;
+			if (unlikely(mlx5cq_rx_one(rxq, idx, m, rep[nrep],
+						   lk != NULL ? &lk[nrep] :
+						   NULL, c->byte_cnt,
 						   c->hdr_type_etc,
 						   c->vlan_tci,
 						   c->rss_hash)))
