@@ -20,6 +20,7 @@
 #include <infiniband/verbs.h>
 
 #include <mlx5_emu.h>
+#include <mlx5_prm.h>
 #include <rte_mlx5cq.h>
 
 #include "test_cqe_image.h"
@@ -161,6 +162,54 @@ expect_img_record(const struct img_cqe *d, struct rte_mlx5cq_cpl *e)
 	e->vlan_tci = d->vlan_info;
 	e->hdr_type_etc = d->hdr_type_etc;
 	e->csum = d->csum;
+}
+
+/*
+ * A mini-CQE's fields over the record e of its session's title (every
+ * title field already in e): struct mlx5_mini_cqe8 of mlx5_prm.h, big
+ * endian, byte count in bytes 4..7, then by format (PRM
+ * MLX5_CQE_RESP_FORMAT_*; a requester title, opcode 0, takes the WQE
+ * counter from bytes 0..1): HASH rx_hash_result in 0..3 and CSUM checksum
+ * in 0..1, both with the implied WQE counter; FTAG_STRIDX flow tag bits
+ * 15:0 in 0..1 and 23:16 in byte 4 (the byte count keeps 24 bits), stride
+ * index in 2..3; CSUM_STRIDX checksum in 0..1, stride index in 2..3;
+ * L34H_STRIDX the low byte of hdr_type_etc in byte 1, stride index in
+ * 2..3.
+ */
+static inline void
+expect_mini_fields(unsigned int fmt, const volatile uint8_t *m,
+		   uint16_t implied_wqe, struct rte_mlx5cq_cpl *e)
+{
+	e->byte_cnt = (uint32_t)m[4] << 24 | m[5] << 16 | m[6] << 8 | m[7];
+	if (e->opcode == MLX5_CQE_REQ) {
+		e->wqe_counter = (uint16_t)(m[0] << 8 | m[1]);
+		return;
+	}
+	switch (fmt) {
+	case MLX5_CQE_RESP_FORMAT_HASH:
+		e->rss_hash = (uint32_t)m[0] << 24 | m[1] << 16 | m[2] << 8 |
+			      m[3];
+		e->wqe_counter = implied_wqe;
+		break;
+	case MLX5_CQE_RESP_FORMAT_CSUM:
+		e->csum = (uint16_t)(m[0] << 8 | m[1]);
+		e->wqe_counter = implied_wqe;
+		break;
+	case MLX5_CQE_RESP_FORMAT_FTAG_STRIDX:
+		e->flow_tag = (uint32_t)m[4] << 16 | m[0] << 8 | m[1];
+		e->byte_cnt &= 0xffffff;
+		e->wqe_counter = (uint16_t)(m[2] << 8 | m[3]);
+		break;
+	case MLX5_CQE_RESP_FORMAT_CSUM_STRIDX:
+		e->csum = (uint16_t)(m[0] << 8 | m[1]);
+		e->wqe_counter = (uint16_t)(m[2] << 8 | m[3]);
+		break;
+	default: /* MLX5_CQE_RESP_FORMAT_L34H_STRIDX */
+		e->hdr_type_etc = (uint16_t)((e->hdr_type_etc & 0xff00) |
+					     m[1]);
+		e->wqe_counter = (uint16_t)(m[2] << 8 | m[3]);
+		break;
+	}
 }
 
 #endif /* TEST_CPL_EXPECT_H_ */

@@ -93,37 +93,8 @@ exp_mini(unsigned int fmt, const struct img_cqe *t, const uint8_t *m,
 	struct img_cqe d = *t;
 
 	d.format = 0;
-	d.byte_cnt = (uint32_t)m[4] << 24 | m[5] << 16 | m[6] << 8 | m[7];
 	expect_img_record(&d, e);
-	if (t->opcode == 0) {
-		e->wqe_counter = (uint16_t)(m[0] << 8 | m[1]);
-		return;
-	}
-	switch (fmt) {
-	case F_HASH:
-		e->rss_hash = (uint32_t)m[0] << 24 | m[1] << 16 | m[2] << 8 |
-			      m[3];
-		e->wqe_counter = implied_wqe;
-		break;
-	case F_CSUM:
-		e->csum = (uint16_t)(m[0] << 8 | m[1]);
-		e->wqe_counter = implied_wqe;
-		break;
-	case F_FTAG:
-		e->flow_tag = (uint32_t)m[4] << 16 | m[0] << 8 | m[1];
-		e->byte_cnt &= 0xffffff;
-		e->wqe_counter = (uint16_t)(m[2] << 8 | m[3]);
-		break;
-	case F_CSUM_STRIDX:
-		e->csum = (uint16_t)(m[0] << 8 | m[1]);
-		e->wqe_counter = (uint16_t)(m[2] << 8 | m[3]);
-		break;
-	default:
-		e->hdr_type_etc = (uint16_t)((t->hdr_type_etc & 0xff00) |
-					     m[1]);
-		e->wqe_counter = (uint16_t)(m[2] << 8 | m[3]);
-		break;
-	}
+	expect_mini_fields(fmt, m, implied_wqe, e);
 }
 
 static int

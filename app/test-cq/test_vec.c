@@ -30,6 +30,7 @@
 #include <rte_malloc.h>
 
 #include <mlx5_emu.h>
+#include <mlx5_prm.h>
 #include <rte_mlx5cq.h>
 
 #include "test.h"
@@ -159,23 +160,67 @@ vec_stream(const struct vec_case *vc, struct mlx5_emu_cpl *g, uint32_t n)
 	}
 }
 
-/* Poll up to n into r on consumer v (v == VEC_LEAN: the lean path). */
+/* PRM mini-CQE format (MLX5_CQE_RESP_FORMAT_*) of a RTE_MLX5CQ_COMP_* bit. */
+static unsigned int
+vec_prm_format(uint8_t bit)
+{
+	switch (bit) {
+	case RTE_MLX5CQ_COMP_HASH:
+		return MLX5_CQE_RESP_FORMAT_HASH;
+	case RTE_MLX5CQ_COMP_CSUM:
+		return MLX5_CQE_RESP_FORMAT_CSUM;
+	case RTE_MLX5CQ_COMP_FTAG_STRIDX:
+		return MLX5_CQE_RESP_FORMAT_FTAG_STRIDX;
+	case RTE_MLX5CQ_COMP_CSUM_STRIDX:
+		return MLX5_CQE_RESP_FORMAT_CSUM_STRIDX;
+	default:
+		return MLX5_CQE_RESP_FORMAT_L34H_STRIDX;
+	}
+}
+
+/*
+ * Poll up to n into r on consumer v. The lean consumer (VEC_LEAN): plain
+ * CQEs through rte_mlx5cq_peek(), compressed sessions through
+ * rte_mlx5cq_zip_peek() with its records made here from the mini-CQE
+ * bytes (test_cpl_expect.h), the rest through rte_mlx5cq_poll_burst().
+ */
 static uint16_t
 vec_poll(unsigned int v, struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *r,
-	 uint16_t n)
+	 uint16_t n, uint8_t format)
 {
-	uint16_t k, j;
+	uint16_t k = 0, j, z;
 
 	if (v != VEC_LEAN)
 		return rte_mlx5cq_poll_burst(cq, r, n);
-	k = rte_mlx5cq_peek(cq, n);
-	for (j = 0; j < k; j++) {
-		volatile const uint8_t *e = rte_mlx5cq_peek_cqe(cq, j);
+	while (k < n) {
+		const struct rte_mlx5cq_cpl *t;
+		volatile const uint8_t *m;
+		uint32_t pos;
+		uint16_t p = rte_mlx5cq_peek(cq, (uint16_t)(n - k));
 
-		rte_mlx5cq__decode_ok(e, e[RTE_MLX5CQ_CQE_OP_OWN], &r[j]);
+		for (j = 0; j < p; j++) {
+			volatile const uint8_t *e = rte_mlx5cq_peek_cqe(cq, j);
+
+			rte_mlx5cq__decode_ok(e, e[RTE_MLX5CQ_CQE_OP_OWN],
+					      &r[k + j]);
+		}
+		if (p) {
+			rte_mlx5cq_advance(cq, p);
+			k = (uint16_t)(k + p);
+			continue;
+		}
+		z = rte_mlx5cq_zip_peek(cq, &t, &m, &pos, (uint16_t)(n - k));
+		if (z == 0)
+			break;
+		for (j = 0; j < z; j++, m += 8) {
+			r[k + j] = *t;
+			expect_mini_fields(vec_prm_format(format), m,
+					   (uint16_t)(t->wqe_counter + pos + j),
+					   &r[k + j]);
+		}
+		rte_mlx5cq_zip_advance(cq, z);
+		k = (uint16_t)(k + z);
 	}
-	if (k)
-		rte_mlx5cq_advance(cq, k);
 	if (k < n)
 		k = (uint16_t)(k + rte_mlx5cq_poll_burst(cq, r + k,
 							 (uint16_t)(n - k)));
@@ -215,7 +260,7 @@ vec_run(const struct vec_case *vc, unsigned int v, uint32_t *got)
 
 			TEST_ASSERT(*got + b <= VEC_TOTAL + VEC_BURST_MAX,
 				    "too many records");
-			k = vec_poll(v, cq, r + *got, b);
+			k = vec_poll(v, cq, r + *got, b, vc->format);
 			TEST_ASSERT(k <= b, "%u records for a burst of %u",
 				    k, b);
 			*got += k;

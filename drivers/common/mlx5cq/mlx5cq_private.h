@@ -319,6 +319,7 @@ int mlx5cq_zip_open(struct rte_mlx5cq *cq, volatile const uint8_t *cqe,
 uint16_t mlx5cq_zip_burst(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 			  uint16_t n);
 volatile const uint8_t *mlx5cq_zip_synth(struct rte_mlx5cq *cq, uint32_t ci);
+void mlx5cq_zip_consume(struct rte_mlx5cq *cq, uint32_t take);
 
 /* Fast poll implementations (mlx5cq_poll_fast.h), by enum rte_mlx5cq_vec;
  * NULL where the build has none. */

@@ -109,11 +109,12 @@ invalidate(struct rte_mlx5cq *cq, uint32_t from, uint32_t to)
 }
 
 /*
- * take mini-CQEs of the current array were delivered: move on, invalidate
+ * take mini-CQEs of the current array were delivered (at most what is
+ * left of it): move on, invalidate
  * what is consumed (basic layout), close the session at its end.
  */
-static void
-zip_advance(struct rte_mlx5cq *cq, uint32_t take)
+void
+mlx5cq_zip_consume(struct rte_mlx5cq *cq, uint32_t take)
 {
 	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
 	int enh = !!(cq->comp & RTE_MLX5CQ_COMP_ENHANCED);
@@ -238,7 +239,7 @@ mlx5cq_zip_burst(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 #endif
 			zip_records(z, fmt, m, cpl + k, take);
 		k = (uint16_t)(k + take);
-		zip_advance(cq, take);
+		mlx5cq_zip_consume(cq, take);
 	}
 	MLX5CQ_CNT(cq)->minis += k;
 	return k;

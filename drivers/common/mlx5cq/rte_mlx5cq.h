@@ -462,6 +462,54 @@ enum rte_mlx5cq_vec rte_mlx5cq_vec_best(void);
 __rte_experimental
 const char *rte_mlx5cq_vec_name(enum rte_mlx5cq_vec vec);
 
+/**
+ * Lean path for compressed sessions (basic layout): the mini-CQEs of the
+ * open session, read in place. When no session is open and the CQE at the
+ * consumer index is a software-owned compressed CQE, its session is opened
+ * first (owner check, then read barrier). Returns how many mini-CQEs of
+ * the current array may be read (at most n, at most 8, never across an
+ * array), with the session's title decoded once into *title (its fields
+ * are what the mini-CQEs do not carry) and *minis pointing at the first of
+ * them: 8 bytes each, ``struct mlx5_mini_cqe8`` of mlx5_prm.h, big endian
+ * (byte count in bytes 4..7; bytes 0..3 as the CQ's mini-CQE format says:
+ * see doc/guides/mlx5cq_poll.rst) and *pos to the position of the first
+ * one in its session: HASH and CSUM mini-CQEs imply their WQE counter,
+ * the title's + position. Consume them with rte_mlx5cq_zip_advance().
+ *
+ * @param cq
+ *   CQ created SINGLE_THREADED with the basic layout (0 otherwise).
+ * @param title
+ *   Set to the session's title record.
+ * @param minis
+ *   Set to the first mini-CQE to read.
+ * @param pos
+ *   Set to the position of that mini-CQE in its session (0: first).
+ * @param n
+ *   Maximum number of mini-CQEs.
+ * @return
+ *   Mini-CQEs readable; 0 when no session is open and none starts at the
+ *   consumer index (then rte_mlx5cq_peek() or rte_mlx5cq_poll_burst()).
+ */
+__rte_experimental
+uint16_t rte_mlx5cq_zip_peek(struct rte_mlx5cq *cq,
+			     const struct rte_mlx5cq_cpl **title,
+			     volatile const uint8_t **minis, uint32_t *pos,
+			     uint16_t n);
+
+/**
+ * Consume k mini-CQEs given by rte_mlx5cq_zip_peek(): the consumed slots
+ * are invalidated as the basic layout requires, the counters count them,
+ * and at the session's end the consumer index moves past it and is
+ * published (doorbell record after a write barrier).
+ *
+ * @param cq
+ *   CQ.
+ * @param k
+ *   Mini-CQEs consumed (at most what rte_mlx5cq_zip_peek() returned).
+ */
+__rte_experimental
+void rte_mlx5cq_zip_advance(struct rte_mlx5cq *cq, uint16_t k);
+
 /** Attributes of rte_mlx5cq_start_poll() (struct ibv_poll_cq_attr). */
 struct rte_mlx5cq_poll_attr {
 	uint32_t comp_mask; /**< Must be 0. */

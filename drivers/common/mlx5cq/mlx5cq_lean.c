@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+/*
+ * Lean path for compressed sessions (basic layout): a consumer that turns
+ * completions into its own objects in one pass reads the mini-CQEs of the
+ * open session in place, an array at a time, with the session's title
+ * decoded once, instead of going through records.
+ */
+
+#include <errno.h>
+
+#include <rte_errno.h>
+
+#include "mlx5cq_private.h"
+
+uint16_t
+rte_mlx5cq_zip_peek(struct rte_mlx5cq *cq, const struct rte_mlx5cq_cpl **title,
+		    volatile const uint8_t **minis, uint32_t *pos, uint16_t n)
+{
+	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
+	uint32_t left;
+
+	if (unlikely(cq->slow & (RTE_MLX5CQ_SLOW_LOCK |
+				 RTE_MLX5CQ_SLOW_ENHANCED)) || n == 0)
+		return 0;
+	if (z->cnt == 0) {
+		uint32_t ci = cq->ci;
+		volatile const uint8_t *e = rte_mlx5cq__cqe(cq, ci);
+		uint8_t oo = e[RTE_MLX5CQ_CQE_OP_OWN];
+
+		if (!rte_mlx5cq__sw_owned(oo, ci, cq->log_n) ||
+		    ((oo >> 2) & 3) != RTE_MLX5CQ_FORMAT_COMPRESSED)
+			return 0;
+		rte_io_rmb();
+		if (mlx5cq_zip_open(cq, e, oo, ci) != 0) {
+			MLX5CQ_CNT(cq)->comp_unhandled++;
+			return 0;
+		}
+	}
+	/* What is left of the current array (8 mini-CQEs a slot). */
+	left = RTE_MIN(z->cnt - z->ai, 8u - (z->ai & 7u));
+	*title = &z->trec;
+	*pos = z->ai;
+	*minis = rte_mlx5cq__cqe(cq, z->ca) + 8u * (z->ai & 7u);
+	return (uint16_t)RTE_MIN(left, (uint32_t)n);
+}
+
+void
+rte_mlx5cq_zip_advance(struct rte_mlx5cq *cq, uint16_t k)
+{
+	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
+
+	if (k == 0 || z->cnt == 0)
+		return;
+	mlx5cq_zip_consume(cq, k);
+	MLX5CQ_CNT(cq)->minis += k;
+	cq->polls++;
+	cq->completions += k;
+	if (z->cnt == 0)
+		rte_mlx5cq__update_ci(cq, z->end);
+}
