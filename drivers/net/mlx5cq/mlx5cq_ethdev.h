@@ -139,6 +139,9 @@ struct mlx5cq_mr_table {
  */
 struct mlx5cq_mr_cache {
 	struct mlx5cq_mr_table *table;
+	uintptr_t last_start; /* Region hit last ([0, 0): none). */
+	uintptr_t last_end;
+	uint32_t last_lkey;
 	struct {
 		uintptr_t start; /* Empty slot: start == end == 0. */
 		uintptr_t end;
@@ -314,6 +317,9 @@ mlx5cq_mr_search(struct mlx5cq_mr_cache *c, uintptr_t addr)
 	c->blk[n].start = c->start[lo];
 	c->blk[n].end = c->end[lo];
 	c->blk[n].lkey = c->lkey[lo];
+	c->last_start = c->start[lo];
+	c->last_end = c->end[lo];
+	c->last_lkey = c->lkey[lo];
 	return c->lkey[lo];
 }
 
@@ -325,8 +331,14 @@ mlx5cq_mr_lookup(struct mlx5cq_mr_cache *c, uintptr_t addr,
 	uint32_t b = (addr >> MLX5CQ_MR_BLK_SHIFT) & (MLX5CQ_MR_BLK_N - 1);
 	uint32_t lkey;
 
-	if (likely(addr - c->blk[b].start < c->blk[b].end - c->blk[b].start))
+	if (likely(addr - c->last_start < c->last_end - c->last_start))
+		return c->last_lkey;
+	if (likely(addr - c->blk[b].start < c->blk[b].end - c->blk[b].start)) {
+		c->last_start = c->blk[b].start;
+		c->last_end = c->blk[b].end;
+		c->last_lkey = c->blk[b].lkey;
 		return c->blk[b].lkey;
+	}
 	lkey = mlx5cq_mr_search(c, addr);
 	if (unlikely(lkey == UINT32_MAX))
 		lkey = mlx5cq_mr_lookup_slow(c, addr, mp);

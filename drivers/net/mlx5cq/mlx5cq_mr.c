@@ -14,9 +14,10 @@
  * The port keeps an append-only table (writers under a lock, readers
  * lock-free up to the published count). Each queue keeps a view of it
  * sorted by address, rebuilt when the table grew, and looks addresses up
- * in a direct-mapped cache of 64 KiB blocks first (one load and two
- * compares; a block a region boundary crosses may miss), then with a
- * binary search: a miss costs log2(regions) steps, never a scan.
+ * as the region hit last (a mempool of one region always hits), then in a
+ * direct-mapped cache of 64 KiB blocks (one load and two compares; a
+ * block a region boundary crosses may miss), then with a binary search: a
+ * miss costs log2(regions) steps, never a scan.
  */
 
 #include <errno.h>
@@ -183,6 +184,8 @@ mlx5cq_mr_view_build(struct mlx5cq_mr_cache *c)
 	uint32_t i, j;
 
 	memset(c->blk, 0, sizeof(c->blk));
+	c->last_start = 0;
+	c->last_end = 0;
 	for (i = 0; i < n; i++) {
 		/* Insertion by start address (n is small, rebuilt rarely). */
 		for (j = i; j > 0 && c->start[j - 1] > t->mr[i].start; j--) {
