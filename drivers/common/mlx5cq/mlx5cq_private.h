@@ -26,6 +26,8 @@
  *                      mlx5cq_poll_scalar.c, mlx5cq_poll_sse.c and
  *                      mlx5cq_poll_avx2.c
  *   mlx5cq_vec.c       choice of the poll implementation (CPU, EAL)
+ *   mlx5cq_lean.c      lean path of compressed sessions (zip_peek/advance)
+ *   mlx5cq_test_cq.c   test hooks: hand-made CQ handles, private state
  *   mlx5cq_iter.c      ibv_cq_ex-style iterator
  *   mlx5cq_arm.c       arming, completion events
  *   mlx5cq_registry.c  registry of CQs (ids), counters, error check
