@@ -110,16 +110,29 @@ static const int8_t zm_shuf[ZM_FORMATS][32] = {
 	{ 7, 6, 5, 4, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z,
 	  Z, Z, Z, Z, Z, Z, Z, Z, 1, 0, Z, Z, Z, Z, Z, Z },
 };
-/* Record bytes taken from the mini (shuffle result), per format. */
-static const uint8_t zm_take[ZM_FORMATS][4] = {
-	/* bit r of a 32-bit mask, as bytes little endian */
-	{ 0xff, 0x00, 0x00, 0x00 },	/* HASH: 0..7 */
-	{ 0x0f, 0x00, 0x00, 0xc0 },	/* CSUM: 0..3, 30..31 */
-	{ 0x0f, 0x0f, 0x00, 0x03 },	/* FTAG: 0..3, 8..11, 24..25 */
-	{ 0x0f, 0x00, 0x00, 0xc3 },	/* CSUM_STRIDX: 0..3, 24..25, 30..31 */
-	{ 0x0f, 0x00, 0x00, 0x13 },	/* L34H: 0..3, 24..25, 28 */
-	{ 0x0f, 0x00, 0x00, 0x03 },	/* requester: 0..3, 24..25 */
+/* Record bytes taken from the mini (shuffle result): T, else the title. */
+#define T -128
+static const int8_t zm_take[ZM_FORMATS][32] = {
+	/* HASH: 0..7 */
+	{ T, T, T, T, T, T, T, T, 0, 0, 0, 0, 0, 0, 0, 0,
+	  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
+	/* CSUM: 0..3, 30..31 */
+	{ T, T, T, T, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, T, T },
+	/* FTAG_STRIDX: 0..3, 8..11, 24..25 */
+	{ T, T, T, T, 0, 0, 0, 0, T, T, T, T, 0, 0, 0, 0,
+	  0, 0, 0, 0, 0, 0, 0, 0, T, T, 0, 0, 0, 0, 0, 0 },
+	/* CSUM_STRIDX: 0..3, 24..25, 30..31 */
+	{ T, T, T, T, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	  0, 0, 0, 0, 0, 0, 0, 0, T, T, 0, 0, 0, 0, T, T },
+	/* L34H_STRIDX: 0..3, 24..25, 28 */
+	{ T, T, T, T, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	  0, 0, 0, 0, 0, 0, 0, 0, T, T, 0, 0, T, 0, 0, 0 },
+	/* requester: 0..3, 24..25 */
+	{ T, T, T, T, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	  0, 0, 0, 0, 0, 0, 0, 0, T, T, 0, 0, 0, 0, 0, 0 },
 };
+#undef T
 
 void
 mlx5cq_zip_records_avx2(const struct rte_mlx5cq_cpl *t, unsigned int fmt,
@@ -128,16 +141,12 @@ mlx5cq_zip_records_avx2(const struct rte_mlx5cq_cpl *t, unsigned int fmt,
 {
 	unsigned int f = fmt < ZM_FORMATS - 1 ? fmt : ZM_FORMATS - 1;
 	const __m256i shuf = _mm256_loadu_si256((const void *)zm_shuf[f]);
+	const __m256i take_m = _mm256_loadu_si256((const void *)zm_take[f]);
 	const int inc = f <= 1; /* HASH, CSUM: WQE counter implied */
-	uint32_t bits, j, k;
-	uint8_t sel[32];
-	__m256i tmpl, take_m, one;
+	__m256i tmpl, one;
 	uint64_t tail;
+	uint32_t j;
 
-	memcpy(&bits, zm_take[f], 4);
-	for (k = 0; k < 32; k++)
-		sel[k] = (bits >> k) & 1 ? 0x80 : 0;
-	take_m = _mm256_loadu_si256((const void *)sel);
 	tmpl = _mm256_loadu_si256((const void *)t);
 	tmpl = _mm256_insert_epi16(tmpl, (short)w0, 12);
 	one = _mm256_insert_epi16(_mm256_setzero_si256(), inc, 12);
