@@ -27,6 +27,8 @@
  * once at the end (mlx5cq_poll_publish()).
  */
 
+#include <rte_prefetch.h>
+
 #include "mlx5cq_private.h"
 
 /* Ones in bit 0 of every byte. */
@@ -125,6 +127,21 @@ MLX5CQ_FAST_NAME(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 			mlx5cq_count_error(cq, &cpl[i]);
 		ci++;
 		i++;
+	}
+	/*
+	 * Ask for the first lines of the next burst's CQEs now: a device
+	 * writes them by DMA, so they are not in the core's caches, and each
+	 * burst would otherwise start with a full memory latency (64 B CQEs
+	 * from memory: 12 -> 6 cycles per completion, warm rings +5 %). Not
+	 * on 128 B strides, where the same prefetch made the AVX2 poll
+	 * slower from memory (7 -> 14) for a reason not found yet.
+	 */
+	if (i == n && shift == 6) {
+		uint32_t j;
+
+		for (j = 0; j < RTE_MIN(n, (uint16_t)8); j++)
+			rte_prefetch0((const void *)(uintptr_t)(ring +
+				((size_t)((ci + j) & mask) << shift)));
 	}
 	mlx5cq_poll_publish(cq, ci, i, stop, 1);
 	return i;
