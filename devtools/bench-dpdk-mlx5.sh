@@ -14,7 +14,7 @@
 #  2. builds app/bench-dpdk-mlx5 with the compile flags DPDK used for
 #     mlx5_rxtx_vec.c, linked with that library and this project's
 #     libraries (the emulated HCA writes the CQEs);
-#  3. runs `dpdk-test-cq -- perf-rx` and the harness RUNS times each and
+#  3. runs `dpdk-test-cq --no-pci ... perf-rx` and the harness RUNS times each and
 #     prints the medians.
 #
 #   devtools/bench-dpdk-mlx5.sh [-b BUILD] [-c CACHE] [-s DPDK_SRC]
@@ -183,7 +183,8 @@ if [ $rebuild = 1 ]; then
 fi
 
 # --- runs -------------------------------------------------------------
-eal="--no-pci --in-memory -l $lcore --log-level=lib.eal:error"
+# Every EAL line below also carries --no-pci (never probe the NIC).
+eal="--in-memory -l $lcore --log-level=lib.eal:error"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 i=1
@@ -191,11 +192,11 @@ while [ "$i" -le "$runs" ]; do
 	load=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "run $i: load average $load (before)" >>"$tmp/loads"
 	# shellcheck disable=SC2086 # eal is a list of options
-	timeout 900 "$build/app/test-cq/dpdk-test-cq" $eal -- perf-rx \
+	timeout 900 "$build/app/test-cq/dpdk-test-cq" --no-pci $eal -- perf-rx \
 		--reps "$reps" >"$tmp/pmd.$i" 2>&1 ||
 		{ cat "$tmp/pmd.$i"; exit 1; }
 	# shellcheck disable=SC2086
-	timeout 900 "$bin" $eal -- --reps "$reps" >"$tmp/dpdk.$i" 2>&1 ||
+	timeout 900 "$bin" --no-pci $eal -- --reps "$reps" >"$tmp/dpdk.$i" 2>&1 ||
 		{ cat "$tmp/dpdk.$i"; exit 1; }
 	awk '$1 ~ /^[0-9]+K\/(plain|hash)\/[0-9]+chunk$/ { print $1, $2 }' \
 		"$tmp/pmd.$i" >>"$tmp/pmd"

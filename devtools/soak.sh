@@ -9,7 +9,7 @@
 #    with new queue and descriptor counts, packet counts conserved exactly
 #    per cycle (devtools/soak_testpmd.py);
 # 2. COMPLETIONS (default 1e8) written by the emulated HCA's producer
-#    thread into one CQ and polled (dpdk-test-cq -- soak).
+#    thread into one CQ and polled (dpdk-test-cq --no-pci ... soak).
 # Builds ./build first (devtools/build.sh). Exit status non-zero on any
 # failure.
 set -eu

@@ -427,7 +427,7 @@ perf_poll_pass(struct perf_ring *r, uint16_t burst, double *v)
 	return ns;
 }
 
-/* Big-endian 32-bit load (the floor reads raw bytes, no byte swaps). */
+/* Raw loads of CQE fields: the floor never byte-swaps. */
 #define PERF_LD32(p, off) (*(const volatile uint32_t *)((p) + (off)))
 #define PERF_LD16(p, off) (*(const volatile uint16_t *)((p) + (off)))
 
