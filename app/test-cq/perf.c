@@ -802,6 +802,6 @@ test_cq_perf(int argc, char **argv)
 		return 1;
 	/* Last: the PMD's RX burst on prepared rings (emulated HCA only). */
 	if (!force_image)
-		return test_cq_perf_rx_table(reps);
+		return test_cq_perf_rx_table(reps, NULL);
 	return 0;
 }

@@ -3,7 +3,9 @@
  */
 
 /*
- * dpdk-test-cq ... -- perf-rx [--reps N]   (also the last table of perf)
+ * dpdk-test-cq ... -- perf-rx [--reps N] [--case PREFIX]
+ *   (also the last table of perf; --case: only the cases whose name
+ *   starts with PREFIX)
  *
  * Cycles per packet of rte_eth_rx_burst() on a net_mlx5cq port whose RX
  * CQ and RQ are prepared in memory: the emulator's engine thread is
@@ -58,89 +60,6 @@ prx_cmp(const void *a, const void *b)
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return x < y ? -1 : x > y;
-}
-
-/* Free callback of a populated chunk. */
-static void
-prx_chunk_free(struct rte_mempool_memhdr *memhdr, void *opaque)
-{
-	RTE_SET_USED(memhdr);
-	rte_free(opaque);
-}
-
-/*
- * A pktmbuf pool of n mbufs in `chunks` separate memory areas (a gap
- * between them so they stay separate regions), mbufs in random order.
- */
-static struct rte_mempool *
-prx_pool(const char *name, unsigned int n, unsigned int chunks)
-{
-	struct rte_pktmbuf_pool_private pp = {
-		.mbuf_data_room_size = RTE_MBUF_DEFAULT_BUF_SIZE,
-		.mbuf_priv_size = 0,
-	};
-	uint32_t elt = sizeof(struct rte_mbuf) + RTE_MBUF_DEFAULT_BUF_SIZE;
-	struct rte_mempool_objsz sz;
-	struct rte_mempool *mp;
-	void **objs = NULL;
-	unsigned int c, i, got = 0;
-	uint32_t seed = 12345;
-
-	mp = rte_mempool_create_empty(name, n, elt, PRX_CACHE, sizeof(pp),
-				      SOCKET_ID_ANY, 0);
-	if (mp == NULL)
-		return NULL;
-	if (rte_mempool_set_ops_byname(mp, rte_mbuf_best_mempool_ops(),
-				       NULL) != 0)
-		goto fail;
-	rte_pktmbuf_pool_init(mp, &pp);
-	rte_mempool_calc_obj_size(elt, 0, &sz);
-	for (c = 0; c < chunks && got < n; c++) {
-		unsigned int per = c + 1 == chunks ? n - got : n / chunks;
-		/* Room for alignment and page ends: 1/32 more. */
-		size_t len = (size_t)sz.total_size * (per + per / 32 + 4);
-		void *a = rte_malloc("prx_chunk", len, 4096);
-		int ret;
-
-		if (a == NULL)
-			goto fail;
-		ret = rte_mempool_populate_iova(mp, a, rte_malloc_virt2iova(a),
-						len, prx_chunk_free, a);
-		if (ret <= 0) {
-			rte_free(a);
-			goto fail;
-		}
-		got = mp->populated_size;
-		/* A gap so the next chunk is not adjacent. */
-		if (rte_malloc("prx_gap", 4096, 4096) == NULL)
-			goto fail;
-	}
-	if (got < n)
-		goto fail;
-	rte_mempool_obj_iter(mp, rte_pktmbuf_init, NULL);
-	/* Random order: take everything, shuffle, put back. */
-	objs = malloc(sizeof(*objs) * n);
-	if (objs == NULL || rte_mempool_get_bulk(mp, objs, n) != 0)
-		goto fail;
-	for (i = n - 1; i > 0; i--) {
-		unsigned int j;
-		void *t;
-
-		seed = seed * 1103515245u + 12345u;
-		j = (seed >> 8) % (i + 1);
-		t = objs[i];
-		objs[i] = objs[j];
-		objs[j] = t;
-	}
-	rte_mempool_put_bulk(mp, objs, n);
-	free(objs);
-	return mp;
-fail:
-	printf("perf-rx: mempool %s of %u mbufs in %u chunks (%u placed):"
-	       " %s\n", name, n, chunks, got, rte_strerror(rte_errno));
-	free(objs);
-	rte_mempool_free(mp);
-	return NULL;
 }
 
 /* Port A (RX under test) and B (sender) on one wire. */
@@ -253,7 +172,7 @@ prx_case_run(const struct prx_case *pc, unsigned int k, unsigned int reps,
 	int ret = -1;
 
 	snprintf(name, sizeof(name), "prx_rx%u", k);
-	rxp = prx_pool(name, PRX_POOL_N, pc->chunks);
+	rxp = pool_chunked(name, PRX_POOL_N, PRX_CACHE, pc->chunks);
 	snprintf(name, sizeof(name), "prx_tx%u", k);
 	txp = rte_pktmbuf_pool_create(name, PRX_POOL_N, PRX_CACHE, 0,
 				      RTE_MBUF_DEFAULT_BUF_SIZE,
@@ -305,9 +224,12 @@ out:
 	return ret;
 }
 
-/* The PMD RX table (also printed by perf). 0, or 1 on a failure. */
+/*
+ * The PMD RX table (also printed by perf); only: the cases whose name
+ * starts with it (NULL: all). 0, or 1 on a failure.
+ */
 int
-test_cq_perf_rx_table(unsigned int reps)
+test_cq_perf_rx_table(unsigned int reps, const char *only)
 {
 	static const struct prx_case cases[] = {
 		{ "1K/plain/1chunk", 1024, NULL, 1 },
@@ -318,6 +240,9 @@ test_cq_perf_rx_table(unsigned int reps)
 		{ "1K/hash/16chunk", 1024, "hash", 16 },
 		{ "4K/hash/1chunk", 4096, "hash", 1 },
 		{ "4K/hash/16chunk", 4096, "hash", 16 },
+		/* Baseline of the lean session path: sessions through
+		 * the poll's records (rx_vec_en=0). */
+		{ "1K/hash/1chunk/records", 1024, "hash,rx_vec_en=0", 1 },
 	};
 	static unsigned int seq;
 	double cpp[RTE_DIM(cases)];
@@ -330,11 +255,14 @@ test_cq_perf_rx_table(unsigned int reps)
 	printf("%-26s %10s %10s\n", "PMD rx_burst (b32)", "cyc/pkt",
 	       "vs 1chunk");
 	for (i = 0; i < RTE_DIM(cases); i++) {
+		if (only != NULL &&
+		    strncmp(cases[i].name, only, strlen(only)) != 0)
+			continue;
 		if (prx_case_run(&cases[i], seq++, reps, &cpp[i]) != 0) {
 			printf("perf-rx: case %s failed\n", cases[i].name);
 			return 1;
 		}
-		if (cases[i].chunks == 1)
+		if (cases[i].chunks == 1 || only != NULL)
 			printf("%-26s %10.2f %10s\n", cases[i].name, cpp[i],
 			       "");
 		else
@@ -349,16 +277,24 @@ int
 test_cq_perf_rx(int argc, char **argv)
 {
 	unsigned int reps = 15;
+	const char *only = NULL;
+	int i;
 
-	if (argc == 2 && strcmp(argv[0], "--reps") == 0)
-		reps = (unsigned int)atoi(argv[1]);
-	else if (argc != 0) {
-		printf("usage: perf-rx [--reps N]\n");
+	for (i = 0; i + 1 < argc; i += 2) {
+		if (strcmp(argv[i], "--reps") == 0)
+			reps = (unsigned int)atoi(argv[i + 1]);
+		else if (strcmp(argv[i], "--case") == 0)
+			only = argv[i + 1];
+		else
+			break;
+	}
+	if (i != argc) {
+		printf("usage: perf-rx [--reps N] [--case PREFIX]\n");
 		return 2;
 	}
 	if (reps < 1 || reps > 1000) {
 		printf("perf-rx: --reps 1..1000\n");
 		return 2;
 	}
-	return test_cq_perf_rx_table(reps);
+	return test_cq_perf_rx_table(reps, only);
 }

@@ -9,7 +9,7 @@
 int test_cq_perf(int argc, char **argv);
 int test_cq_demo(int argc, char **argv);
 int test_cq_perf_rx(int argc, char **argv);
-int test_cq_perf_rx_table(unsigned int reps);
+int test_cq_perf_rx_table(unsigned int reps, const char *only);
 int test_cq_perf_engine(int argc, char **argv);
 int test_cq_soak(int argc, char **argv);
 

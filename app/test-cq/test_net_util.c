@@ -6,6 +6,7 @@
 
 #include <dlfcn.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,8 +14,11 @@
 #include <rte_byteorder.h>
 #include <rte_cycles.h>
 #include <rte_dev.h>
+#include <rte_errno.h>
 #include <rte_ip.h>
 #include <rte_malloc.h>
+#include <rte_mbuf_pool_ops.h>
+#include <rte_mempool.h>
 #include <rte_udp.h>
 
 #include "test_net_util.h"
@@ -152,3 +156,97 @@ free_all(struct rte_mbuf **p, uint16_t n)
 {
 	rte_pktmbuf_free_bulk(p, n);
 }
+
+/* Free callback of a populated chunk. */
+static void
+pool_chunk_free(struct rte_mempool_memhdr *memhdr, void *opaque)
+{
+	RTE_SET_USED(memhdr);
+	rte_free(opaque);
+}
+
+/*
+ * A pktmbuf pool of n mbufs in `chunks` (at most POOL_CHUNKS_MAX)
+ * separate memory areas (a gap between them while they are placed, so
+ * they stay separate regions), mbufs in random order.
+ */
+struct rte_mempool *
+pool_chunked(const char *name, unsigned int n, unsigned int cache,
+	     unsigned int chunks)
+{
+	struct rte_pktmbuf_pool_private pp = {
+		.mbuf_data_room_size = RTE_MBUF_DEFAULT_BUF_SIZE,
+		.mbuf_priv_size = 0,
+	};
+	uint32_t elt = sizeof(struct rte_mbuf) + RTE_MBUF_DEFAULT_BUF_SIZE;
+	struct rte_mempool_objsz sz;
+	struct rte_mempool *mp;
+	void *gap[POOL_CHUNKS_MAX] = { NULL };
+	void **objs = NULL;
+	unsigned int c, i, got = 0;
+	uint32_t seed = 12345;
+
+	if (chunks == 0 || chunks > POOL_CHUNKS_MAX)
+		return NULL;
+	mp = rte_mempool_create_empty(name, n, elt, cache, sizeof(pp),
+				      SOCKET_ID_ANY, 0);
+	if (mp == NULL)
+		return NULL;
+	if (rte_mempool_set_ops_byname(mp, rte_mbuf_best_mempool_ops(),
+				       NULL) != 0)
+		goto fail;
+	rte_pktmbuf_pool_init(mp, &pp);
+	rte_mempool_calc_obj_size(elt, 0, &sz);
+	for (c = 0; c < chunks && got < n; c++) {
+		unsigned int per = c + 1 == chunks ? n - got : n / chunks;
+		/* Room for alignment and page ends: 1/32 more. */
+		size_t len = (size_t)sz.total_size * (per + per / 32 + 4);
+		void *a = rte_malloc("pool_chunk", len, 4096);
+		int ret;
+
+		if (a == NULL)
+			goto fail;
+		ret = rte_mempool_populate_iova(mp, a, rte_malloc_virt2iova(a),
+						len, pool_chunk_free, a);
+		if (ret <= 0) {
+			rte_free(a);
+			goto fail;
+		}
+		got = mp->populated_size;
+		/* A gap so the next chunk is not adjacent. */
+		gap[c] = rte_malloc("pool_gap", 4096, 4096);
+		if (gap[c] == NULL)
+			goto fail;
+	}
+	if (got < n)
+		goto fail;
+	rte_mempool_obj_iter(mp, rte_pktmbuf_init, NULL);
+	/* Random order: take everything, shuffle, put back. */
+	objs = malloc(sizeof(*objs) * n);
+	if (objs == NULL || rte_mempool_get_bulk(mp, objs, n) != 0)
+		goto fail;
+	for (i = n - 1; i > 0; i--) {
+		unsigned int j;
+		void *t;
+
+		seed = seed * 1103515245u + 12345u;
+		j = (seed >> 8) % (i + 1);
+		t = objs[i];
+		objs[i] = objs[j];
+		objs[j] = t;
+	}
+	rte_mempool_put_bulk(mp, objs, n);
+	free(objs);
+	for (c = 0; c < chunks; c++)
+		rte_free(gap[c]);
+	return mp;
+fail:
+	printf("mempool %s of %u mbufs in %u chunks (%u placed):"
+	       " %s\n", name, n, chunks, got, rte_strerror(rte_errno));
+	free(objs);
+	for (c = 0; c < chunks; c++)
+		rte_free(gap[c]);
+	rte_mempool_free(mp);
+	return NULL;
+}
+

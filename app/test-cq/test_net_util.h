@@ -34,5 +34,10 @@ uint32_t frame_build(uint8_t *f, const struct rte_ether_addr *dst,
 uint16_t rx_all(uint16_t port, uint16_t nq, struct rte_mbuf **pkts,
 		uint16_t n, uint16_t *qof);
 void free_all(struct rte_mbuf **p, uint16_t n);
+/* A pktmbuf pool of n mbufs in `chunks` separate memory regions (1..
+ * POOL_CHUNKS_MAX), mbufs in random order; NULL on failure (logged). */
+#define POOL_CHUNKS_MAX 64
+struct rte_mempool *pool_chunked(const char *name, unsigned int n,
+				 unsigned int cache, unsigned int chunks);
 
 #endif /* TEST_NET_UTIL_H_ */

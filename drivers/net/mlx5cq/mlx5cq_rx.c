@@ -9,142 +9,29 @@
  * WQE counter is not needed, and the stride index of compressed STRIDX
  * formats is not defined on such queues (the emulated HCA writes 0).
  *
- * One pass on the lean path (rte_mlx5cq_peek / rte_mlx5cq_advance):
- * each plain CQE is read once and turned into its mbuf (8-byte rearm
- * template: data_off, refcnt, nb_segs, port; packet type and checksum
- * flags from two tables indexed by the CQE's header-type bits; length,
- * VLAN, RSS hash). Compressed sessions and error CQEs go through the
- * records of rte_mlx5cq_poll_burst(). Replacements come raw from the
- * mempool (no reset: every field a received mbuf needs is written here),
- * as many as the pool gives: a WQE whose buffer cannot be replaced keeps
- * its buffer and the packet is dropped (rx_nombuf). Only the WQE address
- * is rewritten (byte count fixed at queue start; lkey rewritten only when
- * the mempool spans several memory regions). The RQ doorbell record is
- * updated once per burst after a write barrier.
+ * One pass, segment by segment, on the lean paths:
+ * - plain CQEs (rte_mlx5cq_peek / rte_mlx5cq_advance): each CQE is read
+ *   once and turned into its mbuf (8-byte rearm template: data_off,
+ *   refcnt, nb_segs, port; packet type and checksum flags from two tables
+ *   indexed by the CQE's header-type bits; length, VLAN, RSS hash);
+ * - compressed sessions of the basic layout in HASH or CSUM format
+ *   (rte_mlx5cq_zip_peek / rte_mlx5cq_zip_advance): the mini-CQEs of an
+ *   array straight into their mbufs (mlx5cq_rx_zip.c).
+ * Error CQEs, other mini-CQE formats, the enhanced layout, and every
+ * session when rx_vec_en=0 go through the records of
+ * rte_mlx5cq_poll_burst(). Replacements come raw from the mempool (no
+ * reset: every field a received mbuf needs is written here), once per
+ * burst, as many as the pool gives: a WQE whose buffer cannot be replaced
+ * keeps its buffer and the packet is dropped (rx_nombuf); what is left is
+ * returned. Only the WQE address is rewritten (byte count fixed at queue
+ * start; lkey rewritten only when the mempool spans several memory
+ * regions). The RQ doorbell record is updated once per burst after a
+ * write barrier.
  */
-
-#include <assert.h>
-#include <stddef.h>
 
 #include <rte_io.h>
-#include <rte_mbuf.h>
-#include <rte_mempool.h>
 
-#include "mlx5cq_ethdev.h"
-
-/*
- * Tables from the CQE's hdr_type_etc (mlx5_prm.h MLX5_CQE_RX_*): bits 3:2
- * L3 header type (1 IPv6, 2 IPv4), bits 6:4 L4 header type (1 TCP, 2 UDP,
- * 3 TCP empty ACK, 4 TCP with ACK, 5..7 reserved), bit 7 IP fragment,
- * bit 8 L2 OK, bit 9 L3 OK, bit 10 L4 OK.
- */
-#define RX_HTE_IDX(hte) (((hte) >> 2) & 0x1ff)
-#define RX_IDX_L3(i) ((i) & 3)
-#define RX_IDX_L4(i) (((i) >> 2) & 7)
-#define RX_IDX_FRAG(i) (((i) >> 5) & 1)
-#define RX_IDX_L3_OK(i) (((i) >> 7) & 1)
-#define RX_IDX_L4_OK(i) (((i) >> 8) & 1)
-
-/* Offsets from rearm_data of what the RX burst writes per mbuf. */
-#define RX_OFF_OL (offsetof(struct rte_mbuf, ol_flags) - \
-		   offsetof(struct rte_mbuf, rearm_data))
-#define RX_OFF_PTYPE (offsetof(struct rte_mbuf, packet_type) - \
-		      offsetof(struct rte_mbuf, rearm_data))
-#define RX_OFF_DLEN (offsetof(struct rte_mbuf, data_len) - \
-		     offsetof(struct rte_mbuf, rearm_data))
-static_assert(offsetof(struct rte_mbuf, pkt_len) ==
-	      offsetof(struct rte_mbuf, packet_type) + 4, "pkt_len");
-static_assert(offsetof(struct rte_mbuf, vlan_tci) ==
-	      offsetof(struct rte_mbuf, data_len) + 2, "vlan_tci");
-static_assert(offsetof(struct rte_mbuf, hash.rss) ==
-	      offsetof(struct rte_mbuf, data_len) + 4, "hash.rss");
-static_assert(RX_OFF_PTYPE % 8 == 0 && RX_OFF_DLEN % 8 == 0 &&
-	      RX_OFF_OL % 8 == 0, "8-byte stores");
-
-static uint32_t rx_ptype_lut[512];
-static uint64_t rx_csum_lut[512];
-
-/*
- * Packet type: L2 Ethernet; IPv4 or IPv6 (extensions unknown); for IP
- * packets: L4_FRAG for fragments, TCP (codes 1, 3, 4) or UDP (2), and
- * L4_NONFRAG for IP without TCP/UDP (code 0); reserved codes 5..7 give
- * no L4 type.
- */
-uint32_t
-mlx5cq_rx_ptype(uint16_t hte)
-{
-	unsigned int i = RX_HTE_IDX(hte);
-	uint32_t p = RTE_PTYPE_L2_ETHER;
-	unsigned int l4 = RX_IDX_L4(i);
-
-	switch (RX_IDX_L3(i)) {
-	case 2:
-		p |= RTE_PTYPE_L3_IPV4_EXT_UNKNOWN;
-		break;
-	case 1:
-		p |= RTE_PTYPE_L3_IPV6_EXT_UNKNOWN;
-		break;
-	default:
-		return p;
-	}
-	if (RX_IDX_FRAG(i))
-		return p | RTE_PTYPE_L4_FRAG;
-	if (l4 == 1 || l4 == 3 || l4 == 4)
-		p |= RTE_PTYPE_L4_TCP;
-	else if (l4 == 2)
-		p |= RTE_PTYPE_L4_UDP;
-	else if (l4 == 0)
-		p |= RTE_PTYPE_L4_NONFRAG;
-	return p;
-}
-
-/*
- * Checksum flags:
- * - IPv4: L3 OK -> IP GOOD, else IP BAD (the device checks every IPv4
- *   header it parses);
- * - IPv6 has no header checksum: IP UNKNOWN whatever L3 OK says;
- * - TCP/UDP of an IP packet that is not a fragment: L4 OK -> L4 GOOD;
- *   L4 OK clear -> L4 BAD, unless the IPv4 header is bad (L3 OK clear:
- *   the device may not have verified L4), then L4 UNKNOWN;
- * - fragments, reserved L4 codes, packets without L4: L4 UNKNOWN (not
- *   verified);
- * - not IP: nothing.
- */
-uint64_t
-mlx5cq_rx_csum(uint16_t hte)
-{
-	unsigned int i = RX_HTE_IDX(hte);
-	unsigned int l3 = RX_IDX_L3(i), l4 = RX_IDX_L4(i);
-	uint64_t f = 0;
-	int l3_good;
-
-	if (l3 == 2) {
-		l3_good = RX_IDX_L3_OK(i);
-		f |= l3_good ? RTE_MBUF_F_RX_IP_CKSUM_GOOD :
-			       RTE_MBUF_F_RX_IP_CKSUM_BAD;
-	} else if (l3 == 1) {
-		l3_good = 1;
-	} else {
-		return 0;
-	}
-	if (RX_IDX_FRAG(i) || l4 < 1 || l4 > 4)
-		return f;
-	if (RX_IDX_L4_OK(i))
-		f |= RTE_MBUF_F_RX_L4_CKSUM_GOOD;
-	else if (l3_good)
-		f |= RTE_MBUF_F_RX_L4_CKSUM_BAD;
-	return f;
-}
-
-RTE_INIT(mlx5cq_rx_luts)
-{
-	unsigned int i;
-
-	for (i = 0; i < RTE_DIM(rx_ptype_lut); i++) {
-		rx_ptype_lut[i] = mlx5cq_rx_ptype((uint16_t)(i << 2));
-		rx_csum_lut[i] = mlx5cq_rx_csum((uint16_t)(i << 2));
-	}
-}
+#include "mlx5cq_rx.h"
 
 /* Write every WQE from the buffer ring and post them all (queue start). */
 void
@@ -168,87 +55,141 @@ mlx5cq_rxq_post_all(struct mlx5cq_rxq *rxq)
 	rxq->dbrec[0] = rte_cpu_to_be_32(rxq->pi & 0xffff);
 }
 
+/* Replacements of a burst, taken once, at its first completion. */
+struct rx_reps {
+	struct rte_mbuf *m[MLX5CQ_BURST_MAX];
+	uint32_t lkey[MLX5CQ_BURST_MAX];
+	const uint32_t *lk; /* lkey[], or NULL: one region, lkeys stay. */
+	uint16_t have;
+	uint16_t used;
+};
+
 /*
- * Hand up the buffer of WQE idx as a packet of len bytes with the given
- * header-type bits, VLAN and hash; put r in its place (lk: r's lkey
- * when the mempool spans several regions, NULL when the WQE's lkey
- * stays). Returns 0, or -1 when r's memory has no lkey (a mempool
- * populated after the queue was set up and not registrable): r is
- * returned to its pool, the buffer stays posted and the packet is dropped
- * (counted as an error).
+ * At least need replacements ready (want: what the rest of the burst
+ * may take). The lkeys of a mempool spanning several regions are all
+ * looked up before any is used: the searches do not depend on each other
+ * and overlap. Returns how many are ready (fewer when the pool is short).
  */
-static __rte_always_inline int
-mlx5cq_rx_one(struct mlx5cq_rxq *rxq, uint32_t idx, struct rte_mbuf *m,
-	      struct rte_mbuf *r, const uint32_t *lk, uint32_t len,
-	      uint16_t hte, uint16_t vlan, uint32_t hash)
+static __rte_always_inline uint16_t
+rx_reps_get(struct mlx5cq_rxq *rxq, struct rx_reps *r, uint16_t need,
+	    uint16_t want)
 {
-	volatile struct mlx5_wqe_dseg_rx *w = &rxq->wqes[idx];
-	unsigned int t = RX_HTE_IDX(hte);
-	uintptr_t addr = (uintptr_t)r->buf_addr + RTE_PKTMBUF_HEADROOM;
-	uint64_t ol = rx_csum_lut[t] | rxq->ol_rss;
-	uintptr_t rearm = (uintptr_t)&m->rearm_data;
+	uint16_t k, i;
 
-	if (unlikely(lk != NULL)) {
-		if (unlikely(*lk == UINT32_MAX)) {
-			rte_mempool_put(r->pool, r);
-			rxq->st.errors++;
-			return -1;
-		}
-		w->lkey = rte_cpu_to_be_32(*lk);
+	if (likely(r->have - r->used >= need))
+		return need;
+	want -= r->have - r->used;
+	if (likely(rte_mempool_get_bulk(rxq->mp, (void **)&r->m[r->have],
+					want) == 0)) {
+		k = want;
+	} else {
+		for (k = 0; k < want; k++)
+			if (rte_mempool_get(rxq->mp,
+					    (void **)&r->m[r->have + k]) != 0)
+				break;
 	}
-
-	if ((hte & RTE_MLX5CQ_HDR_VLAN_STRIPPED) && rxq->vlan_strip)
-		ol |= RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED;
-	else
-		vlan = 0;
-	/*
-	 * Four 8-byte stores: rearm_data, ol_flags, then
-	 * rx_descriptor_fields1 (packet_type, pkt_len | data_len, vlan_tci,
-	 * hash.rss), built in registers (little endian, offsets checked at
-	 * build time below).
-	 */
-	*(uint64_t *)rearm = rxq->mbuf_initializer;
-	*(uint64_t *)(rearm + RX_OFF_OL) = ol;
-	*(uint64_t *)(rearm + RX_OFF_PTYPE) = rx_ptype_lut[t] |
-					      (uint64_t)len << 32;
-	*(uint64_t *)(rearm + RX_OFF_DLEN) = (len & 0xffff) |
-		(uint32_t)vlan << 16 | (uint64_t)hash << 32;
-	rxq->elts[idx] = r;
-	w->addr = rte_cpu_to_be_64(addr);
-	return 0;
+	if (unlikely(rxq->lkey == UINT32_MAX)) {
+		for (i = r->have; i < r->have + k; i++)
+			r->lkey[i] = mlx5cq_mr_lookup(&rxq->mrc,
+				(uintptr_t)r->m[i]->buf_addr +
+				RTE_PKTMBUF_HEADROOM, r->m[i]->pool);
+		r->lk = r->lkey;
+	}
+	r->have += k;
+	return RTE_MIN(need, (uint16_t)(r->have - r->used));
 }
 
-/*
- * Lkeys of the replacements of a mempool spanning several regions, all
- * looked up before any is used: the searches do not depend on each other
- * and overlap. NULL when the queue's mempool is one region.
- */
 static __rte_always_inline const uint32_t *
-mlx5cq_rx_lkeys(struct mlx5cq_rxq *rxq, struct rte_mbuf **rep, uint16_t n,
-		uint32_t *lk)
+rx_reps_lk(const struct rx_reps *r)
+{
+	return r->lk != NULL ? &r->lk[r->used] : NULL;
+}
+
+/* The headers of the mbufs handed up are written next: ask for all
+ * their lines at once, so the misses overlap. */
+static __rte_always_inline void
+rx_prefetch_elts(const struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t k)
 {
 	uint16_t i;
 
-	if (likely(rxq->lkey != UINT32_MAX))
-		return NULL;
-	for (i = 0; i < n; i++)
-		lk[i] = mlx5cq_mr_lookup(&rxq->mrc, (uintptr_t)rep[i]->buf_addr +
-					 RTE_PKTMBUF_HEADROOM, rep[i]->pool);
-	return lk;
+	for (i = 0; i < k; i++)
+		rte_prefetch0(rxq->elts[(rq_ci + i) & rxq->mask]);
 }
 
-/* Replacement mbufs: all of n, or as many as the pool's cache gives. */
+/* Plain CQEs: k found by rte_mlx5cq_peek(), replacements ready for nr. */
 static __rte_always_inline uint16_t
-mlx5cq_rx_rep(struct mlx5cq_rxq *rxq, struct rte_mbuf **rep, uint16_t n)
+rx_plain(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t nr,
+	 struct rx_reps *r, struct rte_mbuf **pkts, uint64_t *bytes)
 {
-	uint16_t k;
+	struct rte_mlx5cq *cq = rxq->cq;
+	struct rte_mbuf **rep = &r->m[r->used];
+	const uint32_t *lk = rx_reps_lk(r);
+	uint16_t i, out = 0;
 
-	if (likely(rte_mempool_get_bulk(rxq->mp, (void **)rep, n) == 0))
-		return n;
-	for (k = 0; k < n; k++)
-		if (rte_mempool_get(rxq->mp, (void **)&rep[k]) != 0)
-			break;
-	return k;
+	for (i = 0; i < nr; i++) {
+		volatile const uint8_t *e = rte_mlx5cq_peek_cqe(cq, i);
+		uint32_t idx = (rq_ci + i) & rxq->mask;
+		uint32_t len = rte_mlx5cq__be32(e, RTE_MLX5CQ_CQE_BYTE_CNT);
+		struct rte_mbuf *m = rxq->elts[idx];
+
+		if (unlikely(mlx5cq_rx_one(rxq, idx, m, rep[i],
+			lk != NULL ? &lk[i] : NULL, len,
+			rte_mlx5cq__be16(e, RTE_MLX5CQ_CQE_HDR_TYPE_ETC),
+			rte_mlx5cq__be16(e, RTE_MLX5CQ_CQE_VLAN_INFO),
+			rte_mlx5cq__be32(e, RTE_MLX5CQ_CQE_RX_HASH_RES))))
+			continue;
+		*bytes += len;
+		pkts[out++] = m;
+	}
+	r->used += nr;
+	return out;
+}
+
+/*
+ * Records of rte_mlx5cq_poll_burst() for at most n completions: error
+ * CQEs (the buffer stays posted; the RQ went to ERR and is recovered at
+ * the end of the burst), sessions not on the lean path, the rest.
+ * *rq_ci moves past every record.
+ */
+static uint16_t
+rx_records(struct mlx5cq_rxq *rxq, uint32_t *rq_ci, uint16_t n,
+	   struct rx_reps *r, struct rte_mbuf **pkts, uint64_t *bytes)
+{
+	uint16_t k = rte_mlx5cq_poll_burst(rxq->cq, rxq->cpl, n);
+	uint16_t i, nr, out = 0;
+
+	if (k == 0)
+		return 0;
+	rx_prefetch_elts(rxq, *rq_ci, k);
+	nr = rx_reps_get(rxq, r, k, k);
+	for (i = 0; i < k; i++) {
+		const struct rte_mlx5cq_cpl *c = &rxq->cpl[i];
+		uint32_t idx = (*rq_ci)++ & rxq->mask;
+		struct rte_mbuf *m;
+
+		if (unlikely(c->status != 0)) {
+			rxq->st.errors++;
+			rxq->in_error = 1;
+			continue;
+		}
+		if (unlikely(nr == 0)) {
+			rxq->st.nombuf++;
+			continue;
+		}
+		m = rxq->elts[idx];
+		nr--;
+		if (unlikely(mlx5cq_rx_one(rxq, idx, m, r->m[r->used],
+					   rx_reps_lk(r), c->byte_cnt,
+					   c->hdr_type_etc, c->vlan_tci,
+					   c->rss_hash))) {
+			r->used++;
+			continue;
+		}
+		r->used++;
+		pkts[out++] = m;
+		*bytes += c->byte_cnt;
+	}
+	return out;
 }
 
 uint16_t
@@ -256,13 +197,10 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct mlx5cq_rxq *rxq = q;
 	struct rte_mlx5cq *cq = rxq->cq;
-	struct rte_mbuf *rep[MLX5CQ_BURST_MAX];
-	const uint32_t mask = rxq->mask;
 	uint32_t rq_ci = rxq->rq_ci;
-	uint16_t out = 0, got, nrep, i;
+	uint16_t done = 0, out = 0, got, nr;
 	uint64_t bytes = 0;
-	uint32_t lkeys[MLX5CQ_BURST_MAX];
-	const uint32_t *lk;
+	struct rx_reps r;
 	int polled = 0;
 
 	if (unlikely(!rxq->started))
@@ -272,80 +210,54 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		return 0;
 	if (n > MLX5CQ_BURST_MAX)
 		n = MLX5CQ_BURST_MAX;
-	/* Plain CQEs: one pass, CQE to mbuf. */
-	got = rte_mlx5cq_peek(cq, n);
-	if (got) {
-		/* The headers of the mbufs handed up are written below: ask
-		 * for all their lines at once, so the misses overlap. */
-		for (i = 0; i < got; i++)
-			rte_prefetch0(rxq->elts[(rq_ci + i) & mask]);
-		nrep = mlx5cq_rx_rep(rxq, rep, got);
-		lk = mlx5cq_rx_lkeys(rxq, rep, nrep, lkeys);
-		for (i = 0; i < nrep; i++) {
-			volatile const uint8_t *e = rte_mlx5cq_peek_cqe(cq, i);
-			uint32_t idx = (rq_ci + i) & mask;
-			uint32_t len = rte_mlx5cq__be32(e,
-						RTE_MLX5CQ_CQE_BYTE_CNT);
-			struct rte_mbuf *m = rxq->elts[idx];
+	r.have = 0;
+	r.used = 0;
+	r.lk = NULL;
+	while (done < n) {
+		const struct rte_mlx5cq_cpl *t;
+		volatile const uint8_t *m;
+		uint32_t pos;
 
-			if (unlikely(mlx5cq_rx_one(rxq, idx, m, rep[i],
-				lk != NULL ? &lk[i] : NULL, len,
-				rte_mlx5cq__be16(e, RTE_MLX5CQ_CQE_HDR_TYPE_ETC),
-				rte_mlx5cq__be16(e, RTE_MLX5CQ_CQE_VLAN_INFO),
-				rte_mlx5cq__be32(e, RTE_MLX5CQ_CQE_RX_HASH_RES))))
-				continue;
-			bytes += len;
-			pkts[out++] = m;
+		got = rte_mlx5cq_peek(cq, n - done);
+		if (got) {
+			rx_prefetch_elts(rxq, rq_ci, got);
+			nr = rx_reps_get(rxq, &r, got, n - done);
+			out += rx_plain(rxq, rq_ci, nr, &r, pkts + out, &bytes);
+			rte_mlx5cq_advance(cq, got);
+		} else if (rxq->zip_fmt != 0 &&
+			   (got = rte_mlx5cq_zip_peek(cq, &t, &m, &pos,
+						      n - done)) != 0) {
+			/* A session is likely to fill the burst: the mbuf
+			 * headers of all of it, once. */
+			if (r.have == 0)
+				rx_prefetch_elts(rxq, rq_ci, n - done);
+			nr = rx_reps_get(rxq, &r, got, n - done);
+			out += mlx5cq_rx_minis(rxq, t, m, nr, rq_ci,
+					       &r.m[r.used], rx_reps_lk(&r),
+					       pkts + out, &bytes);
+			r.used += nr;
+			rte_mlx5cq_zip_advance(cq, got);
+		} else {
+			break;
 		}
 		/* No replacement: the buffers stay posted, packets dropped. */
-		rxq->st.nombuf += got - nrep;
+		rxq->st.nombuf += got - nr;
 		rq_ci += got;
-		rte_mlx5cq_advance(cq, got);
-	}
-	/* Compressed sessions, error CQEs, the rest after the ring's end. */
-	if (got < n && rte_mlx5cq_ready(cq)) {
-		uint16_t k = rte_mlx5cq_poll_burst(cq, rxq->cpl,
-						   (uint16_t)(n - out));
-
+		done += got;
 		polled = 1;
-		for (i = 0; i < k; i++)
-			rte_prefetch0(rxq->elts[(rq_ci + i) & mask]);
-		nrep = k ? mlx5cq_rx_rep(rxq, rep, k) : 0;
-		lk = mlx5cq_rx_lkeys(rxq, rep, nrep, lkeys);
-		for (i = 0; i < k; i++) {
-			const struct rte_mlx5cq_cpl *c = &rxq->cpl[i];
-			uint32_t idx = rq_ci++ & mask;
-			struct rte_mbuf *m;
-
-			if (unlikely(c->status != 0)) {
-				/* The buffer stays posted; the RQ went to
-				 * ERR (recovered below). */
-				rxq->st.errors++;
-				rxq->in_error = 1;
-				continue;
-			}
-			if (unlikely(nrep == 0)) {
-				rxq->st.nombuf++;
-				continue;
-			}
-			m = rxq->elts[idx];
-			nrep--;
-			if (unlikely(mlx5cq_rx_one(rxq, idx, m, rep[nrep],
-						   lk != NULL ? &lk[nrep] :
-						   NULL, c->byte_cnt,
-						   c->hdr_type_etc,
-						   c->vlan_tci,
-						   c->rss_hash)))
-				continue;
-			pkts[out++] = m;
-			bytes += c->byte_cnt;
-		}
-		if (nrep)
-			rte_mempool_put_bulk(rxq->mp, (void **)rep, nrep);
 	}
+	/* Error CQEs, sessions off the lean path. */
+	if (done < n && rte_mlx5cq_ready(cq)) {
+		out += rx_records(rxq, &rq_ci, n - done, &r, pkts + out,
+				  &bytes);
+		polled = 1;
+	}
+	if (r.have > r.used)
+		rte_mempool_put_bulk(rxq->mp, (void **)&r.m[r.used],
+				     r.have - r.used);
 	if (rq_ci == rxq->rq_ci) {
 		/* Nothing, no poll made: one empty poll in the counters. */
-		if (got == 0 && !polled)
+		if (!polled)
 			rte_mlx5cq_advance(cq, 0);
 		return 0;
 	}
@@ -369,20 +281,3 @@ mlx5cq_burst_none(void *q, struct rte_mbuf **pkts, uint16_t n)
 	return 0;
 }
 
-const uint32_t *
-mlx5cq_supported_ptypes(struct rte_eth_dev *dev)
-{
-	static const uint32_t ptypes[] = {
-		RTE_PTYPE_L2_ETHER,
-		RTE_PTYPE_L3_IPV4_EXT_UNKNOWN,
-		RTE_PTYPE_L3_IPV6_EXT_UNKNOWN,
-		RTE_PTYPE_L4_TCP,
-		RTE_PTYPE_L4_UDP,
-		RTE_PTYPE_L4_FRAG,
-		RTE_PTYPE_L4_NONFRAG,
-		RTE_PTYPE_UNKNOWN,
-	};
-
-	RTE_SET_USED(dev);
-	return ptypes;
-}

@@ -241,12 +241,13 @@ mlx5cq_rq_modify_log(struct mlx5cq_rxq *rxq, int from, int to,
 /*
  * What the RX burst takes per queue instead of per packet: WQE byte
  * count, rearm template, offload flags, the mempool's lkey when it is
- * one memory region.
+ * one memory region, whether sessions are read in place.
  */
 void
 mlx5cq_rxq_rx_setup(struct mlx5cq_rxq *rxq)
 {
 	struct mlx5cq_mr_table *t = &rxq->priv->mrs;
+	const struct mlx5cq_devargs *a;
 	struct rte_mbuf mb;
 	uint32_t i, n = 0;
 	uintptr_t p;
@@ -264,6 +265,13 @@ mlx5cq_rxq_rx_setup(struct mlx5cq_rxq *rxq)
 	rxq->ol_rss = (rxq->offloads & RTE_ETH_RX_OFFLOAD_RSS_HASH) ?
 		      RTE_MBUF_F_RX_RSS_HASH : 0;
 	rxq->vlan_strip = !!(rxq->offloads & RTE_ETH_RX_OFFLOAD_VLAN_STRIP);
+	a = &rxq->priv->args;
+	rxq->zip_fmt = 0;
+	if (a->rx_vec_en &&
+	    a->cqe_comp_layout == RTE_MLX5CQ_COMP_LAYOUT_BASIC &&
+	    (a->cqe_comp == RTE_MLX5CQ_COMP_HASH ||
+	     a->cqe_comp == RTE_MLX5CQ_COMP_CSUM))
+		rxq->zip_fmt = a->cqe_comp;
 	rxq->lkey = UINT32_MAX;
 	rte_spinlock_lock(&t->lock);
 	for (i = 0; i < t->n; i++) {

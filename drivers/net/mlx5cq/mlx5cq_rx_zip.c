@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+/*
+ * RX of compressed sessions (basic layout, HASH or CSUM mini-CQEs), read
+ * in place with rte_mlx5cq_zip_peek(): everything but the length (and the
+ * hash in HASH format) comes from the session's title, so the flags,
+ * packet type and VLAN of a whole array are computed once, and each
+ * mini-CQE becomes its mbuf's fields by one byte shuffle (SSSE3, part of
+ * DPDK's x86 baseline) and two 16-byte stores. Elsewhere, or when the
+ * mempool spans several regions (lkeys to write), the same fields are
+ * written per packet by mlx5cq_rx_one(): the reference the RX tests
+ * compare with the record path (rx_vec_en=0).
+ *
+ * Mini-CQE (8 bytes, mlx5_prm.h struct mlx5_mini_cqe8): HASH: rx hash
+ * result (bytes 0..3, big endian), byte count (4..7); CSUM: checksum
+ * (0..1), WQE counter (2..3), byte count (4..7). The hash of a CSUM
+ * session's packets is the title's, as the record path gives it.
+ */
+
+#include <rte_vect.h>
+
+#include "mlx5cq_rx.h"
+
+#ifdef RTE_ARCH_X86
+/*
+ * Shuffles of two mini-CQEs (16 bytes) into the second 16-byte half of
+ * an mbuf's RX fields: packet_type (0..3, from the title), pkt_len
+ * (4..7, byte count swapped), data_len (8..9, its low half), vlan_tci
+ * (10..11, from the title), hash.rss (12..15: HASH from the mini-CQE,
+ * CSUM from the title). -1 zeroes the byte.
+ */
+#define RX_ZIP_SHUF(o, h) _mm_setr_epi8(-1, -1, -1, -1, \
+	(o) + 7, (o) + 6, (o) + 5, (o) + 4, (o) + 7, (o) + 6, -1, -1, \
+	(h) ? (o) + 3 : -1, (h) ? (o) + 2 : -1, \
+	(h) ? (o) + 1 : -1, (h) ? (o) + 0 : -1)
+
+static __rte_always_inline void
+rx_zip_store(struct rte_mbuf *mb, __m128i rearm, __m128i fields)
+{
+	uintptr_t b = (uintptr_t)mb;
+
+	_mm_store_si128((__m128i *)(b + MLX5CQ_RX_OFF_REARM), rearm);
+	_mm_store_si128((__m128i *)(b + MLX5CQ_RX_OFF_PTYPE), fields);
+}
+
+static __rte_always_inline uint16_t
+rx_zip_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
+	   volatile const uint8_t *m, uint16_t k, uint32_t rq_ci,
+	   struct rte_mbuf **rep, struct rte_mbuf **pkts, uint64_t *bytes,
+	   int hash)
+{
+	const uint32_t mask = rxq->mask;
+	uint16_t vlan = t->vlan_tci;
+	const uint64_t ol = mlx5cq_rx_ol(rxq, t->hdr_type_etc, &vlan);
+	const __m128i rearm = _mm_set_epi64x((long long)ol,
+					     (long long)rxq->mbuf_initializer);
+	const __m128i fix = _mm_setr_epi32((int)mlx5cq_rx_ptype_lut
+				[MLX5CQ_RX_LUT_IDX(t->hdr_type_etc)], 0,
+				(int)((uint32_t)vlan << 16),
+				hash ? 0 : (int)t->rss_hash);
+	const __m128i sh0 = hash ? RX_ZIP_SHUF(0, 1) : RX_ZIP_SHUF(0, 0);
+	const __m128i sh1 = hash ? RX_ZIP_SHUF(8, 1) : RX_ZIP_SHUF(8, 0);
+	__m128i len = _mm_setzero_si128();
+	uint16_t i;
+
+	for (i = 0; i + 2 <= k; i += 2) {
+		const __m128i v = _mm_loadu_si128((const __m128i *)
+						  (uintptr_t)(m + 8 * i));
+		const __m128i f0 = _mm_or_si128(_mm_shuffle_epi8(v, sh0), fix);
+		const __m128i f1 = _mm_or_si128(_mm_shuffle_epi8(v, sh1), fix);
+		const uint32_t i0 = (rq_ci + i) & mask;
+		const uint32_t i1 = (rq_ci + i + 1) & mask;
+		struct rte_mbuf *m0 = rxq->elts[i0];
+		struct rte_mbuf *m1 = rxq->elts[i1];
+
+		rx_zip_store(m0, rearm, f0);
+		rx_zip_store(m1, rearm, f1);
+		len = _mm_add_epi32(len, _mm_add_epi32(f0, f1));
+		pkts[i] = m0;
+		pkts[i + 1] = m1;
+		mlx5cq_rx_post(rxq, i0, rep[i]);
+		mlx5cq_rx_post(rxq, i1, rep[i + 1]);
+	}
+	if (i < k) {
+		/* The last one alone: 8 bytes, never past the array. */
+		const __m128i v = _mm_loadl_epi64((const __m128i *)
+						  (uintptr_t)(m + 8 * i));
+		const __m128i f0 = _mm_or_si128(_mm_shuffle_epi8(v, sh0), fix);
+		const uint32_t i0 = (rq_ci + i) & mask;
+		struct rte_mbuf *m0 = rxq->elts[i0];
+
+		rx_zip_store(m0, rearm, f0);
+		len = _mm_add_epi32(len, f0);
+		pkts[i] = m0;
+		mlx5cq_rx_post(rxq, i0, rep[i]);
+	}
+	/* Lane 1 summed the pkt_len of at most 8 packets: no overflow. */
+	*bytes += (uint32_t)_mm_extract_epi32(len, 1);
+	return k;
+}
+#endif
+
+/* Per packet, with mlx5cq_rx_one(): any architecture, lkeys, reference. */
+static uint16_t
+rx_zip_one_by_one(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
+		  volatile const uint8_t *m, uint16_t k, uint32_t rq_ci,
+		  struct rte_mbuf **rep, const uint32_t *lk,
+		  struct rte_mbuf **pkts, uint64_t *bytes, int hash)
+{
+	uint16_t i, out = 0;
+
+	for (i = 0; i < k; i++, m += 8) {
+		uint32_t idx = (rq_ci + i) & rxq->mask;
+		struct rte_mbuf *mb = rxq->elts[idx];
+		uint32_t len = rte_mlx5cq__be32(m, 4);
+
+		if (mlx5cq_rx_one(rxq, idx, mb, rep[i],
+				  lk != NULL ? &lk[i] : NULL, len,
+				  t->hdr_type_etc, t->vlan_tci,
+				  hash ? rte_mlx5cq__be32(m, 0) :
+					 t->rss_hash) != 0)
+			continue;
+		*bytes += len;
+		pkts[out++] = mb;
+	}
+	return out;
+}
+
+uint16_t
+mlx5cq_rx_minis(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
+		volatile const uint8_t *m, uint16_t k, uint32_t rq_ci,
+		struct rte_mbuf **rep, const uint32_t *lk,
+		struct rte_mbuf **pkts, uint64_t *bytes)
+{
+	const int hash = rxq->zip_fmt == RTE_MLX5CQ_COMP_HASH;
+
+#ifdef RTE_ARCH_X86
+	if (likely(lk == NULL))
+		return hash ? rx_zip_vec(rxq, t, m, k, rq_ci, rep, pkts,
+					 bytes, 1) :
+			      rx_zip_vec(rxq, t, m, k, rq_ci, rep, pkts,
+					 bytes, 0);
+#endif
+	return rx_zip_one_by_one(rxq, t, m, k, rq_ci, rep, lk, pkts, bytes,
+				 hash);
+}
