@@ -52,6 +52,7 @@ struct prx_case {
 	uint32_t desc; /* RX ring */
 	const char *comp; /* cqe_comp devarg, NULL: none */
 	unsigned int chunks;
+	const char *extra; /* more devargs of the RX port, or NULL */
 };
 
 static int
@@ -71,9 +72,10 @@ prx_ports(const struct prx_case *pc, unsigned int k, uint16_t *a,
 
 	snprintf(na, sizeof(na), "net_mlx5cq_prxa%u", k);
 	snprintf(nb, sizeof(nb), "net_mlx5cq_prxb%u", k);
-	snprintf(args, sizeof(args), "dev=emu,wire=prx%u,rxq_desc=%u%s%s", k,
-		 pc->desc, pc->comp ? ",cqe_comp=" : "",
-		 pc->comp ? pc->comp : "");
+	snprintf(args, sizeof(args), "dev=emu,wire=prx%u,rxq_desc=%u%s%s%s%s",
+		 k, pc->desc, pc->comp ? ",cqe_comp=" : "",
+		 pc->comp ? pc->comp : "", pc->extra ? "," : "",
+		 pc->extra ? pc->extra : "");
 	*a = (uint16_t)port_probe(na, args);
 	snprintf(args, sizeof(args), "dev=emu,wire=prx%u,txq_desc=%u", k,
 		 2 * pc->desc);
@@ -240,9 +242,10 @@ test_cq_perf_rx_table(unsigned int reps, const char *only)
 		{ "1K/hash/16chunk", 1024, "hash", 16 },
 		{ "4K/hash/1chunk", 4096, "hash", 1 },
 		{ "4K/hash/16chunk", 4096, "hash", 16 },
-		/* Baseline of the lean session path: sessions through
-		 * the poll's records (rx_vec_en=0). */
-		{ "1K/hash/1chunk/records", 1024, "hash,rx_vec_en=0", 1 },
+		/* Baselines of the SIMD stores: per packet, and sessions
+		 * through the poll's records (rx_vec_en=0). */
+		{ "1K/plain/1chunk/scalar", 1024, NULL, 1, "rx_vec_en=0" },
+		{ "1K/hash/1chunk/records", 1024, "hash", 1, "rx_vec_en=0" },
 	};
 	static unsigned int seq;
 	double cpp[RTE_DIM(cases)];

@@ -3,11 +3,12 @@
  */
 
 /*
- * Suite "net_rx_zip": net_mlx5cq's RX of compressed CQEs, on every path
- * the burst has for them: sessions read in place with the SIMD stores
- * (HASH and CSUM mini-CQEs, one-region mempool), the same per packet
- * (16-region mempool: lkeys to write), and the records of the poll
- * (rx_vec_en=0, the enhanced layout, 128-byte CQEs).
+ * Suite "net_rx_zip": net_mlx5cq's RX on every path the burst has:
+ * compressed sessions read in place with the SIMD stores (HASH and CSUM
+ * mini-CQEs, one-region mempool), the same per packet (16-region mempool:
+ * lkeys to write), the records of the poll (rx_vec_en=0, the enhanced
+ * layout, 128-byte CQEs); plain CQEs with the SIMD stores, per packet
+ * (rx_vec_en=0) and with lkeys (16 regions).
  *
  * Port A (under test, 2 RX queues, RSS over IPv4/UDP, VLAN strip,
  * checksum and RSS hash offloads) and port B (sender) share an emulated
@@ -83,6 +84,8 @@ static const struct zip_case zip_cases[] = {
 	{ "CSUM, records", "cqe_comp=csum,rx_vec_en=0", 1, 1, 1 },
 	{ "CSUM, 16 regions", "cqe_comp=csum", 16, 1, 1 },
 	{ "plain CQEs, one flow", "", 1, 1, 0 },
+	{ "plain CQEs, scalar", "rx_vec_en=0", 1, 0, 0 },
+	{ "plain CQEs, 16 regions", "", 16, 0, 0 },
 };
 
 static struct zip_rx zip_res[ZIP_N];

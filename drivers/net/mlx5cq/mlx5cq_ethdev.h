@@ -189,6 +189,7 @@ struct mlx5cq_rxq {
 	/* RTE_MLX5CQ_COMP_HASH or _CSUM: sessions read in place (basic
 	 * layout, rx_vec_en=1); 0: through records. */
 	uint8_t zip_fmt;
+	uint8_t rx_vec; /* rx_vec_en: SIMD stores (x86). */
 	uint16_t port_id;
 	uint16_t idx;
 	uint64_t offloads;

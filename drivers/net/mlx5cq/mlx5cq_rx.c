@@ -30,6 +30,7 @@
  */
 
 #include <rte_io.h>
+#include <rte_vect.h>
 
 #include "mlx5cq_rx.h"
 
@@ -116,6 +117,41 @@ rx_prefetch_elts(const struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t k)
 		rte_prefetch0(rxq->elts[(rq_ci + i) & rxq->mask]);
 }
 
+#ifdef RTE_ARCH_X86
+/*
+ * One plain CQE into mbuf m with SSSE3 shuffles: bytes 32..47 of the CQE
+ * give pkt_len and data_len (byte count, 44..47), bytes 16..31 the VLAN
+ * (30..31), all swapped; the hash (12..15) and the packet type are
+ * inserted; two aligned 16-byte stores (template + flags, RX fields).
+ */
+static __rte_always_inline void
+rx_plain_vec_one(const struct mlx5cq_rxq *rxq, volatile const uint8_t *e,
+		 struct rte_mbuf *m, __m128i sh_len, __m128i sh_vlan)
+{
+	const __m128i mid = _mm_loadu_si128((const __m128i *)
+					    (uintptr_t)(e + 16));
+	const __m128i hi = _mm_loadu_si128((const __m128i *)
+					   (uintptr_t)(e + 32));
+	const uint16_t hte = rte_mlx5cq__be16(e, RTE_MLX5CQ_CQE_HDR_TYPE_ETC);
+	const unsigned int t = MLX5CQ_RX_LUT_IDX(hte);
+	uint64_t ol = mlx5cq_rx_csum_lut[t] | rxq->ol_rss;
+	__m128i f = _mm_shuffle_epi8(hi, sh_len);
+	uintptr_t b = (uintptr_t)m;
+
+	if ((hte & RTE_MLX5CQ_HDR_VLAN_STRIPPED) && rxq->vlan_strip) {
+		ol |= RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED;
+		f = _mm_or_si128(f, _mm_shuffle_epi8(mid, sh_vlan));
+	}
+	f = _mm_insert_epi32(f, (int)mlx5cq_rx_ptype_lut[t], 0);
+	f = _mm_insert_epi32(f, (int)rte_mlx5cq__be32(e,
+				RTE_MLX5CQ_CQE_RX_HASH_RES), 3);
+	_mm_store_si128((__m128i *)(b + MLX5CQ_RX_OFF_REARM),
+			_mm_set_epi64x((long long)ol,
+				       (long long)rxq->mbuf_initializer));
+	_mm_store_si128((__m128i *)(b + MLX5CQ_RX_OFF_PTYPE), f);
+}
+#endif
+
 /* Plain CQEs: k found by rte_mlx5cq_peek(), replacements ready for nr. */
 static __rte_always_inline uint16_t
 rx_plain(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t nr,
@@ -126,6 +162,30 @@ rx_plain(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t nr,
 	const uint32_t *lk = rx_reps_lk(r);
 	uint16_t i, out = 0;
 
+#ifdef RTE_ARCH_X86
+	if (likely(lk == NULL && rxq->rx_vec)) {
+		/* In the RX fields half: pkt_len 4..7 and data_len 8..9 from
+		 * byte count (44..47 = hi 12..15), vlan_tci 10..11 from
+		 * 30..31 (mid 14..15). */
+		const __m128i sh_len = _mm_setr_epi8(-1, -1, -1, -1,
+			15, 14, 13, 12, 15, 14, -1, -1, -1, -1, -1, -1);
+		const __m128i sh_vlan = _mm_setr_epi8(-1, -1, -1, -1,
+			-1, -1, -1, -1, -1, -1, 15, 14, -1, -1, -1, -1);
+
+		for (i = 0; i < nr; i++) {
+			volatile const uint8_t *e = rte_mlx5cq_peek_cqe(cq, i);
+			uint32_t idx = (rq_ci + i) & rxq->mask;
+			struct rte_mbuf *m = rxq->elts[idx];
+
+			rx_plain_vec_one(rxq, e, m, sh_len, sh_vlan);
+			*bytes += m->pkt_len;
+			pkts[i] = m;
+			mlx5cq_rx_post(rxq, idx, rep[i]);
+		}
+		r->used += nr;
+		return nr;
+	}
+#endif
 	for (i = 0; i < nr; i++) {
 		volatile const uint8_t *e = rte_mlx5cq_peek_cqe(cq, i);
 		uint32_t idx = (rq_ci + i) & rxq->mask;

@@ -137,7 +137,7 @@ mlx5cq_rx_minis(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 	const int hash = rxq->zip_fmt == RTE_MLX5CQ_COMP_HASH;
 
 #ifdef RTE_ARCH_X86
-	if (likely(lk == NULL))
+	if (likely(lk == NULL && rxq->rx_vec))
 		return hash ? rx_zip_vec(rxq, t, m, k, rq_ci, rep, pkts,
 					 bytes, 1) :
 			      rx_zip_vec(rxq, t, m, k, rq_ci, rep, pkts,

@@ -267,6 +267,7 @@ mlx5cq_rxq_rx_setup(struct mlx5cq_rxq *rxq)
 	rxq->vlan_strip = !!(rxq->offloads & RTE_ETH_RX_OFFLOAD_VLAN_STRIP);
 	a = &rxq->priv->args;
 	rxq->zip_fmt = 0;
+	rxq->rx_vec = a->rx_vec_en;
 	if (a->rx_vec_en &&
 	    a->cqe_comp_layout == RTE_MLX5CQ_COMP_LAYOUT_BASIC &&
 	    (a->cqe_comp == RTE_MLX5CQ_COMP_HASH ||
