@@ -20,6 +20,9 @@ sh devtools/setup.sh
 sh devtools/build.sh
 rc=0
 meson test -C build --num-processes 2 --print-errorlogs || rc=$?
+# meson install into the real prefix (the PMD in DPDK's PMD folder), the
+# example and testpmd through it, other DPDK apps unaffected, uninstall.
+sh tests/install_check.sh system build || rc=$?
 sh devtools/build.sh asan || rc=$?
 if [ -f build-asan/build.ninja ]; then
 	rm -f build-asan/meson-logs/testlog.json

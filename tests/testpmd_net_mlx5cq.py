@@ -62,7 +62,10 @@ class Testpmd:
         env['LD_LIBRARY_PATH'] = d + ':' + env.get('LD_LIBRARY_PATH', '')
         # Line-buffered: the command echo never splits a line of output.
         cmd = ['stdbuf', '-oL', 'dpdk-testpmd', '--no-pci', '--in-memory',
-               '-l', '0,1', '--log-level=lib.eal:error', '-d', d] + \
+               '-l', '0,1', '--log-level=lib.eal:error',
+               # The PMD alone: dev=emu loads the emulated HCA through
+               # its plugin loader (next to librte_common_mlx5cq).
+               '-d', os.path.join(d, 'librte_net_mlx5cq.so')] + \
             list(eal) + vdevs + \
             ['--', '-i', '--no-mlockall', '--nb-cores=1', '--total-num-mbufs=32768'] + args
         self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE,

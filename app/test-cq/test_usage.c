@@ -3,6 +3,8 @@
  */
 
 #include <dirent.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <rte_lcore.h>
@@ -23,6 +25,19 @@ heap_use(struct heap_use *u)
 		u->heap_bytes += ms.heap_allocsz_bytes;
 		u->alloc_count += ms.alloc_count;
 	}
+}
+
+int
+heap_use_same(const struct heap_use *before, const struct heap_use *after,
+	      const char *what)
+{
+	if (before->heap_bytes == after->heap_bytes &&
+	    before->alloc_count == after->alloc_count)
+		return 0;
+	printf("%s leaked: %" PRIu64 "/%" PRIu64 " -> %" PRIu64 "/%" PRIu64
+	       "\n", what, before->heap_bytes, before->alloc_count,
+	       after->heap_bytes, after->alloc_count);
+	return -1;
 }
 
 unsigned int

@@ -33,6 +33,8 @@
  *   mlx5cq_registry.c  registry of CQs (ids), counters, error check
  *   mlx5cq_telemetry.c /mlx5cq/list, /mlx5cq/info
  *   mlx5cq_dump.c      rte_mlx5cq_dump()
+ *   mlx5cq_emu_plugin.c loader of the emulated HCA as a plugin of the PMDs
+ *                      (mlx5cq_emu_plugin.h)
  *
  * The library reaches devices only through rte_common_mlx5's mlx5_glue
  * table (always read through the pointer: the emulated HCA swaps it).

@@ -19,7 +19,7 @@
 #include <mlx5_common.h>
 #include <mlx5_devx_cmds.h>
 
-#include "mlx5_emu.h"
+#include "mlx5cq_emu_plugin.h"
 #include "mlx5cq_ethdev.h"
 
 static struct ibv_context *
@@ -119,8 +119,18 @@ mlx5cq_device_open(struct mlx5cq_priv *priv, const char *name)
 
 	if (strcmp(a->dev, "emu") == 0) {
 		const char *wire = a->wire[0] != '\0' ? a->wire : name;
+		const struct mlx5cq_emu_plugin *emu;
 
-		priv->ctx = mlx5_emu_open(name, NULL);
+		emu = mlx5cq_emu_plugin_load();
+		if (emu == NULL) {
+			ret = rte_errno;
+			PMD_LOG(ERR, "%s: dev=emu needs the emulated HCA plugin, "
+				"which cannot be loaded (%s)", name,
+				rte_strerror(ret));
+			rte_errno = ret;
+			return -ret;
+		}
+		priv->ctx = emu->open(name, NULL);
 		if (priv->ctx == NULL) {
 			ret = errno ? errno : ENODEV;
 			PMD_LOG(ERR, "%s: cannot open an emulated device (%s)",
@@ -133,7 +143,7 @@ mlx5cq_device_open(struct mlx5cq_priv *priv, const char *name)
 			priv->perm_mac = a->mac;
 		else
 			mlx5cq_default_mac(&priv->perm_mac);
-		ret = mlx5_emu_port_config(priv->ctx, wire,
+		ret = emu->port_config(priv->ctx, wire,
 					   priv->perm_mac.addr_bytes);
 		if (ret != 0) {
 			PMD_LOG(ERR, "%s: emulated port config (wire %s) "
@@ -141,7 +151,7 @@ mlx5cq_device_open(struct mlx5cq_priv *priv, const char *name)
 			rte_errno = -ret;
 			goto error;
 		}
-		ret = mlx5_emu_port_speed_set(priv->ctx, a->speed);
+		ret = emu->port_speed_set(priv->ctx, a->speed);
 		if (ret != 0) {
 			PMD_LOG(ERR, "%s: emulated port speed %u Mb/s "
 				"failed: %s", name, a->speed, strerror(-ret));
