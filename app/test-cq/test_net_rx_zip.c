@@ -31,6 +31,7 @@
  * heap use is the same before and after each case.
  */
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -70,6 +71,7 @@ struct zip_case {
 	unsigned int chunks; /* mempool regions */
 	int one_flow; /* zip_frame() */
 	int compressed;
+	int inject; /* 1: frames put on the wire by mlx5_emu_wire_inject_burst */
 };
 
 static const struct zip_case zip_cases[] = {
@@ -86,6 +88,8 @@ static const struct zip_case zip_cases[] = {
 	{ "plain CQEs, one flow", "", 1, 1, 0 },
 	{ "plain CQEs, scalar", "rx_vec_en=0", 1, 0, 0 },
 	{ "plain CQEs, 16 regions", "", 16, 0, 0 },
+	{ "HASH, injected in one pass", "cqe_comp=hash", 1, 0, 1, 1 },
+	{ "CSUM, injected in one pass", "cqe_comp=csum", 1, 1, 1, 1 },
 };
 
 static struct zip_rx zip_res[ZIP_N];
@@ -212,6 +216,45 @@ zip_send(uint16_t b, struct rte_mempool *mp,
 	}
 	for (tries = 0; tries < 1000 && mlx5_emu_net_progress() != 0; tries++)
 		;
+	return 0;
+}
+
+/*
+ * Every frame put on the wire in one call of
+ * mlx5_emu_wire_inject_burst() (after calls with bad arguments, which
+ * must deliver nothing): both ports of the wire reach it.
+ */
+static int
+zip_inject(const char *wire, const struct rte_ether_addr *dst,
+	   int one_flow)
+{
+	static uint8_t buf[ZIP_N][512];
+	const void *fr[ZIP_N];
+	uint32_t len[ZIP_N], i;
+	int ret;
+
+	for (i = 0; i < ZIP_N; i++) {
+		len[i] = zip_frame(buf[i], dst, i, one_flow);
+		fr[i] = buf[i];
+	}
+	fr[5] = NULL;
+	ret = mlx5_emu_wire_inject_burst(wire, fr, len, ZIP_N);
+	fr[5] = buf[5];
+	len[7] = 13;
+	if (ret != -EINVAL ||
+	    mlx5_emu_wire_inject_burst(wire, fr, len, ZIP_N) != -EINVAL ||
+	    mlx5_emu_wire_inject_burst(wire, fr, len, 0) != -EINVAL ||
+	    mlx5_emu_wire_inject_burst("zip_no_such_wire", fr, len,
+				       5) != -ENOENT) {
+		printf("    bad arguments accepted\n");
+		return -1;
+	}
+	len[7] = zip_frame(buf[7], dst, 7, one_flow);
+	ret = mlx5_emu_wire_inject_burst(wire, fr, len, ZIP_N);
+	if (ret != 2) {
+		printf("    inject_burst: %d ports (2)\n", ret);
+		return -1;
+	}
 	return 0;
 }
 
@@ -395,7 +438,9 @@ zip_case_run(unsigned int k)
 	}
 	rte_eth_macaddr_get(a, &mac);
 	mlx5_emu_net_engine_pause(1);
-	if (zip_send(b, txp, &mac, zc->one_flow) != 0) {
+	snprintf(name, sizeof(name), "zip%u", k);
+	if (zc->inject ? zip_inject(name, &mac, zc->one_flow) != 0 :
+	    zip_send(b, txp, &mac, zc->one_flow) != 0) {
 		printf("    send failed\n");
 		mlx5_emu_net_engine_pause(0);
 		goto out;

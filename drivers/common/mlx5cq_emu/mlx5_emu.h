@@ -494,6 +494,26 @@ int mlx5_emu_net_stats_get(struct ibv_context *ctx,
 int mlx5_emu_wire_inject(const char *wire, const void *frame, uint32_t len);
 
 /**
+ * Put n frames on a wire from outside in one pass of the engine: every
+ * port on the wire receives each of them in order, and a compressed CQ
+ * may join their completions into sessions (written, flushed, when the
+ * call returns). Nothing is delivered when an argument is bad.
+ *
+ * @param wire
+ *   Wire name.
+ * @param frames
+ *   n Ethernet frames without FCS.
+ * @param lens
+ *   Their lengths (14 .. 16384 each).
+ * @param n
+ *   Number of frames (at least 1).
+ * @return
+ *   Ports each frame reached, or -ENOENT (no such wire), -EINVAL.
+ */
+int mlx5_emu_wire_inject_burst(const char *wire, const void *const *frames,
+			       const uint32_t *lens, uint32_t n);
+
+/**
  * Fault injection on a wire's receivers: each of the next count frames
  * delivered to an RQ of a port on the wire completes with an error CQE
  * (responder error, syndrome LOC_LEN_ERR, nothing written into the

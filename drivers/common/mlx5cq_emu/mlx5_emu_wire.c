@@ -192,6 +192,39 @@ mlx5_emu_wire_inject(const char *wire, const void *frame, uint32_t len)
 }
 
 int
+mlx5_emu_wire_inject_burst(const char *wire, const void *const *frames,
+			   const uint32_t *lens, uint32_t n)
+{
+	struct emu_port *port;
+	struct emu_wire *w;
+	uint32_t i;
+	int ports = 0;
+
+	if (wire == NULL || frames == NULL || lens == NULL || n == 0)
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		if (frames[i] == NULL || lens[i] < 14 ||
+		    lens[i] > EMU_MAX_FRAME)
+			return -EINVAL;
+	emu_net_lock();
+	w = emu_wire_find(wire);
+	if (w == NULL) {
+		emu_net_unlock();
+		return -ENOENT;
+	}
+	/* One pass for all: compressed CQs may join their completions. */
+	emu_engine_pass_begin();
+	TAILQ_FOREACH(port, &w->ports, next) {
+		for (i = 0; i < n; i++)
+			emu_port_receive(port->net, frames[i], lens[i], 0);
+		ports++;
+	}
+	emu_engine_pass_end();
+	emu_net_unlock();
+	return ports;
+}
+
+int
 mlx5_emu_wire_rx_error_inject(const char *wire, uint32_t count)
 {
 	struct emu_wire *w;
