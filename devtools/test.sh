@@ -20,6 +20,9 @@ sh devtools/setup.sh
 sh devtools/build.sh
 rc=0
 meson test -C build --num-processes 2 --print-errorlogs || rc=$?
+# The guides (sphinx -W) and the API reference (doxygen, warnings as
+# errors) into build/doc.
+sh devtools/build-docs.sh || rc=$?
 sh devtools/build.sh asan || rc=$?
 if [ -f build-asan/build.ninja ]; then
 	rm -f build-asan/meson-logs/testlog.json

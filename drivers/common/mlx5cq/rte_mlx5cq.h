@@ -320,7 +320,7 @@ __rte_experimental
 int rte_mlx5cq_counters_reset(struct rte_mlx5cq *cq);
 
 /**
- * Id of a CQ in the library's registry (telemetry /mlx5cq/info,<id>).
+ * Id of a CQ in the library's registry (telemetry /mlx5cq/info,ID).
  *
  * @param cq
  *   CQ made by rte_mlx5cq_create() or rte_mlx5cq_attach().
@@ -365,7 +365,7 @@ int rte_mlx5cq_telemetry_list(const char *cmd, const char *params,
 			      struct rte_tel_data *d);
 
 /**
- * Telemetry handler of /mlx5cq/info,<id>: a dict with id, cqn, path,
+ * Telemetry handler of /mlx5cq/info,ID: a dict with id, cqn, path,
  * entries, cqe_size, comp, flags, ci, arm_sn, every counter and
  * err_syndrome (a dict "0xNN": count of the syndromes seen).
  *
