@@ -8,7 +8,7 @@
 # A tool that is not installed is skipped with a message (devtools/setup.sh
 # installs both). Exits non-zero when a build warns or fails.
 #
-# usage: sh devtools/build-docs.sh [OUT]   (OUT: build/doc)
+# usage: sh build-docs.sh [OUT]   (OUT: build/doc)
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)

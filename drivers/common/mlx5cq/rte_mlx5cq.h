@@ -707,7 +707,7 @@ int rte_mlx5cq_event_get(struct rte_mlx5cq *cq);
 /**
  * Acknowledge events got with rte_mlx5cq_event_get() (ibv_ack_cq_events).
  * Both paths count the events got and not yet acknowledged; verbs CQs pass
- * the acknowledgement to the completion channel, DevX channels need none.
+ * the acknowledgment to the completion channel, DevX channels need none.
  *
  * @param cq
  *   CQ.

@@ -276,7 +276,8 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	got = rte_mlx5cq_peek(cq, n);
 	if (got) {
 		/* The headers of the mbufs handed up are written below: ask
-		 * for all their lines at once, so the misses overlap. */
+		 * for all their lines at once, so the misses overlap.
+		 */
 		for (i = 0; i < got; i++)
 			rte_prefetch0(rxq->elts[(rq_ci + i) & mask]);
 		nrep = mlx5cq_rx_rep(rxq, rep, got);
@@ -319,7 +320,8 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 
 			if (unlikely(c->status != 0)) {
 				/* The buffer stays posted; the RQ went to
-				 * ERR (recovered below). */
+				 * ERR (recovered below).
+				 */
 				rxq->st.errors++;
 				rxq->in_error = 1;
 				continue;
