@@ -17,7 +17,7 @@
 #  3. runs `dpdk-test-cq --no-pci ... perf-rx` and the harness RUNS times each and
 #     prints the medians.
 #
-#   devtools/bench-dpdk-mlx5.sh [-b BUILD] [-c CACHE] [-s DPDK_SRC]
+#   bench-dpdk-mlx5.sh [-b BUILD] [-c CACHE] [-s DPDK_SRC]
 #                               [-n RUNS] [-r REPS] [-l LCORE]
 #     BUILD     the project's build folder (default ./build; configured and
 #               built when missing)

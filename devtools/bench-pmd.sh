@@ -13,7 +13,7 @@
 # Prints a table. The figures depend on the machine and on its load: run
 # it on an otherwise idle machine.
 #
-#   devtools/bench-pmd.sh [-b BUILD] [-r REPS] [-t SECONDS]
+#   bench-pmd.sh [-b BUILD] [-r REPS] [-t SECONDS]
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build="$top/build"

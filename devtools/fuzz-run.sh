@@ -13,7 +13,9 @@
 set -eu
 bin=$1 seeds=$2 out=$3 secs=$4
 mkdir -p "$out/corpus"
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1:detect_stack_use_after_return=0}"
+asan_default=detect_leaks=1:allocator_may_return_null=1
+asan_default=$asan_default:detect_stack_use_after_return=0
+export ASAN_OPTIONS="${ASAN_OPTIONS:-$asan_default}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
 # -rss_limit_mb: the EAL keeps 512 MiB of --no-huge memory; -max_len: the
 # largest ring image (256 entries of 128 B) and its header.

@@ -4,7 +4,7 @@
 #
 # Long fuzz runs: build ./build-fuzz (clang, libFuzzer, ASan + UBSan) and
 # run one target for SECONDS (default 3600):
-#   sh devtools/fuzz.sh poll|emu_cmd [SECONDS]
+#   sh fuzz.sh poll|emu_cmd [SECONDS]
 # Inputs found go to build-fuzz/app/fuzz/out/TARGET/corpus, findings to
 # build-fuzz/app/fuzz/out/TARGET/ (crash-*, leak-*, timeout-*). Merge the
 # interesting new inputs into the seed corpus by hand (libFuzzer -merge=1).

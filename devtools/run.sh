@@ -6,7 +6,7 @@
 # two net_mlx5cq ports on one emulated wire, io forwarding for a few seconds
 # (--tx-first), then testpmd's port statistics.
 #
-#   devtools/run.sh [SECONDS] [DEVARGS]
+#   run.sh [SECONDS] [DEVARGS]
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"

@@ -3,7 +3,7 @@
 # Copyright 2026 The mlx5cq authors
 #
 # Soak (not in CI; results in doc/guides/net_mlx5cq.rst, "Soak"):
-#   sh devtools/soak.sh [MINUTES] [COMPLETIONS]
+#   sh soak.sh [MINUTES] [COMPLETIONS]
 # 1. dpdk-testpmd with two net_mlx5cq ports on one emulated wire for
 #    MINUTES (default 5): io and mac forward, start/stop, port stop/start
 #    with new queue and descriptor counts, packet counts conserved exactly

@@ -23,6 +23,9 @@ meson test -C build --num-processes 2 --print-errorlogs || rc=$?
 # meson install into the real prefix (the PMD in DPDK's PMD folder), the
 # example and testpmd through it, other DPDK apps unaffected, uninstall.
 sh tests/install_check.sh system build || rc=$?
+# The guides (sphinx -W) and the API reference (doxygen, warnings as
+# errors) into build/doc.
+sh devtools/build-docs.sh || rc=$?
 sh devtools/build.sh asan || rc=$?
 if [ -f build-asan/build.ninja ]; then
 	rm -f build-asan/meson-logs/testlog.json

@@ -6,7 +6,7 @@
 # HCA sitting on one wire (io forward, one burst sent first), then print the
 # port statistics and the forwarding rate.
 #
-#   devtools/testpmd.sh [-b BUILD] [-t SECONDS] [-p mlx5cq|null|ring]
+#   testpmd.sh [-b BUILD] [-t SECONDS] [-p mlx5cq|null|ring]
 #                       [-a DEVARGS] [-- TESTPMD OPTIONS]
 #
 #   -b  build folder (default: build); its drivers/ folder is given to EAL

@@ -24,6 +24,10 @@
 #include <rte_eal.h>
 #include <rte_log.h>
 
+/* libFuzzer's entry points, defined by each target. */
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
 /* Abort the fuzzer with a message: libFuzzer saves the input. */
 #define FUZZ_CHECK(cond, ...) do { \
 	if (!(cond)) { \
@@ -38,23 +42,20 @@
 static inline void
 fuzz_eal_init(const char *prog)
 {
-	char prefix[64];
-	char *argv[] = {
-		(char *)(uintptr_t)prog,
-		(char *)(uintptr_t)"--no-pci",
-		(char *)(uintptr_t)"--no-shconf",
-		prefix,
-		(char *)(uintptr_t)"--no-huge",
-		(char *)(uintptr_t)"-m",
-		(char *)(uintptr_t)"512",
-		(char *)(uintptr_t)"-l",
-		(char *)(uintptr_t)"0",
-		(char *)(uintptr_t)"--no-telemetry",
-		(char *)(uintptr_t)"--log-level=2",
-		NULL,
+	static const char * const eal_args[] = {
+		"--no-pci", "--no-shconf", "--no-huge", "-m", "512", "-l", "0",
+		"--no-telemetry", "--log-level=2",
 	};
-	int argc = (int)RTE_DIM(argv) - 1;
+	char prefix[64];
+	char *argv[RTE_DIM(eal_args) + 3];
+	int argc = 0;
+	unsigned int i;
 
+	argv[argc++] = (char *)(uintptr_t)prog;
+	argv[argc++] = prefix;
+	for (i = 0; i < RTE_DIM(eal_args); i++)
+		argv[argc++] = (char *)(uintptr_t)eal_args[i];
+	argv[argc] = NULL;
 	snprintf(prefix, sizeof(prefix), "--file-prefix=fuzz%d",
 		 (int)getpid());
 

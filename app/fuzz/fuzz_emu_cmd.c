@@ -78,23 +78,26 @@ struct session {
 static int
 status_errno(uint8_t status)
 {
-	switch (status) {
-	case 0x00: return 0; /* OK */
-	case 0x01: return EIO; /* INT_ERR */
-	case 0x02: return EINVAL; /* BAD_OP_ERR */
-	case 0x03: return EINVAL; /* BAD_PARAM_ERR */
-	case 0x04: return EIO; /* BAD_SYS_STATE_ERR */
-	case 0x05: return EINVAL; /* BAD_RES_ERR */
-	case 0x06: return EBUSY; /* RES_BUSY */
-	case 0x08: return ENOMEM; /* LIM_ERR */
-	case 0x09: return EINVAL; /* BAD_RES_STATE_ERR */
-	case 0x0a: return EINVAL; /* IX_ERR */
-	case 0x0f: return EAGAIN; /* NO_RES_ERR */
-	case 0x10: return EINVAL; /* BAD_QP_STATE_ERR */
-	case 0x30: return EINVAL; /* BAD_PKT_ERR */
-	case 0x40: return EINVAL; /* BAD_SIZE_OUTS_CQES_ERR */
-	default: return EIO; /* BAD_INP_LEN_ERR, BAD_OUTP_LEN_ERR, ... */
-	}
+	/* 0x00 OK; any other failure (BAD_INP_LEN_ERR...): EIO. */
+	static const int map[UINT8_MAX + 1] = {
+		[0x01] = EIO, /* INT_ERR */
+		[0x02] = EINVAL, /* BAD_OP_ERR */
+		[0x03] = EINVAL, /* BAD_PARAM_ERR */
+		[0x04] = EIO, /* BAD_SYS_STATE_ERR */
+		[0x05] = EINVAL, /* BAD_RES_ERR */
+		[0x06] = EBUSY, /* RES_BUSY */
+		[0x08] = ENOMEM, /* LIM_ERR */
+		[0x09] = EINVAL, /* BAD_RES_STATE_ERR */
+		[0x0a] = EINVAL, /* IX_ERR */
+		[0x0f] = EAGAIN, /* NO_RES_ERR */
+		[0x10] = EINVAL, /* BAD_QP_STATE_ERR */
+		[0x30] = EINVAL, /* BAD_PKT_ERR */
+		[0x40] = EINVAL, /* BAD_SIZE_OUTS_CQES_ERR */
+	};
+
+	if (status == 0)
+		return 0;
+	return map[status] != 0 ? map[status] : EIO;
 }
 
 static void
@@ -139,9 +142,8 @@ session_close(struct session *s)
 			FUZZ_CHECK(ret == 0 || ret == EBUSY,
 				   "destroy of object 0x%x (type 0x%x): %d",
 				   s->objs[i].id, s->objs[i].opcode, ret);
-			if (ret == 0) {
+			if (ret == 0)
 				s->objs[i] = s->objs[--s->nobjs];
-			}
 		}
 		FUZZ_CHECK(s->nobjs < before, "no object destroyable of %u",
 			   s->nobjs);
@@ -313,9 +315,6 @@ run_cmd(struct session *s, uint8_t op, uint8_t sel, uint8_t *in,
 	}
 	free(out);
 }
-
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)

@@ -179,9 +179,9 @@ consume_burst(const struct ring_case *rc, int c, struct rte_mlx5cq_cpl *rec,
 				volatile const uint8_t *e =
 					rte_mlx5cq_peek_cqe(h.cq, i);
 
-				FUZZ_CHECK((const uint8_t *)(uintptr_t)e >= lo
-					   && (const uint8_t *)(uintptr_t)e +
-					   64 <= hi, "lean: CQE %u outside "
+				FUZZ_CHECK((const uint8_t *)(uintptr_t)e >= lo &&
+					   (const uint8_t *)(uintptr_t)e + 64
+					   <= hi, "lean: CQE %u outside "
 					   "the ring", i);
 				rte_mlx5cq__decode_ok(e,
 					e[RTE_MLX5CQ_CQE_OP_OWN],
@@ -304,9 +304,6 @@ check_brief(const char *who, const struct rte_mlx5cq_cpl *ref, uint32_t nref,
 			   i, b[i].byte_cnt, ref[i].byte_cnt);
 	}
 }
-
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)

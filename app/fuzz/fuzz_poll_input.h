@@ -26,7 +26,8 @@
 
 #define FUZZ_POLL_HDR_LEN 7
 /* Completions a consumer may take per ring entry, at most (a session's
- * mini-CQE array holds 8 in one entry). */
+ * mini-CQE array holds 8 in one entry).
+ */
 #define FUZZ_REC_PER_ENTRY 8
 
 struct fuzz_poll_hdr {
@@ -38,7 +39,8 @@ struct fuzz_poll_hdr {
 };
 
 /* Byte b of the burst list: 0..254 as is (0 tests an empty burst),
- * 255 a burst of 512. */
+ * 255 a burst of 512.
+ */
 static inline uint16_t
 fuzz_poll_burst_size(uint8_t b)
 {

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 
 #include <rte_byteorder.h>
+#include <rte_common.h>
 #include <rte_debug.h>
 /* MLX5_SET() asserts field sizes with this (mlx5_common.h, not needed). */
 #ifndef MLX5_ASSERT
@@ -52,7 +53,7 @@ write_seed(const char *target, const char *name, const void *d, size_t len)
 /* ---- ring images ---- */
 
 struct ring {
-	uint8_t img[256 * 128] __attribute__((aligned(64)));
+	uint8_t img[256 * 128] __rte_aligned(64);
 	uint8_t d[FUZZ_POLL_HDR_LEN + 16 + 256 * 128];
 	size_t len;
 	uint32_t entries;

@@ -10,6 +10,7 @@
  *   perf-engine        emulated HCA progress engine, cycles per packet
  *   perf-rx [--reps N] net_mlx5cq RX burst on prepared rings
  *   soak [OPTIONS]     1e8-completion threaded-producer stress (soak.c)
+ *   log-levels NAME... level of each named log type (test_log.c)
  */
 
 #include <stdio.h>
@@ -129,7 +130,7 @@ run_unit(int argc, char **argv)
 }
 
 static void
-usage(const char *prog)
+print_usage(const char *prog)
 {
 	struct test_cq_suite *s;
 
@@ -154,7 +155,7 @@ main(int argc, char **argv)
 	argc -= ret;
 	argv += ret;
 	if (argc < 2) {
-		usage(argv[0]);
+		print_usage(argv[0]);
 		ret = 2;
 	} else if (strcmp(argv[1], "unit") == 0) {
 		ret = run_unit(argc - 2, argv + 2);
@@ -168,8 +169,10 @@ main(int argc, char **argv)
 		ret = test_cq_perf_rx(argc - 2, argv + 2);
 	} else if (strcmp(argv[1], "soak") == 0) {
 		ret = test_cq_soak(argc - 2, argv + 2);
+	} else if (strcmp(argv[1], "log-levels") == 0) {
+		ret = test_cq_log_levels(argc - 2, argv + 2);
 	} else {
-		usage(argv[0]);
+		print_usage(argv[0]);
 		ret = 2;
 	}
 	rte_eal_cleanup();

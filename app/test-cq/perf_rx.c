@@ -243,7 +243,8 @@ test_cq_perf_rx_table(unsigned int reps, const char *only)
 		{ "4K/hash/1chunk", 4096, "hash", 1 },
 		{ "4K/hash/16chunk", 4096, "hash", 16 },
 		/* Baselines of the SIMD stores: per packet, and sessions
-		 * through the poll's records (rx_vec_en=0). */
+		 * through the poll's records (rx_vec_en=0).
+		 */
 		{ "1K/plain/1chunk/scalar", 1024, NULL, 1, "rx_vec_en=0" },
 		{ "1K/hash/1chunk/records", 1024, "hash", 1, "rx_vec_en=0" },
 	};

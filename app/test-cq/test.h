@@ -49,6 +49,11 @@
 #define TEST_ASSERT_BUFFERS_ARE_EQUAL(a, b, len, msg, ...) \
 	RTE_TEST_ASSERT_HELPER(memcmp((a), (b), (len)) == 0, msg, \
 			       ##__VA_ARGS__)
+/*
+ * A helper that checks and reports on its own: the case fails when it
+ * does not return TEST_SUCCESS (not part of DPDK's test.h).
+ */
+#define TEST_CHECK(x) TEST_ASSERT_EQUAL((x), TEST_SUCCESS, "%s", #x)
 
 struct unit_test_case {
 	int (*setup)(void);

@@ -65,7 +65,8 @@ tel_u64(const struct rte_tel_data *d, const char *name, uint64_t want)
 }
 
 /* A result a handler may leave unfilled (rte_tel_data_alloc() does not
- * clear it): empty, so that tel_free() sees no containers. */
+ * clear it): empty, so that tel_free() sees no containers.
+ */
 static struct rte_tel_data *
 tel_alloc(void)
 {
@@ -96,11 +97,6 @@ tel_free(struct rte_tel_data *d)
 	}
 	rte_tel_data_free(d);
 }
-
-#define CHECK(x) do { \
-	if ((x) != TEST_SUCCESS) \
-		return TEST_FAILED; \
-} while (0)
 
 static struct {
 	struct ibv_context *ctx;
@@ -156,7 +152,7 @@ post(unsigned int n, int solicited, uint16_t wqe0)
 		c[i].byte_cnt = 64;
 	}
 	TEST_ASSERT_EQUAL(mlx5_emu_cq_post(emu.ctx, emu.cq->cqn, c, n),
-			  (int)n, "post of %u", n);
+			  (int)n, "mlx5_emu_cq_post of %u", n);
 	return TEST_SUCCESS;
 }
 
@@ -203,27 +199,28 @@ test_arm_events(const void *data)
 	struct mlx5_emu_cq_ev_info ev;
 	int fd;
 
-	CHECK(arm_open(path, 64, RTE_MLX5CQ_F_EVENTS |
+	TEST_CHECK(arm_open(path, 64, RTE_MLX5CQ_F_EVENTS |
 		       RTE_MLX5CQ_F_SINGLE_THREADED));
 	fd = rte_mlx5cq_event_fd(emu.cq);
 	TEST_ASSERT(fd >= 0, "event fd %d", fd);
 	TEST_ASSERT_EQUAL(rte_mlx5cq_event_get(emu.cq), -EAGAIN, "no event");
-	CHECK(post(5, 0, 0));
-	CHECK(drain(5));
+	TEST_CHECK(post(5, 0, 0));
+	TEST_CHECK(drain(5));
 	TEST_ASSERT_SUCCESS(rte_mlx5cq_arm(emu.cq, 0), "arm");
-	CHECK(check_arm_word(0x00000005));
+	TEST_CHECK(check_arm_word(0x00000005));
 	/* The model looks at the doorbell when it runs: nothing is due. */
 	TEST_ASSERT_SUCCESS(mlx5_emu_cq_flush(emu.ctx, emu.cq->cqn), "flush");
 	TEST_ASSERT(!fd_readable(fd), "event without a completion");
-	CHECK(post(1, 0, 5));
+	TEST_CHECK(post(1, 0, 5));
 	TEST_ASSERT(fd_readable(fd), "fd not readable after a completion");
 	TEST_ASSERT_SUCCESS(rte_mlx5cq_event_get(emu.cq), "event");
 	TEST_ASSERT_EQUAL(test_cq_cnt(emu.cq)->events, 1, "events (arm_sn)");
 	TEST_ASSERT_EQUAL(rte_mlx5cq_event_get(emu.cq), -EAGAIN, "2nd event");
-	CHECK(post(1, 0, 6)); /* not armed: no event */
+	TEST_CHECK(post(1, 0, 6)); /* not armed: no event */
 	TEST_ASSERT_EQUAL(rte_mlx5cq_event_get(emu.cq), -EAGAIN, "unarmed");
 	/* One event got and not acknowledged: 2 refused, 1 taken, then
-	 * nothing left (both paths count what event_get returned). */
+	 * nothing left (both paths count what event_get returned).
+	 */
 	rte_errno = 0;
 	TEST_ASSERT_EQUAL(rte_mlx5cq_event_ack(emu.cq, 2), -EINVAL,
 			  "ack of 2 with 1 got");
@@ -232,21 +229,21 @@ test_arm_events(const void *data)
 	TEST_ASSERT_SUCCESS(rte_mlx5cq_event_ack(emu.cq, 1), "ack");
 	TEST_ASSERT_EQUAL(rte_mlx5cq_event_ack(emu.cq, 1), -EINVAL,
 			  "ack of more than got");
-	CHECK(drain(2));
+	TEST_CHECK(drain(2));
 	/* Solicited-only, sn 1. */
 	TEST_ASSERT_SUCCESS(rte_mlx5cq_arm(emu.cq, 1), "arm solicited");
-	CHECK(check_arm_word(1u << 28 | 1u << 24 | 7));
-	CHECK(post(3, 0, 7));
+	TEST_CHECK(check_arm_word(1u << 28 | 1u << 24 | 7));
+	TEST_CHECK(post(3, 0, 7));
 	TEST_ASSERT_EQUAL(rte_mlx5cq_event_get(emu.cq), -EAGAIN,
 			  "event for unsolicited completions");
-	CHECK(post(1, 1, 10));
+	TEST_CHECK(post(1, 1, 10));
 	TEST_ASSERT_SUCCESS(rte_mlx5cq_event_get(emu.cq), "solicited event");
 	TEST_ASSERT_SUCCESS(rte_mlx5cq_event_ack(emu.cq, 1), "ack");
-	CHECK(drain(4));
+	TEST_CHECK(drain(4));
 	/* An "any" arm with completions already past ci fires at once. */
-	CHECK(post(2, 0, 11));
+	TEST_CHECK(post(2, 0, 11));
 	TEST_ASSERT_SUCCESS(rte_mlx5cq_arm(emu.cq, 0), "arm");
-	CHECK(check_arm_word(2u << 28 | 11));
+	TEST_CHECK(check_arm_word(2u << 28 | 11));
 	TEST_ASSERT_SUCCESS(mlx5_emu_cq_flush(emu.ctx, emu.cq->cqn), "flush");
 	TEST_ASSERT_SUCCESS(rte_mlx5cq_event_get(emu.cq), "immediate event");
 	TEST_ASSERT_SUCCESS(rte_mlx5cq_event_ack(emu.cq, 1), "ack");
@@ -267,7 +264,7 @@ test_arm_events(const void *data)
 static int
 test_arm_no_events(void)
 {
-	CHECK(arm_open(RTE_MLX5CQ_PATH_DEVX, 16, 0));
+	TEST_CHECK(arm_open(RTE_MLX5CQ_PATH_DEVX, 16, 0));
 	TEST_ASSERT_EQUAL(rte_mlx5cq_event_fd(emu.cq), -ENOTSUP, "fd");
 	TEST_ASSERT_EQUAL(rte_mlx5cq_event_get(emu.cq), -ENOTSUP, "get");
 	/* Nothing to acknowledge on such a CQ, whatever the count. */
@@ -277,7 +274,7 @@ test_arm_no_events(void)
 	TEST_ASSERT_EQUAL(rte_mlx5cq_event_ack(emu.cq, 0), -ENOTSUP, "ack 0");
 	TEST_ASSERT_EQUAL(rte_mlx5cq_event_ack(NULL, 1), -EINVAL, "ack NULL");
 	TEST_ASSERT_SUCCESS(rte_mlx5cq_arm(emu.cq, 1), "arm");
-	CHECK(check_arm_word(1u << 24));
+	TEST_CHECK(check_arm_word(1u << 24));
 	TEST_ASSERT_EQUAL(rte_mlx5cq_arm(NULL, 0), -EINVAL, "NULL");
 	return TEST_SUCCESS;
 }
@@ -294,11 +291,11 @@ test_arm_overrun(const void *data)
 	struct mlx5_emu_cpl c[20];
 	int ret;
 
-	CHECK(arm_open(RTE_MLX5CQ_PATH_DEVX, 16, RTE_MLX5CQ_F_EVENTS |
+	TEST_CHECK(arm_open(RTE_MLX5CQ_PATH_DEVX, 16, RTE_MLX5CQ_F_EVENTS |
 		       (oi ? RTE_MLX5CQ_F_IGNORE_OVERRUN : 0)));
 	memset(c, 0, sizeof(c));
 	TEST_ASSERT_EQUAL(rte_mlx5cq_error_check(emu.cq), 0, "healthy");
-	CHECK(post(15, 0, 0));
+	TEST_CHECK(post(15, 0, 0));
 	ret = mlx5_emu_cq_post_flags(emu.ctx, emu.cq->cqn, c, 5,
 				     MLX5_EMU_POST_OVERRUN);
 	if (!oi) {
@@ -310,7 +307,8 @@ test_arm_overrun(const void *data)
 		TEST_ASSERT_EQUAL(test_cq_cnt(emu.cq)->overruns, 1, "overruns %" PRIu64,
 				  test_cq_cnt(emu.cq)->overruns);
 		/* What was written before the overrun is still there (the
-		 * model fills the last free slot before it overruns). */
+		 * model fills the last free slot before it overruns).
+		 */
 		{
 			struct rte_mlx5cq_cpl r[32];
 			uint16_t n = rte_mlx5cq_poll_burst(emu.cq, r, 32);
@@ -344,7 +342,7 @@ test_arm_telemetry(void)
 	int id;
 	unsigned int i;
 
-	CHECK(arm_open(RTE_MLX5CQ_PATH_DEVX, 32, RTE_MLX5CQ_F_EVENTS));
+	TEST_CHECK(arm_open(RTE_MLX5CQ_PATH_DEVX, 32, RTE_MLX5CQ_F_EVENTS));
 	memset(c, 0, sizeof(c));
 	for (i = 0; i < 8; i++) {
 		c[i].kind = i % 3 == 2 ? MLX5_EMU_CPL_REQ_ERR : MLX5_EMU_CPL_REQ;

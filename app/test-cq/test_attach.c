@@ -35,11 +35,6 @@
 #include "test_usage.h"
 #include "test_cq_cnt.h"
 
-#define CHECK(x) do { \
-	if ((x) != TEST_SUCCESS) \
-		return TEST_FAILED; \
-} while (0)
-
 #define LOG_N 6 /* 64 entries. */
 
 static struct ibv_context *a_ctx;
@@ -193,9 +188,9 @@ test_attach_poll(void)
 	unsigned int round, i;
 	int n;
 
-	CHECK(usage_take(&u0));
-	CHECK(devx_cq_make(&dcq));
-	CHECK(usage_take(&u1));
+	TEST_CHECK(usage_take(&u0));
+	TEST_CHECK(devx_cq_make(&dcq));
+	TEST_CHECK(usage_take(&u1));
 	cq = rte_mlx5cq_attach(a_dev, &dcq, LOG_N);
 	TEST_ASSERT_NOT_NULL(cq, "attach: %d", rte_errno);
 	TEST_ASSERT_SUCCESS(rte_mlx5cq_info_get(cq, &info), "info");
@@ -230,7 +225,7 @@ test_attach_poll(void)
 	n = rte_mlx5cq_poll_burst(cq, out, 64);
 	TEST_ASSERT_EQUAL(n, 11, "poll: %d", n);
 	for (i = 0; i < 10; i++)
-		CHECK(cpl_check(&out[i], got_seq++));
+		TEST_CHECK(cpl_check(&out[i], got_seq++));
 	TEST_ASSERT_EQUAL(out[10].opcode, RTE_MLX5CQ_OP_RESP_ERR, "err op");
 	TEST_ASSERT_EQUAL(out[10].status, IBV_WC_LOC_PROT_ERR, "err status %u",
 			  out[10].status);
@@ -255,7 +250,7 @@ test_attach_poll(void)
 		n += rte_mlx5cq_poll_burst(cq, out + 16, 64 - 16);
 		TEST_ASSERT_EQUAL(n, (int)want, "round %u polled %d", round, n);
 		for (i = 0; i < want; i++)
-			CHECK(cpl_check(&out[i], got_seq++));
+			TEST_CHECK(cpl_check(&out[i], got_seq++));
 		ci += want;
 		TEST_ASSERT_EQUAL(rte_be_to_cpu_32(dcq.db_rec[0]),
 				  ci & 0xffffff, "round %u dbrec", round);
@@ -265,12 +260,12 @@ test_attach_poll(void)
 	TEST_ASSERT(ci > 2u << LOG_N, "ring wrapped %u entries only", ci);
 	/* Releasing the handle leaves the CQ. */
 	TEST_ASSERT_SUCCESS(rte_mlx5cq_destroy(cq), "destroy handle");
-	CHECK(usage_take(&u2));
-	CHECK(usage_same(&u1, &u2, "handle released"));
+	TEST_CHECK(usage_take(&u2));
+	TEST_CHECK(usage_same(&u1, &u2, "handle released"));
 	TEST_ASSERT_SUCCESS(mlx5_emu_cq_query(a_ctx, info.cqn, &fw),
 			    "CQ gone with the handle");
 	mlx5_devx_cq_destroy(&dcq);
-	CHECK(usage_take(&u2));
+	TEST_CHECK(usage_take(&u2));
 	return usage_same(&u0, &u2, "CQ destroyed");
 }
 
@@ -280,8 +275,8 @@ test_attach_invalid(void)
 	struct mlx5_devx_cq dcq, empty;
 	struct usage u0, u1;
 
-	CHECK(devx_cq_make(&dcq));
-	CHECK(usage_take(&u0));
+	TEST_CHECK(devx_cq_make(&dcq));
+	TEST_CHECK(usage_take(&u0));
 	memset(&empty, 0, sizeof(empty));
 	rte_errno = 0;
 	TEST_ASSERT_NULL(rte_mlx5cq_attach(a_dev, NULL, LOG_N), "NULL dcq");
@@ -295,8 +290,8 @@ test_attach_invalid(void)
 	rte_errno = 0;
 	TEST_ASSERT_NULL(rte_mlx5cq_attach(a_dev, &dcq, 25), "log 25");
 	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "errno %d", rte_errno);
-	CHECK(usage_take(&u1));
-	CHECK(usage_same(&u0, &u1, "rejected attach"));
+	TEST_CHECK(usage_take(&u1));
+	TEST_CHECK(usage_same(&u0, &u1, "rejected attach"));
 	mlx5_devx_cq_destroy(&dcq);
 	return TEST_SUCCESS;
 }
@@ -307,7 +302,7 @@ test_attach_busy(void)
 	struct mlx5_devx_cq dcq;
 	struct rte_mlx5cq *cq;
 
-	CHECK(devx_cq_make(&dcq));
+	TEST_CHECK(devx_cq_make(&dcq));
 	cq = rte_mlx5cq_attach(a_dev, &dcq, LOG_N);
 	TEST_ASSERT_NOT_NULL(cq, "attach: %d", rte_errno);
 	TEST_ASSERT_EQUAL(rte_mlx5cq_dev_close(a_dev), -EBUSY,

@@ -119,23 +119,36 @@ static inline const char *
 expect_record_diff(const struct rte_mlx5cq_cpl *g,
 		   const struct rte_mlx5cq_cpl *e)
 {
-#define EXPECT_FIELD(f) do { if (g->f != e->f) return #f; } while (0)
-	EXPECT_FIELD(opcode);
-	EXPECT_FIELD(status);
-	EXPECT_FIELD(syndrome);
-	EXPECT_FIELD(vendor_syndrome);
-	EXPECT_FIELD(s_wqe_opcode);
-	EXPECT_FIELD(wqe_counter);
-	EXPECT_FIELD(flow_tag);
-	EXPECT_FIELD(byte_cnt);
-	EXPECT_FIELD(rss_hash);
-	EXPECT_FIELD(rss_hash_type);
-	EXPECT_FIELD(metadata);
-	EXPECT_FIELD(timestamp);
-	EXPECT_FIELD(vlan_tci);
-	EXPECT_FIELD(hdr_type_etc);
-	EXPECT_FIELD(csum);
-#undef EXPECT_FIELD
+	if (g->opcode != e->opcode)
+		return "opcode";
+	if (g->status != e->status)
+		return "status";
+	if (g->syndrome != e->syndrome)
+		return "syndrome";
+	if (g->vendor_syndrome != e->vendor_syndrome)
+		return "vendor_syndrome";
+	if (g->s_wqe_opcode != e->s_wqe_opcode)
+		return "s_wqe_opcode";
+	if (g->wqe_counter != e->wqe_counter)
+		return "wqe_counter";
+	if (g->flow_tag != e->flow_tag)
+		return "flow_tag";
+	if (g->byte_cnt != e->byte_cnt)
+		return "byte_cnt";
+	if (g->rss_hash != e->rss_hash)
+		return "rss_hash";
+	if (g->rss_hash_type != e->rss_hash_type)
+		return "rss_hash_type";
+	if (g->metadata != e->metadata)
+		return "metadata";
+	if (g->timestamp != e->timestamp)
+		return "timestamp";
+	if (g->vlan_tci != e->vlan_tci)
+		return "vlan_tci";
+	if (g->hdr_type_etc != e->hdr_type_etc)
+		return "hdr_type_etc";
+	if (g->csum != e->csum)
+		return "csum";
 	return NULL;
 }
 

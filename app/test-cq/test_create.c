@@ -41,11 +41,6 @@
 
 #include "test.h"
 
-#define CHECK(x) do { \
-	if ((x) != TEST_SUCCESS) \
-		return TEST_FAILED; \
-} while (0)
-
 /* The default emulated device of the suite. */
 static struct ibv_context *g_ctx;
 static struct rte_mlx5cq_dev *g_dev;
@@ -712,7 +707,7 @@ expect_reject(struct ibv_context *ctx, struct rte_mlx5cq_dev *dev,
 	struct snap before, after;
 	struct rte_mlx5cq *cq;
 
-	CHECK(snap_take(ctx, dev, &before));
+	TEST_CHECK(snap_take(ctx, dev, &before));
 	rte_errno = 0;
 	cq = rte_mlx5cq_create(dev, attr);
 	if (cq != NULL) {
@@ -722,7 +717,7 @@ expect_reject(struct ibv_context *ctx, struct rte_mlx5cq_dev *dev,
 	}
 	TEST_ASSERT_EQUAL(rte_errno, err, "%s: errno %d (%s), expected %d",
 			  what, rte_errno, strerror(rte_errno), err);
-	CHECK(snap_take(ctx, dev, &after));
+	TEST_CHECK(snap_take(ctx, dev, &after));
 	return snap_same(&before, &after, what);
 }
 
@@ -738,89 +733,89 @@ test_reject_attrs(void)
 
 		attr_init(&a, 16, path);
 		a.comp_mask = 1u << 3;
-		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "comp_mask"));
+		TEST_CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "comp_mask"));
 		attr_init(&a, 16, path);
 		a.comp_mask = 1u << 31;
-		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "comp_mask31"));
+		TEST_CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "comp_mask31"));
 		attr_init(&a, 16, path);
 		a.flags = 1u << 3;
-		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "flags"));
+		TEST_CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "flags"));
 		attr_init(&a, 0, path);
-		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "cqe 0"));
+		TEST_CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "cqe 0"));
 		attr_init(&a, UINT32_C(1) << 24, path);
-		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "cqe 2^24"));
+		TEST_CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "cqe 2^24"));
 		attr_init(&a, (UINT32_C(1) << 24) - 1, path);
-		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL,
+		TEST_CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL,
 				    "cqe 2^24-1 above device"));
 		attr_init(&a, UINT32_MAX, path);
-		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "cqe overflow"));
+		TEST_CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "cqe overflow"));
 		attr_init(&a, devmax + 1, path);
-		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL,
+		TEST_CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL,
 				    "cqe above log_max_cq_sz"));
 		attr_init(&a, 16, path);
 		a.comp_mask = RTE_MLX5CQ_ATTR_WC_FLAGS;
 		a.wc_flags = IBV_WC_EX_WITH_BYTE_LEN | (UINT64_C(1) << 12);
-		CHECK(expect_reject(g_ctx, g_dev, &a, ENOTSUP, "wc_flags"));
+		TEST_CHECK(expect_reject(g_ctx, g_dev, &a, ENOTSUP, "wc_flags"));
 		attr_init(&a, 16, path);
 		a.comp_mask = RTE_MLX5CQ_ATTR_WC_FLAGS;
 		a.wc_flags = UINT64_C(1) << 40;
-		CHECK(expect_reject(g_ctx, g_dev, &a, ENOTSUP, "wc_flags 40"));
+		TEST_CHECK(expect_reject(g_ctx, g_dev, &a, ENOTSUP, "wc_flags 40"));
 		attr_init(&a, 16, path);
 		attr_cqe_size(&a, 32, 0);
-		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "cqe_size 32"));
+		TEST_CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "cqe_size 32"));
 		attr_init(&a, 16, path);
 		attr_cqe_size(&a, 256, 0);
-		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "cqe_size 256"));
+		TEST_CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "cqe_size 256"));
 		attr_init(&a, 16, path);
 		attr_cqe_size(&a, 0, 0);
-		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "cqe_size 0"));
+		TEST_CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "cqe_size 0"));
 		attr_init(&a, 16, path);
 		attr_cqe_size(&a, 64, 1);
-		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "pad with 64"));
+		TEST_CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "pad with 64"));
 		attr_init(&a, 16, path);
 		a.flags = RTE_MLX5CQ_F_CQE_PAD; /* Default size: 64 B. */
-		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL,
+		TEST_CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL,
 				    "pad without size"));
 		attr_init(&a, 16, path);
 		attr_comp(&a, RTE_MLX5CQ_COMP_HASH | RTE_MLX5CQ_COMP_CSUM, 0);
-		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "two formats"));
+		TEST_CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "two formats"));
 		attr_init(&a, 16, path);
 		attr_comp(&a, 0, 0);
-		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "no format"));
+		TEST_CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "no format"));
 		attr_init(&a, 16, path);
 		attr_comp(&a, 1u << 5, 0);
-		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "format bit 5"));
+		TEST_CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "format bit 5"));
 		attr_init(&a, 16, path);
 		attr_comp(&a, RTE_MLX5CQ_COMP_HASH, 2);
-		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "layout 2"));
+		TEST_CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "layout 2"));
 		attr_init(&a, 16, path);
 		a.comp_vector = DEF_VECTORS;
-		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "comp_vector"));
+		TEST_CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "comp_vector"));
 		attr_init(&a, 16, path);
 		a.comp_vector = UINT32_MAX;
-		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL,
+		TEST_CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL,
 				    "comp_vector max"));
 		attr_init(&a, 16, path);
 		a.socket = RTE_MAX_NUMA_NODES + 1;
-		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "socket"));
+		TEST_CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "socket"));
 		attr_init(&a, 16, path);
 		a.socket = -7;
-		CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "socket -7"));
+		TEST_CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "socket -7"));
 	}
 	attr_init(&a, 16, RTE_MLX5CQ_PATH_ATTACH);
-	CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "path attach"));
+	TEST_CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "path attach"));
 	attr_init(&a, 16, (enum rte_mlx5cq_path)9);
-	CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "path 9"));
+	TEST_CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "path 9"));
 	/* Formats and layout that exist only on DevX. */
 	attr_init(&a, 16, RTE_MLX5CQ_PATH_VERBS);
 	attr_comp(&a, RTE_MLX5CQ_COMP_FTAG_STRIDX, 0);
-	CHECK(expect_reject(g_ctx, g_dev, &a, EOPNOTSUPP, "verbs FTAG"));
+	TEST_CHECK(expect_reject(g_ctx, g_dev, &a, EOPNOTSUPP, "verbs FTAG"));
 	attr_init(&a, 16, RTE_MLX5CQ_PATH_VERBS);
 	attr_comp(&a, RTE_MLX5CQ_COMP_L34H_STRIDX, 0);
-	CHECK(expect_reject(g_ctx, g_dev, &a, EOPNOTSUPP, "verbs L34H"));
+	TEST_CHECK(expect_reject(g_ctx, g_dev, &a, EOPNOTSUPP, "verbs L34H"));
 	attr_init(&a, 16, RTE_MLX5CQ_PATH_VERBS);
 	attr_comp(&a, RTE_MLX5CQ_COMP_HASH, RTE_MLX5CQ_COMP_LAYOUT_ENHANCED);
-	CHECK(expect_reject(g_ctx, g_dev, &a, EOPNOTSUPP, "verbs enhanced"));
+	TEST_CHECK(expect_reject(g_ctx, g_dev, &a, EOPNOTSUPP, "verbs enhanced"));
 	/* NULL arguments. */
 	rte_errno = 0;
 	TEST_ASSERT_NULL(rte_mlx5cq_create(g_dev, NULL), "NULL attr");
@@ -903,29 +898,39 @@ test_accept_attrs(void)
 }
 
 /* Capabilities the device lacks: EOPNOTSUPP on the path concerned. */
-static void caps_no_comp(struct mlx5_emu_caps *c) { c->cqe_compression = 0; }
-static void caps_no_comp128(struct mlx5_emu_caps *c)
+static void
+caps_no_comp(struct mlx5_emu_caps *c)
+{
+	c->cqe_compression = 0;
+}
+static void
+caps_no_comp128(struct mlx5_emu_caps *c)
 {
 	c->cqe_compression_128 = 0;
 }
-static void caps_no_pad(struct mlx5_emu_caps *c)
+static void
+caps_no_pad(struct mlx5_emu_caps *c)
 {
 	c->cqe_pad = 0;
 	c->cqe_128_always = 0;
 }
-static void caps_no_stridx(struct mlx5_emu_caps *c)
+static void
+caps_no_stridx(struct mlx5_emu_caps *c)
 {
 	c->mini_cqe_resp_stride_index = 0;
 }
-static void caps_no_ftag(struct mlx5_emu_caps *c)
+static void
+caps_no_ftag(struct mlx5_emu_caps *c)
 {
 	c->mini_cqe_resp_flow_tag = 0;
 }
-static void caps_no_l34h(struct mlx5_emu_caps *c)
+static void
+caps_no_l34h(struct mlx5_emu_caps *c)
 {
 	c->mini_cqe_resp_l3_l4_tag = 0;
 }
-static void caps_no_enhanced(struct mlx5_emu_caps *c)
+static void
+caps_no_enhanced(struct mlx5_emu_caps *c)
 {
 	c->enhanced_cqe_compression = 0;
 }
@@ -996,22 +1001,26 @@ static void mk_enhanced(struct rte_mlx5cq_attr *a)
 static int
 test_reject_caps(void)
 {
-	CHECK(reject_on_caps("cr_nocomp", caps_no_comp, mk_hash, BOTH));
-	CHECK(reject_on_caps("cr_nocomp128", caps_no_comp128, mk_hash128,
+	TEST_CHECK(reject_on_caps("cr_nocomp", caps_no_comp, mk_hash, BOTH));
+	TEST_CHECK(reject_on_caps("cr_nocomp128", caps_no_comp128, mk_hash128,
 			     BOTH));
-	CHECK(reject_on_caps("cr_nopad", caps_no_pad, mk_pad, BOTH));
-	CHECK(reject_on_caps("cr_nostridx", caps_no_stridx, mk_csum_stridx,
+	TEST_CHECK(reject_on_caps("cr_nopad", caps_no_pad, mk_pad, BOTH));
+	TEST_CHECK(reject_on_caps("cr_nostridx", caps_no_stridx, mk_csum_stridx,
 			     BOTH));
-	CHECK(reject_on_caps("cr_noftag", caps_no_ftag, mk_ftag, DEVX_ONLY));
-	CHECK(reject_on_caps("cr_nol34h", caps_no_l34h, mk_l34h, DEVX_ONLY));
-	CHECK(reject_on_caps("cr_noenh", caps_no_enhanced, mk_enhanced,
+	TEST_CHECK(reject_on_caps("cr_noftag", caps_no_ftag, mk_ftag, DEVX_ONLY));
+	TEST_CHECK(reject_on_caps("cr_nol34h", caps_no_l34h, mk_l34h, DEVX_ONLY));
+	TEST_CHECK(reject_on_caps("cr_noenh", caps_no_enhanced, mk_enhanced,
 			     DEVX_ONLY));
 	return TEST_SUCCESS;
 }
 
 /* ---- verbs-only device, auto path --------------------------------------- */
 
-static void caps_no_devx(struct mlx5_emu_caps *c) { c->devx = 0; }
+static void
+caps_no_devx(struct mlx5_emu_caps *c)
+{
+	c->devx = 0;
+}
 
 static int
 test_verbs_only_device(void)
@@ -1075,12 +1084,12 @@ test_verbs_memory(void)
 	struct rte_mlx5cq *cq;
 	struct snap s0, s1;
 
-	CHECK(snap_take(g_ctx, g_dev, &s0));
+	TEST_CHECK(snap_take(g_ctx, g_dev, &s0));
 	attr_init(&a, 1000, RTE_MLX5CQ_PATH_VERBS);
 	attr_cqe_size(&a, 128, 0);
 	cq = rte_mlx5cq_create(g_dev, &a);
 	TEST_ASSERT_NOT_NULL(cq, "create: %d", rte_errno);
-	CHECK(snap_take(g_ctx, g_dev, &s1));
+	TEST_CHECK(snap_take(g_ctx, g_dev, &s1));
 	TEST_ASSERT_SUCCESS(rte_mlx5cq_info_get(cq, &info), "info");
 	TEST_ASSERT_NOT_NULL(rte_mem_virt2memseg_list(info.ring),
 			     "verbs ring outside rte_malloc memory");
@@ -1096,7 +1105,7 @@ test_verbs_memory(void)
 	TEST_ASSERT_EQUAL(s1.dev.ring_umems, s0.dev.ring_umems,
 			  "verbs CQ took a ring umem");
 	TEST_ASSERT_SUCCESS(rte_mlx5cq_destroy(cq), "destroy");
-	CHECK(snap_take(g_ctx, g_dev, &s1));
+	TEST_CHECK(snap_take(g_ctx, g_dev, &s1));
 	return snap_same(&s0, &s1, "verbs create+destroy");
 }
 
@@ -1110,7 +1119,7 @@ expect_emu_fail(struct ibv_context *ctx, struct rte_mlx5cq_dev *dev,
 	struct snap before, after;
 	struct rte_mlx5cq *cq;
 
-	CHECK(snap_take(ctx, dev, &before));
+	TEST_CHECK(snap_take(ctx, dev, &before));
 	mlx5_emu_fail_inject(ctx, pt, skip, 1);
 	rte_errno = 0;
 	cq = rte_mlx5cq_create(dev, a);
@@ -1121,14 +1130,14 @@ expect_emu_fail(struct ibv_context *ctx, struct rte_mlx5cq_dev *dev,
 		return TEST_FAILED;
 	}
 	TEST_ASSERT(rte_errno != 0, "%s: rte_errno not set", what);
-	CHECK(snap_take(ctx, dev, &after));
-	CHECK(snap_same(&before, &after, what));
+	TEST_CHECK(snap_take(ctx, dev, &after));
+	TEST_CHECK(snap_same(&before, &after, what));
 	/* And the same request works once the fault is gone. */
 	cq = rte_mlx5cq_create(dev, a);
 	TEST_ASSERT_NOT_NULL(cq, "%s: create after the fault: %d", what,
 			     rte_errno);
 	TEST_ASSERT_SUCCESS(rte_mlx5cq_destroy(cq), "destroy");
-	CHECK(snap_take(ctx, dev, &after));
+	TEST_CHECK(snap_take(ctx, dev, &after));
 	return snap_same(&before, &after, what);
 }
 
@@ -1198,7 +1207,7 @@ fail_nth_create(struct ibv_context *ctx, struct rte_mlx5cq_dev *dev,
 	uint32_t n;
 
 	for (n = 1; n < 64; n++) {
-		CHECK(snap_take(ctx, dev, &before));
+		TEST_CHECK(snap_take(ctx, dev, &before));
 		mlx5cq_mem_fail_inject(n);
 		rte_errno = 0;
 		cq = rte_mlx5cq_create(dev, a);
@@ -1212,13 +1221,13 @@ fail_nth_create(struct ibv_context *ctx, struct rte_mlx5cq_dev *dev,
 					  " expected %u", what, n - 1,
 					  nallocs);
 			TEST_ASSERT_SUCCESS(rte_mlx5cq_destroy(cq), "destroy");
-			CHECK(snap_take(ctx, dev, &after));
+			TEST_CHECK(snap_take(ctx, dev, &after));
 			return snap_same(&before, &after, what);
 		}
 		mlx5cq_mem_fail_inject(0);
 		TEST_ASSERT_EQUAL(rte_errno, ENOMEM, "%s: allocation %u:"
 				  " errno %d", what, n, rte_errno);
-		CHECK(snap_take(ctx, dev, &after));
+		TEST_CHECK(snap_take(ctx, dev, &after));
 		if (snap_same(&before, &after, what)) {
 			printf("  allocation %u\n", n);
 			return TEST_FAILED;
@@ -1568,7 +1577,7 @@ test_dev_close_busy(void)
 
 	ctx = mlx5_emu_open("create_busy", NULL);
 	TEST_ASSERT_NOT_NULL(ctx, "emu open");
-	CHECK(snap_take(ctx, NULL, &s0));
+	TEST_CHECK(snap_take(ctx, NULL, &s0));
 	dev = rte_mlx5cq_dev_open(ctx, SOCKET_ID_ANY);
 	TEST_ASSERT_NOT_NULL(dev, "dev_open: %d", rte_errno);
 	attr_init(&a, 10, RTE_MLX5CQ_PATH_DEVX);
@@ -1583,8 +1592,8 @@ test_dev_close_busy(void)
 	TEST_ASSERT_EQUAL(rte_mlx5cq_dev_close(dev), -EBUSY, "close busy 2");
 	TEST_ASSERT_SUCCESS(rte_mlx5cq_destroy(c2), "destroy");
 	TEST_ASSERT_SUCCESS(rte_mlx5cq_dev_close(dev), "close");
-	CHECK(snap_take(ctx, NULL, &s1));
-	CHECK(snap_same(&s0, &s1, "open..close"));
+	TEST_CHECK(snap_take(ctx, NULL, &s1));
+	TEST_CHECK(snap_same(&s0, &s1, "open..close"));
 	TEST_ASSERT_SUCCESS(mlx5_emu_close(ctx), "emu close");
 	return TEST_SUCCESS;
 }

@@ -45,11 +45,6 @@
 #include "test_cpl_expect.h"
 #include "test_hand_cq.h"
 
-#define CHECK(x) do { \
-	if ((x) != TEST_SUCCESS) \
-		return TEST_FAILED; \
-} while (0)
-
 /* rte_mlx5cq.comp of each PRM format (format + 1). */
 enum {
 	F_HASH = 0, F_CSUM = 1, F_FTAG = 2, F_CSUM_STRIDX = 3, F_L34H = 4,
@@ -252,17 +247,17 @@ run_session(const struct sess_case *sc)
 			TEST_ASSERT_EQUAL(h.cq->ci, t_idx, "ci %u inside the"
 					  " session (title %u)", h.cq->ci,
 					  t_idx);
-			CHECK(check_dbrec(n == 1 ? sc->ci0 + 1 : t_idx));
+			TEST_CHECK(check_dbrec(n == 1 ? sc->ci0 + 1 : t_idx));
 		}
 		TEST_ASSERT(polls < 4 * total, "no progress");
 	}
 	for (j = 0; j < total; j++)
-		CHECK(check_rec(&got[j], &exp[j], j));
+		TEST_CHECK(check_rec(&got[j], &exp[j], j));
 	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(h.cq, got, 4), 0,
 			  "more completions than written");
 	TEST_ASSERT_EQUAL(h.cq->ci, end + 1, "ci %u want %u", h.cq->ci,
 			  end + 1);
-	CHECK(check_dbrec(end + 1));
+	TEST_CHECK(check_dbrec(end + 1));
 	/* Every slot of the session is invalidated (title, arrays, holes). */
 	for (j = t_idx; j != end; j++)
 		TEST_ASSERT_EQUAL(hand_cqe(&h, j)[IMG_OP_OWN], IMG_INVALIDATE,
@@ -372,7 +367,7 @@ test_decomp_error_after(void)
 			sc.burst = b == 0 ? 32 : (b == 1 ? 10 : 1);
 			sc.title_op = 2;
 			sc.after_op = op;
-			CHECK(run_session(&sc));
+			TEST_CHECK(run_session(&sc));
 		}
 	return TEST_SUCCESS;
 }
@@ -396,7 +391,7 @@ test_decomp_requester(void)
 		sc.burst = 5;
 		sc.title_op = 0;
 		sc.after_op = 0;
-		CHECK(run_session(&sc));
+		TEST_CHECK(run_session(&sc));
 	}
 	return TEST_SUCCESS;
 }
@@ -498,10 +493,10 @@ test_decomp_enhanced(const void *data)
 				  "extra completion");
 		TEST_ASSERT_BUFFERS_ARE_EQUAL(hand_cqe(&h, last), snap, 64,
 					      "enhanced CQE written back");
-		CHECK(check_dbrec(idx));
+		TEST_CHECK(check_dbrec(idx));
 	}
 	for (j = 0; j < k; j++)
-		CHECK(check_rec(&got[j], &exp[j], j));
+		TEST_CHECK(check_rec(&got[j], &exp[j], j));
 	TEST_ASSERT_EQUAL(h.cq->ci, idx, "ci %u want %u", h.cq->ci, idx);
 	TEST_ASSERT(idx > 32, "the test did not wrap twice");
 	TEST_ASSERT_EQUAL(test_cq_cnt(h.cq)->sessions, arrays, "sessions");
@@ -555,7 +550,7 @@ test_decomp_enh_visibility(const void *data)
 	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(h.cq, got, 8), 0,
 			  "CQE of pass %u read on pass %u", pass - 1, pass);
 	TEST_ASSERT_EQUAL(h.cq->ci, base, "ci moved");
-	CHECK(check_dbrec(0));
+	TEST_CHECK(check_dbrec(0));
 	/* The title. */
 	title_img(&t1, 2);
 	t1.byte_cnt = 1000;
@@ -564,7 +559,7 @@ test_decomp_enh_visibility(const void *data)
 	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(h.cq, got + n, 8), 1,
 			  "title");
 	n++;
-	CHECK(check_dbrec(base + 1));
+	TEST_CHECK(check_dbrec(base + 1));
 	/* Compressed CQE of 5 at base + 1: payload only. */
 	for (j = 0; j < 5; j++) {
 		gen_mini(F_FTAG, j, m1[j]);
@@ -579,7 +574,7 @@ test_decomp_enh_visibility(const void *data)
 			  "half-written compressed CQE read");
 	TEST_ASSERT_EQUAL(h.cq->ci, base + 1, "ci moved");
 	TEST_ASSERT_EQUAL(mlx5cq_test_cq_session(h.cq), 0, "session opened");
-	CHECK(check_dbrec(base + 1));
+	TEST_CHECK(check_dbrec(base + 1));
 	/* Bytes 62..63; then 7 at base + 6, title 2, 2 at base + 14. */
 	hand_put_enh_array(&h, base + 1, (const uint8_t (*)[8])m1, 5);
 	for (j = 0; j < 7; j++) {
@@ -615,13 +610,13 @@ test_decomp_enh_visibility(const void *data)
 			  "first burst");
 	n += 3;
 	TEST_ASSERT_EQUAL(h.cq->ci, base + 1, "ci left the array early");
-	CHECK(check_dbrec(base + 1));
+	TEST_CHECK(check_dbrec(base + 1));
 	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(h.cq, got + n, 3), 3,
 			  "second burst");
 	n += 3;
 	TEST_ASSERT_EQUAL(h.cq->ci, base + 6, "ci %u at the second array",
 			  h.cq->ci);
-	CHECK(check_dbrec(base + 6));
+	TEST_CHECK(check_dbrec(base + 6));
 	while (n < k) {
 		uint16_t r = rte_mlx5cq_poll_burst(h.cq, got + n,
 			(uint16_t)RTE_MIN(3u, k - n));
@@ -630,9 +625,9 @@ test_decomp_enh_visibility(const void *data)
 		n += r;
 	}
 	for (j = 0; j < k; j++)
-		CHECK(check_rec(&got[j], &exp[j], j));
+		TEST_CHECK(check_rec(&got[j], &exp[j], j));
 	TEST_ASSERT_EQUAL(h.cq->ci, base + 17, "ci %u", h.cq->ci);
-	CHECK(check_dbrec(base + 17));
+	TEST_CHECK(check_dbrec(base + 17));
 	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(h.cq, got, 8), 0,
 			  "stale compressed CQE of pass %u read again", pass);
 	TEST_ASSERT_EQUAL(test_cq_cnt(h.cq)->sessions, 3, "sessions");
@@ -748,7 +743,7 @@ test_decomp_crypto_consumer(void)
 	TEST_ASSERT_EQUAL(errs, 1, "errors");
 	TEST_ASSERT_EQUAL(test_cq_cnt(h.cq)->err_syndrome[0x04], 1, "syndrome count");
 	TEST_ASSERT_EQUAL(h.cq->ci, idx, "ci");
-	CHECK(check_dbrec(idx));
+	TEST_CHECK(check_dbrec(idx));
 	hand_cq_fini(&h);
 	return TEST_SUCCESS;
 }
@@ -808,7 +803,7 @@ test_decomp_raw(void)
 	TEST_ASSERT_NULL(rte_mlx5cq_raw_peek(h.cq), "empty CQ peeked");
 	TEST_ASSERT_EQUAL(rte_mlx5cq_raw_advance(h.cq), -ENOENT, "empty");
 	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(h.cq, &c, 1), 0, "empty");
-	CHECK(check_dbrec(4));
+	TEST_CHECK(check_dbrec(4));
 	hand_cq_fini(&h);
 	return TEST_SUCCESS;
 }
@@ -974,7 +969,7 @@ test_decomp_emu(const void *data)
 	uint64_t seq = 0, rd = 0, total = 3000;
 	unsigned int guard = 0;
 
-	CHECK(emu_open(ec, 256, RTE_MLX5CQ_F_SINGLE_THREADED));
+	TEST_CHECK(emu_open(ec, 256, RTE_MLX5CQ_F_SINGLE_THREADED));
 	while (rd < total && guard++ < 100000) {
 		unsigned int k, n = (unsigned int)RTE_MIN((uint64_t)RTE_DIM(post),
 							   total - seq);

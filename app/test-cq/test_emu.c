@@ -195,7 +195,8 @@ test_emu_foreign_not_touched(void)
 	mlx5_emu_fail_inject(guard, MLX5_EMU_FAIL_UMEM_REG, 0, 1);
 	/* Forwarded entries reach rdma-core: the device list of this
 	 * machine (no RDMA device: empty) and the name of a non-emulated
-	 * device, read by rdma-core from the device itself. */
+	 * device, read by rdma-core from the device itself.
+	 */
 	list = mlx5_glue->get_device_list(&n);
 	TEST_ASSERT(n >= 0, "device list forwarded");
 	if (list != NULL)
@@ -315,7 +316,8 @@ check_caps(struct ibv_context *ctx, const struct mlx5_emu_caps *c)
 			    "query_hca_attr");
 	TEST_ASSERT_SUCCESS(mlx5_emu_stats_get(ctx, &s1), "stats");
 	/* General caps, then with eth_net_offloads the NIC flow table and
-	 * Ethernet offload caps (rte_common_mlx5 query order). */
+	 * Ethernet offload caps (rte_common_mlx5 query order).
+	 */
 	TEST_ASSERT_EQUAL(s1.cmds - s0.cmds, c->eth_net_offloads ? 3u : 1u,
 			  "commands issued");
 	TEST_ASSERT_EQUAL(s1.cmd_errors, s0.cmd_errors, "none failed");
@@ -478,7 +480,8 @@ test_emu_umem_page_size(void)
 	}
 	TEST_ASSERT_SUCCESS(mlx5_glue->devx_umem_dereg(um), "dereg");
 	/* 64 KiB at a 64 KiB boundary: pages never exceed the length
-	 * (devx_umem_find_best_pgsize). */
+	 * (devx_umem_find_best_pgsize).
+	 */
 	um = mlx5_glue->devx_umem_reg(ctx, buf + (64u << 10), 64u << 10,
 				      IBV_ACCESS_LOCAL_WRITE);
 	TEST_ASSERT_NOT_NULL(um, "reg 64K");
@@ -488,7 +491,8 @@ test_emu_umem_page_size(void)
 	TEST_ASSERT_SUCCESS(mlx5_glue->devx_umem_dereg(um), "dereg");
 	/* 65600 bytes (a 64 KiB ring + a record, as mlx5_devx_cq_create
 	 * registers): the length is no multiple of any larger page, so
-	 * 4 KiB pages, 17 entries. */
+	 * 4 KiB pages, 17 entries.
+	 */
 	um = mlx5_glue->devx_umem_reg(ctx, buf, 65600, IBV_ACCESS_LOCAL_WRITE);
 	TEST_ASSERT_NOT_NULL(um, "reg 65600");
 	TEST_ASSERT_SUCCESS(mlx5_emu_umem_query(ctx, um->umem_id, &ui), "q");
@@ -995,7 +999,8 @@ test_emu_create_cq_caps(void)
 	if (ret != 0)
 		goto out;
 	/* What the partial device does support: CSUM_STRIDX compression of
-	 * 64 B CQEs (the format reads back from the firmware). */
+	 * 64 B CQEs (the format reads back from the firmware).
+	 */
 	MLX5_SET(cqc, cqc, cqe_comp_layout, 0);
 	MLX5_SET(cqc, cqc, mini_cqe_res_format, 3);
 	obj[0] = mlx5_glue->devx_obj_create(cc, in, sizeof(in), out,
@@ -1077,7 +1082,8 @@ test_emu_create_cq_ring_rules(void)
 	TEST_ASSERT_SUCCESS(env_init(&e, ctx, 6, 64), "env");
 	saved = e.umem;
 	/* A umem starting 64 B into the buffer: the ring at offset 0 of it
-	 * is not on a 4 KiB boundary. */
+	 * is not on a 4 KiB boundary.
+	 */
 	um_odd = mlx5_glue->devx_umem_reg(ctx, e.buf + 64, e.len - 64,
 					  IBV_ACCESS_LOCAL_WRITE);
 	um_ro = mlx5_glue->devx_umem_reg(ctx, e.buf, e.len, 0);
@@ -1092,7 +1098,8 @@ test_emu_create_cq_ring_rules(void)
 	if (ret == 0)
 		ret = expect_create_fail(&e, in, sizeof(in), sizeof(out), &cro);
 	/* 2 MiB queue pages: refused unless the ring's memory is a 2 MiB
-	 * hugepage of known physical address. */
+	 * hugepage of known physical address.
+	 */
 	e.umem = saved;
 	build_create_cq(in, &e, 0);
 	MLX5_SET(cqc, cqc, log_page_size, 9);
@@ -1599,7 +1606,8 @@ test_emu_two_devices(void)
 }
 
 /* The writer against a concurrent poller: every CQE is seen once, whole,
- * in order. */
+ * in order.
+ */
 #define CONC_N 20000u
 
 struct conc_arg {

@@ -82,7 +82,8 @@ use_same(struct ibv_context *ctx, const struct use *before, const char *what)
 
 /* Three pages: [0] read-write, [1] prot1, [2] read-write; each page
  * touched while writable, so that it is present (pinning would fault it
- * in anyway). */
+ * in anyway).
+ */
 static uint8_t *
 pages3(int prot1)
 {
@@ -134,13 +135,9 @@ mr_refused(struct ibv_context *ctx, struct ibv_pd *pd, void *p, size_t len,
 	return use_same(ctx, &u, what);
 }
 
-#define CHECK(x) do { \
-	if ((x) != TEST_SUCCESS) \
-		goto out; \
-} while (0)
-
 /* Umem over a PROT_NONE page: EFAULT, whatever the access, whole or in
- * part; the pages around it register. */
+ * part; the pages around it register.
+ */
 static int
 test_emu_access_umem_none(void)
 {
@@ -156,15 +153,20 @@ test_emu_access_umem_none(void)
 		mlx5_emu_close(ctx);
 		TEST_ASSERT_NOT_NULL(p, "mmap");
 	}
-	CHECK(umem_refused(ctx, p + PG, PG, 0, "PROT_NONE, access 0"));
-	CHECK(umem_refused(ctx, p + PG, PG, IBV_ACCESS_LOCAL_WRITE,
-			   "PROT_NONE, local write"));
-	CHECK(umem_refused(ctx, p + PG + 100, 64, IBV_ACCESS_REMOTE_READ,
-			   "64 B inside a PROT_NONE page"));
-	CHECK(umem_refused(ctx, p, 3 * PG, IBV_ACCESS_LOCAL_WRITE,
-			   "PROT_NONE page in the middle"));
-	CHECK(umem_refused(ctx, p + PG - 8, 16, IBV_ACCESS_LOCAL_WRITE,
-			   "last 8 B before, first 8 B of a PROT_NONE page"));
+	if (umem_refused(ctx, p + PG, PG, 0, "PROT_NONE, access 0") != TEST_SUCCESS)
+		goto out;
+	if (umem_refused(ctx, p + PG, PG, IBV_ACCESS_LOCAL_WRITE,
+			   "PROT_NONE, local write") != TEST_SUCCESS)
+		goto out;
+	if (umem_refused(ctx, p + PG + 100, 64, IBV_ACCESS_REMOTE_READ,
+			   "64 B inside a PROT_NONE page") != TEST_SUCCESS)
+		goto out;
+	if (umem_refused(ctx, p, 3 * PG, IBV_ACCESS_LOCAL_WRITE,
+			   "PROT_NONE page in the middle") != TEST_SUCCESS)
+		goto out;
+	if (umem_refused(ctx, p + PG - 8, 16, IBV_ACCESS_LOCAL_WRITE,
+			   "last 8 B before, first 8 B of a PROT_NONE page") != TEST_SUCCESS)
+		goto out;
 	um = mlx5_glue->devx_umem_reg(ctx, p + 2 * PG, PG,
 				      IBV_ACCESS_LOCAL_WRITE);
 	if (um == NULL) {
@@ -204,12 +206,15 @@ test_emu_access_umem_ro(void)
 		mlx5_emu_close(ctx);
 		TEST_ASSERT_NOT_NULL(p, "mmap");
 	}
-	CHECK(umem_refused(ctx, p + PG, PG, IBV_ACCESS_LOCAL_WRITE,
-			   "read-only, local write"));
-	CHECK(umem_refused(ctx, p + PG, PG, IBV_ACCESS_LOCAL_WRITE |
-			   IBV_ACCESS_REMOTE_WRITE, "read-only, remote write"));
-	CHECK(umem_refused(ctx, p, 2 * PG, IBV_ACCESS_LOCAL_WRITE,
-			   "read-write page then a read-only one"));
+	if (umem_refused(ctx, p + PG, PG, IBV_ACCESS_LOCAL_WRITE,
+			   "read-only, local write") != TEST_SUCCESS)
+		goto out;
+	if (umem_refused(ctx, p + PG, PG, IBV_ACCESS_LOCAL_WRITE |
+			   IBV_ACCESS_REMOTE_WRITE, "read-only, remote write") != TEST_SUCCESS)
+		goto out;
+	if (umem_refused(ctx, p, 2 * PG, IBV_ACCESS_LOCAL_WRITE,
+			   "read-write page then a read-only one") != TEST_SUCCESS)
+		goto out;
 	if (use_get(ctx, &u) != 0)
 		goto out;
 	um = mlx5_glue->devx_umem_reg(ctx, p + PG, PG, IBV_ACCESS_REMOTE_READ);
@@ -233,7 +238,8 @@ test_emu_access_umem_ro(void)
 		printf("  readable range without write access refused\n");
 		goto out;
 	}
-	CHECK(use_same(ctx, &u, "read-only registrations"));
+	if (use_same(ctx, &u, "read-only registrations") != TEST_SUCCESS)
+		goto out;
 	ret = TEST_SUCCESS;
 out:
 	munmap(p, 3 * PG);
@@ -257,9 +263,11 @@ test_emu_access_umem_hole(void)
 		mlx5_emu_close(ctx);
 		TEST_ASSERT(0, "mmap");
 	}
-	CHECK(umem_refused(ctx, p, 3 * PG, IBV_ACCESS_LOCAL_WRITE,
-			   "unmapped page in the middle"));
-	CHECK(umem_refused(ctx, p + PG, PG, 0, "unmapped page"));
+	if (umem_refused(ctx, p, 3 * PG, IBV_ACCESS_LOCAL_WRITE,
+			   "unmapped page in the middle") != TEST_SUCCESS)
+		goto out;
+	if (umem_refused(ctx, p + PG, PG, 0, "unmapped page") != TEST_SUCCESS)
+		goto out;
 	ret = TEST_SUCCESS;
 out:
 	munmap(p, PG);
@@ -294,17 +302,23 @@ test_emu_access_mr(void)
 		printf("  PD or mmap failed\n");
 		goto out;
 	}
-	CHECK(mr_refused(ctx, pd, pn + PG, PG, 0, "MR PROT_NONE, access 0"));
-	CHECK(mr_refused(ctx, pd, pn + PG, PG, IBV_ACCESS_LOCAL_WRITE,
-			 "MR PROT_NONE, local write"));
-	CHECK(mr_refused(ctx, pd, pn, 3 * PG, 0,
-			 "MR over a PROT_NONE page in the middle"));
-	CHECK(mr_refused(ctx, pd, pr + PG, PG, IBV_ACCESS_LOCAL_WRITE,
-			 "MR read-only, local write"));
-	CHECK(mr_refused(ctx, pd, pr + PG, PG, IBV_ACCESS_LOCAL_WRITE |
-			 IBV_ACCESS_REMOTE_ATOMIC, "MR read-only, atomic"));
-	CHECK(mr_refused(ctx, pd, pr + PG + 4000, 200, IBV_ACCESS_LOCAL_WRITE,
-			 "MR from read-only into read-write"));
+	if (mr_refused(ctx, pd, pn + PG, PG, 0, "MR PROT_NONE, access 0") != TEST_SUCCESS)
+		goto out;
+	if (mr_refused(ctx, pd, pn + PG, PG, IBV_ACCESS_LOCAL_WRITE,
+			 "MR PROT_NONE, local write") != TEST_SUCCESS)
+		goto out;
+	if (mr_refused(ctx, pd, pn, 3 * PG, 0,
+			 "MR over a PROT_NONE page in the middle") != TEST_SUCCESS)
+		goto out;
+	if (mr_refused(ctx, pd, pr + PG, PG, IBV_ACCESS_LOCAL_WRITE,
+			 "MR read-only, local write") != TEST_SUCCESS)
+		goto out;
+	if (mr_refused(ctx, pd, pr + PG, PG, IBV_ACCESS_LOCAL_WRITE |
+			 IBV_ACCESS_REMOTE_ATOMIC, "MR read-only, atomic") != TEST_SUCCESS)
+		goto out;
+	if (mr_refused(ctx, pd, pr + PG + 4000, 200, IBV_ACCESS_LOCAL_WRITE,
+			 "MR from read-only into read-write") != TEST_SUCCESS)
+		goto out;
 	if (use_get(ctx, &u) != 0)
 		goto out;
 	mr = mlx5_glue->reg_mr(pd, pr + PG, PG, IBV_ACCESS_REMOTE_READ);
@@ -323,7 +337,8 @@ test_emu_access_mr(void)
 		printf("  read-write MR after a read-only page refused\n");
 		goto out;
 	}
-	CHECK(use_same(ctx, &u, "MRs registered and deregistered"));
+	if (use_same(ctx, &u, "MRs registered and deregistered") != TEST_SUCCESS)
+		goto out;
 	ret = TEST_SUCCESS;
 out:
 	if (pn != NULL)

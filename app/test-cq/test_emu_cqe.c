@@ -20,6 +20,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <sched.h>
 #include <stdint.h>
@@ -41,9 +42,6 @@
 #define MODIFY_CQ_IN_LEN 272 /* kernel mlx5_ifc.h modify_cq_in */
 #define CQC_OFF 16 /* cq_context in create_cq_in / modify_cq_in */
 #define EQE_LEN 64
-
-#define CHECK(x) do { int r_ = (x); if (r_ != TEST_SUCCESS) return r_; } \
-	while (0)
 
 /* The initial CQE DPDK writes (mlx5_cq_init): op_own 0xf1, rest zero. */
 static const uint8_t img_init[64] = { [63] = 0xf1 };
@@ -243,7 +241,8 @@ req(struct mlx5_emu_cpl *c, unsigned int i)
 /* --- Golden images of a 3-completion session per format ----------------- */
 
 /* Responder title of 3 completions (completion 0's CQE, byte_cnt 3,
- * op_own RESP_SEND 2 << 4 | compressed 3 << 2 | owner 0 = 0x2c). */
+ * op_own RESP_SEND 2 << 4 | compressed 3 << 2 | owner 0 = 0x2c).
+ */
 #define TITLE_RESP(csum_hi, csum_lo, hdr_lo, tag_hi, tag_mid, tag_lo) { \
 	[12] = 0xde, 0xad, 0x00, 0x00, \
 	[16] = 0x33, \
@@ -271,7 +270,8 @@ static const uint8_t a_csum[64] = {
 	0x10, 0x02, 0x01, 0x02, 0x00, 0x00, 0x00, 0x66,
 };
 /* FTAG_STRIDX (2): tags 0x123456, 0x789abc, 0xfedcba: tag[15:0], stride
- * index, tag[23:16], byte_cnt[23:0]. */
+ * index, tag[23:16], byte_cnt[23:0].
+ */
 static const uint8_t t_ftag[64] = TITLE_RESP(0x11, 0x11, 0x04, 0x12, 0x34,
 					     0x56);
 static const uint8_t a_ftag[64] = {
@@ -280,7 +280,8 @@ static const uint8_t a_ftag[64] = {
 	0xdc, 0xba, 0x01, 0x02, 0xfe, 0x00, 0x00, 0x66,
 };
 /* L34H_STRIDX (4): hdr_type_etc 0x0604, 0x0619, 0x0628: byte 29 of each
- * CQE in the mini's header byte (byte 1). */
+ * CQE in the mini's header byte (byte 1).
+ */
 static const uint8_t t_l34h[64] = TITLE_RESP(0x11, 0x11, 0x04, 0, 0x0a, 0xbc);
 static const uint8_t a_l34h[64] = {
 	0x00, 0x04, 0x01, 0x00, 0x00, 0x00, 0x00, 0x64,
@@ -366,13 +367,13 @@ test_emu_cqe_comp_formats(void)
 		fmt_cpls(&fmt_cases[k], c);
 		TEST_ASSERT_EQUAL(mlx5_emu_cq_post(t.ctx, t.cqn, c, 3), 3,
 				  "%s: post", fmt_cases[k].name);
-		CHECK(cqe_cmp(slot(&t, 0), fmt_cases[k].title,
+		TEST_CHECK(cqe_cmp(slot(&t, 0), fmt_cases[k].title,
 			      fmt_cases[k].name, 0));
-		CHECK(cqe_cmp(slot(&t, 1), fmt_cases[k].array,
+		TEST_CHECK(cqe_cmp(slot(&t, 1), fmt_cases[k].array,
 			      fmt_cases[k].name, 1));
 		/* The hole and the rest are untouched. */
 		for (i = 2; i < 16; i++)
-			CHECK(cqe_cmp(slot(&t, i), img_init,
+			TEST_CHECK(cqe_cmp(slot(&t, i), img_init,
 				      fmt_cases[k].name, i));
 		TEST_ASSERT_EQUAL(pi_of(&t), 3u, "%s: pi", fmt_cases[k].name);
 		TEST_ASSERT_SUCCESS(ev_info(&t, &ev), "ev");
@@ -445,7 +446,8 @@ test_emu_cqe_comp_join_rules(void)
 			resp(&c[i], i);
 		join_cases[k].mut(&c[1]);
 		/* c[2] keeps the base: it does not join the changed c[1]
-		 * either (except where the change is c[1]'s own kind). */
+		 * either (except where the change is c[1]'s own kind).
+		 */
 		TEST_ASSERT_EQUAL(mlx5_emu_cq_post(t.ctx, t.cqn, c, 3), 3,
 				  "%s: post", join_cases[k].name);
 		TEST_ASSERT_SUCCESS(ev_info(&t, &ev), "ev");
@@ -500,7 +502,7 @@ test_emu_cqe_comp_lone_and_error(void)
 	TEST_ASSERT_SUCCESS(tcq_open(&t, "ecq_lone", &cfg), "cq");
 	resp(&c[0], 0);
 	TEST_ASSERT_EQUAL(mlx5_emu_cq_post(t.ctx, t.cqn, c, 1), 1, "post 1");
-	CHECK(cqe_cmp(slot(&t, 0), plain0, "lone", 0));
+	TEST_CHECK(cqe_cmp(slot(&t, 0), plain0, "lone", 0));
 	TEST_ASSERT_SUCCESS(tcq_close(&t), "close");
 
 	/* A, B, error, D, E: session(A, B), error CQE, session(D, E). */
@@ -511,11 +513,12 @@ test_emu_cqe_comp_lone_and_error(void)
 	c[2].syndrome = 0x05;
 	c[2].vendor_syndrome = 0x77;
 	/* D is the title of the second session: the HASH format implies
-	 * E's wqe_counter from D's. */
+	 * E's wqe_counter from D's.
+	 */
 	TEST_ASSERT_EQUAL(mlx5_emu_cq_post(t.ctx, t.cqn, c, 5), 5, "post 5");
 	q = slot(&t, 0);
 	TEST_ASSERT(q[47] == 2 && q[63] == 0x2c, "session of 2 at 0");
-	CHECK(cqe_cmp(slot(&t, 2), err2, "error", 2));
+	TEST_CHECK(cqe_cmp(slot(&t, 2), err2, "error", 2));
 	q = slot(&t, 3);
 	TEST_ASSERT(q[47] == 2 && q[63] == 0x2c && q[60] == 0x01 &&
 		    q[61] == 0x03, "session of 2 at 3 titled by D");
@@ -548,7 +551,7 @@ test_emu_cqe_comp_arrays(void)
 	TEST_ASSERT_EQUAL(mlx5_emu_cq_post(t.ctx, t.cqn, c, 20), 20, "post");
 	memcpy(want, t_hash, 64);
 	want[47] = 20;
-	CHECK(cqe_cmp(slot(&t, 0), want, "title", 0));
+	TEST_CHECK(cqe_cmp(slot(&t, 0), want, "title", 0));
 	for (k = 0; k < 3; k++) {
 		uint32_t s = k == 0 ? 1 : 8 * k;
 
@@ -559,11 +562,11 @@ test_emu_cqe_comp_arrays(void)
 			want[i * 8 + 3] = (uint8_t)(8 * k + i);
 			want[i * 8 + 7] = (uint8_t)(100 + 8 * k + i);
 		}
-		CHECK(cqe_cmp(slot(&t, s), want, "array", s));
+		TEST_CHECK(cqe_cmp(slot(&t, s), want, "array", s));
 	}
 	for (i = 2; i < 32; i++)
 		if (i != 8 && i != 16)
-			CHECK(cqe_cmp(slot(&t, i), img_init, "hole", i));
+			TEST_CHECK(cqe_cmp(slot(&t, i), img_init, "hole", i));
 	TEST_ASSERT_EQUAL(pi_of(&t), 20u, "pi");
 	TEST_ASSERT_SUCCESS(tcq_close(&t), "close");
 	return TEST_SUCCESS;
@@ -599,7 +602,7 @@ test_emu_cqe_comp_wrap(void)
 	TEST_ASSERT_EQUAL(mlx5_emu_cq_post(t.ctx, t.cqn, c, 9), 9, "post 9");
 	memcpy(want, t_hash, 64);
 	want[47] = 9;
-	CHECK(cqe_cmp(slot(&t, 12), want, "title", 12));
+	TEST_CHECK(cqe_cmp(slot(&t, 12), want, "title", 12));
 	memset(want, 0, sizeof(want));
 	for (i = 0; i < 8; i++) {
 		want[i * 8] = 0xde;
@@ -607,16 +610,16 @@ test_emu_cqe_comp_wrap(void)
 		want[i * 8 + 3] = (uint8_t)i;
 		want[i * 8 + 7] = (uint8_t)(100 + i);
 	}
-	CHECK(cqe_cmp(slot(&t, 13), want, "array 0", 13));
+	TEST_CHECK(cqe_cmp(slot(&t, 13), want, "array 0", 13));
 	memset(want, 0, sizeof(want));
 	want[0] = 0xde;
 	want[1] = 0xad;
 	want[3] = 8;
 	want[7] = 108;
-	CHECK(cqe_cmp(slot(&t, 4), want, "array 1 (wrapped)", 4));
+	TEST_CHECK(cqe_cmp(slot(&t, 4), want, "array 1 (wrapped)", 4));
 	for (i = 0; i < 16; i++)
 		if (i != 12 && i != 13 && i != 4)
-			CHECK(cqe_cmp(slot(&t, i), before[i], "untouched", i));
+			TEST_CHECK(cqe_cmp(slot(&t, i), before[i], "untouched", i));
 	TEST_ASSERT_EQUAL(pi_of(&t), 21u, "pi");
 	/* The next regular CQE: index 21 = entry 5, pass 1, owner 1. */
 	consumer(&t, 21);
@@ -672,20 +675,21 @@ test_emu_cqe_comp_flush(void)
 	TEST_ASSERT_EQUAL(mlx5_emu_cq_post_flags(t.ctx, t.cqn, c, 3,
 						 MLX5_EMU_POST_HOLD), 3, "3");
 	for (i = 0; i < 16; i++)
-		CHECK(cqe_cmp(slot(&t, i), img_init, "held", i));
+		TEST_CHECK(cqe_cmp(slot(&t, i), img_init, "held", i));
 	TEST_ASSERT_SUCCESS(ev_info(&t, &ev), "ev");
 	TEST_ASSERT(ev.open == 3 && pi_of(&t) == 0, "3 held, pi 0");
 	TEST_ASSERT_EQUAL(mlx5_emu_cq_post_flags(t.ctx, t.cqn, c + 3, 2,
 						 MLX5_EMU_POST_HOLD), 2, "2");
 	for (i = 0; i < 16; i++)
-		CHECK(cqe_cmp(slot(&t, i), img_init, "held", i));
+		TEST_CHECK(cqe_cmp(slot(&t, i), img_init, "held", i));
 	TEST_ASSERT_SUCCESS(mlx5_emu_cq_flush(t.ctx, t.cqn), "flush");
 	TEST_ASSERT(slot(&t, 0)[47] == 5 && slot(&t, 0)[63] == 0x2c,
 		    "session of 5 after flush");
 	TEST_ASSERT(slot(&t, 1)[39] == 104, "fifth mini");
 	TEST_ASSERT_EQUAL(pi_of(&t), 5u, "pi");
 	/* A flush with nothing open changes nothing; a held lone completion
-	 * is written as a regular CQE. */
+	 * is written as a regular CQE.
+	 */
 	TEST_ASSERT_SUCCESS(mlx5_emu_cq_flush(t.ctx, t.cqn), "flush");
 	TEST_ASSERT_EQUAL(pi_of(&t), 5u, "pi");
 	resp(&c[0], 5);
@@ -725,7 +729,7 @@ test_emu_cqe_comp_ring_space(void)
 	TEST_ASSERT_EQUAL(mlx5_emu_cq_post(t.ctx, t.cqn, c, 5), 3, "3 fit");
 	TEST_ASSERT(slot(&t, 13)[47] == 3 && slot(&t, 13)[63] == 0x2c,
 		    "session of 3 at 13");
-	CHECK(cqe_cmp(slot(&t, 15), img_init, "hole", 15));
+	TEST_CHECK(cqe_cmp(slot(&t, 15), img_init, "hole", 15));
 	TEST_ASSERT_EQUAL(pi_of(&t), 16u, "pi");
 	TEST_ASSERT_EQUAL(mlx5_emu_cq_post(t.ctx, t.cqn, c + 3, 2), 0, "full");
 	TEST_ASSERT_SUCCESS(tcq_close(&t), "close");
@@ -733,7 +737,8 @@ test_emu_cqe_comp_ring_space(void)
 }
 
 /* 128 B CQEs (cqe_sz 1) and padded (2): the session in the second halves,
- * first halves zero. */
+ * first halves zero.
+ */
 static int
 test_emu_cqe_comp_128(void)
 {
@@ -752,12 +757,12 @@ test_emu_cqe_comp_128(void)
 		for (i = 0; i < 8; i++)
 			memset(t.buf + i * 128, 0x5a, 64);
 		TEST_ASSERT_EQUAL(mlx5_emu_cq_post(t.ctx, t.cqn, c, 3), 3, "p");
-		CHECK(cqe_cmp(t.buf + 64, t_hash, "128 title", 0));
-		CHECK(cqe_cmp(t.buf + 128 + 64, a_hash, "128 array", 1));
-		CHECK(cqe_cmp(t.buf, zero, "first half", 0));
-		CHECK(cqe_cmp(t.buf + 128, zero, "first half", 1));
+		TEST_CHECK(cqe_cmp(t.buf + 64, t_hash, "128 title", 0));
+		TEST_CHECK(cqe_cmp(t.buf + 128 + 64, a_hash, "128 array", 1));
+		TEST_CHECK(cqe_cmp(t.buf, zero, "first half", 0));
+		TEST_CHECK(cqe_cmp(t.buf + 128, zero, "first half", 1));
 		TEST_ASSERT_EQUAL(t.buf[2 * 128], 0x5a, "hole untouched");
-		CHECK(cqe_cmp(t.buf + 2 * 128 + 64, img_init, "hole", 2));
+		TEST_CHECK(cqe_cmp(t.buf + 2 * 128 + 64, img_init, "hole", 2));
 		TEST_ASSERT_SUCCESS(tcq_close(&t), "close");
 	}
 	return TEST_SUCCESS;
@@ -815,22 +820,23 @@ test_emu_cqe_comp_enhanced(void)
 		c[i].rx_hash_res = 0xdead0000 + i;
 	}
 	TEST_ASSERT_EQUAL(mlx5_emu_cq_post(t.ctx, t.cqn, c, 5), 5, "post 5");
-	CHECK(cqe_cmp(slot(&t, 0), title, "title", 0));
-	CHECK(cqe_cmp(slot(&t, 1), arr1, "array", 1));
+	TEST_CHECK(cqe_cmp(slot(&t, 0), title, "title", 0));
+	TEST_CHECK(cqe_cmp(slot(&t, 1), arr1, "array", 1));
 	for (i = 2; i < 8; i++)
-		CHECK(cqe_cmp(slot(&t, i), img_init, "hole", i));
+		TEST_CHECK(cqe_cmp(slot(&t, i), img_init, "hole", i));
 	TEST_ASSERT_EQUAL(pi_of(&t), 5u, "pi");
 	consumer(&t, 5);
 	TEST_ASSERT_EQUAL(mlx5_emu_cq_post(t.ctx, t.cqn, c + 5, 4), 4, "4");
-	CHECK(cqe_cmp(slot(&t, 5), arr5, "array 5", 5));
+	TEST_CHECK(cqe_cmp(slot(&t, 5), arr5, "array 5", 5));
 	/* The ninth joins the title, alone in its array: regular CQE. */
 	TEST_ASSERT_EQUAL(mlx5_emu_cq_post(t.ctx, t.cqn, c + 9, 1), 1, "1");
-	CHECK(cqe_cmp(slot(&t, 1), reg9, "regular 9", 9));
+	TEST_CHECK(cqe_cmp(slot(&t, 1), reg9, "regular 9", 9));
 	TEST_ASSERT_EQUAL(pi_of(&t), 10u, "pi");
 	TEST_ASSERT_SUCCESS(tcq_close(&t), "close");
 
 	/* Seven minis fill a compressed CQE (op_own 6 << 4 | 0x0c); the
-	 * eighth and ninth start the next one. */
+	 * eighth and ninth start the next one.
+	 */
 	cfg.log = 4;
 	TEST_ASSERT_SUCCESS(tcq_open(&t, "ecq_enh", &cfg), "cq");
 	for (i = 0; i < 10; i++) {
@@ -895,7 +901,7 @@ test_emu_cqe_overrun(void)
 	/* The device must write: overrun, CQ error 0x9, nothing written. */
 	TEST_ASSERT_EQUAL(mlx5_emu_cq_post_flags(t.ctx, t.cqn, c + 8, 1,
 				MLX5_EMU_POST_OVERRUN), -EIO, "overrun");
-	CHECK(cqe_cmp(slot(&t, 0), before, "not overwritten", 0));
+	TEST_CHECK(cqe_cmp(slot(&t, 0), before, "not overwritten", 0));
 	TEST_ASSERT_SUCCESS(query_cqc_status(&t, &status), "query");
 	TEST_ASSERT_EQUAL(status, 0x9u, "cqc.status overflow");
 	TEST_ASSERT_SUCCESS(mlx5_emu_cq_query(t.ctx, t.cqn, &info), "q");
@@ -1096,45 +1102,46 @@ test_emu_cqe_arm_devx(void)
 				sizeof(evs), evs, 0xbeef), "subscribe 2");
 	/* Not armed: no event. */
 	TEST_ASSERT_EQUAL(mlx5_emu_cq_post(t.ctx, t.cqn, c, 1), 1, "post");
-	CHECK(expect_no_event(ch));
+	TEST_CHECK(expect_no_event(ch));
 	/* Arm (sn 0, ci 1): one event for the next CQE, then disarmed. */
 	tcq_arm(&t, 0, 0, 1);
 	consumer(&t, 1);
 	TEST_ASSERT_EQUAL(mlx5_emu_cq_post(t.ctx, t.cqn, c, 1), 1, "post");
-	CHECK(expect_comp_event(ch, 0xc0ffee, t.cqn));
-	CHECK(expect_no_event(ch));
+	TEST_CHECK(expect_comp_event(ch, 0xc0ffee, t.cqn));
+	TEST_CHECK(expect_no_event(ch));
 	/* The omit-data channel returns the cookie only. */
 	TEST_ASSERT_EQUAL(mlx5_glue->devx_get_event(ch2, (void *)small,
 						    sizeof(small)), 8, "8 B");
 	TEST_ASSERT_EQUAL(((struct mlx5dv_devx_async_event_hdr *)small)->cookie,
 			  0xbeefu, "cookie");
 	TEST_ASSERT_EQUAL(mlx5_emu_cq_post(t.ctx, t.cqn, c, 1), 1, "post");
-	CHECK(expect_no_event(ch));
+	TEST_CHECK(expect_no_event(ch));
 	/* Re-arm with the sn already reported: ignored. */
 	tcq_arm(&t, 0, 0, 3);
 	TEST_ASSERT_EQUAL(mlx5_emu_cq_post(t.ctx, t.cqn, c, 1), 1, "post");
-	CHECK(expect_no_event(ch));
+	TEST_CHECK(expect_no_event(ch));
 	/* New sn (the consumer took the event): the next CQE fires. */
 	consumer(&t, 4);
 	tcq_arm(&t, 1, 0, 4);
 	TEST_ASSERT_EQUAL(mlx5_emu_cq_post(t.ctx, t.cqn, c, 2), 2, "post 2");
-	CHECK(expect_comp_event(ch, 0xc0ffee, t.cqn));
-	CHECK(expect_no_event(ch));
+	TEST_CHECK(expect_comp_event(ch, 0xc0ffee, t.cqn));
+	TEST_CHECK(expect_no_event(ch));
 	/* Arm while CQEs past ci are in the ring: fires when the model runs
-	 * (flush). */
+	 * (flush).
+	 */
 	tcq_arm(&t, 2, 0, 4);
 	TEST_ASSERT_SUCCESS(mlx5_emu_cq_flush(t.ctx, t.cqn), "flush");
-	CHECK(expect_comp_event(ch, 0xc0ffee, t.cqn));
+	TEST_CHECK(expect_comp_event(ch, 0xc0ffee, t.cqn));
 	/* A doorbell whose word differs from record word 1 is no arm. */
 	consumer(&t, 6);
 	tcq_arm(&t, 3, 0, 6);
 	t.dbrec[1] = 0;
 	TEST_ASSERT_EQUAL(mlx5_emu_cq_post(t.ctx, t.cqn, c, 1), 1, "post");
-	CHECK(expect_no_event(ch));
+	TEST_CHECK(expect_no_event(ch));
 	TEST_ASSERT_SUCCESS(ev_info(&t, &ev), "ev");
 	TEST_ASSERT(ev.arms == 3 && ev.events == 3 && ev.armed == 0,
-		    "3 arms, 3 events (arms %lu events %lu)",
-		    (unsigned long)ev.arms, (unsigned long)ev.events);
+		    "3 arms, 3 events (arms %" PRIu64 " events %" PRIu64 ")",
+		    (uint64_t)ev.arms, (uint64_t)ev.events);
 	/* Destroying a channel drops its subscriptions. */
 	mlx5_glue->devx_destroy_event_channel(ch2);
 	mlx5_glue->devx_destroy_event_channel(ch);
@@ -1162,31 +1169,32 @@ test_emu_cqe_arm_solicited(void)
 	tcq_arm(&t, 0, 1, 0);
 	/* A compressed session without the solicited bit: no event. */
 	TEST_ASSERT_EQUAL(mlx5_emu_cq_post(t.ctx, t.cqn, c, 3), 3, "post");
-	CHECK(expect_no_event(ch));
+	TEST_CHECK(expect_no_event(ch));
 	/* A solicited completion: event. */
 	resp(&c[0], 3);
 	c[0].solicited = 1;
 	TEST_ASSERT_EQUAL(mlx5_emu_cq_post(t.ctx, t.cqn, c, 1), 1, "post");
 	TEST_ASSERT_EQUAL(slot(&t, 3)[63], 0x22, "SE bit in op_own");
-	CHECK(expect_comp_event(ch, 7, t.cqn));
+	TEST_CHECK(expect_comp_event(ch, 7, t.cqn));
 	/* Solicited-only arm, an error CQE: event. */
 	tcq_arm(&t, 1, 1, 4);
 	resp(&c[0], 4);
 	c[0].kind = MLX5_EMU_CPL_RESP_ERR;
 	TEST_ASSERT_EQUAL(mlx5_emu_cq_post(t.ctx, t.cqn, c, 1), 1, "post");
-	CHECK(expect_comp_event(ch, 7, t.cqn));
+	TEST_CHECK(expect_comp_event(ch, 7, t.cqn));
 	/* Arm any: a plain completion fires. */
 	tcq_arm(&t, 2, 0, 5);
 	resp(&c[0], 5);
 	TEST_ASSERT_EQUAL(mlx5_emu_cq_post(t.ctx, t.cqn, c, 1), 1, "post");
-	CHECK(expect_comp_event(ch, 7, t.cqn));
+	TEST_CHECK(expect_comp_event(ch, 7, t.cqn));
 	mlx5_glue->devx_destroy_event_channel(ch);
 	TEST_ASSERT_SUCCESS(tcq_close(&t), "close");
 	return TEST_SUCCESS;
 }
 
 /* Verbs: events on the completion channel; get_cq_event gives the CQ and
- * its cq_context; ack_cq_events counts them. */
+ * its cq_context; ack_cq_events counts them.
+ */
 static int
 test_emu_cqe_arm_verbs(void)
 {
@@ -1291,9 +1299,9 @@ test_emu_cqe_comp_verbs(void)
 	fmt_cpls(&fmt_cases[1], c);
 	arm_doorbell(out.dbrec, out.cq_uar, out.cqn, 0, 0, 0);
 	TEST_ASSERT_EQUAL(mlx5_emu_cq_post(ctx, out.cqn, c, 3), 3, "post");
-	CHECK(cqe_cmp(buf, t_csum, "verbs title", 0));
-	CHECK(cqe_cmp(buf + 64, a_csum, "verbs array", 1));
-	CHECK(cqe_cmp(buf + 128, hole, "verbs hole", 2));
+	TEST_CHECK(cqe_cmp(buf, t_csum, "verbs title", 0));
+	TEST_CHECK(cqe_cmp(buf + 64, a_csum, "verbs array", 1));
+	TEST_CHECK(cqe_cmp(buf + 128, hole, "verbs hole", 2));
 	TEST_ASSERT_SUCCESS(mlx5_glue->get_cq_event(cc, &got, &got_ctx), "ev");
 	TEST_ASSERT(got == ibcq, "event of the CQ");
 	TEST_ASSERT(!fd_readable(cc->fd), "one event for the session");
@@ -1359,22 +1367,23 @@ test_emu_cqe_moderation(void)
 	TEST_ASSERT(ev.cq_max_count == 3 && ev.cq_period == 0, "moderation");
 	tcq_arm(&t, 0, 0, 0);
 	TEST_ASSERT_EQUAL(mlx5_emu_cq_post(t.ctx, t.cqn, c, 1), 1, "1");
-	CHECK(expect_no_event(ch));
+	TEST_CHECK(expect_no_event(ch));
 	TEST_ASSERT_SUCCESS(ev_info(&t, &ev), "ev");
 	TEST_ASSERT(ev.held == 1 && ev.armed == 0, "held");
 	TEST_ASSERT_EQUAL(mlx5_emu_cq_post(t.ctx, t.cqn, c, 1), 1, "2");
-	CHECK(expect_no_event(ch));
+	TEST_CHECK(expect_no_event(ch));
 	TEST_ASSERT_EQUAL(mlx5_emu_cq_post(t.ctx, t.cqn, c, 1), 1, "3");
-	CHECK(expect_comp_event(ch, 9, t.cqn));
+	TEST_CHECK(expect_comp_event(ch, 9, t.cqn));
 	/* cq_period 100 us, count off: the event goes once the period has
-	 * passed and the model runs. */
+	 * passed and the model runs.
+	 */
 	TEST_ASSERT_SUCCESS(modify_cq(&t, 0x3, 100, 0, 0, &st), "modify");
 	consumer(&t, 3);
 	tcq_arm(&t, 1, 0, 3);
 	TEST_ASSERT_EQUAL(mlx5_emu_cq_post(t.ctx, t.cqn, c, 1), 1, "post");
 	nanosleep(&ts, NULL);
 	TEST_ASSERT_SUCCESS(mlx5_emu_cq_flush(t.ctx, t.cqn), "flush");
-	CHECK(expect_comp_event(ch, 9, t.cqn));
+	TEST_CHECK(expect_comp_event(ch, 9, t.cqn));
 	mlx5_glue->devx_destroy_event_channel(ch);
 	TEST_ASSERT_SUCCESS(tcq_close(&t), "close");
 	return TEST_SUCCESS;
@@ -1420,9 +1429,9 @@ producer_run(int comp)
 		op = __atomic_load_n(&q[63], __ATOMIC_ACQUIRE);
 		if ((op >> 4) == 0xf || (op & 1) != ((ci >> 6) & 1)) {
 			if (test_wait_expired(deadline)) {
-				printf("  %lu of %lu polled after %d s\n",
-				       (unsigned long)seq,
-				       (unsigned long)total, TEST_WAIT_S);
+				printf("  %" PRIu64 " of %" PRIu64 " polled after %d s\n",
+				       (uint64_t)seq,
+				       (uint64_t)total, TEST_WAIT_S);
 				break;
 			}
 			sched_yield();
@@ -1441,8 +1450,8 @@ producer_run(int comp)
 
 				m += (k % 8) * 8;
 				TEST_ASSERT_EQUAL(wc, (uint16_t)seq,
-						  "seq %lu in session",
-						  (unsigned long)seq);
+						  "seq %" PRIu64 " in session",
+						  (uint64_t)seq);
 				TEST_ASSERT_EQUAL((uint64_t)(m[7] | m[6] << 8),
 						  64 + (seq & 1023), "len");
 				seq++;
@@ -1453,8 +1462,8 @@ producer_run(int comp)
 			    (op >> 4) == MLX5_CQE_REQ_ERR)
 				errs++;
 			TEST_ASSERT_EQUAL((uint16_t)(q[60] << 8 | q[61]),
-					  (uint16_t)seq, "seq %lu",
-					  (unsigned long)seq);
+					  (uint16_t)seq, "seq %" PRIu64,
+					  (uint64_t)seq);
 			seq++;
 			ci++;
 		}
@@ -1463,8 +1472,8 @@ producer_run(int comp)
 	mlx5_emu_producer_stop(p, &ps);
 	TEST_ASSERT_EQUAL(seq, total, "all completions polled");
 	TEST_ASSERT(ps.done && ps.written == total && ps.last_ret == 0,
-		    "producer: %lu written, ret %d",
-		    (unsigned long)ps.written, ps.last_ret);
+		    "producer: %" PRIu64 " written, ret %d",
+		    (uint64_t)ps.written, ps.last_ret);
 	TEST_ASSERT_EQUAL(ps.errors, errs, "error CQEs");
 	TEST_ASSERT(errs > 0, "some errors");
 	TEST_ASSERT_EQUAL(pi_of(&t), (uint32_t)total, "pi");
@@ -1475,12 +1484,13 @@ producer_run(int comp)
 static int
 test_emu_cqe_producer(void)
 {
-	CHECK(producer_run(0));
+	TEST_CHECK(producer_run(0));
 	return producer_run(1);
 }
 
 /* A producer asked to overrun a CQ nobody polls: the CQ goes to error and
- * the thread ends with -EIO; bad attributes are refused. */
+ * the thread ends with -EIO; bad attributes are refused.
+ */
 static int
 test_emu_cqe_producer_overrun(void)
 {
@@ -1507,8 +1517,8 @@ test_emu_cqe_producer_overrun(void)
 	if (!ps.done)
 		printf("  producer not done after %d s\n", TEST_WAIT_S);
 	mlx5_emu_producer_stop(p, &ps);
-	TEST_ASSERT(ps.last_ret == -EIO && ps.written == 8, "written %lu "
-		    "ret %d", (unsigned long)ps.written, ps.last_ret);
+	TEST_ASSERT(ps.last_ret == -EIO && ps.written == 8, "written %" PRIu64
+		    " ret %d", (uint64_t)ps.written, ps.last_ret);
 	TEST_ASSERT_SUCCESS(mlx5_emu_cq_query(t.ctx, t.cqn, &info), "q");
 	TEST_ASSERT_EQUAL(info.status, 9u, "overflow");
 	pa.batch = 1000;

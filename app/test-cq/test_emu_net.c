@@ -290,7 +290,8 @@ sq_send(struct nport *p, const uint8_t *frame, uint32_t len, uint8_t cs,
 }
 
 /* Send a frame whose payload after 18 bytes sits in the MR (one 4 KiB
- * TX slot per SQ WQEBB). */
+ * TX slot per SQ WQEBB).
+ */
 static void
 send_frame(struct nport *p, const uint8_t *frame, uint32_t len, uint8_t cs)
 {
@@ -573,7 +574,8 @@ test_net_caps(void)
 }
 
 /* A lone port receives its own frame; TX and RX CQEs as the PRM lays
- * them out; checksums filled by the device; the RSS hash of vector 1. */
+ * them out; checksums filled by the device; the RSS hash of vector 1.
+ */
 static int
 test_net_loopback(void)
 {
@@ -626,7 +628,8 @@ test_net_loopback(void)
 }
 
 /* Two ports: A's frame reaches B only; bad checksums clear the OK bits;
- * IPv6/UDP; the RSS hash on addresses only; the engine thread alone. */
+ * IPv6/UDP; the RSS hash on addresses only; the engine thread alone.
+ */
 static int
 test_net_two_ports(void)
 {
@@ -685,7 +688,8 @@ test_net_two_ports(void)
 	TEST_ASSERT(pa.tx_packets == 3 && pa.rx_packets == 0 &&
 		    pb.rx_packets == 3 && pb.tx_packets == 0, "counters");
 	/* The engine thread runs while queues are ready: no progress call,
-	 * wait for the CQE (bounded; no timing assertion). */
+	 * wait for the CQE (bounded; no timing assertion).
+	 */
 	TEST_ASSERT_SUCCESS(mlx5_emu_net_stats_get(a.ctx, &ns), "ns");
 	TEST_ASSERT(ns.engine_running == 1 && ns.ready_queues == 4,
 		    "engine up, 4 ready queues");
@@ -761,7 +765,8 @@ test_net_vlan_strip(void)
 }
 
 /* A data segment outside the MR: error CQE 0x04, SQ in error; recovery
- * through RST -> RDY. */
+ * through RST -> RDY.
+ */
 static int
 test_net_lkey_error(void)
 {
@@ -834,7 +839,8 @@ test_net_lkey_error(void)
 
 /* No posted RX WQE: dropped and counted; a frame longer than the buffer:
  * responder error CQE LOC_LEN_ERR, RQ in error; an RX buffer outside the
- * MR: LOC_PROT_ERR. */
+ * MR: LOC_PROT_ERR.
+ */
 static int
 test_net_rx_errors(void)
 {
@@ -902,7 +908,8 @@ test_net_rx_errors(void)
 }
 
 /* MODIFY_NIC_VPORT_CONTEXT mailbox (kernel mlx5_ifc.h): 512 bytes of
- * header and context, then the address list. */
+ * header and context, then the address list.
+ */
 #define MNVC_LEN 512
 static int
 vport_modify(struct ibv_context *ctx, uint32_t select, const uint8_t *ctx256,
@@ -938,7 +945,8 @@ vport_modify(struct ibv_context *ctx, uint32_t select, const uint8_t *ctx256,
 #define SEL_MTU (1u << 6)
 
 /* nic_vport_context byte offsets (mlx5_prm.h): mtu bits 0x130..0x13f,
- * promisc_* bits 0x780.., allowed_list_type 0x785, size 0x794. */
+ * promisc_* bits 0x780.., allowed_list_type 0x785, size 0x794.
+ */
 #define NVC_MTU 0x26
 #define NVC_PROMISC 0xf0
 #define NVC_LIST 0xf0
@@ -1167,7 +1175,8 @@ test_net_port_speed(void)
 }
 
 /* The Microsoft RSS verification vectors (IPv4 with TCP ports, then
- * addresses only) through a Toeplitz TIR with the default key. */
+ * addresses only) through a Toeplitz TIR with the default key.
+ */
 static int
 test_net_rss(void)
 {
@@ -1235,7 +1244,8 @@ wqe_seg(struct nport *p, uint16_t idx, unsigned int k)
 
 /* A WQE that wraps at the ring end: 63 NOPs, then a 2-WQEBB SEND at
  * WQEBB 63 with 50 inline header bytes, an inline data segment and a
- * pointer segment; then a frame injected on the wire. */
+ * pointer segment; then a frame injected on the wire.
+ */
 static int
 test_net_wqe_wrap(void)
 {
@@ -1266,7 +1276,8 @@ test_net_wqe_wrap(void)
 	TEST_ASSERT_NULL(cqe_next(&p.scq, &p.scq_ci), "no CQ_UPDATE, no CQE");
 	len = frame_tcp4(frame, mac_a, mac_b, 120, 0, 0);
 	/* cseg | eseg (2 inline bytes) | 48 inline bytes (3 segs) | inline
-	 * data seg: 12 bytes | pointer seg: the rest. ds 7, 2 WQEBBs. */
+	 * data seg: 12 bytes | pointer seg: the rest. ds 7, 2 WQEBBs.
+	 */
 	for (i = 0; i < 8; i++)
 		memset(wqe_seg(&p, p.sq_pi, i), 0, 16);
 	seg = wqe_seg(&p, p.sq_pi, 0);
@@ -1367,7 +1378,8 @@ test_net_concurrent_destroy(void)
 }
 
 /* An RQ on a CQ of the verbs path: that CQ cannot be destroyed while
- * the RQ uses it. */
+ * the RQ uses it.
+ */
 static int
 test_net_verbs_cq(void)
 {
@@ -1623,7 +1635,8 @@ flow_hash(const struct tcp4_flow *fl)
 }
 
 /* The CQE csum field: 16-bit one's complement sum (not complemented) of
- * the bytes after the Ethernet header. */
+ * the bytes after the Ethernet header.
+ */
 static uint16_t
 frame_csum(const uint8_t *f, uint32_t len)
 {
@@ -1833,7 +1846,8 @@ net_comp_rx(uint8_t format, uint8_t layout)
 		send_frame(&a, z[k].f, z[k].len, 0);
 	TEST_ASSERT_EQUAL(mlx5_emu_net_progress(), Z_FRAMES + 1u, "one pass");
 	/* The session's first completion: the basic title or, enhanced, the
-	 * regular CQE the arrays follow. */
+	 * regular CQE the arrays follow.
+	 */
 	t = lslot(b.lrcq, 1);
 	TEST_ASSERT_EQUAL(rd16(t + CQE_WQE_CNT), 1, "title wqe_counter");
 	TEST_ASSERT_EQUAL(rd16(t + CQE_HDR_TYPE), z[1].hdr, "title hdr_type");
@@ -1867,7 +1881,8 @@ net_comp_rx(uint8_t format, uint8_t layout)
 			/* Cyclic RQ: no stride index (kernel mlx5e reads
 			 * mini_cqe->stridx only on a striding RQ,
 			 * MLX5E_RQ_STATE_MINI_CQE_HW_STRIDX; DPDK 22.11
-			 * only in mlx5_rx_burst_mprq): the model writes 0. */
+			 * only in mlx5_rx_burst_mprq): the model writes 0.
+			 */
 			TEST_ASSERT_EQUAL(rd16(m + 2), 0, "mini %u stride", i);
 		}
 		/* Minis 12..15 of the second array are zero. */
@@ -1879,7 +1894,8 @@ net_comp_rx(uint8_t format, uint8_t layout)
 			    "regular title, validity count 0");
 		TEST_ASSERT_EQUAL(rd32(t + CQE_BYTE_CNT), z[1].len, "byte_cnt");
 		/* Arrays of 7 and 4 at slots 2 and 9: op_own =
-		 * (minis - 1) << 4 | 3 << 2 | owner 0. */
+		 * (minis - 1) << 4 | 3 << 2 | owner 0.
+		 */
 		c = lslot(b.lrcq, 2);
 		TEST_ASSERT(c[CQE_OP_OWN] == 0x6c && c[62] == 0,
 			    "array of 7 (0x%02x)", c[CQE_OP_OWN]);
@@ -1906,7 +1922,8 @@ net_comp_rx(uint8_t format, uint8_t layout)
 			/* Cyclic RQ: no stride index (kernel mlx5e reads
 			 * mini_cqe->stridx only on a striding RQ,
 			 * MLX5E_RQ_STATE_MINI_CQE_HW_STRIDX; DPDK 22.11
-			 * only in mlx5_rx_burst_mprq): the model writes 0. */
+			 * only in mlx5_rx_burst_mprq): the model writes 0.
+			 */
 			TEST_ASSERT_EQUAL(rd16(m + 2), 0, "mini %u stride", i);
 		}
 		/* Minis 4..6 of the second array are zero. */
@@ -1959,7 +1976,8 @@ net_comp_rx(uint8_t format, uint8_t layout)
 		rb[k].timestamp = 0;
 		rc[k].timestamp = 0;
 		/* L34H_STRIDX: the library's record carries the mini-CQE's
-		 * stride index, 0 on this cyclic RQ (see above). */
+		 * stride index, 0 on this cyclic RQ (see above).
+		 */
 		if (format == RTE_MLX5CQ_COMP_L34H_STRIDX &&
 		    k >= (enh ? 2u : 1u) && k <= Z_FRAMES) {
 			TEST_ASSERT_EQUAL(rb[k].wqe_counter, 0,
@@ -2127,7 +2145,8 @@ net_comp_tx(uint8_t layout)
 		    ev.compressed == (enh ? Z_TX - 1u : Z_TX) && ev.open == 0,
 		    "model counters");
 	/* A lone WQE of the next pass: a regular CQE (the timer closed the
-	 * session; a session or array of one is a regular CQE). */
+	 * session; a session or array of one is a regular CQE).
+	 */
 	send_frame(&a, frame, len, 0);
 	send_frame(&cc, frame, len, 0);
 	TEST_ASSERT_EQUAL(mlx5_emu_net_progress(), 2u, "second pass");

@@ -35,11 +35,6 @@
 
 #include "test.h"
 
-#define CHECK(x) do { \
-	if ((x) != TEST_SUCCESS) \
-		return TEST_FAILED; \
-} while (0)
-
 /* PRM (mlx5dv.h): op_own of an unwritten CQE, MLX5_CQE_INVALID << 4. */
 #define OP_OWN_INVALID 0xf0
 /* rdma-core dbrec.c: records one cache line (64 B on x86) apart. */
@@ -158,7 +153,7 @@ cq_attr_init(struct ibv_cq_init_attr_ex *a, uint32_t cqe)
 
 static struct ibv_cq_ex *
 create(struct ibv_context *ctx, struct ibv_cq_init_attr_ex *a,
-       struct mlx5dv_cq_init_attr *dv)
+	struct mlx5dv_cq_init_attr *dv)
 {
 	errno = 0;
 	return mlx5_glue->dv_create_cq(ctx, a, dv);
@@ -252,7 +247,7 @@ expect_fail(struct ibv_context *ctx, struct ibv_cq_init_attr_ex *a,
 	TEST_ASSERT_EQUAL(errno, err, "%s: errno %d (%s), expected %d (%s)",
 			  what, errno, strerror(errno), err, strerror(err));
 	TEST_ASSERT_SUCCESS(stats(ctx, &after), "stats");
-	CHECK(stats_same(&before, &after, what));
+	TEST_CHECK(stats_same(&before, &after, what));
 	if (c != NULL) {
 		TEST_ASSERT_EQUAL(c->nlive, live, "%s: %u allocator blocks"
 				  " leaked", what, c->nlive - live);
@@ -314,7 +309,7 @@ check_ring_sizes(struct ibv_context *ctx, uint32_t cqe, uint32_t entries)
 				  ring[i * 64 + 63]);
 	TEST_ASSERT_SUCCESS(destroy(cq), "destroy");
 	TEST_ASSERT_SUCCESS(stats(ctx, &st2), "stats");
-	CHECK(stats_same(&st0, &st2, "after destroy"));
+	TEST_CHECK(stats_same(&st0, &st2, "after destroy"));
 	return TEST_SUCCESS;
 }
 
@@ -329,24 +324,24 @@ test_sizes(void)
 	ctx = open_dev(NULL);
 	TEST_ASSERT_NOT_NULL(ctx, "open");
 	for (i = 0; i < RTE_DIM(size_table); i++)
-		CHECK(check_ring_sizes(ctx, size_table[i].cqe,
+		TEST_CHECK(check_ring_sizes(ctx, size_table[i].cqe,
 				       size_table[i].entries));
 	/* The largest CQ of the default device (log_max_cq_sz 22). */
-	CHECK(check_ring_sizes(ctx, (1u << 22) - 1, 1u << 22));
+	TEST_CHECK(check_ring_sizes(ctx, (1u << 22) - 1, 1u << 22));
 	/* One more needs 2^23 entries: the kernel refuses it. */
 	cq_attr_init(&a, 1u << 22);
-	CHECK(expect_fail(ctx, &a, NULL, EINVAL, NULL, "cqe 2^22"));
-	CHECK(close_dev(ctx));
+	TEST_CHECK(expect_fail(ctx, &a, NULL, EINVAL, NULL, "cqe 2^22"));
+	TEST_CHECK(close_dev(ctx));
 
 	/* A small device: its log_max_cq_sz bounds the ring. */
 	default_caps(&caps);
 	caps.log_max_cq_sz = 10;
 	ctx = open_dev(&caps);
 	TEST_ASSERT_NOT_NULL(ctx, "open");
-	CHECK(check_ring_sizes(ctx, 1023, 1024));
+	TEST_CHECK(check_ring_sizes(ctx, 1023, 1024));
 	cq_attr_init(&a, 1024);
-	CHECK(expect_fail(ctx, &a, NULL, EINVAL, NULL, "cqe 1024 on 2^10"));
-	CHECK(close_dev(ctx));
+	TEST_CHECK(expect_fail(ctx, &a, NULL, EINVAL, NULL, "cqe 1024 on 2^10"));
+	TEST_CHECK(close_dev(ctx));
 	return TEST_SUCCESS;
 }
 
@@ -376,12 +371,12 @@ test_size_limits(void)
 	TEST_ASSERT_SUCCESS(set_allocators(ctx, &c), "allocators");
 	for (i = 0; i < RTE_DIM(bad); i++) {
 		cq_attr_init(&a, bad[i]);
-		CHECK(expect_fail(ctx, &a, NULL, EINVAL, &c, "cqe > 2^24 - 1"));
+		TEST_CHECK(expect_fail(ctx, &a, NULL, EINVAL, &c, "cqe > 2^24 - 1"));
 	}
 	TEST_ASSERT_EQUAL(c.allocs, 0, "%u allocations for refused sizes",
 			  c.allocs);
 	TEST_ASSERT_SUCCESS(set_allocators(ctx, NULL), "allocators off");
-	CHECK(close_dev(ctx));
+	TEST_CHECK(close_dev(ctx));
 	return TEST_SUCCESS;
 }
 
@@ -441,34 +436,34 @@ run_cqe_size(struct ibv_context *ctx)
 	unsigned int i;
 
 	unsetenv("MLX5_CQE_SIZE");
-	CHECK(check_cqe_size(ctx, NULL, 64, 0, "default"));
+	TEST_CHECK(check_cqe_size(ctx, NULL, 64, 0, "default"));
 	memset(&dv, 0, sizeof(dv));
-	CHECK(check_cqe_size(ctx, &dv, 64, 0, "dv without CQE_SIZE"));
+	TEST_CHECK(check_cqe_size(ctx, &dv, 64, 0, "dv without CQE_SIZE"));
 	dv.comp_mask = MLX5DV_CQ_INIT_ATTR_MASK_CQE_SIZE;
 	dv.cqe_size = 128;
-	CHECK(check_cqe_size(ctx, &dv, 128, 1, "dv 128"));
+	TEST_CHECK(check_cqe_size(ctx, &dv, 128, 1, "dv 128"));
 	dv.cqe_size = 64;
-	CHECK(check_cqe_size(ctx, &dv, 64, 0, "dv 64"));
+	TEST_CHECK(check_cqe_size(ctx, &dv, 64, 0, "dv 64"));
 	setenv("MLX5_CQE_SIZE", "128", 1);
-	CHECK(check_cqe_size(ctx, NULL, 128, 1, "env 128"));
+	TEST_CHECK(check_cqe_size(ctx, NULL, 128, 1, "env 128"));
 	/* The dv attribute wins over the environment. */
-	CHECK(check_cqe_size(ctx, &dv, 64, 0, "env 128, dv 64"));
+	TEST_CHECK(check_cqe_size(ctx, &dv, 64, 0, "env 128, dv 64"));
 	setenv("MLX5_CQE_SIZE", "64", 1);
 	dv.cqe_size = 128;
-	CHECK(check_cqe_size(ctx, &dv, 128, 1, "env 64, dv 128"));
-	CHECK(check_cqe_size(ctx, NULL, 64, 0, "env 64"));
+	TEST_CHECK(check_cqe_size(ctx, &dv, 128, 1, "env 64, dv 128"));
+	TEST_CHECK(check_cqe_size(ctx, NULL, 64, 0, "env 64"));
 	cq_attr_init(&a, 63);
 	for (i = 0; i < RTE_DIM(bad_env); i++) {
 		setenv("MLX5_CQE_SIZE", bad_env[i], 1);
-		CHECK(expect_fail(ctx, &a, NULL, EINVAL, NULL, bad_env[i]));
+		TEST_CHECK(expect_fail(ctx, &a, NULL, EINVAL, NULL, bad_env[i]));
 	}
 	/* A valid dv size hides a bad environment value. */
 	dv.cqe_size = 128;
-	CHECK(check_cqe_size(ctx, &dv, 128, 1, "bad env, dv 128"));
+	TEST_CHECK(check_cqe_size(ctx, &dv, 128, 1, "bad env, dv 128"));
 	unsetenv("MLX5_CQE_SIZE");
 	for (i = 0; i < RTE_DIM(bad_dv); i++) {
 		dv.cqe_size = bad_dv[i];
-		CHECK(expect_fail(ctx, &a, &dv, EINVAL, NULL, "dv cqe_size"));
+		TEST_CHECK(expect_fail(ctx, &a, &dv, EINVAL, NULL, "dv cqe_size"));
 	}
 	return TEST_SUCCESS;
 }
@@ -484,8 +479,8 @@ test_cqe_size(void)
 	env_save();
 	ret = run_cqe_size(ctx);
 	env_restore();
-	CHECK(ret);
-	CHECK(close_dev(ctx));
+	TEST_CHECK(ret);
+	TEST_CHECK(close_dev(ctx));
 	return TEST_SUCCESS;
 }
 
@@ -507,38 +502,38 @@ test_reject_early(void)
 	TEST_ASSERT_SUCCESS(set_allocators(ctx, &c), "allocators");
 
 	cq_attr_init(&a, 0);
-	CHECK(expect_fail(ctx, &a, NULL, EINVAL, &c, "cqe 0"));
+	TEST_CHECK(expect_fail(ctx, &a, NULL, EINVAL, &c, "cqe 0"));
 	cq_attr_init(&a, 7);
 	a.comp_mask = 1u << 2;
-	CHECK(expect_fail(ctx, &a, NULL, EINVAL, &c, "comp_mask bit 2"));
+	TEST_CHECK(expect_fail(ctx, &a, NULL, EINVAL, &c, "comp_mask bit 2"));
 	a.comp_mask = 1u << 31;
-	CHECK(expect_fail(ctx, &a, NULL, EINVAL, &c, "comp_mask bit 31"));
+	TEST_CHECK(expect_fail(ctx, &a, NULL, EINVAL, &c, "comp_mask bit 31"));
 	/* A plain context has no parent domain to give. */
 	a.comp_mask = IBV_CQ_INIT_ATTR_MASK_PD;
-	CHECK(expect_fail(ctx, &a, NULL, EINVAL, &c, "MASK_PD"));
+	TEST_CHECK(expect_fail(ctx, &a, NULL, EINVAL, &c, "MASK_PD"));
 	a.comp_mask = IBV_CQ_INIT_ATTR_MASK_FLAGS;
 	a.flags = 1u << 2;
-	CHECK(expect_fail(ctx, &a, NULL, EINVAL, &c, "flags bit 2"));
+	TEST_CHECK(expect_fail(ctx, &a, NULL, EINVAL, &c, "flags bit 2"));
 	cq_attr_init(&a, 7);
 	a.wc_flags = IBV_WC_STANDARD_FLAGS | (1u << 12);
-	CHECK(expect_fail(ctx, &a, NULL, ENOTSUP, &c, "wc_flags bit 12"));
+	TEST_CHECK(expect_fail(ctx, &a, NULL, ENOTSUP, &c, "wc_flags bit 12"));
 	a.wc_flags = 1ull << 40;
-	CHECK(expect_fail(ctx, &a, NULL, ENOTSUP, &c, "wc_flags bit 40"));
+	TEST_CHECK(expect_fail(ctx, &a, NULL, ENOTSUP, &c, "wc_flags bit 40"));
 	cq_attr_init(&a, 7);
 	memset(&dv, 0, sizeof(dv));
 	dv.comp_mask = 1u << 3;
-	CHECK(expect_fail(ctx, &a, &dv, EINVAL, &c, "dv comp_mask bit 3"));
+	TEST_CHECK(expect_fail(ctx, &a, &dv, EINVAL, &c, "dv comp_mask bit 3"));
 	/* Order: the cqe check comes first, then comp_mask, ..., wc_flags. */
 	cq_attr_init(&a, 0);
 	a.wc_flags = 1u << 12;
-	CHECK(expect_fail(ctx, &a, NULL, EINVAL, &c, "cqe 0 + wc_flags"));
+	TEST_CHECK(expect_fail(ctx, &a, NULL, EINVAL, &c, "cqe 0 + wc_flags"));
 	cq_attr_init(&a, 7);
 	a.comp_mask = 1u << 2;
 	a.wc_flags = 1u << 12;
-	CHECK(expect_fail(ctx, &a, NULL, EINVAL, &c, "comp_mask + wc_flags"));
+	TEST_CHECK(expect_fail(ctx, &a, NULL, EINVAL, &c, "comp_mask + wc_flags"));
 	cq_attr_init(&a, 7);
 	a.wc_flags = 1u << 12;
-	CHECK(expect_fail(ctx, &a, &dv, ENOTSUP, &c, "wc_flags + dv mask"));
+	TEST_CHECK(expect_fail(ctx, &a, &dv, ENOTSUP, &c, "wc_flags + dv mask"));
 	TEST_ASSERT_EQUAL(c.allocs, 0, "%u allocations before the checks",
 			  c.allocs);
 
@@ -562,7 +557,7 @@ test_reject_early(void)
 	TEST_ASSERT_SUCCESS(destroy(cq), "destroy");
 	TEST_ASSERT_EQUAL(c.nlive, 0, "blocks left");
 	TEST_ASSERT_SUCCESS(set_allocators(ctx, NULL), "allocators off");
-	CHECK(close_dev(ctx));
+	TEST_CHECK(close_dev(ctx));
 	return TEST_SUCCESS;
 }
 
@@ -593,7 +588,7 @@ test_overrun_flag(void)
 				  oi);
 		TEST_ASSERT_SUCCESS(destroy(cq), "destroy");
 	}
-	CHECK(close_dev(ctx));
+	TEST_CHECK(close_dev(ctx));
 	return TEST_SUCCESS;
 }
 
@@ -622,13 +617,13 @@ test_reject_pad(void)
 	memset(&dv, 0, sizeof(dv));
 	dv.comp_mask = MLX5DV_CQ_INIT_ATTR_MASK_FLAGS;
 	dv.flags = MLX5DV_CQ_INIT_ATTR_FLAGS_CQE_PAD;
-	CHECK(expect_fail(ctx, &a, &dv, EINVAL, &c, "pad with 64 B"));
+	TEST_CHECK(expect_fail(ctx, &a, &dv, EINVAL, &c, "pad with 64 B"));
 	TEST_ASSERT_EQUAL(c.allocs, 2, "ring and record page allocated: %u",
 			  c.allocs);
 	dv.flags = MLX5DV_CQ_INIT_ATTR_FLAGS_RESERVED;
-	CHECK(expect_fail(ctx, &a, &dv, EINVAL, &c, "dv flag RESERVED"));
+	TEST_CHECK(expect_fail(ctx, &a, &dv, EINVAL, &c, "dv flag RESERVED"));
 	dv.flags = 1u << 31;
-	CHECK(expect_fail(ctx, &a, &dv, EINVAL, &c, "dv flag bit 31"));
+	TEST_CHECK(expect_fail(ctx, &a, &dv, EINVAL, &c, "dv flag bit 31"));
 	dv.comp_mask |= MLX5DV_CQ_INIT_ATTR_MASK_CQE_SIZE;
 	dv.cqe_size = 128;
 	dv.flags = MLX5DV_CQ_INIT_ATTR_FLAGS_CQE_PAD;
@@ -642,7 +637,7 @@ test_reject_pad(void)
 	TEST_ASSERT_SUCCESS(destroy(cq), "destroy");
 	TEST_ASSERT_EQUAL(c.nlive, 0, "blocks left");
 	TEST_ASSERT_SUCCESS(set_allocators(ctx, NULL), "allocators off");
-	CHECK(close_dev(ctx));
+	TEST_CHECK(close_dev(ctx));
 
 	/* No vendor flag: rdma-core refuses. */
 	default_caps(&caps);
@@ -651,9 +646,9 @@ test_reject_pad(void)
 	TEST_ASSERT_NOT_NULL(ctx, "open");
 	memset(&c, 0, sizeof(c));
 	TEST_ASSERT_SUCCESS(set_allocators(ctx, &c), "allocators");
-	CHECK(expect_fail(ctx, &a, &dv, EINVAL, &c, "pad, no cqe_pad"));
+	TEST_CHECK(expect_fail(ctx, &a, &dv, EINVAL, &c, "pad, no cqe_pad"));
 	TEST_ASSERT_SUCCESS(set_allocators(ctx, NULL), "allocators off");
-	CHECK(close_dev(ctx));
+	TEST_CHECK(close_dev(ctx));
 
 	/* Vendor flag but no cqe_128_always: the kernel refuses. */
 	default_caps(&caps);
@@ -662,11 +657,11 @@ test_reject_pad(void)
 	TEST_ASSERT_NOT_NULL(ctx, "open");
 	memset(&c, 0, sizeof(c));
 	TEST_ASSERT_SUCCESS(set_allocators(ctx, &c), "allocators");
-	CHECK(expect_fail(ctx, &a, &dv, EOPNOTSUPP, &c,
+	TEST_CHECK(expect_fail(ctx, &a, &dv, EOPNOTSUPP, &c,
 			  "pad, no cqe_128_always"));
 	TEST_ASSERT_EQUAL(c.allocs, 2, "allocations %u", c.allocs);
 	TEST_ASSERT_SUCCESS(set_allocators(ctx, NULL), "allocators off");
-	CHECK(close_dev(ctx));
+	TEST_CHECK(close_dev(ctx));
 	return TEST_SUCCESS;
 }
 
@@ -718,30 +713,30 @@ test_reject_compression(void)
 
 	ctx = open_dev(NULL);
 	TEST_ASSERT_NOT_NULL(ctx, "open");
-	CHECK(check_comp_ok(ctx, 64, MLX5DV_CQE_RES_FORMAT_HASH, 0));
-	CHECK(check_comp_ok(ctx, 64, MLX5DV_CQE_RES_FORMAT_CSUM, 1));
-	CHECK(check_comp_ok(ctx, 64, MLX5DV_CQE_RES_FORMAT_CSUM_STRIDX, 3));
-	CHECK(check_comp_ok(ctx, 128, MLX5DV_CQE_RES_FORMAT_CSUM, 1));
+	TEST_CHECK(check_comp_ok(ctx, 64, MLX5DV_CQE_RES_FORMAT_HASH, 0));
+	TEST_CHECK(check_comp_ok(ctx, 64, MLX5DV_CQE_RES_FORMAT_CSUM, 1));
+	TEST_CHECK(check_comp_ok(ctx, 64, MLX5DV_CQE_RES_FORMAT_CSUM_STRIDX, 3));
+	TEST_CHECK(check_comp_ok(ctx, 128, MLX5DV_CQE_RES_FORMAT_CSUM, 1));
 	memset(&c, 0, sizeof(c));
 	TEST_ASSERT_SUCCESS(set_allocators(ctx, &c), "allocators");
 	cq_attr_init(&a, 127);
 	memset(&dv, 0, sizeof(dv));
 	dv.comp_mask = MLX5DV_CQ_INIT_ATTR_MASK_COMPRESSED_CQE;
 	dv.cqe_comp_res_format = 0;
-	CHECK(expect_fail(ctx, &a, &dv, EINVAL, &c, "format 0"));
+	TEST_CHECK(expect_fail(ctx, &a, &dv, EINVAL, &c, "format 0"));
 	dv.cqe_comp_res_format = 1u << 3;
-	CHECK(expect_fail(ctx, &a, &dv, EINVAL, &c, "format bit 3"));
+	TEST_CHECK(expect_fail(ctx, &a, &dv, EINVAL, &c, "format bit 3"));
 	/* rdma-core lets several bits through; the kernel does not. */
 	dv.cqe_comp_res_format = MLX5DV_CQE_RES_FORMAT_HASH |
 				 MLX5DV_CQE_RES_FORMAT_CSUM;
-	CHECK(expect_fail(ctx, &a, &dv, EINVAL, &c, "HASH|CSUM"));
+	TEST_CHECK(expect_fail(ctx, &a, &dv, EINVAL, &c, "HASH|CSUM"));
 	dv.cqe_comp_res_format = MLX5DV_CQE_RES_FORMAT_CSUM |
 				 MLX5DV_CQE_RES_FORMAT_CSUM_STRIDX;
-	CHECK(expect_fail(ctx, &a, &dv, EINVAL, &c, "CSUM|CSUM_STRIDX"));
+	TEST_CHECK(expect_fail(ctx, &a, &dv, EINVAL, &c, "CSUM|CSUM_STRIDX"));
 	dv.cqe_comp_res_format = MLX5DV_CQE_RES_FORMAT_HASH | (1u << 3);
-	CHECK(expect_fail(ctx, &a, &dv, EINVAL, &c, "HASH|bit 3"));
+	TEST_CHECK(expect_fail(ctx, &a, &dv, EINVAL, &c, "HASH|bit 3"));
 	TEST_ASSERT_SUCCESS(set_allocators(ctx, NULL), "allocators off");
-	CHECK(close_dev(ctx));
+	TEST_CHECK(close_dev(ctx));
 
 	/* No compression at all: max_num 0, rdma-core refuses. */
 	default_caps(&caps);
@@ -752,9 +747,9 @@ test_reject_compression(void)
 	memset(&c, 0, sizeof(c));
 	TEST_ASSERT_SUCCESS(set_allocators(ctx, &c), "allocators");
 	dv.cqe_comp_res_format = MLX5DV_CQE_RES_FORMAT_HASH;
-	CHECK(expect_fail(ctx, &a, &dv, EINVAL, &c, "no compression"));
+	TEST_CHECK(expect_fail(ctx, &a, &dv, EINVAL, &c, "no compression"));
 	TEST_ASSERT_SUCCESS(set_allocators(ctx, NULL), "allocators off");
-	CHECK(close_dev(ctx));
+	TEST_CHECK(close_dev(ctx));
 
 	/*
 	 * No stride index: the device does not report CSUM_STRIDX, so
@@ -768,13 +763,13 @@ test_reject_compression(void)
 	memset(&c, 0, sizeof(c));
 	TEST_ASSERT_SUCCESS(set_allocators(ctx, &c), "allocators");
 	dv.cqe_comp_res_format = MLX5DV_CQE_RES_FORMAT_CSUM_STRIDX;
-	CHECK(expect_fail(ctx, &a, &dv, EINVAL, &c, "CSUM_STRIDX, no cap"));
+	TEST_CHECK(expect_fail(ctx, &a, &dv, EINVAL, &c, "CSUM_STRIDX, no cap"));
 	dv.cqe_comp_res_format = MLX5DV_CQE_RES_FORMAT_HASH |
 				 MLX5DV_CQE_RES_FORMAT_CSUM_STRIDX;
-	CHECK(expect_fail(ctx, &a, &dv, EINVAL, &c, "HASH|CSUM_STRIDX"));
+	TEST_CHECK(expect_fail(ctx, &a, &dv, EINVAL, &c, "HASH|CSUM_STRIDX"));
 	TEST_ASSERT_SUCCESS(set_allocators(ctx, NULL), "allocators off");
-	CHECK(check_comp_ok(ctx, 64, MLX5DV_CQE_RES_FORMAT_CSUM, 1));
-	CHECK(close_dev(ctx));
+	TEST_CHECK(check_comp_ok(ctx, 64, MLX5DV_CQE_RES_FORMAT_CSUM, 1));
+	TEST_CHECK(close_dev(ctx));
 
 	/* 64 B compression only: the kernel refuses 128 B. */
 	default_caps(&caps);
@@ -786,11 +781,11 @@ test_reject_compression(void)
 	dv.comp_mask |= MLX5DV_CQ_INIT_ATTR_MASK_CQE_SIZE;
 	dv.cqe_size = 128;
 	dv.cqe_comp_res_format = MLX5DV_CQE_RES_FORMAT_HASH;
-	CHECK(expect_fail(ctx, &a, &dv, EOPNOTSUPP, &c, "128 B compression"));
+	TEST_CHECK(expect_fail(ctx, &a, &dv, EOPNOTSUPP, &c, "128 B compression"));
 	TEST_ASSERT_EQUAL(c.allocs, 2, "allocations %u", c.allocs);
 	TEST_ASSERT_SUCCESS(set_allocators(ctx, NULL), "allocators off");
-	CHECK(check_comp_ok(ctx, 64, MLX5DV_CQE_RES_FORMAT_HASH, 0));
-	CHECK(close_dev(ctx));
+	TEST_CHECK(check_comp_ok(ctx, 64, MLX5DV_CQE_RES_FORMAT_HASH, 0));
+	TEST_CHECK(close_dev(ctx));
 	return TEST_SUCCESS;
 }
 
@@ -828,11 +823,11 @@ test_comp_vector(void)
 	memset(&c, 0, sizeof(c));
 	TEST_ASSERT_SUCCESS(set_allocators(ctx, &c), "allocators");
 	a.comp_vector = 3;
-	CHECK(expect_fail(ctx, &a, NULL, EINVAL, &c, "vector 3 of 3"));
+	TEST_CHECK(expect_fail(ctx, &a, NULL, EINVAL, &c, "vector 3 of 3"));
 	a.comp_vector = UINT32_MAX;
-	CHECK(expect_fail(ctx, &a, NULL, EINVAL, &c, "vector UINT32_MAX"));
+	TEST_CHECK(expect_fail(ctx, &a, NULL, EINVAL, &c, "vector UINT32_MAX"));
 	TEST_ASSERT_SUCCESS(set_allocators(ctx, NULL), "allocators off");
-	CHECK(close_dev(ctx));
+	TEST_CHECK(close_dev(ctx));
 	return TEST_SUCCESS;
 }
 
@@ -893,7 +888,7 @@ test_init_obj(void)
 	TEST_ASSERT_EQUAL(info[0].uar_page, info[1].uar_page, "uar_page");
 	for (i = 0; i < 2; i++)
 		TEST_ASSERT_SUCCESS(destroy(cq[i]), "destroy");
-	CHECK(close_dev(ctx));
+	TEST_CHECK(close_dev(ctx));
 	return TEST_SUCCESS;
 }
 
@@ -959,18 +954,18 @@ test_initial_op_own(void)
 
 	ctx = open_dev(NULL);
 	TEST_ASSERT_NOT_NULL(ctx, "open");
-	CHECK(check_initial_image(ctx, 1, 64, 0, "2 x 64"));
-	CHECK(check_initial_image(ctx, 255, 64, 0, "256 x 64"));
-	CHECK(check_initial_image(ctx, 255, 128, 0, "256 x 128"));
-	CHECK(check_initial_image(ctx, 255, 128, 1, "256 x 128 padded"));
+	TEST_CHECK(check_initial_image(ctx, 1, 64, 0, "2 x 64"));
+	TEST_CHECK(check_initial_image(ctx, 255, 64, 0, "256 x 64"));
+	TEST_CHECK(check_initial_image(ctx, 255, 128, 0, "256 x 128"));
+	TEST_CHECK(check_initial_image(ctx, 255, 128, 1, "256 x 128 padded"));
 	/* The allocator hands out 0x5a-filled memory: the ring is zeroed. */
 	memset(&c, 0, sizeof(c));
 	TEST_ASSERT_SUCCESS(set_allocators(ctx, &c), "allocators");
-	CHECK(check_initial_image(ctx, 1000, 64, 0, "1024 x 64 ext"));
-	CHECK(check_initial_image(ctx, 1000, 128, 0, "1024 x 128 ext"));
+	TEST_CHECK(check_initial_image(ctx, 1000, 64, 0, "1024 x 64 ext"));
+	TEST_CHECK(check_initial_image(ctx, 1000, 128, 0, "1024 x 128 ext"));
 	TEST_ASSERT_EQUAL(c.nlive, 0, "blocks left");
 	TEST_ASSERT_SUCCESS(set_allocators(ctx, NULL), "allocators off");
-	CHECK(close_dev(ctx));
+	TEST_CHECK(close_dev(ctx));
 	return TEST_SUCCESS;
 }
 
@@ -1037,11 +1032,11 @@ test_dbrec_ext_pages(void)
 			    "record %u at %p, want page %p + %u", i,
 			    (void *)(uintptr_t)db[i], (void *)page,
 			    i * DBR_STRIDE);
-	CHECK(expect_dbr(ctx, 1, 3));
+	TEST_CHECK(expect_dbr(ctx, 1, 3));
 	/* Freeing the middle slot, then reusing it (first fit). */
 	TEST_ASSERT_SUCCESS(destroy(cq[1]), "destroy");
 	TEST_ASSERT_EQUAL(c.frees, 1, "frees %u (the ring only)", c.frees);
-	CHECK(expect_dbr(ctx, 1, 2));
+	TEST_CHECK(expect_dbr(ctx, 1, 2));
 	cq[3] = create_n(ctx, 255);
 	TEST_ASSERT_NOT_NULL(cq[3], "create: %s", strerror(errno));
 	db[3] = dbrec_of(cq[3]);
@@ -1049,19 +1044,19 @@ test_dbrec_ext_pages(void)
 		    (void *)(uintptr_t)db[3], (void *)(uintptr_t)db[1]);
 	TEST_ASSERT_EQUAL(c.allocs, 5, "allocs %u (a ring, no page)",
 			  c.allocs);
-	CHECK(expect_dbr(ctx, 1, 3));
+	TEST_CHECK(expect_dbr(ctx, 1, 3));
 	TEST_ASSERT_SUCCESS(destroy(cq[0]), "destroy");
 	TEST_ASSERT_SUCCESS(destroy(cq[2]), "destroy");
 	TEST_ASSERT_EQUAL(c.frees, 3, "frees %u", c.frees);
-	CHECK(expect_dbr(ctx, 1, 1));
+	TEST_CHECK(expect_dbr(ctx, 1, 1));
 	TEST_ASSERT_SUCCESS(destroy(cq[3]), "destroy");
 	/* The last slot took the page with it. */
 	TEST_ASSERT_EQUAL(c.frees, 5, "frees %u (ring + page)", c.frees);
 	TEST_ASSERT_EQUAL(c.nlive, 0, "blocks left %u", c.nlive);
 	TEST_ASSERT_EQUAL(c.bad_frees, 0, "bad frees");
-	CHECK(expect_dbr(ctx, 0, 0));
+	TEST_CHECK(expect_dbr(ctx, 0, 0));
 	TEST_ASSERT_SUCCESS(set_allocators(ctx, NULL), "allocators off");
-	CHECK(close_dev(ctx));
+	TEST_CHECK(close_dev(ctx));
 	return TEST_SUCCESS;
 }
 
@@ -1099,10 +1094,10 @@ test_dbrec_many_pages(void)
 	b = (uintptr_t)db[SLOTS_PER_PAGE];
 	TEST_ASSERT_EQUAL(b % PAGE_SZ, 0, "second page record offset");
 	TEST_ASSERT_NOT_EQUAL(a, b, "one page for %u records", n);
-	CHECK(expect_dbr(ctx, 2, n));
+	TEST_CHECK(expect_dbr(ctx, 2, n));
 	/* The first page gets slot 10 back and goes to the head. */
 	TEST_ASSERT_SUCCESS(destroy(cq[10]), "destroy");
-	CHECK(expect_dbr(ctx, 2, n - 1));
+	TEST_CHECK(expect_dbr(ctx, 2, n - 1));
 	cq[10] = create_n(ctx, 1);
 	TEST_ASSERT_NOT_NULL(cq[10], "create: %s", strerror(errno));
 	db[10] = dbrec_of(cq[10]);
@@ -1114,16 +1109,16 @@ test_dbrec_many_pages(void)
 	db[n] = dbrec_of(cq[n]);
 	TEST_ASSERT_EQUAL((uintptr_t)db[n], b + DBR_STRIDE,
 			  "second page slot 1 expected");
-	CHECK(expect_dbr(ctx, 2, n + 1));
+	TEST_CHECK(expect_dbr(ctx, 2, n + 1));
 	/* Emptying the second page returns it. */
 	TEST_ASSERT_SUCCESS(destroy(cq[SLOTS_PER_PAGE]), "destroy");
-	CHECK(expect_dbr(ctx, 2, n));
+	TEST_CHECK(expect_dbr(ctx, 2, n));
 	TEST_ASSERT_SUCCESS(destroy(cq[n]), "destroy");
-	CHECK(expect_dbr(ctx, 1, SLOTS_PER_PAGE));
+	TEST_CHECK(expect_dbr(ctx, 1, SLOTS_PER_PAGE));
 	for (i = 0; i < SLOTS_PER_PAGE; i++)
 		TEST_ASSERT_SUCCESS(destroy(cq[i]), "destroy %u", i);
-	CHECK(expect_dbr(ctx, 0, 0));
-	CHECK(close_dev(ctx));
+	TEST_CHECK(expect_dbr(ctx, 0, 0));
+	TEST_CHECK(close_dev(ctx));
 	return TEST_SUCCESS;
 }
 
@@ -1193,23 +1188,23 @@ test_ext_alloc(void)
 	memset(&c, 0, sizeof(c));
 	c.fail_at = 1;
 	cq_attr_init(&a, 63);
-	CHECK(expect_fail(ctx, &a, NULL, ENOMEM, &c, "ring alloc fails"));
+	TEST_CHECK(expect_fail(ctx, &a, NULL, ENOMEM, &c, "ring alloc fails"));
 	TEST_ASSERT_EQUAL(c.allocs, 1, "allocs %u", c.allocs);
 	TEST_ASSERT_EQUAL(c.frees, 0, "frees %u", c.frees);
 	/* The record page allocation fails: the ring goes back. */
 	memset(&c, 0, sizeof(c));
 	c.fail_at = 2;
-	CHECK(expect_fail(ctx, &a, NULL, ENOMEM, &c, "page alloc fails"));
+	TEST_CHECK(expect_fail(ctx, &a, NULL, ENOMEM, &c, "page alloc fails"));
 	TEST_ASSERT_EQUAL(c.allocs, 2, "allocs %u", c.allocs);
 	TEST_ASSERT_EQUAL(c.frees, 1, "frees %u", c.frees);
 	/* A ring not at a page start: the kernel refuses (EINVAL). */
 	memset(&c, 0, sizeof(c));
 	c.misalign = 1;
-	CHECK(expect_fail(ctx, &a, NULL, EINVAL, &c, "misaligned ring"));
+	TEST_CHECK(expect_fail(ctx, &a, NULL, EINVAL, &c, "misaligned ring"));
 	TEST_ASSERT_EQUAL(c.allocs, 2, "allocs %u", c.allocs);
 	TEST_ASSERT_EQUAL(c.frees, 2, "frees %u", c.frees);
 	TEST_ASSERT_SUCCESS(set_allocators(ctx, NULL), "allocators off");
-	CHECK(close_dev(ctx));
+	TEST_CHECK(close_dev(ctx));
 	return TEST_SUCCESS;
 }
 
@@ -1229,7 +1224,7 @@ test_fault(void)
 	TEST_ASSERT_SUCCESS(set_allocators(ctx, &c), "allocators");
 	cq_attr_init(&a, 31);
 	mlx5_emu_fail_inject(ctx, MLX5_EMU_FAIL_VERBS_CQ, 0, 1);
-	CHECK(expect_fail(ctx, &a, NULL, ENOMEM, &c, "injected"));
+	TEST_CHECK(expect_fail(ctx, &a, NULL, ENOMEM, &c, "injected"));
 	TEST_ASSERT_EQUAL(c.allocs, 2, "allocs %u", c.allocs);
 	cq = create(ctx, &a, NULL);
 	TEST_ASSERT_NOT_NULL(cq, "after the fault: %s", strerror(errno));
@@ -1237,11 +1232,11 @@ test_fault(void)
 	mlx5_emu_fail_inject(ctx, MLX5_EMU_FAIL_VERBS_CQ, 1, 1);
 	cq = create(ctx, &a, NULL);
 	TEST_ASSERT_NOT_NULL(cq, "skipped call: %s", strerror(errno));
-	CHECK(expect_fail(ctx, &a, NULL, ENOMEM, &c, "second call"));
+	TEST_CHECK(expect_fail(ctx, &a, NULL, ENOMEM, &c, "second call"));
 	TEST_ASSERT_SUCCESS(destroy(cq), "destroy");
 	TEST_ASSERT_EQUAL(c.nlive, 0, "blocks left %u", c.nlive);
 	TEST_ASSERT_SUCCESS(set_allocators(ctx, NULL), "allocators off");
-	CHECK(close_dev(ctx));
+	TEST_CHECK(close_dev(ctx));
 	return TEST_SUCCESS;
 }
 
@@ -1294,7 +1289,7 @@ test_query_device(void)
 			    "query");
 	TEST_ASSERT_EQUAL(dv.comp_mask, MLX5DV_CONTEXT_MASK_CQE_COMPRESION,
 			  "comp_mask 0x%" PRIx64, dv.comp_mask);
-	CHECK(close_dev(ctx));
+	TEST_CHECK(close_dev(ctx));
 
 	default_caps(&caps);
 	caps.cqe_compression_max_num = 16;
@@ -1310,7 +1305,7 @@ test_query_device(void)
 			  dv.cqe_comp_caps.max_num);
 	TEST_ASSERT_EQUAL(dv.cqe_comp_caps.supported_format, 0x3,
 			  "formats 0x%x", dv.cqe_comp_caps.supported_format);
-	CHECK(close_dev(ctx));
+	TEST_CHECK(close_dev(ctx));
 
 	default_caps(&caps);
 	caps.cqe_compression = 0;
@@ -1322,7 +1317,7 @@ test_query_device(void)
 			  "comp_mask");
 	TEST_ASSERT_EQUAL(dv.cqe_comp_caps.max_num, 0, "max_num");
 	TEST_ASSERT_EQUAL(dv.cqe_comp_caps.supported_format, 0, "formats");
-	CHECK(close_dev(ctx));
+	TEST_CHECK(close_dev(ctx));
 	return TEST_SUCCESS;
 }
 
@@ -1346,7 +1341,8 @@ be32_at(uint8_t *p, uint32_t v)
 
 /* The completions posted, and their 64 B images by hand (PRM offsets:
  * struct mlx5_cqe64 / mlx5_err_cqe in mlx5dv.h, big endian; fields the
- * kind does not carry are zero). */
+ * kind does not carry are zero).
+ */
 static const struct mlx5_emu_cpl post_cpl[] = {
 	{ .kind = MLX5_EMU_CPL_REQ, .solicited = 1, .s_wqe_opcode = 0x0a,
 	  .wqe_counter = 0x1234, .byte_cnt = 0x11223344,
@@ -1462,22 +1458,23 @@ check_post(struct ibv_context *ctx, uint16_t size, int pad)
 	TEST_ASSERT_EQUAL(ret, 4, "posted %d", ret);
 	for (k = 0; k < 4; k++)
 		post_image(k, 0, want + k * size + (size - 64));
-	CHECK(ring_compare(out.buf, want, n * size, "first pass"));
+	TEST_CHECK(ring_compare(out.buf, want, n * size, "first pass"));
 	/* Full: consumer counter 0, four outstanding. */
 	ret = mlx5_emu_cq_post(ctx, out.cqn, post_cpl, 1);
 	TEST_ASSERT_EQUAL(ret, 0, "posted %d into a full ring", ret);
-	CHECK(ring_compare(out.buf, want, n * size, "full ring"));
+	TEST_CHECK(ring_compare(out.buf, want, n * size, "full ring"));
 	/* The consumer took two: two more land in entries 0, 1, owner 1. */
 	be32_at((uint8_t *)out.dbrec, 2);
 	ret = mlx5_emu_cq_post(ctx, out.cqn, post_cpl + 2, 2);
 	TEST_ASSERT_EQUAL(ret, 2, "posted %d", ret);
 	post_image(2, 1, want + 0 * size + (size - 64));
 	post_image(3, 1, want + 1 * size + (size - 64));
-	CHECK(ring_compare(out.buf, want, n * size, "second pass"));
+	TEST_CHECK(ring_compare(out.buf, want, n * size, "second pass"));
 	cqe64 = (uint8_t *)out.buf + (size - 64);
 	TEST_ASSERT_EQUAL(cqe64[63], 0xe1, "entry 0 op_own 0x%02x", cqe64[63]);
 	/* The doorbell record is the software's: the model wrote neither
-	 * word (word 1, the arm word, is still zero). */
+	 * word (word 1, the arm word, is still zero).
+	 */
 	TEST_ASSERT_EQUAL(out.dbrec[1], 0, "arm word changed");
 	TEST_ASSERT_SUCCESS(destroy(cq), "destroy");
 	return TEST_SUCCESS;
@@ -1491,16 +1488,16 @@ test_post(void)
 
 	ctx = open_dev(NULL);
 	TEST_ASSERT_NOT_NULL(ctx, "open");
-	CHECK(check_post(ctx, 64, 0));
-	CHECK(check_post(ctx, 128, 0));
-	CHECK(check_post(ctx, 128, 1));
+	TEST_CHECK(check_post(ctx, 64, 0));
+	TEST_CHECK(check_post(ctx, 128, 0));
+	TEST_CHECK(check_post(ctx, 128, 1));
 	/* Rings from the external allocator start 0x5a-filled. */
 	memset(&c, 0, sizeof(c));
 	TEST_ASSERT_SUCCESS(set_allocators(ctx, &c), "allocators");
-	CHECK(check_post(ctx, 128, 0));
+	TEST_CHECK(check_post(ctx, 128, 0));
 	TEST_ASSERT_SUCCESS(set_allocators(ctx, NULL), "allocators off");
 	TEST_ASSERT_EQUAL(c.nlive, 0, "blocks left");
-	CHECK(close_dev(ctx));
+	TEST_CHECK(close_dev(ctx));
 	return TEST_SUCCESS;
 }
 
@@ -1517,7 +1514,7 @@ test_close_busy(void)
 	TEST_ASSERT_NOT_NULL(cq, "create: %s", strerror(errno));
 	TEST_ASSERT_EQUAL(mlx5_emu_close(ctx), -EBUSY, "close with a CQ");
 	TEST_ASSERT_SUCCESS(destroy(cq), "destroy");
-	CHECK(close_dev(ctx));
+	TEST_CHECK(close_dev(ctx));
 	return TEST_SUCCESS;
 }
 
@@ -1557,14 +1554,14 @@ test_channel(void)
 	memset(&c, 0, sizeof(c));
 	TEST_ASSERT_SUCCESS(set_allocators(ctx, &c), "allocators");
 	a.channel = other_ch;
-	CHECK(expect_fail(ctx, &a, NULL, EINVAL, &c, "foreign channel"));
+	TEST_CHECK(expect_fail(ctx, &a, NULL, EINVAL, &c, "foreign channel"));
 	TEST_ASSERT_EQUAL(other_ch->refcnt, 0, "refcnt %d", other_ch->refcnt);
 	TEST_ASSERT_SUCCESS(set_allocators(ctx, NULL), "allocators off");
 	TEST_ASSERT_SUCCESS(mlx5_glue->destroy_comp_channel(ch), "channel");
 	TEST_ASSERT_SUCCESS(mlx5_glue->destroy_comp_channel(other_ch),
 			    "channel");
-	CHECK(close_dev(other));
-	CHECK(close_dev(ctx));
+	TEST_CHECK(close_dev(other));
+	TEST_CHECK(close_dev(ctx));
 	return TEST_SUCCESS;
 }
 

@@ -32,11 +32,6 @@
 #include "test_hand_cq.h"
 #include "test_wait.h"
 
-#define CHECK(x) do { \
-	if ((x) != TEST_SUCCESS) \
-		return TEST_FAILED; \
-} while (0)
-
 static struct hand_cq h;
 
 static void

@@ -86,7 +86,8 @@ port_start(uint16_t port, uint16_t nq, const struct rte_eth_conf *conf)
 }
 
 /* Probe args on devices opened with caps (NULL: the defaults); 0 when
- * refused with a log line holding every string of want, no port left. */
+ * refused with a log line holding every string of want, no port left.
+ */
 static int
 probe_refused(const struct mlx5_emu_caps *caps, const char *args,
 		      const char *const *want, unsigned int nwant)
@@ -129,7 +130,8 @@ probe_refused(const struct mlx5_emu_caps *caps, const char *args,
 }
 
 /* Probe with bad devargs: refused with a log line naming them, nothing
- * left behind. */
+ * left behind.
+ */
 static int
 test_net_bad_devargs(void)
 {
@@ -167,7 +169,8 @@ test_net_bad_devargs(void)
 		{ "dev=emu,cqe_size=127", "bad value \"127\" for cqe_size" },
 		{ "dev=emu,cqe_size=0x50", "bad value \"0x50\" for cqe_size" },
 		/* Verbs CQs have MLX5DV_CQE_RES_FORMAT_HASH/CSUM/CSUM_STRIDX
-		 * and the basic layout only (mlx5dv.h). */
+		 * and the basic layout only (mlx5dv.h).
+		 */
 		{ "dev=emu,cq_path=verbs,cqe_comp=ftag",
 		  "cq_path=verbs cannot have cqe_comp=ftag" },
 		{ "dev=emu,cq_path=verbs,cqe_comp=l34h",
@@ -447,7 +450,7 @@ out:
 /* Inject one frame to dst and count what port receives. */
 static uint16_t
 rx_one(uint16_t port, const char *wire, const struct rte_ether_addr *dst,
-       uint16_t payload)
+	uint16_t payload)
 {
 	struct rte_mbuf *pkts[4];
 	uint8_t f[2048];

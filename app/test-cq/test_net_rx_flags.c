@@ -90,8 +90,8 @@ static const struct flag_case flag_cases[] = {
 static int
 test_rx_flags_table(void)
 {
-	uint32_t (*ptype)(uint16_t);
-	uint64_t (*csum)(uint16_t);
+	uint32_t (*ptype)(uint16_t hdr_type_etc);
+	uint64_t (*csum)(uint16_t hdr_type_etc);
 	unsigned int i;
 
 	TEST_ASSERT_SUCCESS(net_load(), "PMD not loaded");
@@ -109,7 +109,8 @@ test_rx_flags_table(void)
 				  " 0x%" PRIx64, c->what, c->hte, csum(c->hte),
 				  c->ol);
 		/* The VLAN bit and the reserved bits 1, 11..15 change
-		 * nothing. */
+		 * nothing.
+		 */
 		TEST_ASSERT_EQUAL(ptype((uint16_t)(c->hte | 0xf803)), c->ptype,
 				  "%s: ptype depends on other bits", c->what);
 		TEST_ASSERT_EQUAL(csum((uint16_t)(c->hte | 0xf803)), c->ol,

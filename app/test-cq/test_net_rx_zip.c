@@ -485,7 +485,8 @@ test_rx_zip(void)
 	TEST_ASSERT_SUCCESS(net_load(), "PMD not loaded");
 	/* ethdev's shared data is made at the first owner or port and,
 	 * from DPDK 23.11 on, freed with the last: held across the cases
-	 * so their heap checks see only what the cases leave. */
+	 * so their heap checks see only what the cases leave.
+	 */
 	TEST_ASSERT_SUCCESS(rte_eth_dev_owner_new(&owner), "ethdev owner");
 	for (k = 0; k < RTE_DIM(zip_cases); k++)
 		if (zip_case_run(k) != 0) {

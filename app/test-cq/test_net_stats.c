@@ -78,7 +78,7 @@ xstat(uint16_t port, const char *name, uint64_t *v)
 
 static void
 inject(const char *wire, const struct rte_ether_addr *mac, unsigned int n,
-       uint16_t payload)
+	uint16_t payload)
 {
 	uint8_t f[2048];
 	unsigned int i;

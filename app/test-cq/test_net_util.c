@@ -131,7 +131,7 @@ frame_build(uint8_t *f, const struct rte_ether_addr *dst, uint32_t src_ip,
 /* Receive from every queue of port until n packets or nothing for long. */
 uint16_t
 rx_all(uint16_t port, uint16_t nq, struct rte_mbuf **pkts, uint16_t n,
-       uint16_t *qof)
+	uint16_t *qof)
 {
 	uint16_t got = 0, q, k, i;
 	unsigned int idle;

@@ -30,12 +30,14 @@ uint32_t frame_build(uint8_t *f, const struct rte_ether_addr *dst,
 		     uint32_t src_ip, uint16_t sport, uint16_t payload,
 		     int vlan);
 /* Receive from queues 0..nq-1 until n packets or nothing for long;
- * qof[i]: queue of packet i (may be NULL). */
+ * qof[i]: queue of packet i (may be NULL).
+ */
 uint16_t rx_all(uint16_t port, uint16_t nq, struct rte_mbuf **pkts,
 		uint16_t n, uint16_t *qof);
 void free_all(struct rte_mbuf **p, uint16_t n);
 /* A pktmbuf pool of n mbufs in `chunks` separate memory regions (1..
- * POOL_CHUNKS_MAX), mbufs in random order; NULL on failure (logged). */
+ * POOL_CHUNKS_MAX), mbufs in random order; NULL on failure (logged).
+ */
 #define POOL_CHUNKS_MAX 64
 struct rte_mempool *pool_chunked(const char *name, unsigned int n,
 				 unsigned int cache, unsigned int chunks);

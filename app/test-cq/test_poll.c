@@ -37,11 +37,6 @@
 #include "test_cpl_expect.h"
 #include "test_cqe_image.h"
 
-#define CHECK(x) do { \
-	if ((x) != TEST_SUCCESS) \
-		return TEST_FAILED; \
-} while (0)
-
 /* Arm word left in the doorbell record's second word: never written. */
 static const uint8_t dbrec_arm_sentinel[4] = { 0xa1, 0xb2, 0xc3, 0xd4 };
 /* First word before any poll: an empty poll must not write it. */
@@ -151,7 +146,8 @@ fx_write(uint32_t idx, const struct img_cqe *d, unsigned int owner)
 
 	if (fx.kind == FX_128) {
 		/* Inline data scattered to the first half (a decoy CQE of
-		 * the same pass with other contents). */
+		 * the same pass with other contents).
+		 */
 		uint8_t *half = cqe - 64;
 		unsigned int k;
 
@@ -304,7 +300,7 @@ test_poll_empty(const void *data)
 	unsigned int allocs = test_poll_heap_allocs();
 	int i;
 
-	CHECK(fx_init(kind, 4, 0));
+	TEST_CHECK(fx_init(kind, 4, 0));
 	for (i = 0; i < 3; i++)
 		TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(fx.cq, c, 32), 0,
 				  "%s: empty ring returned completions",
@@ -312,7 +308,7 @@ test_poll_empty(const void *data)
 	TEST_ASSERT_EQUAL(fx.cq->ci, 0u, "ci moved");
 	TEST_ASSERT_BUFFERS_ARE_EQUAL(fx.dbrec, dbrec_ci_sentinel, 4,
 				      "empty polls wrote the doorbell record");
-	CHECK(check_counters(0, 0, 3, 3, 0));
+	TEST_CHECK(check_counters(0, 0, 3, 3, 0));
 	fx_fini();
 	TEST_ASSERT_EQUAL(test_poll_heap_allocs(), allocs, "heap leak");
 	return TEST_SUCCESS;
@@ -326,7 +322,7 @@ test_poll_requester(void)
 	struct img_cqe d[5];
 	unsigned int i;
 
-	CHECK(fx_init(FX_64, 4, 0));
+	TEST_CHECK(fx_init(FX_64, 4, 0));
 	for (i = 0; i < RTE_DIM(d); i++) {
 		memset(&d[i], 0, sizeof(d[i]));
 		d[i].opcode = 0; /* MLX5_CQE_REQ */
@@ -340,7 +336,7 @@ test_poll_requester(void)
 	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(fx.cq, c, 8), 5,
 			  "wrong count");
 	for (i = 0; i < RTE_DIM(d); i++) {
-		CHECK(check_img(&c[i], &d[i], i));
+		TEST_CHECK(check_img(&c[i], &d[i], i));
 		TEST_ASSERT_EQUAL(c[i].opcode, RTE_MLX5CQ_OP_REQ, "opcode");
 		TEST_ASSERT_EQUAL(c[i].flow_tag, 0x1234u + i, "qpn");
 		TEST_ASSERT_EQUAL(c[i].wqe_counter, (uint16_t)(0xfffe + i),
@@ -348,8 +344,8 @@ test_poll_requester(void)
 		TEST_ASSERT_EQUAL(c[i].s_wqe_opcode, 0,
 				  "s_wqe_opcode set on success");
 	}
-	CHECK(check_dbrec(5));
-	CHECK(check_counters(5, 0, 1, 0, 0));
+	TEST_CHECK(check_dbrec(5));
+	TEST_CHECK(check_counters(5, 0, 1, 0, 0));
 	fx_fini();
 	return TEST_SUCCESS;
 }
@@ -363,7 +359,7 @@ test_poll_responder(const void *data)
 	struct img_cqe d[3];
 	unsigned int i;
 
-	CHECK(fx_init(kind, 3, 0));
+	TEST_CHECK(fx_init(kind, 3, 0));
 	memset(d, 0, sizeof(d));
 	/* TCP/IPv4, L3/L4 ok, VLAN stripped. */
 	d[0].opcode = 2; /* RESP_SEND */
@@ -397,7 +393,7 @@ test_poll_responder(const void *data)
 	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(fx.cq, c, 4), 3,
 			  "%s: wrong count", fx_kind_name[kind]);
 	for (i = 0; i < RTE_DIM(d); i++)
-		CHECK(check_img(&c[i], &d[i], i));
+		TEST_CHECK(check_img(&c[i], &d[i], i));
 	/* Spelled out once more for the first record. */
 	TEST_ASSERT_EQUAL(c[0].byte_cnt, 1514u, "byte_cnt");
 	TEST_ASSERT_EQUAL(c[0].rss_hash, 0xdeadbeefu, "rss_hash");
@@ -418,8 +414,8 @@ test_poll_responder(const void *data)
 			  "hdr_type_etc");
 	TEST_ASSERT_EQUAL(c[2].byte_cnt, 0u, "zero byte_cnt");
 	TEST_ASSERT_EQUAL(c[2].timestamp, 0ull, "zero timestamp");
-	CHECK(check_dbrec(3));
-	CHECK(check_counters(3, 0, 1, 0, 0));
+	TEST_CHECK(check_dbrec(3));
+	TEST_CHECK(check_counters(3, 0, 1, 0, 0));
 	fx_fini();
 	return TEST_SUCCESS;
 }
@@ -439,7 +435,7 @@ test_poll_errors(const void *data)
 	struct img_cqe d[4 * RTE_DIM(test_syndromes)];
 	unsigned int i, n = 0, got = 0, errors = 0, polls = 0;
 
-	CHECK(fx_init(kind, 7, 0));
+	TEST_CHECK(fx_init(kind, 7, 0));
 	for (i = 0; i < ns; i++) {
 		/* success, REQ_ERR, RESP_ERR, success */
 		memset(&d[n], 0, sizeof(d[n]) * 4);
@@ -475,10 +471,10 @@ test_poll_errors(const void *data)
 		TEST_ASSERT_EQUAL(r, RTE_MIN(7u, n - got),
 				  "burst stopped at an error CQE");
 		got += r;
-		CHECK(check_dbrec(got));
+		TEST_CHECK(check_dbrec(got));
 	}
 	for (i = 0; i < n; i++)
-		CHECK(check_img(&c[i], &d[i], i));
+		TEST_CHECK(check_img(&c[i], &d[i], i));
 	/* The mapping spelled out for a few syndromes. */
 	for (i = 0; i < n; i++) {
 		if (!img_is_error(d[i].opcode))
@@ -498,7 +494,7 @@ test_poll_errors(const void *data)
 					  "unknown syndrome -> GENERAL_ERR");
 	}
 	TEST_ASSERT_EQUAL(IBV_WC_GENERAL_ERR, 21, "verbs.h GENERAL_ERR");
-	CHECK(check_counters(n, errors, polls, 0, 0));
+	TEST_CHECK(check_counters(n, errors, polls, 0, 0));
 	fx_fini();
 	return TEST_SUCCESS;
 }
@@ -538,7 +534,7 @@ test_poll_bursts(const void *data)
 		uint64_t polls = 0, empty = 0, errors = 0;
 		uint32_t ci = 0, round = 0;
 
-		CHECK(fx_init(kind, 6, 0));
+		TEST_CHECK(fx_init(kind, 6, 0));
 		while (ci < total) {
 			uint32_t room = fx.entries - (fx.pi - ci);
 			uint32_t k = (uint32_t)(mix64(round++) % 41);
@@ -564,7 +560,7 @@ test_poll_bursts(const void *data)
 			for (i = 0; i < r; i++) {
 				test_poll_gen_cqe(ci + i, &d);
 				errors += img_is_error(d.opcode);
-				CHECK(check_img(&c[i], &d, ci + i));
+				TEST_CHECK(check_img(&c[i], &d, ci + i));
 			}
 			for (i = r; i < 32; i++)
 				TEST_ASSERT_EQUAL(c[i].byte_cnt, 0xccccccccu,
@@ -573,9 +569,9 @@ test_poll_bursts(const void *data)
 			ci += r;
 			TEST_ASSERT_EQUAL(fx.cq->ci, ci, "cq->ci");
 			if (r)
-				CHECK(check_dbrec(ci));
+				TEST_CHECK(check_dbrec(ci));
 		}
-		CHECK(check_counters(total, errors, polls, empty, 0));
+		TEST_CHECK(check_counters(total, errors, polls, empty, 0));
 		fx_fini();
 	}
 	return TEST_SUCCESS;
@@ -594,7 +590,7 @@ test_poll_stop_owner(const void *data)
 	struct img_cqe d[8];
 	unsigned int i;
 
-	CHECK(fx_init(kind, 4, 0));
+	TEST_CHECK(fx_init(kind, 4, 0));
 	for (i = 0; i < 8; i++) {
 		test_poll_gen_cqe(i, &d[i]);
 		d[i].opcode = 2;
@@ -608,20 +604,20 @@ test_poll_stop_owner(const void *data)
 	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(fx.cq, c, 32), 5,
 			  "wrong owner did not stop the burst");
 	for (i = 0; i < 5; i++)
-		CHECK(check_img(&c[i], &d[i], i));
-	CHECK(check_dbrec(5));
+		TEST_CHECK(check_img(&c[i], &d[i], i));
+	TEST_CHECK(check_dbrec(5));
 	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(fx.cq, c, 32), 0,
 			  "hardware-owned CQE delivered");
-	CHECK(check_dbrec(5));
+	TEST_CHECK(check_dbrec(5));
 	fx_write(5, &d[5], 0);
 	fx.pi = 7;
 	scrub(c, 32);
 	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(fx.cq, c, 32), 2,
 			  "CQE not delivered after the owner flip");
-	CHECK(check_img(&c[0], &d[5], 5));
-	CHECK(check_img(&c[1], &d[6], 6));
-	CHECK(check_dbrec(7));
-	CHECK(check_counters(7, 0, 3, 1, 0));
+	TEST_CHECK(check_img(&c[0], &d[5], 5));
+	TEST_CHECK(check_img(&c[1], &d[6], 6));
+	TEST_CHECK(check_dbrec(7));
+	TEST_CHECK(check_counters(7, 0, 3, 1, 0));
 	fx_fini();
 	return TEST_SUCCESS;
 }
@@ -639,7 +635,7 @@ test_poll_stop_invalid(const void *data)
 	struct img_cqe d, inv;
 	uint32_t i, ci = 0;
 
-	CHECK(fx_init(kind, 3, 0));
+	TEST_CHECK(fx_init(kind, 3, 0));
 	memset(&inv, 0, sizeof(inv));
 	inv.opcode = 15; /* MLX5_CQE_INVALID */
 	for (i = 0; i < 3; i++) {
@@ -651,11 +647,12 @@ test_poll_stop_invalid(const void *data)
 	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(fx.cq, c, 32), 3,
 			  "INVALID opcode did not stop the burst (pass 0)");
 	ci = 3;
-	CHECK(check_dbrec(ci));
+	TEST_CHECK(check_dbrec(ci));
 	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(fx.cq, c, 32), 0,
 			  "INVALID CQE delivered");
 	/* Rest of pass 0 and pass 1 up to index 12, then an INVALID CQE
-	 * with owner 1 at 13. */
+	 * with owner 1 at 13.
+	 */
 	fx.pi = 3;
 	while (fx.pi < 13) {
 		test_poll_gen_cqe(fx.pi, &d);
@@ -666,7 +663,7 @@ test_poll_stop_invalid(const void *data)
 			TEST_ASSERT_EQUAL(r, fx.pi - ci, "count");
 			for (i = 0; i < r; i++) {
 				test_poll_gen_cqe(ci + i, &d);
-				CHECK(check_img(&c[i], &d, ci + i));
+				TEST_CHECK(check_img(&c[i], &d, ci + i));
 			}
 			ci += r;
 		}
@@ -675,7 +672,7 @@ test_poll_stop_invalid(const void *data)
 	TEST_ASSERT_EQUAL(fx_cqe(13)[IMG_OP_OWN], 0xf1, "image");
 	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(fx.cq, c, 32), 0,
 			  "INVALID CQE delivered (pass 1)");
-	CHECK(check_dbrec(13));
+	TEST_CHECK(check_dbrec(13));
 	fx_fini();
 	return TEST_SUCCESS;
 }
@@ -697,7 +694,7 @@ test_poll_wrap(const void *data)
 	uint32_t ci = 0, round = 0, i;
 	uint16_t prev_wqe = 0xffff;
 
-	CHECK(fx_init(kind, 4, 0));
+	TEST_CHECK(fx_init(kind, 4, 0));
 	while (ci < total) {
 		/* Fill: the whole ring every other round, else a part. */
 		uint32_t k = (round & 1) ? fx.entries :
@@ -717,7 +714,7 @@ test_poll_wrap(const void *data)
 					  fx_kind_name[kind], ci);
 			for (i = 0; i < r; i++) {
 				test_poll_gen_cqe(ci + i, &d);
-				CHECK(check_img(&c[i], &d, ci + i));
+				TEST_CHECK(check_img(&c[i], &d, ci + i));
 				TEST_ASSERT_EQUAL(c[i].wqe_counter,
 						  (uint16_t)(prev_wqe + 1),
 						  "out of order at %u",
@@ -725,10 +722,11 @@ test_poll_wrap(const void *data)
 				prev_wqe = c[i].wqe_counter;
 			}
 			ci += r;
-			CHECK(check_dbrec(ci));
+			TEST_CHECK(check_dbrec(ci));
 		}
 		/* Drained: every entry holds a CQE of this or the previous
-		 * pass with a valid opcode; none may be delivered. */
+		 * pass with a valid opcode; none may be delivered.
+		 */
 		TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(fx.cq, c, 32), 0,
 				  "stale CQE delivered at ci %u", ci);
 	}
@@ -755,7 +753,7 @@ test_poll_ci_wrap(void)
 	for (s = 0; s < RTE_DIM(starts); s++) {
 		uint32_t ci = starts[s], end = starts[s] + 64;
 
-		CHECK(fx_init(FX_64, 4, starts[s]));
+		TEST_CHECK(fx_init(FX_64, 4, starts[s]));
 		while (ci != end) {
 			uint16_t r;
 
@@ -767,10 +765,10 @@ test_poll_ci_wrap(void)
 			TEST_ASSERT_EQUAL(r, 5, "count at ci 0x%x", ci);
 			for (i = 0; i < r; i++) {
 				test_poll_gen_cqe(ci + i, &d);
-				CHECK(check_img(&c[i], &d, ci + i));
+				TEST_CHECK(check_img(&c[i], &d, ci + i));
 			}
 			ci += r;
-			CHECK(check_dbrec(ci));
+			TEST_CHECK(check_dbrec(ci));
 			if (ci - starts[s] >= 60)
 				break;
 		}
@@ -795,7 +793,7 @@ test_poll_compressed_stop(const void *data)
 	uint8_t before[64];
 	unsigned int i;
 
-	CHECK(fx_init(kind, 4, 0));
+	TEST_CHECK(fx_init(kind, 4, 0));
 	for (i = 0; i < 3; i++) {
 		test_poll_gen_cqe(i, &d[i]);
 		d[i].opcode = 2;
@@ -811,18 +809,18 @@ test_poll_compressed_stop(const void *data)
 	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(fx.cq, c, 8), 3,
 			  "burst did not stop before the compressed CQE");
 	for (i = 0; i < 3; i++)
-		CHECK(check_img(&c[i], &d[i], i));
+		TEST_CHECK(check_img(&c[i], &d[i], i));
 	TEST_ASSERT_EQUAL(c[3].byte_cnt, 0xccccccccu,
 			  "record written for the compressed CQE");
-	CHECK(check_dbrec(3));
-	CHECK(check_counters(3, 0, 1, 0, 1));
+	TEST_CHECK(check_dbrec(3));
+	TEST_CHECK(check_counters(3, 0, 1, 0, 1));
 	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(fx.cq, c, 8), 0,
 			  "compressed CQE delivered");
 	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(fx.cq, c, 1), 0,
 			  "compressed CQE delivered");
 	TEST_ASSERT_EQUAL(fx.cq->ci, 3u, "ci moved past the compressed CQE");
-	CHECK(check_dbrec(3));
-	CHECK(check_counters(3, 0, 3, 0, 3));
+	TEST_CHECK(check_dbrec(3));
+	TEST_CHECK(check_counters(3, 0, 3, 0, 3));
 	TEST_ASSERT_BUFFERS_ARE_EQUAL(fx_cqe(3), before, 64,
 				      "compressed CQE modified");
 	fx_fini();
@@ -846,7 +844,7 @@ test_poll_compressed_log(void)
 	unsigned int i, lines = 0;
 
 	TEST_ASSERT(level >= 0, "no log type pmd.common.mlx5cq");
-	CHECK(fx_init(FX_64, 4, 0));
+	TEST_CHECK(fx_init(FX_64, 4, 0));
 	memset(&title, 0, sizeof(title));
 	title.opcode = 2;
 	title.format = 3;
@@ -868,7 +866,7 @@ test_poll_compressed_log(void)
 		lines++;
 	free(buf);
 	TEST_ASSERT_EQUAL(lines, 1u, "%u log lines for 5 stops", lines);
-	CHECK(check_counters(0, 0, 5, 0, 5));
+	TEST_CHECK(check_counters(0, 0, 5, 0, 5));
 	fx_fini();
 	return TEST_SUCCESS;
 }
@@ -881,7 +879,7 @@ test_poll_counters(void)
 	struct img_cqe d;
 	unsigned int i;
 
-	CHECK(fx_init(FX_64, 4, 0));
+	TEST_CHECK(fx_init(FX_64, 4, 0));
 	test_poll_gen_cqe(0, &d);
 	d.opcode = 0;
 	fx_post(&d);
@@ -889,7 +887,7 @@ test_poll_counters(void)
 	TEST_ASSERT_EQUAL(fx.cq->ci, 0u, "n = 0 consumed a CQE");
 	TEST_ASSERT_BUFFERS_ARE_EQUAL(fx.dbrec, dbrec_ci_sentinel, 4,
 				      "n = 0 wrote the doorbell record");
-	CHECK(check_counters(0, 0, 1, 1, 0));
+	TEST_CHECK(check_counters(0, 0, 1, 1, 0));
 	for (i = 1; i < 6; i++) {
 		memset(&d, 0, sizeof(d));
 		d.opcode = (i & 1) ? 13 : 2;
@@ -899,17 +897,17 @@ test_poll_counters(void)
 	}
 	/* 6 available: 3 errors (i = 1, 3, 5). */
 	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(fx.cq, c, 4), 4, "first");
-	CHECK(check_counters(4, 2, 2, 1, 0));
+	TEST_CHECK(check_counters(4, 2, 2, 1, 0));
 	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(fx.cq, c, 4), 2, "second");
-	CHECK(check_counters(6, 3, 3, 1, 0));
+	TEST_CHECK(check_counters(6, 3, 3, 1, 0));
 	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(fx.cq, c, 4), 0, "third");
-	CHECK(check_counters(6, 3, 4, 2, 0));
+	TEST_CHECK(check_counters(6, 3, 4, 2, 0));
 	TEST_ASSERT_EQUAL(c[1].status, IBV_WC_WR_FLUSH_ERR, "flush status");
 	TEST_ASSERT_EQUAL(test_cq_cnt(fx.cq)->err_syndrome[0x05], 3,
 			  "syndrome 0x05");
 	/* A reset zeroes every counter, the per-syndrome ones included. */
 	TEST_ASSERT_SUCCESS(rte_mlx5cq_counters_reset(fx.cq), "reset");
-	CHECK(check_counters(0, 0, 0, 0, 0));
+	TEST_CHECK(check_counters(0, 0, 0, 0, 0));
 	for (i = 0; i < 256; i++)
 		TEST_ASSERT_EQUAL(test_cq_cnt(fx.cq)->err_syndrome[i], 0,
 				  "syndrome 0x%02x after reset", i);
@@ -1078,7 +1076,7 @@ test_poll_emu_wraps(const void *data)
 	uint64_t errors = 0;
 	uint32_t posted = 0, ci = 0, round = 0, i;
 
-	CHECK(emu_open_cq(ec, entries, &info));
+	TEST_CHECK(emu_open_cq(ec, entries, &info));
 	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(emu.cq, c, 32), 0,
 			  "new CQ not empty");
 	while (ci < total) {
@@ -1110,11 +1108,11 @@ test_poll_emu_wraps(const void *data)
 				emu_gen_cpl(ci + i, &m);
 				expect_emu_record(&m, &e);
 				errors += e.status != 0;
-				CHECK(test_poll_check_record(&c[i], &e,
+				TEST_CHECK(test_poll_check_record(&c[i], &e,
 							     ci + i));
 			}
 			ci += r;
-			CHECK(emu_check_dbrec(&info, ci));
+			TEST_CHECK(emu_check_dbrec(&info, ci));
 		}
 		TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(emu.cq, c, 32), 0,
 				  "stale CQE delivered at ci %u", ci);
@@ -1122,7 +1120,7 @@ test_poll_emu_wraps(const void *data)
 	TEST_ASSERT_EQUAL(test_cq_cnt(emu.cq)->completions, (uint64_t)total,
 			  "completions counter");
 	TEST_ASSERT_EQUAL(test_cq_cnt(emu.cq)->errors, errors, "errors counter");
-	CHECK(emu_close_cq());
+	TEST_CHECK(emu_close_cq());
 	TEST_ASSERT_EQUAL(test_poll_heap_allocs(), allocs, "heap leak");
 	return TEST_SUCCESS;
 }
@@ -1140,7 +1138,7 @@ test_poll_emu_ring_memory(const void *data)
 	const struct rte_memseg *ms;
 	uintptr_t start, end;
 
-	CHECK(emu_open_cq(ec, 256, &info));
+	TEST_CHECK(emu_open_cq(ec, 256, &info));
 	TEST_ASSERT_NOT_NULL(info.ring, "no ring");
 	TEST_ASSERT_EQUAL(info.ring_size, (size_t)256 * ec->cqe_size,
 			  "ring_size %zu", info.ring_size);
@@ -1164,7 +1162,7 @@ test_poll_emu_ring_memory(const void *data)
 		TEST_ASSERT_EQUAL(info.ring_hugepage, 0,
 				  "ring_hugepage 1 without hugepages");
 	}
-	CHECK(emu_close_cq());
+	TEST_CHECK(emu_close_cq());
 	return TEST_SUCCESS;
 }
 

@@ -310,7 +310,8 @@ test_vec_same(const void *data)
 		memset(vx.rec[v], 0xa5, (VEC_TOTAL + VEC_BURST_MAX) *
 		       sizeof(*vx.rec[v]));
 		/* The lean consumer keeps the default poll; an implementation
-		 * this CPU or EAL does not allow is skipped. */
+		 * this CPU or EAL does not allow is skipped.
+		 */
 		if (v != VEC_LEAN &&
 		    rte_mlx5cq_vec_set(vx.cq[v], (enum rte_mlx5cq_vec)v) != 0)
 			continue;

@@ -224,7 +224,8 @@ rte_mlx5cq_event_get(struct rte_mlx5cq *pub)
 		}
 	}
 	/* Counted on both paths: rte_mlx5cq_event_ack() checks n against it
-	 * (only verbs passes the acknowledgement on). */
+	 * (only verbs passes the acknowledgment on).
+	 */
 	cq->ev_unacked++;
 	cq->arm_sn++;
 	cq->cnt.events++;
@@ -253,7 +254,7 @@ rte_mlx5cq_event_ack(struct rte_mlx5cq *pub, unsigned int n)
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}
-	/* DevX channels need no acknowledgement: only the count moves. */
+	/* DevX channels need no acknowledgment: only the count moves. */
 	if (cq->chan != NULL && n != 0)
 		mlx5_glue->ack_cq_events(mlx5_glue->cq_ex_to_cq(cq->vcq), n);
 	cq->ev_unacked -= n;

@@ -88,7 +88,7 @@ iter_busy(const struct rte_mlx5cq *cq)
 {
 	MLX5CQ_LOG(ERR, "CQ 0x%x: start_poll without end_poll", cq->cqn);
 	rte_errno = EBUSY;
-	return EBUSY;
+	return rte_errno;
 }
 
 int
@@ -102,7 +102,7 @@ rte_mlx5cq_start_poll(struct rte_mlx5cq *cq,
 		MLX5CQ_LOG(ERR, "invalid argument: cq=%p comp_mask=%#x",
 			   (void *)cq, attr != NULL ? attr->comp_mask : 0);
 		rte_errno = EINVAL;
-		return EINVAL;
+		return rte_errno;
 	}
 	/*
 	 * An open pair holds the lock: test before taking it, or a second
@@ -124,7 +124,7 @@ rte_mlx5cq_start_poll(struct rte_mlx5cq *cq,
 		if (cq->slow & RTE_MLX5CQ_SLOW_LOCK)
 			rte_spinlock_unlock(&mlx5cq_from_pub(cq)->lock);
 		rte_errno = ENOENT;
-		return ENOENT;
+		return rte_errno;
 	}
 	MLX5CQ_ZIP(cq)->iter_cqe = cqe;
 	mlx5cq_iter_consume(cq);
@@ -139,11 +139,11 @@ rte_mlx5cq_next_poll(struct rte_mlx5cq *cq)
 
 	if (cq == NULL || !mlx5cq_from_pub(cq)->iter_active) {
 		rte_errno = EINVAL;
-		return EINVAL;
+		return rte_errno;
 	}
 	if (mlx5cq_iter_fetch(cq, &cqe)) {
 		rte_errno = ENOENT;
-		return ENOENT;
+		return rte_errno;
 	}
 	MLX5CQ_ZIP(cq)->iter_cqe = cqe;
 	mlx5cq_iter_consume(cq);

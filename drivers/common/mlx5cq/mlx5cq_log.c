@@ -6,4 +6,5 @@
 
 #include "mlx5cq_private.h"
 
-RTE_LOG_REGISTER(mlx5cq_logtype, pmd.common.mlx5cq, NOTICE);
+/* pmd.common.mlx5cq (RTE_LOG_DEFAULT_LOGTYPE from drivers/meson.build). */
+RTE_LOG_REGISTER_DEFAULT(mlx5cq_logtype, NOTICE);

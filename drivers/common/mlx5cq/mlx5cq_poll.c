@@ -175,7 +175,8 @@ consume(struct rte_mlx5cq *cq, volatile const uint8_t *cqe, uint8_t op_own,
 		mlx5cq_count_error(cq, c);
 	} else if (cq->comp & RTE_MLX5CQ_COMP_ENHANCED) {
 		/* The title of the arrays that follow: its slot may be
-		 * reused once consumed, keep a copy. */
+		 * reused once consumed, keep a copy.
+		 */
 		memcpy(z->title, (const void *)(uintptr_t)cqe, 64);
 		z->trec = *c;
 		z->wqe_next = (uint16_t)(c->wqe_counter + 1);

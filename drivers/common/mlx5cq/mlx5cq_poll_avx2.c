@@ -41,14 +41,17 @@ mlx5cq_fast_decode(volatile const uint8_t *c, unsigned int shift,
 		/* lane 0 = CQE 0..15 -> record 0..15: rss_hash (12) */
 		Z, Z, Z, Z, 15, 14, 13, 12, Z, Z, Z, Z, Z, Z, Z, Z,
 		/* lane 1 = CQE 16..31 -> record 16..31: vlan (30),
-		 * hdr_type_etc (28), csum (20) */
+		 * hdr_type_etc (28), csum (20)
+		 */
 		Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 15, 14, 13, 12, 5, 4);
 	const __m256i m_hi = _mm256_setr_epi8(
 		/* lane 0 = CQE 32..47 -> record 0..15: byte_cnt (44),
-		 * metadata (36) */
+		 * metadata (36)
+		 */
 		15, 14, 13, 12, Z, Z, Z, Z, Z, Z, Z, Z, 7, 6, 5, 4,
 		/* lane 1 = CQE 48..63 -> record 16..31: timestamp (48),
-		 * wqe_counter (60) */
+		 * wqe_counter (60)
+		 */
 		7, 6, 5, 4, 3, 2, 1, 0, 13, 12, Z, Z, Z, Z, Z, Z);
 	const __m256i m_bc = _mm256_setr_epi8(
 		/* lane 0 = CQE 48..63 -> record 8..11: flow_tag (57..59) */
@@ -96,14 +99,16 @@ static const int8_t zm_shuf[ZM_FORMATS][32] = {
 	{ 7, 6, 5, 4, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z,
 	  Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 1, 0 },
 	/* FTAG_STRIDX: byte_cnt 24 bits (3 <- 0); flow_tag 8..11 <- m1,
-	 * m0, m4, 0; wqe_counter 24..25 <- m3, m2 */
+	 * m0, m4, 0; wqe_counter 24..25 <- m3, m2
+	 */
 	{ 7, 6, 5, Z, Z, Z, Z, Z, 1, 0, 4, Z, Z, Z, Z, Z,
 	  Z, Z, Z, Z, Z, Z, Z, Z, 3, 2, Z, Z, Z, Z, Z, Z },
 	/* CSUM_STRIDX: byte_cnt; wqe_counter <- m3, m2; csum <- m1, m0 */
 	{ 7, 6, 5, 4, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z,
 	  Z, Z, Z, Z, Z, Z, Z, Z, 3, 2, Z, Z, Z, Z, 1, 0 },
 	/* L34H_STRIDX: byte_cnt; wqe_counter <- m3, m2; hdr_type_etc low
-	 * byte 28 <- m1 */
+	 * byte 28 <- m1
+	 */
 	{ 7, 6, 5, 4, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z,
 	  Z, Z, Z, Z, Z, Z, Z, Z, 3, 2, Z, Z, 1, Z, Z, Z },
 	/* requester: byte_cnt; wqe_counter <- m1, m0 */

@@ -23,7 +23,8 @@ mlx5cq_fast_decode(volatile const uint8_t *c, unsigned int shift,
 		   struct rte_mlx5cq_cpl *r, uint32_t k)
 {
 	/* Record bytes 0..15: byte_cnt (CQE 44), rss_hash (12), flow_tag
-	 * (57..59, 24 bits), metadata (36). */
+	 * (57..59, 24 bits), metadata (36).
+	 */
 	const __m128i m_l0 = _mm_setr_epi8(Z, Z, Z, Z, 15, 14, 13, 12,
 					   Z, Z, Z, Z, Z, Z, Z, Z);
 	const __m128i m_l2a = _mm_setr_epi8(15, 14, 13, 12, Z, Z, Z, Z,
@@ -31,7 +32,8 @@ mlx5cq_fast_decode(volatile const uint8_t *c, unsigned int shift,
 	const __m128i m_l3a = _mm_setr_epi8(Z, Z, Z, Z, Z, Z, Z, Z,
 					    11, 10, 9, Z, Z, Z, Z, Z);
 	/* Record bytes 16..31: timestamp (48), wqe_counter (60), vlan (30),
-	 * hdr_type_etc (28), csum (20). */
+	 * hdr_type_etc (28), csum (20).
+	 */
 	const __m128i m_l3b = _mm_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0,
 					    13, 12, Z, Z, Z, Z, Z, Z);
 	const __m128i m_l1b = _mm_setr_epi8(Z, Z, Z, Z, Z, Z, Z, Z,

@@ -78,7 +78,8 @@ extern int mlx5cq_logtype;
  * public RTE_MLX5CQ_COMP_ENHANCED for the enhanced layout.
  */
 /* Enhanced layout: the validity iteration count of a fresh ring (DPDK
- * main MLX5_CQE_VIC_INIT), so no CQE looks valid on pass 0. */
+ * main MLX5_CQE_VIC_INIT), so no CQE looks valid on pass 0.
+ */
 #define MLX5CQ_CQE_VIC_INIT 0xff
 /* Byte of the validity iteration count (enhanced layout). */
 #define MLX5CQ_CQE_VIC 62
@@ -326,7 +327,8 @@ volatile const uint8_t *mlx5cq_zip_synth(struct rte_mlx5cq *cq, uint32_t ci);
 void mlx5cq_zip_consume(struct rte_mlx5cq *cq, uint32_t take);
 
 /* Fast poll implementations (mlx5cq_poll_fast.h), by enum rte_mlx5cq_vec;
- * NULL where the build has none. */
+ * NULL where the build has none.
+ */
 typedef uint16_t (*mlx5cq_poll_fast_t)(struct rte_mlx5cq *cq,
 				       struct rte_mlx5cq_cpl *cpl, uint16_t n,
 				       uint16_t done);
@@ -341,7 +343,8 @@ uint16_t mlx5cq_poll_fast_avx2(struct rte_mlx5cq *cq,
 			       uint16_t done);
 extern const mlx5cq_poll_fast_t mlx5cq_poll_fast[RTE_MLX5CQ_VEC_MAX];
 /* Records of take mini-CQEs from m (mlx5cq_zip.c zip_records()), AVX2;
- * fmt: PRM MLX5_CQE_RESP_FORMAT_*, UINT32_MAX for requester minis. */
+ * fmt: PRM MLX5_CQE_RESP_FORMAT_*, UINT32_MAX for requester minis.
+ */
 void mlx5cq_zip_records_avx2(const struct rte_mlx5cq_cpl *t, unsigned int fmt,
 			     volatile const uint8_t *m,
 			     struct rte_mlx5cq_cpl *c, uint32_t take,

@@ -65,7 +65,8 @@ mlx5cq_zip_open(struct rte_mlx5cq *cq, volatile const uint8_t *cqe,
 			return -1;
 		}
 		/* It spans one slot per mini-CQE (kernel en_rx.c
-		 * mlx5e_decompress_enhanced_cqe: cc moves per mini). */
+		 * mlx5e_decompress_enhanced_cqe: cc moves per mini).
+		 */
 		z->ca = ci;
 		z->end = ci + cnt;
 	} else {
@@ -82,7 +83,8 @@ mlx5cq_zip_open(struct rte_mlx5cq *cq, volatile const uint8_t *cqe,
 			return -1;
 		}
 		/* Owned and past the read barrier; the title stays in its
-		 * slot until the session is consumed: no copy. */
+		 * slot until the session is consumed: no copy.
+		 */
 		rte_mlx5cq__decode_ok(cqe, op_own, &z->trec);
 		z->wqe_next = z->trec.wqe_counter;
 		z->ca = ci + 1;

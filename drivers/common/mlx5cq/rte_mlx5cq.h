@@ -320,7 +320,7 @@ __rte_experimental
 int rte_mlx5cq_counters_reset(struct rte_mlx5cq *cq);
 
 /**
- * Id of a CQ in the library's registry (telemetry /mlx5cq/info,<id>).
+ * Id of a CQ in the library's registry (telemetry /mlx5cq/info,ID).
  *
  * @param cq
  *   CQ made by rte_mlx5cq_create() or rte_mlx5cq_attach().
@@ -365,7 +365,7 @@ int rte_mlx5cq_telemetry_list(const char *cmd, const char *params,
 			      struct rte_tel_data *d);
 
 /**
- * Telemetry handler of /mlx5cq/info,<id>: a dict with id, cqn, path,
+ * Telemetry handler of /mlx5cq/info,ID: a dict with id, cqn, path,
  * entries, cqe_size, comp, flags, ci, arm_sn, every counter and
  * err_syndrome (a dict "0xNN": count of the syndromes seen).
  *
@@ -707,7 +707,7 @@ int rte_mlx5cq_event_get(struct rte_mlx5cq *cq);
 /**
  * Acknowledge events got with rte_mlx5cq_event_get() (ibv_ack_cq_events).
  * Both paths count the events got and not yet acknowledged; verbs CQs pass
- * the acknowledgement to the completion channel, DevX channels need none.
+ * the acknowledgment to the completion channel, DevX channels need none.
  *
  * @param cq
  *   CQ.

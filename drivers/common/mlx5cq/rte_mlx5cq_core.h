@@ -277,7 +277,8 @@ rte_mlx5cq__decode_ok(volatile const uint8_t *cqe, uint8_t op_own,
 	c->hdr_type_etc = rte_mlx5cq__be16(cqe, RTE_MLX5CQ_CQE_HDR_TYPE_ETC);
 	c->csum = rte_mlx5cq__be16(cqe, RTE_MLX5CQ_CQE_CSUM);
 	/* opcode .. rsvd: one 8-byte store (little endian: opcode first),
-	 * status, syndromes, s_wqe_opcode and rsvd zero. */
+	 * status, syndromes, s_wqe_opcode and rsvd zero.
+	 */
 	tail = (uint64_t)(op_own >> 4) |
 	       (uint64_t)cqe[RTE_MLX5CQ_CQE_RX_HASH_TYPE] << 32;
 	memcpy(&c->opcode, &tail, sizeof(tail));

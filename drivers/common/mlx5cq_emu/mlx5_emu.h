@@ -47,7 +47,8 @@ struct mlx5_emu_caps {
 	uint16_t cqe_compression_timeout; /**< Session timer, us (0). */
 	uint32_t max_umems; /**< Umem registrations allowed (65536). */
 	uint8_t eth_net_offloads; /**< Ethernet offload caps: checksums,
-				    * VLAN strip/insert, RSS (default 1). */
+				    * VLAN strip/insert, RSS (default 1).
+				    */
 };
 
 /** Failure points for injection (mlx5_emu_fail_inject()). */
@@ -156,7 +157,8 @@ struct mlx5_emu_umem_info {
 	uint32_t refcnt; /**< Objects using it. */
 	uint32_t page_offset; /**< Start within the first page (DMA). */
 	uint32_t host_page_shift; /**< Host pages it lies in, log2 (12 if
-				    * the physical layout is unknown). */
+				    * the physical layout is unknown).
+				    */
 };
 
 /** Firmware view of a CQ. */
@@ -557,11 +559,13 @@ void mlx5_emu_net_engine_pause(int pause);
 /* --- CQE path: compression, overrun, events, producer thread ---------- */
 
 /** mlx5_emu_cq_post_flags(): the ring is full and the device writes anyway
- * (without cqc.oi the CQ goes to error, with cqc.oi it overwrites). */
+ * (without cqc.oi the CQ goes to error, with cqc.oi it overwrites).
+ */
 #define MLX5_EMU_POST_OVERRUN (1u << 0)
 /** mlx5_emu_cq_post_flags(): keep the last compression session (or
  * enhanced mini-CQE array) open after the call, as the device does until
- * its session timer fires (mlx5_emu_cq_flush()). */
+ * its session timer fires (mlx5_emu_cq_flush()).
+ */
 #define MLX5_EMU_POST_HOLD (1u << 1)
 
 /**

@@ -64,7 +64,8 @@ emu_access_check(uintptr_t addr, size_t len, int write,
 		return 0;
 	}
 	/* Mappings come in ascending order; the range must be covered by
-	 * consecutive ones, each with the permission the pin needs. */
+	 * consecutive ones, each with the permission the pin needs.
+	 */
 	while (getline(&line, &cap, f) > 0) {
 		uintptr_t lo, hi;
 		char perms[5];

@@ -86,13 +86,13 @@ emu_caps_check(const struct mlx5_emu_caps *caps)
 	    caps->num_comp_vectors > EMU_MAX_VECTORS) {
 		EMU_LOG(ERR, "caps: num_comp_vectors %u not in 1..%u",
 			caps->num_comp_vectors, EMU_MAX_VECTORS);
-		return EINVAL;
+		return emu_ret_errno(EINVAL);
 	}
 	if (caps->log_max_cq_sz > 31 || caps->log_max_cq > 24) {
 		EMU_LOG(ERR, "caps: log_max_cq_sz %u (max 31) or log_max_cq %u"
 			" (max 24) out of range", caps->log_max_cq_sz,
 			caps->log_max_cq);
-		return EINVAL;
+		return emu_ret_errno(EINVAL);
 	}
 	return 0;
 }
@@ -202,7 +202,8 @@ emu_query_hca_cap(struct emu_dev *dev, const void *in, size_t inlen,
 		memset(out, 0, outlen);
 		hcattr = MLX5_ADDR_OF(query_hca_cap_out, out, capability);
 		/* NIC flow table: no flow tables (all 0). Ethernet: the
-		 * offloads the network model implements. */
+		 * offloads the network model implements.
+		 */
 		if (type == (MLX5_GET_HCA_CAP_OP_MOD_ETHERNET_OFFLOAD_CAPS >> 1))
 			emu_fill_eth_caps(hcattr);
 		return 0;
@@ -229,9 +230,9 @@ emu_general_cmd(struct emu_dev *dev, const void *in, size_t inlen,
 	int ret;
 
 	if (!dev->caps.devx)
-		return EOPNOTSUPP;
+		return emu_ret_errno(EOPNOTSUPP);
 	if (in == NULL || out == NULL || inlen < 4 || outlen < 8)
-		return EINVAL;
+		return emu_ret_errno(EINVAL);
 	emu_cmd_begin(dev, in, inlen);
 	opcode = MLX5_GET(query_hca_cap_in, in, opcode);
 	switch (opcode) {

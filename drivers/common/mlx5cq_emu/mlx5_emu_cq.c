@@ -133,11 +133,11 @@ emu_cq_free(struct emu_cq *cq)
 }
 
 #define CQC_GET(fld) MLX5_GET(cqc, cqc, fld)
-#define CQ_FAIL(synd, fmt, ...) do { \
-	EMU_LOG(ERR, "%s: CREATE_CQ: " fmt, dev->name, ##__VA_ARGS__); \
-	return emu_cmd_fail(dev, out, outlen, EMU_CMD_STAT_BAD_PARAM_ERR, \
-			    MLX5_EMU_SYND_CQ_ ## synd); \
-} while (0)
+/* Log the refusal; the value is the command's failure status to return. */
+#define CQ_FAIL(synd, fmt, ...) \
+	(EMU_LOG(ERR, "%s: CREATE_CQ: " fmt, dev->name, ##__VA_ARGS__), \
+	 emu_cmd_fail(dev, out, outlen, EMU_CMD_STAT_BAD_PARAM_ERR, \
+		      MLX5_EMU_SYND_CQ_ ## synd))
 
 /* Reserved fields of create_cq_in and cqc are zero. */
 static int
@@ -209,7 +209,7 @@ emu_devx_cq_create(struct emu_dev *dev, const void *in, size_t inlen,
 		EMU_LOG(ERR, "%s: CREATE_CQ: c_eqn %u is no completion EQ of "
 			"this device", dev->name, CQC_GET(c_eqn));
 		emu_cmd_ok(out, outlen);
-		return ENOENT;
+		return emu_ret_errno(ENOENT);
 	}
 	if (MLX5_GET(create_cq_in, in, op_mod) != 0) {
 		EMU_LOG(ERR, "%s: CREATE_CQ: op_mod 0x%x", dev->name,
@@ -229,86 +229,86 @@ emu_devx_cq_create(struct emu_dev *dev, const void *in, size_t inlen,
 	if (!emu_bytes_zero((const uint8_t *)in +
 			    MLX5_ST_SZ_BYTES(create_cq_in),
 			    inlen - MLX5_ST_SZ_BYTES(create_cq_in)))
-		CQ_FAIL(INLINE_PAS, "PAS entries given (umem only)");
+		return CQ_FAIL(INLINE_PAS, "PAS entries given (umem only)");
 	if (!emu_cq_reserved_zero(in, cqc))
-		CQ_FAIL(RESERVED, "reserved bits set");
+		return CQ_FAIL(RESERVED, "reserved bits set");
 	if (CQC_GET(status) != 0)
-		CQ_FAIL(STATUS, "status %u", CQC_GET(status));
+		return CQ_FAIL(STATUS, "status %u", CQC_GET(status));
 	if (CQC_GET(st) != 0 || CQC_GET(last_notified_index) != 0 ||
 	    CQC_GET(last_solicit_index) != 0 ||
 	    CQC_GET(consumer_counter) != 0 || CQC_GET(producer_counter) != 0)
-		CQ_FAIL(STATE, "state fields (st, indexes, counters) set");
+		return CQ_FAIL(STATE, "state fields (st, indexes, counters) set");
 	if (CQC_GET(as_notify) || CQC_GET(initiator_src_dct) ||
 	    CQC_GET(scqe_break_moderation_en) ||
 	    CQC_GET(local_partition_id) || CQC_GET(process_id))
-		CQ_FAIL(UNSUPPORTED, "as_notify/initiator_src_dct/"
+		return CQ_FAIL(UNSUPPORTED, "as_notify/initiator_src_dct/"
 			"scqe_break_moderation_en/partition set");
 	log_size = CQC_GET(log_cq_size);
 	if (log_size > c->log_max_cq_sz)
-		CQ_FAIL(LOG_SIZE, "log_cq_size %u > log_max_cq_sz %u",
+		return CQ_FAIL(LOG_SIZE, "log_cq_size %u > log_max_cq_sz %u",
 			log_size, c->log_max_cq_sz);
 	cqe_sz = CQC_GET(cqe_sz);
 	if (cqe_sz > 2)
-		CQ_FAIL(CQE_SZ, "cqe_sz %u", cqe_sz);
+		return CQ_FAIL(CQE_SZ, "cqe_sz %u", cqe_sz);
 	if (cqe_sz != 0 && !c->cqe_128_always)
-		CQ_FAIL(CQE_128, "128 B CQEs not supported");
+		return CQ_FAIL(CQE_128, "128 B CQEs not supported");
 	if (cqe_sz == 2 && !c->cqe_pad)
-		CQ_FAIL(CQE_PAD, "padded 128 B CQEs not supported");
+		return CQ_FAIL(CQE_PAD, "padded 128 B CQEs not supported");
 	fmt = CQC_GET(mini_cqe_res_format);
 	ext = CQC_GET(mini_cqe_res_format_ext);
 	if (ext > 1 || (ext == 1 && fmt != 0))
-		CQ_FAIL(MINI_FMT, "mini_cqe_res_format %u ext %u reserved",
+		return CQ_FAIL(MINI_FMT, "mini_cqe_res_format %u ext %u reserved",
 			fmt, ext);
 	fmt = ext ? MLX5_CQE_RESP_FORMAT_L34H_STRIDX : fmt;
 	layout = CQC_GET(cqe_comp_layout);
 	if (CQC_GET(cqe_comp_en)) {
 		if (!c->cqe_compression)
-			CQ_FAIL(COMP, "CQE compression not supported");
+			return CQ_FAIL(COMP, "CQE compression not supported");
 		if (cqe_sz != 0 && !c->cqe_compression_128)
-			CQ_FAIL(COMP_128, "compression of 128 B CQEs not "
+			return CQ_FAIL(COMP_128, "compression of 128 B CQEs not "
 				"supported");
 		if (!emu_cq_format_supported(c, fmt))
-			CQ_FAIL(MINI_FMT_CAP, "mini-CQE format %u not "
+			return CQ_FAIL(MINI_FMT_CAP, "mini-CQE format %u not "
 				"supported", fmt);
 	}
 	if (layout > 1)
-		CQ_FAIL(LAYOUT, "cqe_comp_layout %u", layout);
+		return CQ_FAIL(LAYOUT, "cqe_comp_layout %u", layout);
 	if (layout == 1 && !c->enhanced_cqe_compression)
-		CQ_FAIL(LAYOUT_CAP, "enhanced compression not supported");
+		return CQ_FAIL(LAYOUT_CAP, "enhanced compression not supported");
 	if (layout == 1 && !CQC_GET(cqe_comp_en))
-		CQ_FAIL(LAYOUT_NO_COMP, "cqe_comp_layout 1 without "
+		return CQ_FAIL(LAYOUT_NO_COMP, "cqe_comp_layout 1 without "
 			"cqe_comp_en");
 	if (CQC_GET(cq_period_mode) > 1)
-		CQ_FAIL(PERIOD_MODE, "cq_period_mode %u",
+		return CQ_FAIL(PERIOD_MODE, "cq_period_mode %u",
 			CQC_GET(cq_period_mode));
 	if (CQC_GET(cq_timestamp_format) > 1)
-		CQ_FAIL(TS_FORMAT, "cq_timestamp_format %u",
+		return CQ_FAIL(TS_FORMAT, "cq_timestamp_format %u",
 			CQC_GET(cq_timestamp_format));
 	if (CQC_GET(page_offset) != 0)
-		CQ_FAIL(PAGE_OFFSET, "page_offset %u", CQC_GET(page_offset));
+		return CQ_FAIL(PAGE_OFFSET, "page_offset %u", CQC_GET(page_offset));
 	if (emu_uar_lookup(dev, CQC_GET(uar_page)) == NULL)
-		CQ_FAIL(UAR, "uar_page 0x%x not allocated on this device",
+		return CQ_FAIL(UAR, "uar_page 0x%x not allocated on this device",
 			CQC_GET(uar_page));
 	/* The ring. */
 	if (!MLX5_GET(create_cq_in, in, cq_umem_valid))
-		CQ_FAIL(NO_UMEM, "cq_umem_valid 0 (PAS not supported)");
+		return CQ_FAIL(NO_UMEM, "cq_umem_valid 0 (PAS not supported)");
 	ring_umem = emu_umem_lookup(dev, MLX5_GET(create_cq_in, in,
 						  cq_umem_id));
 	if (ring_umem == NULL)
-		CQ_FAIL(UMEM_ID, "cq_umem_id %u unknown",
+		return CQ_FAIL(UMEM_ID, "cq_umem_id %u unknown",
 			MLX5_GET(create_cq_in, in, cq_umem_id));
 	stride = cqe_sz == 0 ? 64 : 128;
 	offset = MLX5_GET64(create_cq_in, in, cq_umem_offset);
 	ring_bytes = (uint64_t)stride << log_size;
 	if (offset > ring_umem->size || ring_bytes > ring_umem->size - offset)
-		CQ_FAIL(UMEM_RANGE, "ring [%" PRIu64 ", +%" PRIu64 ") outside "
+		return CQ_FAIL(UMEM_RANGE, "ring [%" PRIu64 ", +%" PRIu64 ") outside "
 			"umem %u of %" PRIu64 " bytes", offset, ring_bytes,
 			ring_umem->pub.umem_id, ring_umem->size);
 	if (((ring_umem->addr + offset) & (EMU_PAGE_SIZE - 1)) != 0)
-		CQ_FAIL(UMEM_ALIGN, "ring start 0x%" PRIx64 " not 4 KiB "
+		return CQ_FAIL(UMEM_ALIGN, "ring start 0x%" PRIx64 " not 4 KiB "
 			"aligned", ring_umem->addr + offset);
 	if (!(ring_umem->access & IBV_ACCESS_LOCAL_WRITE))
-		CQ_FAIL(UMEM_ACCESS, "umem %u not writable",
+		return CQ_FAIL(UMEM_ACCESS, "umem %u not writable",
 			ring_umem->pub.umem_id);
 	qshift = EMU_PAGE_SHIFT + CQC_GET(log_page_size);
 	ring_pos = ring_umem->page_offset + offset;
@@ -316,23 +316,23 @@ emu_devx_cq_create(struct emu_dev *dev, const void *in, size_t inlen,
 			     ring_umem->host_page_shift) ||
 	    (qshift <= ring_umem->page_shift &&
 	     (ring_pos & ((1ull << qshift) - 1)) != 0))
-		CQ_FAIL(LOG_PAGE_SIZE, "log_page_size %u: queue page 2^%u vs "
+		return CQ_FAIL(LOG_PAGE_SIZE, "log_page_size %u: queue page 2^%u vs "
 			"umem page 2^%u at position 0x%" PRIx64,
 			CQC_GET(log_page_size), qshift, ring_umem->page_shift,
 			ring_pos);
 	/* The doorbell record. */
 	if (!CQC_GET(dbr_umem_valid))
-		CQ_FAIL(NO_DBR_UMEM, "dbr_umem_valid 0 (not supported)");
+		return CQ_FAIL(NO_DBR_UMEM, "dbr_umem_valid 0 (not supported)");
 	dbr_umem = emu_umem_lookup(dev, CQC_GET(dbr_umem_id));
 	if (dbr_umem == NULL)
-		CQ_FAIL(DBR_UMEM_ID, "dbr_umem_id %u unknown",
+		return CQ_FAIL(DBR_UMEM_ID, "dbr_umem_id %u unknown",
 			CQC_GET(dbr_umem_id));
 	dbr_addr = MLX5_GET64(cqc, cqc, dbr_addr);
 	if (dbr_addr & 7)
-		CQ_FAIL(DBR_ALIGN, "dbr_addr 0x%" PRIx64 " not 8 B aligned",
+		return CQ_FAIL(DBR_ALIGN, "dbr_addr 0x%" PRIx64 " not 8 B aligned",
 			dbr_addr);
 	if (dbr_umem->size < 8 || dbr_addr > dbr_umem->size - 8)
-		CQ_FAIL(DBR_RANGE, "dbr_addr 0x%" PRIx64 " outside umem %u",
+		return CQ_FAIL(DBR_RANGE, "dbr_addr 0x%" PRIx64 " outside umem %u",
 			dbr_addr, dbr_umem->pub.umem_id);
 	cq = emu_cq_new(dev);
 	if (cq == NULL)
@@ -374,7 +374,8 @@ emu_devx_cq_create(struct emu_dev *dev, const void *in, size_t inlen,
 
 /* MODIFY_CQ (kernel include/linux/mlx5/mlx5_ifc.h modify_cq_in): the
  * header, cqn, modify_field_select at 0x60 (bit 0 cq_period, bit 1
- * cq_max_count, bit 2 oi), cqc at 0x80. op_mod 1 (resize) is not modelled. */
+ * cq_max_count, bit 2 oi), cqc at 0x80. op_mod 1 (resize) is not modelled.
+ */
 #define EMU_MODIFY_CQ_CQC_OFF 16
 #define EMU_CQ_MODIFY_PERIOD (1u << 0)
 #define EMU_CQ_MODIFY_COUNT (1u << 1)
@@ -399,7 +400,7 @@ emu_devx_cq_modify(struct emu_cq *cq, const void *in, size_t inlen,
 			dev->name, rte_be_to_cpu_32(((const rte_be32_t *)
 						    in)[2]) & EMU_CQN_MASK,
 			cq->cqn);
-		return EINVAL;
+		return emu_ret_errno(EINVAL);
 	}
 	sel = rte_be_to_cpu_32(((const rte_be32_t *)in)[3]);
 	if (MLX5_GET(create_cq_in, in, op_mod) != 0 ||
@@ -485,7 +486,7 @@ emu_devx_cq_query(struct emu_cq *cq, const void *in, size_t inlen,
 	if (MLX5_GET(emu_query_cq_in, in, cqn) != cq->cqn) {
 		EMU_LOG(ERR, "%s: QUERY_CQ of cqn 0x%x on CQ object 0x%x",
 			dev->name, MLX5_GET(emu_query_cq_in, in, cqn), cq->cqn);
-		return EINVAL;
+		return emu_ret_errno(EINVAL);
 	}
 	if (MLX5_GET(emu_query_cq_in, in, op_mod) != 0 ||
 	    MLX5_GET(emu_query_cq_in, in, reserved_at_40) != 0 ||

@@ -22,7 +22,8 @@ static TAILQ_HEAD(, emu_dev) emu_devs = TAILQ_HEAD_INITIALIZER(emu_devs);
 static pthread_mutex_t emu_devs_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint32_t emu_next_vhca_id;
 /* UAR page ids are unique in the process so a page of one device is never
- * mistaken for a page of another. */
+ * mistaken for a page of another.
+ */
 static uint32_t emu_next_uar_page = 0x40;
 static uint32_t emu_next_pdn = 1;
 

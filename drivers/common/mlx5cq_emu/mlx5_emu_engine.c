@@ -185,7 +185,8 @@ emu_engine_cpl(struct emu_wq *wq)
 		emu_pass_cqs = cq;
 	}
 	/* A stage holds completions of one kind of queue: those of cyclic
-	 * RQs carry no stride index in their mini-CQEs. */
+	 * RQs carry no stride index in their mini-CQEs.
+	 */
 	if (cq->nstage == EMU_CQ_STAGE ||
 	    (cq->nstage != 0 && cq->stage_cyc != wq->cyclic_rq))
 		emu_engine_cq_write(cq, 0);
@@ -247,7 +248,8 @@ emu_engine_main(void *arg)
 			rte_pause();
 		} else {
 			/* Paused: nap longer (no wake-ups to steal a core
-			 * from whoever drives mlx5_emu_net_progress()). */
+			 * from whoever drives mlx5_emu_net_progress()).
+			 */
 			usleep(__atomic_load_n(&emu_engine_paused,
 					       __ATOMIC_RELAXED) ?
 			       EMU_ENGINE_PAUSED_NAP_US : EMU_ENGINE_NAP_US);

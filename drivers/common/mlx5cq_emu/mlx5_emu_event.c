@@ -492,7 +492,8 @@ emu_ev_channel_destroy(struct mlx5dv_devx_event_channel *pub)
 	if (ch == NULL)
 		return -ENOENT;
 	/* Subscriptions go with the channel (when the device still exists:
-	 * a channel may outlive a closed device). */
+	 * a channel may outlive a closed device).
+	 */
 	dev = emu_dev_find_locked(ev_match_dev, ch->dev);
 	cq = dev != NULL ? TAILQ_FIRST(&dev->cqs) : NULL;
 	for (; cq != NULL; cq = TAILQ_NEXT(cq, next)) {
@@ -543,7 +544,7 @@ emu_ev_subscribe(struct mlx5dv_devx_event_channel *pub,
 		EMU_LOG(ERR, "%s: devx_subscribe_devx_event: %s", dev->name,
 			obj == NULL ? "unaffiliated events not modelled" :
 			"1..8 event numbers expected");
-		return EINVAL;
+		return emu_ret_errno(EINVAL);
 	}
 	for (i = 0; i < n; i++)
 		if (events_num[i] != EMU_EV_COMP &&
@@ -551,7 +552,7 @@ emu_ev_subscribe(struct mlx5dv_devx_event_channel *pub,
 			EMU_LOG(ERR, "%s: devx_subscribe_devx_event: event "
 				"type 0x%x is not a CQ event", dev->name,
 				events_num[i]);
-			return EINVAL;
+			return emu_ret_errno(EINVAL);
 		}
 	pthread_mutex_lock(&dev->lock);
 	TAILQ_FOREACH(o, &dev->objs, next)
@@ -562,7 +563,7 @@ emu_ev_subscribe(struct mlx5dv_devx_event_channel *pub,
 		pthread_mutex_unlock(&dev->lock);
 		EMU_LOG(ERR, "%s: devx_subscribe_devx_event: object %p is no "
 			"CQ of this device", dev->name, (void *)obj);
-		return EINVAL;
+		return emu_ret_errno(EINVAL);
 	}
 	for (i = 0; i < n; i++) {
 		subs[i] = calloc(1, sizeof(*subs[i]));
@@ -570,7 +571,7 @@ emu_ev_subscribe(struct mlx5dv_devx_event_channel *pub,
 			while (i-- > 0)
 				free(subs[i]);
 			pthread_mutex_unlock(&dev->lock);
-			return ENOMEM;
+			return emu_ret_errno(ENOMEM);
 		}
 	}
 	pthread_mutex_lock(&cq->lock);

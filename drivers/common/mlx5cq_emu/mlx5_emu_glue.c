@@ -24,28 +24,16 @@ static struct mlx5_glue emu_glue_table;
 static pthread_mutex_t emu_glue_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Forward to the original entry, or fail with ENOSYS when it has none. */
-#define EMU_FWD(entry, fail, ...) do { \
-	if (emu_orig_glue == NULL || emu_orig_glue->entry == NULL) { \
-		errno = ENOSYS; \
-		return fail; \
-	} \
-	return emu_orig_glue->entry(__VA_ARGS__); \
-} while (0)
-
-/* Set errno and return it (rdma-core's convention for int entries). */
-static int
-emu_ret_errno(int err)
-{
-	errno = err;
-	return err;
-}
+#define EMU_FWD(entry, fail, ...) \
+	(emu_orig_glue != NULL && emu_orig_glue->entry != NULL ? \
+	 emu_orig_glue->entry(__VA_ARGS__) : (errno = ENOSYS, (fail)))
 
 static int
 emu_glue_close_device(struct ibv_context *ctx)
 {
 	if (emu_dev_from_ctx(ctx) != NULL)
 		return mlx5_emu_close(ctx);
-	EMU_FWD(close_device, ENOSYS, ctx);
+	return EMU_FWD(close_device, ENOSYS, ctx);
 }
 
 static const char *
@@ -55,7 +43,7 @@ emu_glue_get_device_name(struct ibv_device *device)
 
 	if (emu_is_ibdev(device, &name))
 		return name;
-	EMU_FWD(get_device_name, NULL, device);
+	return EMU_FWD(get_device_name, NULL, device);
 }
 
 static struct ibv_pd *
@@ -65,7 +53,7 @@ emu_glue_alloc_pd(struct ibv_context *ctx)
 
 	if (dev != NULL)
 		return emu_alloc_pd(dev);
-	EMU_FWD(alloc_pd, NULL, ctx);
+	return EMU_FWD(alloc_pd, NULL, ctx);
 }
 
 static int
@@ -75,7 +63,7 @@ emu_glue_dealloc_pd(struct ibv_pd *pd)
 
 	if (ret != -ENOENT)
 		return ret < 0 ? emu_ret_errno(-ret) : 0;
-	EMU_FWD(dealloc_pd, ENOSYS, pd);
+	return EMU_FWD(dealloc_pd, ENOSYS, pd);
 }
 
 static int
@@ -85,7 +73,7 @@ emu_glue_query_device(struct ibv_context *ctx, struct ibv_device_attr *attr)
 
 	if (dev != NULL)
 		return emu_ret_errno(-emu_query_device(dev, attr));
-	EMU_FWD(query_device, ENOSYS, ctx, attr);
+	return EMU_FWD(query_device, ENOSYS, ctx, attr);
 }
 
 static int
@@ -97,7 +85,7 @@ emu_glue_query_device_ex(struct ibv_context *ctx,
 	int ret;
 
 	if (dev == NULL)
-		EMU_FWD(query_device_ex, ENOSYS, ctx, input, attr);
+		return EMU_FWD(query_device_ex, ENOSYS, ctx, input, attr);
 	if (attr == NULL || (input != NULL && input->comp_mask != 0))
 		return emu_ret_errno(EINVAL);
 	memset(attr, 0, sizeof(*attr));
@@ -114,7 +102,7 @@ emu_glue_dv_query_device(struct ibv_context *ctx, struct mlx5dv_context *attrs)
 {
 	if (emu_dev_from_ctx(ctx) != NULL)
 		return emu_verbs_dv_query_device(ctx, attrs);
-	EMU_FWD(dv_query_device, ENOSYS, ctx, attrs);
+	return EMU_FWD(dv_query_device, ENOSYS, ctx, attrs);
 }
 
 static struct ibv_comp_channel *
@@ -124,7 +112,7 @@ emu_glue_create_comp_channel(struct ibv_context *ctx)
 
 	if (dev != NULL)
 		return emu_create_comp_channel(dev);
-	EMU_FWD(create_comp_channel, NULL, ctx);
+	return EMU_FWD(create_comp_channel, NULL, ctx);
 }
 
 static int
@@ -134,7 +122,7 @@ emu_glue_destroy_comp_channel(struct ibv_comp_channel *ch)
 
 	if (ret != -ENOENT)
 		return ret < 0 ? emu_ret_errno(-ret) : 0;
-	EMU_FWD(destroy_comp_channel, ENOSYS, ch);
+	return EMU_FWD(destroy_comp_channel, ENOSYS, ch);
 }
 
 static int
@@ -145,7 +133,7 @@ emu_glue_devx_general_cmd(struct ibv_context *ctx, const void *in,
 	int ret;
 
 	if (dev == NULL)
-		EMU_FWD(devx_general_cmd, ENOSYS, ctx, in, inlen, out, outlen);
+		return EMU_FWD(devx_general_cmd, ENOSYS, ctx, in, inlen, out, outlen);
 	pthread_mutex_lock(&dev->lock);
 	ret = emu_general_cmd(dev, in, inlen, out, outlen);
 	pthread_mutex_unlock(&dev->lock);
@@ -160,7 +148,7 @@ emu_glue_devx_obj_create(struct ibv_context *ctx, const void *in,
 	struct mlx5dv_devx_obj *obj;
 
 	if (dev == NULL)
-		EMU_FWD(devx_obj_create, NULL, ctx, in, inlen, out, outlen);
+		return EMU_FWD(devx_obj_create, NULL, ctx, in, inlen, out, outlen);
 	pthread_mutex_lock(&dev->lock);
 	obj = emu_devx_obj_create(dev, in, inlen, out, outlen);
 	pthread_mutex_unlock(&dev->lock);
@@ -175,7 +163,7 @@ emu_glue_devx_obj_destroy(struct mlx5dv_devx_obj *obj)
 
 		return ret ? emu_ret_errno(ret) : 0;
 	}
-	EMU_FWD(devx_obj_destroy, ENOSYS, obj);
+	return EMU_FWD(devx_obj_destroy, ENOSYS, obj);
 }
 
 static int
@@ -187,7 +175,7 @@ emu_glue_devx_obj_query(struct mlx5dv_devx_obj *obj, const void *in,
 
 		return ret ? emu_ret_errno(ret) : 0;
 	}
-	EMU_FWD(devx_obj_query, ENOSYS, obj, in, inlen, out, outlen);
+	return EMU_FWD(devx_obj_query, ENOSYS, obj, in, inlen, out, outlen);
 }
 
 static int
@@ -199,7 +187,7 @@ emu_glue_devx_obj_modify(struct mlx5dv_devx_obj *obj, const void *in,
 
 		return ret ? emu_ret_errno(ret) : 0;
 	}
-	EMU_FWD(devx_obj_modify, ENOSYS, obj, in, inlen, out, outlen);
+	return EMU_FWD(devx_obj_modify, ENOSYS, obj, in, inlen, out, outlen);
 }
 
 static struct mlx5dv_devx_umem *
@@ -210,7 +198,7 @@ emu_glue_devx_umem_reg(struct ibv_context *ctx, void *addr, size_t size,
 
 	if (dev != NULL)
 		return emu_umem_reg(dev, addr, size, access);
-	EMU_FWD(devx_umem_reg, NULL, ctx, addr, size, access);
+	return EMU_FWD(devx_umem_reg, NULL, ctx, addr, size, access);
 }
 
 static int
@@ -220,7 +208,7 @@ emu_glue_devx_umem_dereg(struct mlx5dv_devx_umem *umem)
 
 	if (ret != -ENOENT)
 		return ret < 0 ? emu_ret_errno(-ret) : 0;
-	EMU_FWD(devx_umem_dereg, ENOSYS, umem);
+	return EMU_FWD(devx_umem_dereg, ENOSYS, umem);
 }
 
 static struct mlx5dv_devx_uar *
@@ -230,7 +218,7 @@ emu_glue_devx_alloc_uar(struct ibv_context *ctx, uint32_t flags)
 
 	if (dev != NULL)
 		return emu_alloc_uar(dev, flags);
-	EMU_FWD(devx_alloc_uar, NULL, ctx, flags);
+	return EMU_FWD(devx_alloc_uar, NULL, ctx, flags);
 }
 
 static void
@@ -253,7 +241,7 @@ emu_glue_devx_query_eqn(struct ibv_context *ctx, uint32_t vector,
 
 		return ret ? emu_ret_errno(-ret) : 0;
 	}
-	EMU_FWD(devx_query_eqn, ENOSYS, ctx, vector, eqn);
+	return EMU_FWD(devx_query_eqn, ENOSYS, ctx, vector, eqn);
 }
 
 static int
@@ -262,7 +250,7 @@ emu_glue_dv_set_context_attr(struct ibv_context *ctx,
 {
 	if (emu_dev_from_ctx(ctx) != NULL)
 		return emu_verbs_set_context_attr(ctx, type, attr);
-	EMU_FWD(dv_set_context_attr, ENOSYS, ctx, type, attr);
+	return EMU_FWD(dv_set_context_attr, ENOSYS, ctx, type, attr);
 }
 
 static struct ibv_cq_ex *
@@ -272,7 +260,7 @@ emu_glue_dv_create_cq(struct ibv_context *ctx,
 {
 	if (emu_dev_from_ctx(ctx) != NULL)
 		return emu_verbs_dv_create_cq(ctx, cq_attr, dv_attr);
-	EMU_FWD(dv_create_cq, NULL, ctx, cq_attr, dv_attr);
+	return EMU_FWD(dv_create_cq, NULL, ctx, cq_attr, dv_attr);
 }
 
 /* A verbs CQ an SQ or RQ of the network model still uses (EBUSY). */
@@ -308,7 +296,7 @@ emu_glue_destroy_cq(struct ibv_cq *cq)
 			return emu_ret_errno(EBUSY);
 		return emu_verbs_destroy_cq(cq);
 	}
-	EMU_FWD(destroy_cq, ENOSYS, cq);
+	return EMU_FWD(destroy_cq, ENOSYS, cq);
 }
 
 static int
@@ -329,7 +317,7 @@ emu_glue_dv_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type)
 		return emu_verbs_init_obj(obj, obj_type);
 	if (handled)
 		return 0;
-	EMU_FWD(dv_init_obj, ENOSYS, obj, obj_type);
+	return EMU_FWD(dv_init_obj, ENOSYS, obj, obj_type);
 }
 
 static struct ibv_mr *
@@ -337,7 +325,7 @@ emu_glue_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access)
 {
 	if (emu_pd_is_ours(pd))
 		return emu_reg_mr(pd, addr, length, access);
-	EMU_FWD(reg_mr, NULL, pd, addr, length, access);
+	return EMU_FWD(reg_mr, NULL, pd, addr, length, access);
 }
 
 static int
@@ -347,7 +335,7 @@ emu_glue_dereg_mr(struct ibv_mr *mr)
 
 	if (ret != -ENOENT)
 		return ret < 0 ? emu_ret_errno(-ret) : 0;
-	EMU_FWD(dereg_mr, ENOSYS, mr);
+	return EMU_FWD(dereg_mr, ENOSYS, mr);
 }
 
 /* Events (mlx5_emu_event.c): emulated channels, CQs and contexts. */
@@ -359,7 +347,7 @@ emu_glue_get_cq_event(struct ibv_comp_channel *ch, struct ibv_cq **cq,
 
 	if (ret != 1)
 		return ret;
-	EMU_FWD(get_cq_event, -1, ch, cq, cq_context);
+	return EMU_FWD(get_cq_event, -1, ch, cq, cq_context);
 }
 
 static void
@@ -379,7 +367,7 @@ emu_glue_get_async_event(struct ibv_context *ctx,
 
 	if (ret != 1)
 		return ret;
-	EMU_FWD(get_async_event, -1, ctx, event);
+	return EMU_FWD(get_async_event, -1, ctx, event);
 }
 
 static void
@@ -398,7 +386,7 @@ emu_glue_devx_create_event_channel(struct ibv_context *ctx, int flags)
 
 	if (dev != NULL)
 		return emu_ev_channel_create(dev, flags);
-	EMU_FWD(devx_create_event_channel, NULL, ctx, flags);
+	return EMU_FWD(devx_create_event_channel, NULL, ctx, flags);
 }
 
 static void
@@ -421,7 +409,7 @@ emu_glue_devx_subscribe_devx_event(struct mlx5dv_devx_event_channel *ch,
 
 	if (ret != 1)
 		return ret ? emu_ret_errno(ret) : 0;
-	EMU_FWD(devx_subscribe_devx_event, ENOSYS, ch, obj, events_sz,
+	return EMU_FWD(devx_subscribe_devx_event, ENOSYS, ch, obj, events_sz,
 		events_num, cookie);
 }
 
@@ -433,7 +421,7 @@ emu_glue_devx_get_event(struct mlx5dv_devx_event_channel *ch,
 
 	if (ret != 1)
 		return ret;
-	EMU_FWD(devx_get_event, -1, ch, data, len);
+	return EMU_FWD(devx_get_event, -1, ch, data, len);
 }
 
 int

@@ -6,4 +6,5 @@
 
 #include "mlx5_emu_private.h"
 
+/* pmd.common.mlx5cq_emu (RTE_LOG_DEFAULT_LOGTYPE from drivers/meson.build). */
 RTE_LOG_REGISTER_DEFAULT(mlx5_emu_logtype, NOTICE);

@@ -214,7 +214,7 @@ emu_pd_init_obj(struct mlx5dv_obj *obj)
 	struct ibv_pd *pd = obj->pd.in;
 
 	if (obj->pd.out == NULL)
-		return EINVAL;
+		return emu_ret_errno(EINVAL);
 	/* [rc-mlx5] mlx5dv_init_obj: pdn is the kernel's PD handle. */
 	obj->pd.out->pdn = pd->handle;
 	obj->pd.out->comp_mask = 0;

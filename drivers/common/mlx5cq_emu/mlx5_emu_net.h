@@ -247,11 +247,13 @@ uint32_t emu_net_new_id(struct emu_net *net);
 /* mlx5_emu_mr.c (emu_net_lock held for lookups) */
 struct emu_mr *emu_mr_lookup(struct emu_net *net, uint32_t lkey);
 /* 0 when [addr, addr + len) lies in an MR of lkey on pdn (with write
- * access when write is set), else the error syndrome. */
+ * access when write is set), else the error syndrome.
+ */
 int emu_mr_check(struct emu_net *net, uint32_t pdn, uint32_t lkey,
 		 uint64_t addr, uint32_t len, int write);
 /* emu_mr_check() for a data segment of a WQ: the WQ's last MR is tried
- * before the list. */
+ * before the list.
+ */
 int emu_mr_check_wq(struct emu_net *net, struct emu_wq *wq, uint32_t lkey,
 		    uint64_t addr, uint32_t len, int write);
 
@@ -309,7 +311,8 @@ int emu_qcnt_destroy(struct emu_dev *dev, struct emu_net *net,
 int emu_qcnt_query(struct emu_dev *dev, struct emu_qcnt *q, const void *in,
 		   size_t inlen, void *out, size_t outlen);
 /* Receive one frame, parsed as pkt (pkt->len bytes), into an RQ
- * (emu_net_lock held, inside a pass). */
+ * (emu_net_lock held, inside a pass).
+ */
 void emu_rq_receive(struct emu_rq *rq, const uint8_t *frame,
 		    const struct emu_pkt *pkt, uint32_t hash,
 		    uint8_t hash_type);
@@ -325,7 +328,8 @@ uint32_t emu_toeplitz(const uint8_t *key, const uint8_t *data, size_t len);
 /* Fill tir->ttab from tir->key. */
 void emu_toeplitz_table(struct emu_tir *tir);
 /* Steer a frame that passed the vport filter (emu_net_lock held); self:
- * the device sent it itself. */
+ * the device sent it itself.
+ */
 void emu_rss_deliver(struct emu_net *net, const uint8_t *frame, uint32_t len,
 		     int self);
 
@@ -363,7 +367,8 @@ uint16_t emu_csum_fold(uint32_t sum);
 /* Internet checksum of the IPv4 header at l3_off (field included). */
 uint16_t emu_ipv4_hdr_csum(const uint8_t *frame, const struct emu_pkt *p);
 /* Checksum of the TCP/UDP segment incl. pseudo header (field included):
- * 0 for a correct segment. */
+ * 0 for a correct segment.
+ */
 uint16_t emu_l4_csum(const uint8_t *frame, const struct emu_pkt *p);
 /* Fill the IPv4 header / L4 checksum fields of a frame. */
 void emu_pkt_fill_ipv4_csum(uint8_t *frame, const struct emu_pkt *p);

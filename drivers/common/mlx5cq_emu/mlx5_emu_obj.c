@@ -42,24 +42,21 @@ emu_cmd_begin(struct emu_dev *dev, const void *in, size_t inlen)
 int
 emu_cmd_status_errno(uint8_t status)
 {
-	switch (status) {
-	case EMU_CMD_STAT_OK:
+	/* Any other failure (INT_ERR, BAD_SYS_STATE, BAD_INP_LEN...): EIO. */
+	static const int status_errno[UINT8_MAX + 1] = {
+		[EMU_CMD_STAT_BAD_OP_ERR] = EINVAL,
+		[EMU_CMD_STAT_BAD_PARAM_ERR] = EINVAL,
+		[EMU_CMD_STAT_BAD_RES_ERR] = EINVAL,
+		[EMU_CMD_STAT_BAD_RES_STATE_ERR] = EINVAL,
+		[EMU_CMD_STAT_IX_ERR] = EINVAL,
+		[EMU_CMD_STAT_RES_BUSY] = EBUSY,
+		[EMU_CMD_STAT_LIM_ERR] = ENOMEM,
+		[EMU_CMD_STAT_NO_RES_ERR] = EAGAIN,
+	};
+
+	if (status == EMU_CMD_STAT_OK)
 		return 0;
-	case EMU_CMD_STAT_BAD_OP_ERR:
-	case EMU_CMD_STAT_BAD_PARAM_ERR:
-	case EMU_CMD_STAT_BAD_RES_ERR:
-	case EMU_CMD_STAT_BAD_RES_STATE_ERR:
-	case EMU_CMD_STAT_IX_ERR:
-		return EINVAL;
-	case EMU_CMD_STAT_RES_BUSY:
-		return EBUSY;
-	case EMU_CMD_STAT_LIM_ERR:
-		return ENOMEM;
-	case EMU_CMD_STAT_NO_RES_ERR:
-		return EAGAIN;
-	default: /* INT_ERR, BAD_SYS_STATE, BAD_INP_LEN, BAD_OUTP_LEN... */
-		return EIO;
-	}
+	return status_errno[status] != 0 ? status_errno[status] : EIO;
 }
 
 void
@@ -97,10 +94,10 @@ static int
 emu_devx_kernel_checks(const void *in, size_t inlen, void *out, size_t outlen)
 {
 	if (in == NULL || out == NULL || inlen < 8 || outlen < 8)
-		return EINVAL;
+		return emu_ret_errno(EINVAL);
 	/* vhca_tunnel_id (bits 0x20..0x2f of every command) must be 0. */
 	if (((const uint8_t *)in)[4] != 0 || ((const uint8_t *)in)[5] != 0)
-		return EINVAL;
+		return emu_ret_errno(EINVAL);
 	return 0;
 }
 
@@ -199,7 +196,7 @@ emu_devx_obj_destroy(struct mlx5dv_devx_obj *dvobj)
 	int ret;
 
 	if (dev == NULL)
-		return ENOENT;
+		return emu_ret_errno(ENOENT);
 	dev->stats.cmds++; /* The kernel's destroy command. */
 	/* Network objects, and CQs still used by an SQ/RQ (EBUSY). */
 	ret = emu_net_obj_destroy(dev, obj->type, obj->priv);
@@ -231,7 +228,7 @@ emu_devx_obj_query(struct mlx5dv_devx_obj *dvobj, const void *in,
 	int ret;
 
 	if (dev == NULL)
-		return ENOENT;
+		return emu_ret_errno(ENOENT);
 	ret = emu_devx_kernel_checks(in, inlen, out, outlen);
 	if (ret != 0)
 		goto out;
@@ -263,7 +260,7 @@ emu_devx_obj_modify(struct mlx5dv_devx_obj *dvobj, const void *in,
 	int ret;
 
 	if (dev == NULL)
-		return ENOENT;
+		return emu_ret_errno(ENOENT);
 	ret = emu_devx_kernel_checks(in, inlen, out, outlen);
 	if (ret == 0 && ((struct emu_obj *)dvobj)->type ==
 	    MLX5_CMD_OP_CREATE_CQ &&

@@ -145,11 +145,10 @@ emu_l4_csum(const uint8_t *f, const struct emu_pkt *p)
 	uint32_t sum = 0;
 	uint8_t tail[4];
 
-	if (p->ipv4) {
+	if (p->ipv4)
 		sum = emu_csum_add(sum, f + p->l3_off + 12, 8);
-	} else {
+	else
 		sum = emu_csum_add(sum, f + p->l3_off + 8, 32);
-	}
 	tail[0] = 0;
 	tail[1] = p->l4_proto;
 	tail[2] = (uint8_t)(p->l4_len >> 8);

@@ -22,6 +22,7 @@
 
 #include <pthread.h>
 #include <stddef.h>
+#include <errno.h>
 #include <stdint.h>
 #include <sys/queue.h>
 
@@ -36,6 +37,17 @@ extern int mlx5_emu_logtype;
 #define EMU_LOG(level, fmt, ...) \
 	rte_log(RTE_LOG_ ## level, mlx5_emu_logtype, \
 		"mlx5_emu: " fmt "\n", ##__VA_ARGS__)
+
+/*
+ * Set errno and return it: rdma-core's convention for int entries, which
+ * the model's kernel and firmware side follows (positive errno values).
+ */
+static inline int
+emu_ret_errno(int err)
+{
+	errno = err;
+	return err;
+}
 
 #define EMU_MAX_CMD_IN 4096 /* Largest input mailbox kept for inspection. */
 #define EMU_PAGE_SHIFT 12 /* Host and adapter page (4 KiB). */
@@ -277,7 +289,8 @@ int emu_devx_obj_modify(struct mlx5dv_devx_obj *obj, const void *in,
 int emu_general_cmd(struct emu_dev *dev, const void *in, size_t inlen,
 		    void *out, size_t outlen);
 /* Caps of a device opened without caps: mlx5_emu_open_caps_set()'s or the
- * defaults. */
+ * defaults.
+ */
 void emu_caps_open_default(struct mlx5_emu_caps *caps);
 int emu_caps_check(const struct mlx5_emu_caps *caps);
 
@@ -294,7 +307,8 @@ int emu_umem_dereg(struct mlx5dv_devx_umem *umem); /* -ENOENT not ours. */
 /* mlx5_emu_cq.c: CQ table (caller holds dev->lock). */
 struct emu_cq *emu_cq_lookup(struct emu_dev *dev, uint32_t cqn);
 struct emu_cq *emu_cq_new(struct emu_dev *dev); /* cqn assigned, all CQEs
-						 * not yet initialised. */
+						 * not yet initialised.
+						 */
 void emu_cq_free(struct emu_cq *cq); /* Drops its umem references too. */
 /* DevX CQ commands (caller holds dev->lock); 0 or errno, status in out. */
 int emu_devx_cq_create(struct emu_dev *dev, const void *in, size_t inlen,
@@ -400,7 +414,8 @@ int emu_cq_flush_locked(struct emu_cq *cq);
 int emu_comp_init(struct emu_cq *cq);
 void emu_comp_fini(struct emu_cq *cq);
 /* Queue one completion in the compression pipeline: 1 taken, 0 no room,
- * -EIO overrun (CQ put in error). */
+ * -EIO overrun (CQ put in error).
+ */
 int emu_comp_add(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 		 const uint8_t img[64], uint8_t op, int overrun, int cyclic);
 /* Write whatever is held (session or array). */

@@ -608,7 +608,8 @@ emu_sq_progress(struct emu_sq *sq)
 	db = rte_be_to_cpu_32(__atomic_load_n(&sq->wq.dbrec[MLX5_SND_DBR],
 					      __ATOMIC_ACQUIRE)) & 0xffff;
 	/* At most one ring's worth per pass (a garbage counter cannot
-	 * hold the engine). */
+	 * hold the engine).
+	 */
 	while (sq->pi != db && sq->wq.state == EMU_Q_RDY && bbs < size) {
 		unsigned int n;
 

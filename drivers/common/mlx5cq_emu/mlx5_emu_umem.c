@@ -52,7 +52,8 @@
 			 IBV_ACCESS_REMOTE_READ | IBV_ACCESS_RELAXED_ORDERING)
 /* Synthetic DMA addresses of pages whose physical address is unknown:
  * odd 4 KiB frames above 2^52, so no two are contiguous and none is
- * aligned beyond 4 KiB. */
+ * aligned beyond 4 KiB.
+ */
 #define EMU_SYNTH_DMA_BASE (1ull << 52)
 
 static uint32_t emu_next_umem_id = 0x100;
@@ -288,7 +289,8 @@ emu_umem_reg(struct emu_dev *dev, void *addr, size_t size, uint32_t access)
 		return NULL;
 	}
 	/* Pinning needs the pages readable, writable for a writable umem
-	 * (ib_access_writable): else EFAULT, as the kernel. */
+	 * (ib_access_writable): else EFAULT, as the kernel.
+	 */
 	if (emu_access_check(a, size, access & (IBV_ACCESS_LOCAL_WRITE |
 			     IBV_ACCESS_REMOTE_WRITE), &fault) != 0) {
 		EMU_LOG(ERR, "%s: umem_reg: %p + %zu (access 0x%x): memory at "

@@ -91,7 +91,8 @@ struct emu_dbr_page {
 struct emu_verbs_dev {
 	TAILQ_HEAD(, emu_dbr_page) pages;
 	/* [rc-dbrec] dbr_available_pages: new pages and pages that stop
-	 * being full go to the head; allocation takes the head. */
+	 * being full go to the head; allocation takes the head.
+	 */
 	TAILQ_HEAD(, emu_dbr_page) avail;
 	void *uar; /* The context's UAR page (cq_uar of init_obj). */
 	uint32_t uar_page;
@@ -198,7 +199,7 @@ verbs_uar_get(struct emu_dev *dev, struct emu_verbs_dev *vd)
 	if (vd->uar != NULL)
 		return 0;
 	if (posix_memalign(&p, verbs_page_size(), verbs_page_size()) != 0)
-		return ENOMEM;
+		return emu_ret_errno(ENOMEM);
 	memset(p, 0, verbs_page_size());
 	vd->uar = p;
 	vd->uar_page = (EMU_VERBS_UAR_PAGE_BASE + dev->vhca_id) &
@@ -403,29 +404,29 @@ verbs_check_early(struct emu_dev *dev,
 
 	if (attr->cqe == 0) {
 		EMU_LOG(ERR, "%s: create_cq: cqe 0", dev->name);
-		return EINVAL;
+		return emu_ret_errno(EINVAL);
 	}
 	if (attr->comp_mask & ~(uint32_t)EMU_VERBS_CQ_COMP_MASK) {
 		EMU_LOG(ERR, "%s: create_cq: unsupported comp_mask 0x%x",
 			dev->name, attr->comp_mask);
-		return EINVAL;
+		return emu_ret_errno(EINVAL);
 	}
 	if ((attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS) &&
 	    (attr->flags & ~(uint32_t)EMU_VERBS_CQ_FLAGS)) {
 		EMU_LOG(ERR, "%s: create_cq: unsupported flags 0x%x",
 			dev->name, attr->flags);
-		return EINVAL;
+		return emu_ret_errno(EINVAL);
 	}
 	if (attr->wc_flags & ~(uint64_t)EMU_VERBS_CQ_WC_FLAGS) {
 		EMU_LOG(ERR, "%s: create_cq: unsupported wc_flags 0x%" PRIx64,
 			dev->name, attr->wc_flags);
-		return ENOTSUP;
+		return emu_ret_errno(ENOTSUP);
 	}
 	if (dv_attr != NULL &&
 	    (dv_attr->comp_mask & ~(uint64_t)EMU_VERBS_DV_COMP_MASK)) {
 		EMU_LOG(ERR, "%s: create_cq: unsupported mlx5dv comp_mask"
 			" 0x%" PRIx64, dev->name, dv_attr->comp_mask);
-		return EINVAL;
+		return emu_ret_errno(EINVAL);
 	}
 	/*
 	 * [rc-verbs] IBV_CQ_INIT_ATTR_MASK_PD needs a parent domain (with
@@ -435,7 +436,7 @@ verbs_check_early(struct emu_dev *dev,
 	if (attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_PD) {
 		EMU_LOG(ERR, "%s: create_cq: parent_domain %p is not a parent"
 			" domain", dev->name, (void *)attr->parent_domain);
-		return EINVAL;
+		return emu_ret_errno(EINVAL);
 	}
 	/*
 	 * [rc-verbs] ncqe = align_queue_size(cqe + 1), refused above 2^24
@@ -448,7 +449,7 @@ verbs_check_early(struct emu_dev *dev,
 		EMU_LOG(ERR, "%s: create_cq: cqe %u needs %" PRIu64
 			" entries, more than 2^24", dev->name, attr->cqe,
 			req->ncqe);
-		return EINVAL;
+		return emu_ret_errno(EINVAL);
 	}
 	sz = verbs_cqe_size(dv_attr);
 	if (sz < 0) {
@@ -485,7 +486,7 @@ verbs_check_dv(struct emu_dev *dev, const struct mlx5dv_cq_init_attr *dv_attr,
 				" max_num %u)", dev->name,
 				dv_attr->cqe_comp_res_format,
 				cc.supported_format, cc.max_num);
-			return EINVAL;
+			return emu_ret_errno(EINVAL);
 		}
 		req->comp_en = 1;
 		req->comp_fmt = dv_attr->cqe_comp_res_format;
@@ -495,7 +496,7 @@ verbs_check_dv(struct emu_dev *dev, const struct mlx5dv_cq_init_attr *dv_attr,
 		    ~(uint32_t)(MLX5DV_CQ_INIT_ATTR_FLAGS_RESERVED - 1)) {
 			EMU_LOG(ERR, "%s: create_cq: unsupported mlx5dv flags"
 				" 0x%x", dev->name, dv_attr->flags);
-			return EINVAL;
+			return emu_ret_errno(EINVAL);
 		}
 		if (dv_attr->flags & MLX5DV_CQ_INIT_ATTR_FLAGS_CQE_PAD) {
 			/* Vendor flag CQE_128B_PAD (caps.cqe_pad) + 128 B. */
@@ -503,7 +504,7 @@ verbs_check_dv(struct emu_dev *dev, const struct mlx5dv_cq_init_attr *dv_attr,
 				EMU_LOG(ERR, "%s: create_cq: %d B CQE padding"
 					" not supported", dev->name,
 					req->cqe_sz);
-				return EINVAL;
+				return emu_ret_errno(EINVAL);
 			}
 			req->pad = 1;
 		}
@@ -527,7 +528,8 @@ verbs_check_kernel(struct emu_dev *dev, const struct ibv_cq_init_attr_ex *attr,
 	int fmt, known;
 
 	/* [k-core] the completion channel must be an event file of this
-	 * context. */
+	 * context.
+	 */
 	if (attr->channel != NULL) {
 		pthread_mutex_lock(&dev->lock);
 		known = emu_chan_lookup(dev, attr->channel) != NULL;
@@ -536,20 +538,20 @@ verbs_check_kernel(struct emu_dev *dev, const struct ibv_cq_init_attr_ex *attr,
 			EMU_LOG(ERR, "%s: create_cq: channel %p is not a"
 				" completion channel of this context",
 				dev->name, (void *)attr->channel);
-			return EINVAL;
+			return emu_ret_errno(EINVAL);
 		}
 	}
 	if (attr->comp_vector >= caps->num_comp_vectors) {
 		EMU_LOG(ERR, "%s: create_cq: comp_vector %u, device has %u",
 			dev->name, attr->comp_vector, caps->num_comp_vectors);
-		return EINVAL;
+		return emu_ret_errno(EINVAL);
 	}
 	/* rdma-core passes cqe = ncqe - 1; the kernel rounds it up again. */
 	if (req->ncqe - 1 > max || req->ncqe > max) {
 		EMU_LOG(ERR, "%s: create_cq: %" PRIu64 " entries above"
 			" log_max_cq_sz %u", dev->name, req->ncqe,
 			caps->log_max_cq_sz);
-		return EINVAL;
+		return emu_ret_errno(EINVAL);
 	}
 	/*
 	 * create_cq_user(): the ring's DMA start must be at offset 0 of a
@@ -559,7 +561,7 @@ verbs_check_kernel(struct emu_dev *dev, const struct ibv_cq_init_attr_ex *attr,
 	if ((uintptr_t)buf & ((1u << EMU_PAGE_SHIFT) - 1)) {
 		EMU_LOG(ERR, "%s: create_cq: ring %p not 4 KiB aligned",
 			dev->name, (const void *)buf);
-		return EINVAL;
+		return emu_ret_errno(EINVAL);
 	}
 	*hw_fmt = 0;
 	if (req->comp_en) {
@@ -568,7 +570,7 @@ verbs_check_kernel(struct emu_dev *dev, const struct ibv_cq_init_attr_ex *attr,
 			EMU_LOG(ERR, "%s: create_cq: CQE compression not"
 				" supported for %d B CQEs", dev->name,
 				req->cqe_sz);
-			return EOPNOTSUPP;
+			return emu_ret_errno(EOPNOTSUPP);
 		}
 		fmt = verbs_mini_fmt_to_hw(caps, req->comp_fmt);
 		if (fmt < 0) {
@@ -582,7 +584,7 @@ verbs_check_kernel(struct emu_dev *dev, const struct ibv_cq_init_attr_ex *attr,
 	if (req->pad && (req->cqe_sz != 128 || !caps->cqe_128_always)) {
 		EMU_LOG(ERR, "%s: create_cq: CQE padding needs"
 			" cqe_128_always", dev->name);
-		return EOPNOTSUPP;
+		return emu_ret_errno(EOPNOTSUPP);
 	}
 	return 0;
 }
@@ -664,7 +666,8 @@ emu_verbs_dv_create_cq(struct ibv_context *ctx,
 		return NULL;
 	}
 	/* [rc-cq] zero the ring, then op_own = INVALID << 4 in every 64 B
-	 * CQE (the second half of a 128 B entry). */
+	 * CQE (the second half of a 128 B entry).
+	 */
 	memset(vcq->buf, 0, ring_bytes);
 	for (i = 0; i < req.ncqe; i++)
 		vcq->buf[i * req.cqe_sz + (req.cqe_sz - 1)] =
@@ -734,7 +737,8 @@ emu_verbs_dv_create_cq(struct ibv_context *ctx,
 	fw->cqe_comp_layout = 0;
 	fw->oi = (uint8_t)req.ignore_overrun;
 	/* The ring lies in system pages of the posix_memalign'd buffer:
-	 * one device page per translation entry. */
+	 * one device page per translation entry.
+	 */
 	fw->log_page_size = 0;
 	fw->uar_page = vd->uar_page;
 	fw->eqn = verbs_vector_eqn(cq_attr->comp_vector);
@@ -808,7 +812,7 @@ emu_verbs_destroy_cq(struct ibv_cq *cq)
 	if (vcq == NULL) {
 		EMU_LOG(ERR, "destroy_cq: %p is not an emulated verbs CQ",
 			(void *)cq);
-		return EINVAL;
+		return emu_ret_errno(EINVAL);
 	}
 	dev = vcq->dev;
 	/* [rc-verbs] mlx5_destroy_cq(): kernel object, record, ring. */
@@ -835,16 +839,16 @@ emu_verbs_set_context_attr(struct ibv_context *ctx,
 	const struct mlx5dv_ctx_allocators *a = attr;
 
 	if (dev == NULL)
-		return EOPNOTSUPP;
+		return emu_ret_errno(EOPNOTSUPP);
 	/* [rc-mlx5] _mlx5dv_set_context_attr(): only the allocators. */
 	if (type != MLX5DV_CTX_ATTR_BUF_ALLOCATORS) {
 		EMU_LOG(ERR, "%s: set_context_attr: type %d not supported",
 			dev->name, (int)type);
-		return ENOTSUP;
+		return emu_ret_errno(ENOTSUP);
 	}
 	if (a == NULL) {
 		EMU_LOG(ERR, "%s: set_context_attr: no allocators", dev->name);
-		return EINVAL;
+		return emu_ret_errno(EINVAL);
 	}
 	pthread_mutex_lock(&dev->lock);
 	dev->ext_alloc = *a;
@@ -863,14 +867,14 @@ emu_verbs_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type)
 	if (!(obj_type & MLX5DV_OBJ_CQ))
 		return 0;
 	if (obj == NULL || obj->cq.out == NULL)
-		return EINVAL;
+		return emu_ret_errno(EINVAL);
 	pthread_mutex_lock(&emu_verbs_cqs_lock);
 	vcq = verbs_cq_find(obj->cq.in);
 	pthread_mutex_unlock(&emu_verbs_cqs_lock);
 	if (vcq == NULL) {
 		EMU_LOG(ERR, "init_obj: %p is not an emulated verbs CQ",
 			(void *)obj->cq.in);
-		return EINVAL;
+		return emu_ret_errno(EINVAL);
 	}
 	/* [rc-mlx5] mlx5dv_get_cq(). */
 	out = obj->cq.out;
@@ -892,12 +896,13 @@ emu_verbs_dv_query_device(struct ibv_context *ctx,
 	uint64_t asked;
 
 	if (dev == NULL)
-		return EOPNOTSUPP;
+		return emu_ret_errno(EOPNOTSUPP);
 	if (attrs == NULL)
-		return EINVAL;
+		return emu_ret_errno(EINVAL);
 	/* [rc-mlx5] _mlx5dv_query_device(): version 0; flags from the
 	 * vendor capability flags the kernel reported ([k-main]); only
-	 * the requested comp_mask parts the model knows are answered. */
+	 * the requested comp_mask parts the model knows are answered.
+	 */
 	asked = attrs->comp_mask;
 	attrs->version = 0;
 	/* Every ConnectX since the 4 negotiates CQE version 1. */

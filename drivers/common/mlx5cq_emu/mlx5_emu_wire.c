@@ -180,7 +180,8 @@ mlx5_emu_wire_inject(const char *wire, const void *frame, uint32_t len)
 		return -ENOENT;
 	}
 	/* An injection is a pass of its own: its completions are written
-	 * (compressed CQs flushed) before the call returns. */
+	 * (compressed CQs flushed) before the call returns.
+	 */
 	emu_engine_pass_begin();
 	TAILQ_FOREACH(port, &w->ports, next) {
 		emu_port_receive(port->net, frame, len, 0);

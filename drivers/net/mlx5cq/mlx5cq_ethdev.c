@@ -21,7 +21,8 @@
 
 #include "mlx5cq_ethdev.h"
 
-RTE_LOG_REGISTER(mlx5cq_net_logtype, pmd.net.mlx5cq, NOTICE);
+/* pmd.net.mlx5cq (RTE_LOG_DEFAULT_LOGTYPE from drivers/meson.build). */
+RTE_LOG_REGISTER_DEFAULT(mlx5cq_net_logtype, NOTICE);
 
 static int
 mlx5cq_dev_configure(struct rte_eth_dev *dev)

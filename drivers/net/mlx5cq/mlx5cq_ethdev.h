@@ -187,7 +187,8 @@ struct mlx5cq_rxq {
 	uint64_t ol_rss; /* RTE_MBUF_F_RX_RSS_HASH when the offload is on. */
 	uint8_t vlan_strip; /* RTE_ETH_RX_OFFLOAD_VLAN_STRIP. */
 	/* RTE_MLX5CQ_COMP_HASH or _CSUM: sessions read in place (basic
-	 * layout, rx_vec_en=1); 0: through records. */
+	 * layout, rx_vec_en=1); 0: through records.
+	 */
 	uint8_t zip_fmt;
 	uint8_t rx_vec; /* rx_vec_en: SIMD stores (x86). */
 	uint16_t port_id;

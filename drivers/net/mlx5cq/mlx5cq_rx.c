@@ -107,7 +107,8 @@ rx_reps_lk(const struct rx_reps *r)
 }
 
 /* The headers of the mbufs handed up are written next: ask for all
- * their lines at once, so the misses overlap. */
+ * their lines at once, so the misses overlap.
+ */
 static __rte_always_inline void
 rx_prefetch_elts(const struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t k)
 {
@@ -166,7 +167,8 @@ rx_plain(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t nr,
 	if (likely(lk == NULL && rxq->rx_vec)) {
 		/* In the RX fields half: pkt_len 4..7 and data_len 8..9 from
 		 * byte count (44..47 = hi 12..15), vlan_tci 10..11 from
-		 * 30..31 (mid 14..15). */
+		 * 30..31 (mid 14..15).
+		 */
 		const __m128i sh_len = _mm_setr_epi8(-1, -1, -1, -1,
 			15, 14, 13, 12, 15, 14, -1, -1, -1, -1, -1, -1);
 		const __m128i sh_vlan = _mm_setr_epi8(-1, -1, -1, -1,
@@ -288,7 +290,8 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 			   (got = rte_mlx5cq_zip_peek(cq, &t, &m, &pos,
 						      n - done)) != 0) {
 			/* A session is likely to fill the burst: the mbuf
-			 * headers of all of it, once. */
+			 * headers of all of it, once.
+			 */
 			if (r.have == 0)
 				rx_prefetch_elts(rxq, rq_ci, n - done);
 			nr = rx_reps_get(rxq, &r, got, n - done);

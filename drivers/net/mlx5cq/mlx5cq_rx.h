@@ -48,7 +48,8 @@ static_assert(offsetof(struct rte_mbuf, hash.rss) ==
 static_assert(MLX5CQ_RX_OFF_REARM % 16 == 0, "16-byte stores");
 
 /* ol_flags of a packet: checksum table, RSS flag, VLAN (*vlan cleared
- * when the tag was not stripped). */
+ * when the tag was not stripped).
+ */
 static __rte_always_inline uint64_t
 mlx5cq_rx_ol(const struct mlx5cq_rxq *rxq, uint16_t hte, uint16_t *vlan)
 {

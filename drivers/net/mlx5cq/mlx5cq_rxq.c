@@ -177,7 +177,8 @@ mlx5cq_rxq_hw_create(struct mlx5cq_rxq *rxq)
 	if (ret != 0)
 		return ret;
 	/* A ring of desc_n entries, as many as the RQ has WQEs (DPDK's
-	 * mlx5 sizes the RX CQ to the RQ): cqe + 1 is rounded up. */
+	 * mlx5 sizes the RX CQ to the RQ): cqe + 1 is rounded up.
+	 */
 	mlx5cq_cq_attr_fill(priv, &cq_attr, rxq->desc_n - 1, rxq->socket, 1);
 	if (priv->eth_dev->data->dev_conf.intr_conf.rxq)
 		cq_attr.flags |= RTE_MLX5CQ_F_EVENTS;

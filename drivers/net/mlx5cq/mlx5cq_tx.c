@@ -213,7 +213,8 @@ mlx5cq_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		if (unlikely(nseg < 0)) {
 			/* Too short for the inline header, a segment in no
 			 * registered memory, or too many segments: dropped
-			 * before any byte of its WQE is written. */
+			 * before any byte of its WQE is written.
+			 */
 			txq->st.errors++;
 			rte_pktmbuf_free(m);
 			continue;
