@@ -32,10 +32,17 @@
 #include "test_usage.h"
 #include "test_xts_vectors.h"
 
-/* rte_common_mlx5's struct mlx5_devx_obj (see test_emu.c). */
+/* rte_common_mlx5's struct mlx5_devx_obj and struct mlx5_klm
+ * (mlx5_common.h, not includable here: see test_emu.c). */
 struct mlx5_devx_obj {
 	void *obj;
 	int id;
+};
+
+struct mlx5_klm {
+	uint32_t byte_count;
+	uint32_t mkey;
+	uint64_t address;
 };
 
 #define LOG_SQ 6 /* 64 WQEBBs. */
@@ -583,12 +590,88 @@ test_xts_error_cqes(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * The same through the objects rte_common_mlx5's own helpers make, as
+ * DPDK's crypto/mlx5 makes them: mlx5_devx_qp_create() + qp2rts()
+ * (loopback), mlx5_devx_cmd_mkey_create() (crypto_en, umr_en, remote rw,
+ * 4 KLMs), mlx5_devx_cmd_create_dek_obj() (plaintext key + keytag).
+ */
+static int
+test_xts_dpdk_helpers(void)
+{
+	struct mlx5_devx_mkey_attr ma;
+	struct mlx5_devx_dek_attr da;
+	struct mlx5_devx_qp_attr qa;
+	struct mlx5_devx_obj *mkey, *dek;
+	struct mlx5_klm klm[4];
+	struct mlx5_devx_qp qp;
+	struct xfix f, save;
+	struct bsf_p b;
+	struct seg s, t;
+	uint16_t idx;
+
+	TEST_ASSERT_SUCCESS(xfix_open(&f, "emu_xts_dpdk"), "fixture");
+	counting(f.buf, 512);
+	memset(&qa, 0, sizeof(qa));
+	qa.pd = f.pdn;
+	qa.uar_index = f.uar->page_id;
+	qa.cqn = f.cq.cq->id;
+	qa.num_of_send_wqbbs = 1u << LOG_SQ;
+	memset(&qp, 0, sizeof(qp));
+	TEST_ASSERT_SUCCESS(mlx5_devx_qp_create(f.ctx, &qp, WQEBB << LOG_SQ,
+						&qa, SOCKET_ID_ANY), "QP");
+	TEST_ASSERT_SUCCESS(mlx5_devx_qp2rts(&qp, qp.qp->id), "qp2rts");
+	memset(klm, 0, sizeof(klm));
+	memset(&ma, 0, sizeof(ma));
+	ma.pd = f.pdn;
+	ma.umr_en = 1;
+	ma.crypto_en = 1;
+	ma.set_remote_rw = 1;
+	ma.klm_array = klm;
+	ma.klm_num = 4;
+	mkey = mlx5_devx_cmd_mkey_create(f.ctx, &ma);
+	TEST_ASSERT_NOT_NULL(mkey, "mkey");
+	memset(&da, 0, sizeof(da));
+	da.key_size = MLX5_CRYPTO_KEY_SIZE_128b;
+	da.has_keytag = 1;
+	da.key_purpose = MLX5_CRYPTO_KEY_PURPOSE_AES_XTS;
+	da.pd = f.pdn;
+	memcpy(da.key, xts_v4_key, 32);
+	put64(da.key + 32, KEYTAG);
+	dek = mlx5_devx_cmd_create_dek_obj(f.ctx, &da);
+	TEST_ASSERT_NOT_NULL(dek, "DEK");
+	/* Post on the helpers' QP through the helpers' mkey. */
+	save = f;
+	f.ring = qp.umem_buf;
+	f.dbr = qp.db_rec;
+	f.qpn = qp.qp->id;
+	f.pi = 0;
+	f.mkey_key = mkey->id;
+	bsf_init(&b, dek->id, 512);
+	s = (struct seg){ 512, f.mr->lkey, f.buf };
+	t = (struct seg){ 512, f.mr->lkey, f.buf + 4096 };
+	post_umr(&f, &t, 1, 512, &b);
+	idx = post_write(&f, &s, 1, 0, f.mkey_key);
+	ring_db(&f);
+	TEST_ASSERT_SUCCESS(expect_cqe(&f, 0, 0, 0, OP_RDMA_WRITE, idx), "");
+	TEST_ASSERT_BUFFERS_ARE_EQUAL(f.buf + 4096, xts_v4_ctx, 512,
+				      "vector 4");
+	save.ci = f.ci;
+	f = save;
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(dek), "dek");
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(mkey), "mkey");
+	mlx5_devx_qp_destroy(&qp);
+	TEST_ASSERT_SUCCESS(xfix_close(&f), "close");
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite emu_crypto_xts_suite = {
 	.suite_name = "emu_crypto_xts",
 	.unit_test_cases = {
 		TEST_CASE(test_xts_single_unit),
 		TEST_CASE(test_xts_multi_unit_sgl),
 		TEST_CASE(test_xts_error_cqes),
+		TEST_CASE(test_xts_dpdk_helpers),
 		TEST_CASES_END()
 	}
 };
