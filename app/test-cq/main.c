@@ -10,6 +10,7 @@
  *   perf-engine        emulated HCA progress engine, cycles per packet
  *   perf-rx [--reps N] net_mlx5cq RX burst on prepared rings
  *   soak [OPTIONS]     1e8-completion threaded-producer stress (soak.c)
+ *   bench-xts          emulated HCA AES-XTS path, MB/s (bench_xts.c)
  */
 
 #include <stdio.h>
@@ -135,6 +136,7 @@ usage(const char *prog)
 
 	printf("usage: %s EAL-OPTIONS -- unit [SUITE...] | perf [--json FILE]"
 	       " | demo | perf-engine | perf-rx [--reps N] | soak [--count N]"
+	       " | bench-xts [--reps N]"
 	       "\nsuites:", prog);
 	for (s = suites; s != NULL; s = s->next)
 		printf(" %s", s->name);
@@ -168,6 +170,8 @@ main(int argc, char **argv)
 		ret = test_cq_perf_rx(argc - 2, argv + 2);
 	} else if (strcmp(argv[1], "soak") == 0) {
 		ret = test_cq_soak(argc - 2, argv + 2);
+	} else if (strcmp(argv[1], "bench-xts") == 0) {
+		ret = test_cq_bench_xts(argc - 2, argv + 2);
 	} else {
 		usage(argv[0]);
 		ret = 2;

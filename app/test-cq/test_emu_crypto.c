@@ -27,6 +27,7 @@
 
 #include "mlx5_emu.h"
 #include "test.h"
+#include "test_xts_fix.h"
 
 #define ST_OK 0x0
 #define ST_BAD_SYS_STATE 0x4
@@ -66,8 +67,6 @@ cfix_open(struct cfix *f, const char *name, int wrapped, uint8_t log_deks,
 	  uint16_t selftests)
 {
 	struct mlx5_emu_caps caps;
-	struct mlx5dv_pd dvpd;
-	struct mlx5dv_obj obj;
 
 	memset(f, 0, sizeof(*f));
 	mlx5_emu_caps_default(&caps);
@@ -77,15 +76,7 @@ cfix_open(struct cfix *f, const char *name, int wrapped, uint8_t log_deks,
 	caps.crypto_failed_selftests = selftests;
 	f->ctx = mlx5_emu_open(name, &caps);
 	TEST_ASSERT_NOT_NULL(f->ctx, "open %s", name);
-	f->pd = mlx5_glue->alloc_pd(f->ctx);
-	TEST_ASSERT_NOT_NULL(f->pd, "pd");
-	memset(&obj, 0, sizeof(obj));
-	obj.pd.in = f->pd;
-	obj.pd.out = &dvpd;
-	TEST_ASSERT_SUCCESS(mlx5_glue->dv_init_obj(&obj, MLX5DV_OBJ_PD),
-			    "pdn");
-	f->pdn = dvpd.pdn;
-	return TEST_SUCCESS;
+	return pd_open(f->ctx, &f->pd, &f->pdn);
 }
 
 static int
