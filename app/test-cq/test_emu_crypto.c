@@ -28,6 +28,7 @@
 #include "mlx5_emu.h"
 #include "test.h"
 #include "test_xts_fix.h"
+#include "test_xts_vectors.h"
 
 #define ST_OK 0x0
 #define ST_BAD_SYS_STATE 0x4
@@ -46,14 +47,6 @@
 #define OP_MOD_CRYPTO_CUR (0x1a << 1 | 1)
 #define OP_MOD_GENERAL_CUR (0x0 << 1 | 1)
 #define PURPOSE_AES_XTS 3
-
-static void
-put_be64(void *p, uint64_t v)
-{
-	rte_be64_t be = rte_cpu_to_be_64(v);
-
-	memcpy(p, &be, sizeof(be));
-}
 
 /* A device with its PD. */
 struct cfix {
@@ -298,7 +291,7 @@ dek_in(uint32_t *in, unsigned int key_size, uint32_t pdn, const uint8_t *key,
 	MLX5_SET(dek, d, has_keytag, 1);
 	MLX5_SET(dek, d, key_purpose, PURPOSE_AES_XTS);
 	MLX5_SET(dek, d, pd, pdn);
-	put_be64(MLX5_ADDR_OF(dek, d, opaque), 0x1122334455667788ull);
+	put64(MLX5_ADDR_OF(dek, d, opaque), 0x1122334455667788ull);
 	memcpy(MLX5_ADDR_OF(dek, d, key), key, klen);
 }
 
@@ -337,7 +330,7 @@ struct login_set {
 };
 
 static int
-login_make(struct cfix *f, struct login_set *ls)
+login_make(struct ibv_context *ctx, struct login_set *ls)
 {
 	uint32_t in[MLX5_ST_SZ_DW(create_crypto_login_in)];
 	uint8_t wrapped[48], status;
@@ -347,17 +340,17 @@ login_make(struct cfix *f, struct login_set *ls)
 	TEST_ASSERT_SUCCESS(key_wrap(kek256, 32, credential, 40, wrapped),
 			    "wrap");
 	kek_in(in, kek256, 1);
-	ls->kek = gobj_create(f->ctx, in, MLX5_ST_SZ_BYTES(create_import_kek_in),
+	ls->kek = gobj_create(ctx, in, MLX5_ST_SZ_BYTES(create_import_kek_in),
 			      &err, &status, &synd, &ls->kek_id);
 	TEST_ASSERT_NOT_NULL(ls->kek, "kek: errno %d status 0x%x", err,
 			     status);
 	cred_in(in, credential);
-	ls->cred = gobj_create(f->ctx, in,
+	ls->cred = gobj_create(ctx, in,
 			       MLX5_ST_SZ_BYTES(create_credential_in), &err,
 			       &status, &synd, &ls->cred_id);
 	TEST_ASSERT_NOT_NULL(ls->cred, "credential");
 	login_in(in, ls->cred_id, ls->kek_id, wrapped);
-	ls->login = gobj_create(f->ctx, in,
+	ls->login = gobj_create(ctx, in,
 				MLX5_ST_SZ_BYTES(create_crypto_login_in),
 				&err, &status, &synd, &id);
 	TEST_ASSERT_NOT_NULL(ls->login, "login: errno %d synd 0x%x", err,
@@ -403,7 +396,7 @@ test_crypto_login(void)
 					  credential), credential_role, 2);
 	EXPECT_REFUSED(f.ctx, in, MLX5_ST_SZ_BYTES(create_credential_in),
 		       EINVAL, ST_BAD_PARAM, MLX5_EMU_SYND_CRYPTO_ROLE);
-	TEST_ASSERT_SUCCESS(login_make(&f, &ls), "login");
+	TEST_ASSERT_SUCCESS(login_make(f.ctx, &ls), "login");
 	TEST_ASSERT_EQUAL(objs_of(f.ctx), n0 + 3, "three objects");
 	/* A second login. */
 	TEST_ASSERT_SUCCESS(key_wrap(kek256, 32, credential, 40, wrapped), "");
@@ -519,7 +512,7 @@ test_crypto_dek_wrapped(void)
 	dek_in(in, 0, f.pdn, wrapped, 48);
 	EXPECT_REFUSED(f.ctx, in, sizeof(in), EIO, ST_BAD_SYS_STATE,
 		       MLX5_EMU_SYND_CRYPTO_NO_LOGIN);
-	TEST_ASSERT_SUCCESS(login_make(&f, &ls), "login");
+	TEST_ASSERT_SUCCESS(login_make(f.ctx, &ls), "login");
 	o = gobj_create(f.ctx, in, sizeof(in), &err, &status, &synd, &id);
 	TEST_ASSERT_NOT_NULL(o, "dek: errno %d synd 0x%x", err, synd);
 	TEST_ASSERT(id != 0 && id <= 0xffffff, "DEK number 0x%x", id);
@@ -600,6 +593,33 @@ test_crypto_dek_plaintext(void)
 	return TEST_SUCCESS;
 }
 
+/* A wrapped DEK at work: IEEE 1619 vector 4 through UMR + RDMA write on
+ * a wrapped-key device after a crypto login. */
+static int
+test_crypto_wrapped_xts(void)
+{
+	uint32_t in[MLX5_ST_SZ_DW(create_dek_in)];
+	uint8_t plain[40], wrapped[48], status;
+	struct mlx5dv_devx_obj *dek;
+	struct login_set ls;
+	uint32_t synd, id;
+	struct xfix f;
+	int err;
+
+	TEST_ASSERT_SUCCESS(xfix_open_mode(&f, "emu_cr_wxts", 1), "fixture");
+	TEST_ASSERT_SUCCESS(login_make(f.ctx, &ls), "login");
+	memcpy(plain, xts_v4_key, 32);
+	put64(plain + 32, KEYTAG);
+	TEST_ASSERT_SUCCESS(key_wrap(kek256, 32, plain, 40, wrapped), "wrap");
+	dek_in(in, 0, f.pdn, wrapped, 48);
+	dek = gobj_create(f.ctx, in, sizeof(in), &err, &status, &synd, &id);
+	TEST_ASSERT_NOT_NULL(dek, "DEK: errno %d syndrome 0x%x", err, synd);
+	TEST_ASSERT_SUCCESS(xfix_vector4(&f, id), "vector 4");
+	TEST_ASSERT_SUCCESS(mlx5_glue->devx_obj_destroy(dek), "dek");
+	TEST_ASSERT_SUCCESS(login_drop(&ls), "logout");
+	return xfix_close(&f);
+}
+
 static struct unit_test_suite emu_crypto_suite = {
 	.suite_name = "emu_crypto",
 	.unit_test_cases = {
@@ -608,6 +628,7 @@ static struct unit_test_suite emu_crypto_suite = {
 		TEST_CASE(test_crypto_login),
 		TEST_CASE(test_crypto_dek_wrapped),
 		TEST_CASE(test_crypto_dek_plaintext),
+		TEST_CASE(test_crypto_wrapped_xts),
 		TEST_CASES_END()
 	}
 };

@@ -220,12 +220,8 @@ test_xts_dpdk_helpers(void)
 	struct mlx5_klm klm[4];
 	struct mlx5_devx_qp qp;
 	struct xfix f, save;
-	struct bsf_p b;
-	struct seg s, t;
-	uint16_t idx;
 
 	TEST_ASSERT_SUCCESS(xfix_open(&f, "emu_xts_dpdk"), "fixture");
-	counting(f.buf, 512);
 	memset(&qa, 0, sizeof(qa));
 	qa.pd = f.pdn;
 	qa.uar_index = f.uar->page_id;
@@ -261,15 +257,7 @@ test_xts_dpdk_helpers(void)
 	f.qpn = qp.qp->id;
 	f.pi = 0;
 	f.mkey_key = mkey->id;
-	bsf_init(&b, dek->id, 512);
-	s = (struct seg){ 512, f.mr->lkey, f.buf };
-	t = (struct seg){ 512, f.mr->lkey, f.buf + 4096 };
-	post_umr(&f, &t, 1, 512, &b);
-	idx = post_write(&f, &s, 1, 0, f.mkey_key);
-	ring_db(&f);
-	TEST_ASSERT_SUCCESS(expect_cqe(&f, 0, 0, 0, OP_RDMA_WRITE, idx), "");
-	TEST_ASSERT_BUFFERS_ARE_EQUAL(f.buf + 4096, xts_v4_ctx, 512,
-				      "vector 4");
+	TEST_ASSERT_SUCCESS(xfix_vector4(&f, dek->id), "vector 4");
 	save.ci = f.ci;
 	f = save;
 	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(dek), "dek");

@@ -17,6 +17,7 @@
 #include "mlx5_emu.h"
 #include "test.h"
 #include "test_xts_fix.h"
+#include "test_xts_vectors.h"
 
 static void
 put32(uint8_t *p, uint32_t v)
@@ -150,13 +151,19 @@ pd_open(struct ibv_context *ctx, struct ibv_pd **pd, uint32_t *pdn)
 int
 xfix_open(struct xfix *f, const char *name)
 {
+	return xfix_open_mode(f, name, 0);
+}
+
+int
+xfix_open_mode(struct xfix *f, const char *name, int wrapped)
+{
 	struct mlx5_emu_caps caps;
 	struct mlx5_devx_cq_attr attr;
 
 	memset(f, 0, sizeof(*f));
 	mlx5_emu_caps_default(&caps);
 	caps.crypto = 1;
-	caps.crypto_wrapped = 0;
+	caps.crypto_wrapped = wrapped;
 	f->ctx = mlx5_emu_open(name, &caps);
 	TEST_ASSERT_NOT_NULL(f->ctx, "open");
 	TEST_ASSERT_SUCCESS(pd_open(f->ctx, &f->pd, &f->pdn), "pd");
@@ -354,3 +361,24 @@ no_cqe(struct xfix *f)
 	return TEST_SUCCESS;
 }
 
+
+int
+xfix_vector4(struct xfix *f, uint32_t dek)
+{
+	struct seg s = { 512, f->mr->lkey, f->buf };
+	struct seg t = { 512, f->mr->lkey, f->buf + 4096 };
+	struct bsf_p b;
+	unsigned int i;
+	uint16_t idx;
+
+	for (i = 0; i < 512; i++)
+		f->buf[i] = (uint8_t)i;
+	bsf_init(&b, dek, 512);
+	post_umr(f, &t, 1, 512, &b);
+	idx = post_write(f, &s, 1, 0, f->mkey_key);
+	ring_db(f);
+	TEST_ASSERT_SUCCESS(expect_cqe(f, 0, 0, 0, OP_RDMA_WRITE, idx), "");
+	TEST_ASSERT_BUFFERS_ARE_EQUAL(f->buf + 4096, xts_v4_ctx, 512,
+				      "IEEE 1619 vector 4");
+	return TEST_SUCCESS;
+}

@@ -6,8 +6,8 @@
 #define TEST_XTS_FIX_H_
 
 /*
- * A crypto QP on the emulated HCA for the emu_crypto_xts suite and the
- * bench-xts mode: plaintext-key device, PD, UAR, CQ (rte_common_mlx5's
+ * A crypto QP on the emulated HCA for the emu_crypto suites and the
+ * bench-xts mode: plaintext-key (or wrapped-key) device, PD, UAR, CQ (rte_common_mlx5's
  * mlx5_devx_cq_create()), a loopback RC QP and an indirect crypto mkey
  * made with hand-built mailboxes, one registered buffer; UMR and
  * RDMA-write WQEs built byte by byte from the PRM layouts.
@@ -86,6 +86,8 @@ int qp_to_rts(struct xfix *f);
 /* A PD and its number. */
 int pd_open(struct ibv_context *ctx, struct ibv_pd **pd, uint32_t *pdn);
 int xfix_open(struct xfix *f, const char *name);
+/* The same on a device with wrapped (1) or plaintext (0) keys. */
+int xfix_open_mode(struct xfix *f, const char *name, int wrapped);
 /* Destroys everything, checks nothing is left, closes the device. */
 int xfix_close(struct xfix *f);
 /* A plaintext DEK: key1 || key2 (2 * half bytes) || KEYTAG. */
@@ -107,5 +109,9 @@ int expect_cqe(struct xfix *f, uint8_t op, uint8_t synd, uint8_t vsynd,
 	       uint8_t wqe_op, uint16_t wqe_idx);
 /* No CQE at the consumer index. */
 int no_cqe(struct xfix *f);
+/* IEEE 1619 vector 4 (the DEK holds its key, 512-byte units, tweak 0):
+ * bytes 0..511 of the buffer encrypted to bytes 4096..4607, requester
+ * CQE and ciphertext checked. */
+int xfix_vector4(struct xfix *f, uint32_t dek);
 
 #endif /* TEST_XTS_FIX_H_ */
