@@ -27,6 +27,7 @@
 
 #include "mlx5_emu.h"
 #include "test.h"
+#include "test_usage.h"
 #include "test_xts_fix.h"
 #include "test_xts_vectors.h"
 
@@ -296,16 +297,49 @@ dek_in(uint32_t *in, unsigned int key_size, uint32_t pdn, const uint8_t *key,
 }
 
 /* A refused create: errno, status, syndrome, no object left. */
+/* Objects and umems of the device, rte_malloc use of the process. */
+struct use_snap {
+	uint32_t objs;
+	uint32_t umems;
+	struct heap_use heap;
+};
+
+static void
+use_snap(struct ibv_context *ctx, struct use_snap *u)
+{
+	struct mlx5_emu_stats st;
+
+	memset(u, 0, sizeof(*u));
+	if (mlx5_emu_stats_get(ctx, &st) == 0) {
+		u->objs = st.devx_objs;
+		u->umems = st.umems;
+	}
+	heap_use(&u->heap);
+}
+
+static int
+use_same(struct ibv_context *ctx, const struct use_snap *a)
+{
+	struct use_snap b;
+
+	use_snap(ctx, &b);
+	return a->objs == b.objs && a->umems == b.umems &&
+	       a->heap.heap_bytes == b.heap.heap_bytes &&
+	       a->heap.alloc_count == b.heap.alloc_count;
+}
+
 #define EXPECT_REFUSED(ctx, in, inlen, e, st, sy) do { \
-	uint32_t n0_ = objs_of(ctx), id_, synd_; \
+	struct use_snap u0_; \
+	uint32_t id_, synd_; \
 	uint8_t stat_; \
 	int err_; \
+	use_snap(ctx, &u0_); \
 	TEST_ASSERT_NULL(gobj_create(ctx, in, inlen, &err_, &stat_, &synd_, \
 				     &id_), "created"); \
 	TEST_ASSERT_EQUAL(err_, (e), "errno %d", err_); \
 	TEST_ASSERT_EQUAL(stat_, (st), "status 0x%x", stat_); \
 	TEST_ASSERT_EQUAL(synd_, (uint32_t)(sy), "syndrome 0x%x", synd_); \
-	TEST_ASSERT_EQUAL(objs_of(ctx), n0_, "object left behind"); \
+	TEST_ASSERT(use_same(ctx, &u0_), "object, umem or memory left"); \
 } while (0)
 
 /* Key material of the tests (arbitrary; the XTS halves differ). */
@@ -620,6 +654,117 @@ test_crypto_wrapped_xts(void)
 	return xfix_close(&f);
 }
 
+/* A state command refused with BAD_RES_STATE / BAD_PARAM. */
+static int
+expect_cmd_refused(struct ibv_context *ctx, int ret, uint8_t st,
+		   uint32_t sy)
+{
+	uint8_t status;
+	uint32_t synd;
+
+	TEST_ASSERT_EQUAL(ret, EINVAL, "errno %d", ret);
+	TEST_ASSERT_SUCCESS(mlx5_emu_last_cmd_error(ctx, &status, &synd), "");
+	TEST_ASSERT(status == st && synd == sy, "status 0x%x syndrome 0x%x",
+		    status, synd);
+	return TEST_SUCCESS;
+}
+
+/* CREATE_QP, QP state commands and CREATE_MKEY refusals; malformed UMR
+ * WQEs and an unknown mkey complete in error. */
+static int
+test_crypto_qp_mkey_refusals(void)
+{
+	uint32_t qin[MLX5_ST_SZ_DW(create_qp_in)], min[MKEY_IN_LEN / 4];
+	uint32_t rin[MLX5_ST_SZ_DW(init2rtr_qp_in)] = {0};
+	uint32_t rout[MLX5_ST_SZ_DW(init2rtr_qp_out)];
+	void *qpc = MLX5_ADDR_OF(create_qp_in, qin, qpc);
+	void *mkc = MLX5_ADDR_OF(create_mkey_in, min, memory_key_mkey_entry);
+	struct seg s, t;
+	struct bsf_p b;
+	struct xfix f;
+	uint16_t pi, idx;
+
+	TEST_ASSERT_SUCCESS(xfix_open(&f, "emu_cr_qpref"), "fixture");
+	qp_in_fill(&f, qin);
+	MLX5_SET(qpc, qpc, st, 1); /* UC */
+	EXPECT_REFUSED(f.ctx, qin, sizeof(qin), EINVAL, ST_BAD_PARAM,
+		       MLX5_EMU_SYND_QP_CTX);
+	qp_in_fill(&f, qin);
+	MLX5_SET(qpc, qpc, cqn_snd, f.cq.cq->id + 1);
+	EXPECT_REFUSED(f.ctx, qin, sizeof(qin), EINVAL, ST_BAD_RES,
+		       MLX5_EMU_SYND_NET_CQ);
+	qp_in_fill(&f, qin);
+	MLX5_SET(qpc, qpc, log_sq_size, 12); /* 256 KiB past the umem. */
+	EXPECT_REFUSED(f.ctx, qin, sizeof(qin), EINVAL, ST_BAD_PARAM,
+		       MLX5_EMU_SYND_NET_UMEM_RANGE);
+	qp_in_fill(&f, qin);
+	MLX5_SET(qpc, qpc, uar_page, f.uar->page_id + 1);
+	EXPECT_REFUSED(f.ctx, qin, sizeof(qin), EINVAL, ST_BAD_PARAM,
+		       MLX5_EMU_SYND_NET_UAR);
+	/* States: RST2INIT of a QP in RTS; a remote QP other than itself. */
+	TEST_ASSERT_SUCCESS(expect_cmd_refused(f.ctx,
+			    qp_cmd(&f, MLX5_CMD_OP_RST2INIT_QP),
+			    ST_BAD_RES_STATE, MLX5_EMU_SYND_QP_STATE), "");
+	TEST_ASSERT_SUCCESS(qp_cmd(&f, MLX5_CMD_OP_QP_2RST), "2rst");
+	TEST_ASSERT_SUCCESS(qp_cmd(&f, MLX5_CMD_OP_RST2INIT_QP), "init");
+	MLX5_SET(init2rtr_qp_in, rin, opcode, MLX5_CMD_OP_INIT2RTR_QP);
+	MLX5_SET(init2rtr_qp_in, rin, qpn, f.qpn);
+	MLX5_SET(qpc, MLX5_ADDR_OF(init2rtr_qp_in, rin, qpc), remote_qpn,
+		 f.qpn + 1);
+	TEST_ASSERT_SUCCESS(expect_cmd_refused(f.ctx,
+			    mlx5_glue->devx_obj_modify(f.qp, rin, sizeof(rin),
+						       rout, sizeof(rout)),
+			    ST_BAD_PARAM, MLX5_EMU_SYND_QP_CTX), "");
+	TEST_ASSERT_SUCCESS(qp_cmd(&f, MLX5_CMD_OP_QP_2RST), "2rst");
+	TEST_ASSERT_SUCCESS(qp_to_rts(&f), "rts");
+	/* Mkeys: MTT access mode, crypto without a BSF, unknown PD, more
+	 * KLMs given than translations, a short mailbox. */
+	mkey_in_fill(&f, min);
+	MLX5_SET(mkc, mkc, access_mode_1_0, MLX5_MKC_ACCESS_MODE_MTT);
+	EXPECT_REFUSED(f.ctx, min, sizeof(min), EINVAL, ST_BAD_PARAM,
+		       MLX5_EMU_SYND_MKEY_CTX);
+	mkey_in_fill(&f, min);
+	MLX5_SET(mkc, mkc, bsf_en, 0);
+	EXPECT_REFUSED(f.ctx, min, sizeof(min), EINVAL, ST_BAD_PARAM,
+		       MLX5_EMU_SYND_MKEY_CTX);
+	mkey_in_fill(&f, min);
+	MLX5_SET(mkc, mkc, pd, f.pdn + 1);
+	EXPECT_REFUSED(f.ctx, min, sizeof(min), EINVAL, ST_BAD_RES,
+		       MLX5_EMU_SYND_CRYPTO_PD);
+	mkey_in_fill(&f, min);
+	MLX5_SET(mkc, mkc, translations_octword_size, 2);
+	EXPECT_REFUSED(f.ctx, min, sizeof(min), EINVAL, ST_BAD_PARAM,
+		       MLX5_EMU_SYND_MKEY_CTX);
+	mkey_in_fill(&f, min);
+	EXPECT_REFUSED(f.ctx, min, sizeof(min) - 16, EIO, 0x50,
+		       MLX5_EMU_SYND_INLEN);
+	/* UMR with a 48-byte BSF (3 octowords): LOC_QP_OP_ERR; the write
+	 * after it flushed. */
+	bsf_init(&b, 0, 512);
+	s = (struct seg){ 512, f.mr->lkey, f.buf };
+	t = (struct seg){ 512, f.mr->lkey, f.buf + 4096 };
+	pi = f.pi;
+	post_umr(&f, &t, 1, 512, &b);
+	wqe_at(&f, pi)[23] = 3;
+	idx = post_write(&f, &s, 1, 0, f.mkey_key);
+	ring_db(&f);
+	TEST_ASSERT_SUCCESS(expect_cqe(&f, MLX5_CQE_REQ_ERR, 0x02, 0, 0x25,
+				       pi), "UMR error");
+	TEST_ASSERT_SUCCESS(expect_cqe(&f, MLX5_CQE_REQ_ERR, 0x05, 0, 0x08,
+				       idx), "flushed");
+	TEST_ASSERT_SUCCESS(qp_cmd(&f, MLX5_CMD_OP_QP_2RST), "2rst");
+	TEST_ASSERT_SUCCESS(qp_to_rts(&f), "rts");
+	/* UMR of an mkey that does not exist: LOC_PROT_ERR. */
+	pi = f.pi;
+	post_umr(&f, &t, 1, 512, &b);
+	wqe_at(&f, pi)[14] ^= 0x01; /* misc: mkey index + 1 << 8. */
+	ring_db(&f);
+	TEST_ASSERT_SUCCESS(expect_cqe(&f, MLX5_CQE_REQ_ERR, 0x04, 0, 0x25,
+				       pi), "unknown mkey");
+	TEST_ASSERT_SUCCESS(no_cqe(&f), "nothing more");
+	return xfix_close(&f);
+}
+
 static struct unit_test_suite emu_crypto_suite = {
 	.suite_name = "emu_crypto",
 	.unit_test_cases = {
@@ -629,6 +774,7 @@ static struct unit_test_suite emu_crypto_suite = {
 		TEST_CASE(test_crypto_dek_wrapped),
 		TEST_CASE(test_crypto_dek_plaintext),
 		TEST_CASE(test_crypto_wrapped_xts),
+		TEST_CASE(test_crypto_qp_mkey_refusals),
 		TEST_CASES_END()
 	}
 };

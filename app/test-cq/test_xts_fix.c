@@ -64,20 +64,12 @@ qp_to_rts(struct xfix *f)
 	return TEST_SUCCESS;
 }
 
-static int
-qp_create(struct xfix *f)
+void
+qp_in_fill(const struct xfix *f, uint32_t *in)
 {
-	uint32_t in[MLX5_ST_SZ_DW(create_qp_in)] = {0};
-	uint32_t out[MLX5_ST_SZ_DW(create_qp_out)] = {0};
 	void *qpc = MLX5_ADDR_OF(create_qp_in, in, qpc);
-	size_t ring = WQEBB << LOG_SQ;
 
-	f->ring = rte_zmalloc(NULL, ring + 64, 4096);
-	TEST_ASSERT_NOT_NULL(f->ring, "ring");
-	f->dbr = (volatile uint32_t *)(f->ring + ring);
-	f->umem = mlx5_glue->devx_umem_reg(f->ctx, f->ring, ring + 64,
-					   IBV_ACCESS_LOCAL_WRITE);
-	TEST_ASSERT_NOT_NULL(f->umem, "umem");
+	memset(in, 0, MLX5_ST_SZ_BYTES(create_qp_in));
 	MLX5_SET(create_qp_in, in, opcode, MLX5_CMD_OP_CREATE_QP);
 	MLX5_SET(qpc, qpc, st, MLX5_QP_ST_RC);
 	MLX5_SET(qpc, qpc, pd, f->pdn);
@@ -88,9 +80,25 @@ qp_create(struct xfix *f)
 	MLX5_SET(qpc, qpc, rq_type, MLX5_ZERO_LEN_RQ);
 	MLX5_SET(qpc, qpc, dbr_umem_valid, 1);
 	MLX5_SET(qpc, qpc, dbr_umem_id, f->umem->umem_id);
-	put64(MLX5_ADDR_OF(qpc, qpc, dbr_addr), ring);
+	put64(MLX5_ADDR_OF(qpc, qpc, dbr_addr), WQEBB << LOG_SQ);
 	MLX5_SET(create_qp_in, in, wq_umem_id, f->umem->umem_id);
 	MLX5_SET(create_qp_in, in, wq_umem_valid, 1);
+}
+
+static int
+qp_create(struct xfix *f)
+{
+	uint32_t in[MLX5_ST_SZ_DW(create_qp_in)];
+	uint32_t out[MLX5_ST_SZ_DW(create_qp_out)] = {0};
+	size_t ring = WQEBB << LOG_SQ;
+
+	f->ring = rte_zmalloc(NULL, ring + 64, 4096);
+	TEST_ASSERT_NOT_NULL(f->ring, "ring");
+	f->dbr = (volatile uint32_t *)(f->ring + ring);
+	f->umem = mlx5_glue->devx_umem_reg(f->ctx, f->ring, ring + 64,
+					   IBV_ACCESS_LOCAL_WRITE);
+	TEST_ASSERT_NOT_NULL(f->umem, "umem");
+	qp_in_fill(f, in);
 	f->qp = mlx5_glue->devx_obj_create(f->ctx, in, sizeof(in), out,
 					   sizeof(out));
 	TEST_ASSERT_NOT_NULL(f->qp, "qp: status 0x%x syndrome 0x%x",
@@ -100,14 +108,12 @@ qp_create(struct xfix *f)
 	return qp_to_rts(f);
 }
 
-/* Indirect crypto mkey with room for 4 KLMs. */
-static int
-mkey_create(struct xfix *f)
+void
+mkey_in_fill(const struct xfix *f, uint32_t *in)
 {
-	uint32_t in[MLX5_ST_SZ_DW(create_mkey_in) + 4 * 4] = {0};
-	uint32_t out[MLX5_ST_SZ_DW(create_mkey_out)] = {0};
 	void *mkc = MLX5_ADDR_OF(create_mkey_in, in, memory_key_mkey_entry);
 
+	memset(in, 0, MKEY_IN_LEN);
 	MLX5_SET(create_mkey_in, in, opcode, MLX5_CMD_OP_CREATE_MKEY);
 	MLX5_SET(create_mkey_in, in, translations_octword_actual_size, 4);
 	MLX5_SET(mkc, mkc, access_mode_1_0, MLX5_MKC_ACCESS_MODE_KLM);
@@ -123,6 +129,16 @@ mkey_create(struct xfix *f)
 	MLX5_SET(mkc, mkc, crypto_en, MLX5_MKEY_CRYPTO_ENABLED);
 	MLX5_SET(mkc, mkc, bsf_en, 1);
 	MLX5_SET(mkc, mkc, bsf_octword_size, 4);
+}
+
+/* Indirect crypto mkey with room for 4 KLMs. */
+static int
+mkey_create(struct xfix *f)
+{
+	uint32_t in[MKEY_IN_LEN / 4];
+	uint32_t out[MLX5_ST_SZ_DW(create_mkey_out)] = {0};
+
+	mkey_in_fill(f, in);
 	f->mkey = mlx5_glue->devx_obj_create(f->ctx, in, sizeof(in), out,
 					     sizeof(out));
 	TEST_ASSERT_NOT_NULL(f->mkey, "mkey: syndrome 0x%x",

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include <mlx5_glue.h>
+#include <mlx5_prm.h>
 #include <mlx5_common_devx.h>
 
 /* rte_common_mlx5's struct mlx5_devx_obj and struct mlx5_klm
@@ -78,7 +79,14 @@ struct bsf_p {
 	uint64_t keytag;
 };
 
+/* create_mkey_in with 4 KLMs. */
+#define MKEY_IN_LEN (MLX5_ST_SZ_BYTES(create_mkey_in) + 4 * 16)
+
 uint8_t *wqe_at(struct xfix *f, uint16_t pi);
+/* The fixture's CREATE_QP mailbox (create_qp_in bytes) and CREATE_MKEY
+ * mailbox (MKEY_IN_LEN bytes). */
+void qp_in_fill(const struct xfix *f, uint32_t *in);
+void mkey_in_fill(const struct xfix *f, uint32_t *in);
 void put64(uint8_t *p, uint64_t v);
 int qp_cmd(struct xfix *f, uint16_t opcode);
 /* RST -> INIT -> RTR -> RTS, software counter and doorbell at 0. */
