@@ -7,10 +7,11 @@
 
 /*
  * A crypto QP on the emulated HCA for the emu_crypto suites and the
- * bench-xts mode: plaintext-key (or wrapped-key) device, PD, UAR, CQ (rte_common_mlx5's
- * mlx5_devx_cq_create()), a loopback RC QP and an indirect crypto mkey
- * made with hand-built mailboxes, one registered buffer; UMR and
- * RDMA-write WQEs built byte by byte from the PRM layouts.
+ * bench-xts mode: plaintext-key (or wrapped-key) device, PD, UAR, CQ
+ * (rte_common_mlx5's mlx5_devx_cq_create()), a loopback RC QP and an
+ * indirect crypto mkey made with hand-built mailboxes, one registered
+ * buffer; UMR and RDMA-write WQEs built byte by byte from the PRM
+ * layouts.
  */
 
 #include <stdint.h>
