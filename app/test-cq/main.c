@@ -11,6 +11,7 @@
  *   perf-rx [--reps N] net_mlx5cq RX burst on prepared rings
  *   soak [OPTIONS]     1e8-completion threaded-producer stress (soak.c)
  *   log-levels NAME... level of each named log type (test_log.c)
+ *   bench-xts          emulated HCA AES-XTS path, MB/s (bench_xts.c)
  */
 
 #include <stdio.h>
@@ -136,6 +137,7 @@ print_usage(const char *prog)
 
 	printf("usage: %s EAL-OPTIONS -- unit [SUITE...] | perf [--json FILE]"
 	       " | demo | perf-engine | perf-rx [--reps N] | soak [--count N]"
+	       " | bench-xts [--reps N]"
 	       "\nsuites:", prog);
 	for (s = suites; s != NULL; s = s->next)
 		printf(" %s", s->name);
@@ -171,6 +173,8 @@ main(int argc, char **argv)
 		ret = test_cq_soak(argc - 2, argv + 2);
 	} else if (strcmp(argv[1], "log-levels") == 0) {
 		ret = test_cq_log_levels(argc - 2, argv + 2);
+	} else if (strcmp(argv[1], "bench-xts") == 0) {
+		ret = test_cq_bench_xts(argc - 2, argv + 2);
 	} else {
 		print_usage(argv[0]);
 		ret = 2;

@@ -13,5 +13,6 @@ int test_cq_perf_rx_table(unsigned int reps, const char *only);
 int test_cq_perf_engine(int argc, char **argv);
 int test_cq_soak(int argc, char **argv);
 int test_cq_log_levels(int argc, char **argv);
+int test_cq_bench_xts(int argc, char **argv);
 
 #endif /* TEST_CQ_H_ */

@@ -15,7 +15,7 @@
 
 #include <mlx5_prm.h>
 
-#include "mlx5_emu_net.h"
+#include "mlx5_emu_crypto.h"
 
 struct emu_net *
 emu_net_get(struct emu_dev *dev)
@@ -250,6 +250,7 @@ emu_net_cq_busy(struct emu_dev *dev, uint32_t cqn)
 		busy |= sq->wq.cqn == cqn;
 	TAILQ_FOREACH(rq, &net->rqs, next)
 		busy |= rq->wq.cqn == cqn;
+	busy |= emu_crypto_cq_busy(net, cqn);
 	emu_net_unlock();
 	return busy;
 }
@@ -272,6 +273,7 @@ emu_net_pd_busy(struct emu_dev *dev, uint32_t pdn)
 		busy |= sq->wq.pdn == pdn;
 	TAILQ_FOREACH(rq, &net->rqs, next)
 		busy |= rq->wq.pdn == pdn;
+	busy |= emu_crypto_pd_busy(net, pdn);
 	emu_net_unlock();
 	return busy;
 }
@@ -294,6 +296,7 @@ emu_net_dev_release(struct emu_dev *dev)
 	emu_engine_detach(net);
 	emu_net_unlock();
 	dev->net = NULL;
+	emu_crypto_release(net);
 	free(net);
 }
 

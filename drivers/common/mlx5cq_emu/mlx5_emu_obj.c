@@ -26,7 +26,7 @@
 #include <rte_byteorder.h>
 #include <mlx5_prm.h>
 
-#include "mlx5_emu_private.h"
+#include "mlx5_emu_crypto.h"
 
 void
 emu_cmd_begin(struct emu_dev *dev, const void *in, size_t inlen)
@@ -143,6 +143,11 @@ emu_devx_obj_create(struct emu_dev *dev, const void *in, size_t inlen,
 		}
 		break;
 	default:
+		/* Crypto objects (mlx5_emu_crypto_obj.c); 1: not those. */
+		ret = emu_crypto_obj_create(dev, opcode, in, inlen, out,
+					    outlen, &obj->id, &obj->priv);
+		if (ret != 1)
+			break;
 		/* Network objects (mlx5_emu_net.c); 1: not one of them. */
 		ret = emu_net_obj_create(dev, opcode, in, inlen, out, outlen,
 					 &obj->id, &obj->priv);
@@ -198,8 +203,11 @@ emu_devx_obj_destroy(struct mlx5dv_devx_obj *dvobj)
 	if (dev == NULL)
 		return emu_ret_errno(ENOENT);
 	dev->stats.cmds++; /* The kernel's destroy command. */
-	/* Network objects, and CQs still used by an SQ/RQ (EBUSY). */
-	ret = emu_net_obj_destroy(dev, obj->type, obj->priv);
+	/* Crypto objects; network objects, and CQs still used by an SQ/RQ
+	 * (EBUSY). */
+	ret = emu_crypto_obj_destroy(dev, obj->type, obj->priv);
+	if (ret == 1)
+		ret = emu_net_obj_destroy(dev, obj->type, obj->priv);
 	if (ret != 0 && ret != 1) {
 		pthread_mutex_unlock(&dev->lock);
 		return ret;
@@ -238,6 +246,10 @@ emu_devx_obj_query(struct mlx5dv_devx_obj *dvobj, const void *in,
 	    obj->type == MLX5_CMD_OP_CREATE_CQ)
 		ret = emu_devx_cq_query(obj->priv, in, inlen, out, outlen);
 	else
+		/* QUERY_GENERAL_OBJECT of a DEK; 1: not that. */
+		ret = emu_crypto_obj_query(dev, obj->type, obj->priv, in,
+					   inlen, out, outlen);
+	if (ret == 1)
 		/* QUERY_Q_COUNTER (mlx5_emu_net.c); 1: not that. */
 		ret = emu_net_obj_query(dev, obj->type, obj->priv, in, inlen,
 					out, outlen);
@@ -272,10 +284,15 @@ emu_devx_obj_modify(struct mlx5dv_devx_obj *dvobj, const void *in,
 					 inlen, out, outlen);
 	} else if (ret == 0) {
 		emu_cmd_begin(dev, in, inlen);
+		const struct emu_obj *o = (const struct emu_obj *)dvobj;
+
+		/* QP state commands (mlx5_emu_qp.c); 1: not those. */
+		ret = emu_crypto_obj_modify(dev, o->type, o->priv, in, inlen,
+					    out, outlen);
 		/* MODIFY_SQ / MODIFY_RQ (mlx5_emu_net.c); 1: not those. */
-		ret = emu_net_obj_modify(dev, ((struct emu_obj *)dvobj)->type,
-					 ((struct emu_obj *)dvobj)->priv, in,
-					 inlen, out, outlen);
+		if (ret == 1)
+			ret = emu_net_obj_modify(dev, o->type, o->priv, in,
+						 inlen, out, outlen);
 	}
 	if (ret == 1) {
 		/* No other object of the model is modifiable. */
