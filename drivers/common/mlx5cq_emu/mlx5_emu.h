@@ -48,6 +48,16 @@ struct mlx5_emu_caps {
 	uint32_t max_umems; /**< Umem registrations allowed (65536). */
 	uint8_t eth_net_offloads; /**< Ethernet offload caps: checksums,
 				    * VLAN strip/insert, RSS (default 1). */
+	uint8_t crypto; /**< AES-XTS crypto engine: DEKs, crypto mkeys,
+			  * loopback RC QPs (default 0). */
+	uint8_t crypto_wrapped; /**< Keys are imported wrapped (AES key
+				  * wrap with the login's import KEK; a
+				  * crypto login is needed): 1 (default);
+				  * 0: plaintext keys. */
+	uint8_t log_max_num_deks; /**< DEKs the device holds (default 12). */
+	uint16_t crypto_failed_selftests; /**< crypto_caps.failed_selftests:
+					    * nonzero refuses every DEK
+					    * (default 0). */
 };
 
 /** Failure points for injection (mlx5_emu_fail_inject()). */
@@ -128,6 +138,25 @@ enum mlx5_emu_syndrome {
 	MLX5_EMU_SYND_NET_MAC_LIST = 0x0d000012, /**< Address list. */
 	MLX5_EMU_SYND_NET_MTU = 0x0d000013, /**< MTU out of range. */
 	MLX5_EMU_SYND_NET_QCNT = 0x0d000014, /**< Counter set unknown/full. */
+	/* Crypto objects, crypto mkeys and QPs (mlx5_emu_crypto.h). */
+	MLX5_EMU_SYND_CRYPTO_TYPE = 0x0e000001, /**< Object type not offered. */
+	MLX5_EMU_SYND_CRYPTO_RESERVED = 0x0e000002, /**< Reserved/state set. */
+	MLX5_EMU_SYND_CRYPTO_KEY_SIZE = 0x0e000003, /**< key_size not 0/1. */
+	MLX5_EMU_SYND_CRYPTO_PURPOSE = 0x0e000004, /**< Not AES_XTS. */
+	MLX5_EMU_SYND_CRYPTO_PD = 0x0e000005, /**< PD unknown. */
+	MLX5_EMU_SYND_CRYPTO_NO_LOGIN = 0x0e000006, /**< Wrapped, no login. */
+	MLX5_EMU_SYND_CRYPTO_UNWRAP = 0x0e000007, /**< Key wrap check fails. */
+	MLX5_EMU_SYND_CRYPTO_DEK_LIMIT = 0x0e000008, /**< All DEKs in use. */
+	MLX5_EMU_SYND_CRYPTO_SELFTEST = 0x0e000009, /**< failed_selftests. */
+	MLX5_EMU_SYND_CRYPTO_KEK = 0x0e00000a, /**< Import KEK unknown. */
+	MLX5_EMU_SYND_CRYPTO_CREDENTIAL = 0x0e00000b, /**< Credential bad. */
+	MLX5_EMU_SYND_CRYPTO_LOGIN_EXISTS = 0x0e00000c, /**< Already in. */
+	MLX5_EMU_SYND_CRYPTO_BUSY = 0x0e00000d, /**< Object in use. */
+	MLX5_EMU_SYND_CRYPTO_WEAK_KEY = 0x0e00000e, /**< XTS halves equal. */
+	MLX5_EMU_SYND_CRYPTO_ROLE = 0x0e00000f, /**< credential_role. */
+	MLX5_EMU_SYND_MKEY_CTX = 0x0e000010, /**< Mkey context refused. */
+	MLX5_EMU_SYND_QP_CTX = 0x0e000011, /**< QP context refused. */
+	MLX5_EMU_SYND_QP_STATE = 0x0e000012, /**< QP state transition. */
 };
 
 /** Resource usage of an emulated device. */

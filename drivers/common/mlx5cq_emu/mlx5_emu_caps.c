@@ -6,11 +6,14 @@
  * Device capabilities and the general (object-less) firmware commands.
  *
  * QUERY_HCA_CAP (opcode 0x100) is answered for the general device
- * capabilities (op_mod type 0, maximum or current). The capability set is
+ * capabilities (op_mod type 0, maximum or current), and for the crypto
+ * capabilities (type 0x1a) of a device with caps.crypto
+ * (mlx5_emu_crypto_caps.c). The capability set is
  * chosen so that rte_common_mlx5's mlx5_devx_cmd_query_hca_attr() needs
- * nothing else: hca_cap_2, qos, eth_net_offloads, roce, crypto,
- * eswitch_manager and general_obj_types are all 0, so that function issues
- * exactly one QUERY_HCA_CAP (general, current). Other capability types and
+ * nothing else: hca_cap_2, qos, roce, eswitch_manager are 0, and so are
+ * crypto and general_obj_types unless caps.crypto, so that function
+ * issues exactly one QUERY_HCA_CAP (general, current), plus the crypto
+ * one on a crypto device. Other capability types and
  * other opcodes get a firmware error (BAD_PARAM / BAD_OP), never a crash.
  */
 
@@ -20,7 +23,7 @@
 
 #include <mlx5_prm.h>
 
-#include "mlx5_emu_private.h"
+#include "mlx5_emu_crypto.h"
 
 void
 mlx5_emu_caps_default(struct mlx5_emu_caps *caps)
@@ -42,6 +45,10 @@ mlx5_emu_caps_default(struct mlx5_emu_caps *caps)
 	caps->cqe_compression_timeout = 0;
 	caps->max_umems = 65536;
 	caps->eth_net_offloads = 1;
+	caps->crypto = 0;
+	caps->crypto_wrapped = 1;
+	caps->log_max_num_deks = 12;
+	caps->crypto_failed_selftests = 0;
 }
 
 /* Capabilities of devices opened without caps (mlx5_emu_open_caps_set). */
@@ -92,6 +99,11 @@ emu_caps_check(const struct mlx5_emu_caps *caps)
 		EMU_LOG(ERR, "caps: log_max_cq_sz %u (max 31) or log_max_cq %u"
 			" (max 24) out of range", caps->log_max_cq_sz,
 			caps->log_max_cq);
+		return EINVAL;
+	}
+	if (caps->log_max_num_deks > 24) {
+		EMU_LOG(ERR, "caps: log_max_num_deks %u (max 24: DEK numbers "
+			"are 24 bits)", caps->log_max_num_deks);
 		return EINVAL;
 	}
 	return 0;
@@ -155,6 +167,8 @@ emu_fill_general_caps(const struct emu_dev *dev, void *hcattr)
 		 c->cqe_compression_max_num);
 	MLX5_SET(cmd_hca_cap, hcattr, cqe_compression_timeout,
 		 c->cqe_compression_timeout);
+	/* Crypto (mlx5_emu_crypto_caps.c); nothing without caps.crypto. */
+	emu_crypto_fill_general_caps(dev, hcattr);
 }
 
 /* Ethernet offloads (per_protocol_networking_offload_caps). */
@@ -205,6 +219,13 @@ emu_query_hca_cap(struct emu_dev *dev, const void *in, size_t inlen,
 		 * offloads the network model implements. */
 		if (type == (MLX5_GET_HCA_CAP_OP_MOD_ETHERNET_OFFLOAD_CAPS >> 1))
 			emu_fill_eth_caps(hcattr);
+		return 0;
+	}
+	if (dev->caps.crypto &&
+	    type == (MLX5_GET_HCA_CAP_OP_MOD_CRYPTO >> 1)) {
+		memset(out, 0, outlen);
+		emu_crypto_fill_caps(dev, MLX5_ADDR_OF(query_hca_cap_out, out,
+						       capability));
 		return 0;
 	}
 	if (type != (MLX5_GET_HCA_CAP_OP_MOD_GENERAL_DEVICE >> 1)) {

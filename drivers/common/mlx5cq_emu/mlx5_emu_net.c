@@ -15,7 +15,7 @@
 
 #include <mlx5_prm.h>
 
-#include "mlx5_emu_net.h"
+#include "mlx5_emu_crypto.h"
 
 struct emu_net *
 emu_net_get(struct emu_dev *dev)
@@ -294,6 +294,7 @@ emu_net_dev_release(struct emu_dev *dev)
 	emu_engine_detach(net);
 	emu_net_unlock();
 	dev->net = NULL;
+	emu_crypto_release(net);
 	free(net);
 }
 

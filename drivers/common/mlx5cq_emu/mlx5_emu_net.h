@@ -203,6 +203,7 @@ struct emu_net {
 	struct emu_port *port; /* On a wire, or NULL. */
 	struct mlx5_emu_port_stats pstats;
 	struct mlx5_emu_net_stats nstats;
+	struct emu_crypto *crypto; /* mlx5_emu_crypto.h, or NULL. */
 };
 
 /* mlx5_emu_engine.c */
@@ -270,6 +271,9 @@ int emu_net_check_lens(struct emu_dev *dev, const char *what, size_t inlen,
 		       size_t need_in, void *out, size_t outlen,
 		       size_t need_out);
 
+/* The PD number was allocated on this device (mlx5_emu_sq.c; dev->lock
+ * held). */
+int emu_pd_exists(struct emu_dev *dev, uint32_t pdn);
 /* Common WQ context checks (mlx5_emu_sq.c); 0 or errno with status. */
 /* wqe_bytes: the stride the queue needs, 0 for any (4..10 as log2). */
 int emu_wq_setup(struct emu_dev *dev, const void *wq, uint32_t wqe_bytes,

@@ -26,7 +26,7 @@
 #include <rte_byteorder.h>
 #include <mlx5_prm.h>
 
-#include "mlx5_emu_private.h"
+#include "mlx5_emu_crypto.h"
 
 void
 emu_cmd_begin(struct emu_dev *dev, const void *in, size_t inlen)
@@ -146,6 +146,11 @@ emu_devx_obj_create(struct emu_dev *dev, const void *in, size_t inlen,
 		}
 		break;
 	default:
+		/* Crypto objects (mlx5_emu_crypto_obj.c); 1: not those. */
+		ret = emu_crypto_obj_create(dev, opcode, in, inlen, out,
+					    outlen, &obj->id, &obj->priv);
+		if (ret != 1)
+			break;
 		/* Network objects (mlx5_emu_net.c); 1: not one of them. */
 		ret = emu_net_obj_create(dev, opcode, in, inlen, out, outlen,
 					 &obj->id, &obj->priv);
@@ -201,8 +206,11 @@ emu_devx_obj_destroy(struct mlx5dv_devx_obj *dvobj)
 	if (dev == NULL)
 		return ENOENT;
 	dev->stats.cmds++; /* The kernel's destroy command. */
-	/* Network objects, and CQs still used by an SQ/RQ (EBUSY). */
-	ret = emu_net_obj_destroy(dev, obj->type, obj->priv);
+	/* Crypto objects; network objects, and CQs still used by an SQ/RQ
+	 * (EBUSY). */
+	ret = emu_crypto_obj_destroy(dev, obj->type, obj->priv);
+	if (ret == 1)
+		ret = emu_net_obj_destroy(dev, obj->type, obj->priv);
 	if (ret != 0 && ret != 1) {
 		pthread_mutex_unlock(&dev->lock);
 		return ret;
@@ -241,6 +249,10 @@ emu_devx_obj_query(struct mlx5dv_devx_obj *dvobj, const void *in,
 	    obj->type == MLX5_CMD_OP_CREATE_CQ)
 		ret = emu_devx_cq_query(obj->priv, in, inlen, out, outlen);
 	else
+		/* QUERY_GENERAL_OBJECT of a DEK; 1: not that. */
+		ret = emu_crypto_obj_query(dev, obj->type, obj->priv, in,
+					   inlen, out, outlen);
+	if (ret == 1)
 		/* QUERY_Q_COUNTER (mlx5_emu_net.c); 1: not that. */
 		ret = emu_net_obj_query(dev, obj->type, obj->priv, in, inlen,
 					out, outlen);

@@ -57,7 +57,7 @@ emu_wq_fail(struct emu_dev *dev, void *out, size_t outlen, uint8_t status,
 	return emu_cmd_fail(dev, out, outlen, status, synd);
 }
 
-static int
+int
 emu_pd_exists(struct emu_dev *dev, uint32_t pdn)
 {
 	struct emu_pd *pd;

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+#ifndef MLX5_EMU_CRYPTO_H_
+#define MLX5_EMU_CRYPTO_H_
+
+/*
+ * The crypto side of the emulated HCA (private to the model), present
+ * when the device has caps.crypto:
+ *   mlx5_emu_crypto_caps.c  crypto bits of QUERY_HCA_CAP, crypto caps page
+ *   mlx5_emu_crypto_obj.c   per-device crypto state, object dispatch
+ *   mlx5_emu_keywrap.c      AES key wrap (RFC 3394) with OpenSSL EVP
+ *   mlx5_emu_login.c        IMPORT_KEK, CREDENTIAL, CRYPTO_LOGIN objects
+ *   mlx5_emu_dek.c          DEK objects (create, query, destroy)
+ *   mlx5_emu_xts.c          AES-XTS data unit by data unit (EVP)
+ *
+ * Contract (what the model accepts) is written at the top of each file.
+ * Locking: every entry runs with dev->lock held; lists change under
+ * emu_net_lock too, so the progress engine (emu_net_lock only) may read
+ * them.
+ */
+
+#include <stdint.h>
+#include <sys/queue.h>
+
+#include "mlx5_emu_net.h"
+
+#define EMU_XTS_KEY_MAX 64 /* Two AES-256 keys. */
+#define EMU_KEYTAG_LEN 8
+#define EMU_CRED_LEN 40 /* Credential bytes (crypto login, wrapped 48). */
+#define EMU_CRED_FIELD_LEN 48 /* credential[0x180] of the PRM objects. */
+#define EMU_DEK_FIELD_LEN 128 /* dek.key[0x400]. */
+#define EMU_WRAP_OVERHEAD 8 /* RFC 3394 integrity block. */
+#define EMU_DEK_STATE_READY 0
+
+struct emu_xts;
+
+/* A 64-bit big-endian field of a PRM layout (MLX5_SET64 needs
+ * mlx5_common.h's MLX5_ASSERT, which the model does not include). */
+static inline void
+emu_put_be64(void *p, uint64_t v)
+{
+	uint8_t *b = p;
+	int i;
+
+	for (i = 7; i >= 0; i--, v >>= 8)
+		b[i] = (uint8_t)v;
+}
+
+/* An import KEK (key encryption key of the crypto login session). */
+struct emu_kek {
+	uint16_t obj_type; /* First: the general object type. */
+	TAILQ_ENTRY(emu_kek) next;
+	uint32_t id;
+	uint8_t key_size; /* MLX5_CRYPTO_KEY_SIZE_128b / _256b. */
+	uint8_t key[32];
+	uint32_t refcnt; /* Logins. */
+};
+
+/* A credential object. */
+struct emu_cred {
+	uint16_t obj_type; /* First: the general object type. */
+	TAILQ_ENTRY(emu_cred) next;
+	uint32_t id;
+	uint8_t role; /* MLX5_CREDENTIAL_ROLE_*. */
+	uint8_t cred[EMU_CRED_LEN];
+	uint32_t refcnt; /* Logins. */
+};
+
+/* A crypto login session. */
+struct emu_login {
+	uint16_t obj_type; /* First: the general object type. */
+	TAILQ_ENTRY(emu_login) next;
+	uint32_t id;
+	struct emu_cred *cred;
+	struct emu_kek *kek;
+};
+
+/* A data encryption key. */
+struct emu_dek {
+	uint16_t obj_type; /* First: the general object type. */
+	TAILQ_ENTRY(emu_dek) next;
+	uint32_t id; /* 24 bits: the BSF's dek_pointer. */
+	uint8_t key_size;
+	uint8_t has_keytag;
+	uint8_t key_purpose;
+	uint32_t pdn;
+	uint64_t opaque;
+	uint64_t keytag; /* Bytes as in the key field (compared raw). */
+	struct emu_xts *xts; /* Cipher contexts of the key. */
+};
+
+/* Crypto state of one device (allocated with its first crypto object). */
+struct emu_crypto {
+	TAILQ_HEAD(, emu_kek) keks;
+	TAILQ_HEAD(, emu_cred) creds;
+	TAILQ_HEAD(, emu_login) logins;
+	TAILQ_HEAD(, emu_dek) deks;
+	uint32_t ndeks;
+};
+
+/*
+ * mlx5_emu_crypto_obj.c (dev->lock held). The object hooks of
+ * mlx5_emu_obj.c return 1 when the command or object is not a crypto
+ * one, else 0 or an errno with the status in out.
+ */
+int emu_crypto_obj_create(struct emu_dev *dev, uint16_t opcode,
+			  const void *in, size_t inlen, void *out,
+			  size_t outlen, uint32_t *id, void **priv);
+int emu_crypto_obj_destroy(struct emu_dev *dev, uint16_t type, void *priv);
+int emu_crypto_obj_query(struct emu_dev *dev, uint16_t type, void *priv,
+			 const void *in, size_t inlen, void *out,
+			 size_t outlen);
+/* At close (device unlisted). */
+void emu_crypto_release(struct emu_net *net);
+struct emu_crypto *emu_crypto_get(struct emu_dev *dev);
+/* The general object type is offered by the device's caps. */
+int emu_crypto_type_offered(const struct emu_dev *dev, uint16_t obj_type);
+/* Lookups (dev->lock or emu_net_lock held). */
+struct emu_dek *emu_dek_lookup(struct emu_crypto *cr, uint32_t id);
+
+/* mlx5_emu_crypto_caps.c */
+void emu_crypto_fill_general_caps(const struct emu_dev *dev, void *hcattr);
+void emu_crypto_fill_caps(const struct emu_dev *dev, void *hcattr);
+
+/* mlx5_emu_keywrap.c: RFC 3394 unwrap; 0, or -1 when the integrity check
+ * fails or the lengths are wrong. out gets inlen - 8 bytes. */
+int emu_key_unwrap(const uint8_t *kek, unsigned int kek_len,
+		   const uint8_t *in, unsigned int inlen, uint8_t *out);
+
+/* mlx5_emu_login.c */
+int emu_kek_create(struct emu_dev *dev, struct emu_crypto *cr,
+		   const void *in, size_t inlen, void *out, size_t outlen,
+		   uint32_t *id, void **priv);
+int emu_cred_create(struct emu_dev *dev, struct emu_crypto *cr,
+		    const void *in, size_t inlen, void *out, size_t outlen,
+		    uint32_t *id, void **priv);
+int emu_login_create(struct emu_dev *dev, struct emu_crypto *cr,
+		     const void *in, size_t inlen, void *out, size_t outlen,
+		     uint32_t *id, void **priv);
+int emu_kek_destroy(struct emu_dev *dev, struct emu_crypto *cr,
+		    struct emu_kek *kek);
+int emu_cred_destroy(struct emu_dev *dev, struct emu_crypto *cr,
+		     struct emu_cred *c);
+void emu_login_destroy(struct emu_crypto *cr, struct emu_login *l);
+
+/* mlx5_emu_dek.c */
+int emu_dek_create(struct emu_dev *dev, struct emu_crypto *cr,
+		   const void *in, size_t inlen, void *out, size_t outlen,
+		   uint32_t *id, void **priv);
+int emu_dek_query(struct emu_dev *dev, const struct emu_dek *dek,
+		  void *out, size_t outlen);
+void emu_dek_destroy(struct emu_crypto *cr, struct emu_dek *dek);
+
+/* mlx5_emu_xts.c */
+/* Contexts for key (2 * half bytes, half 16 or 32); NULL when OpenSSL
+ * refuses it (equal halves) or no memory. */
+struct emu_xts *emu_xts_new(const uint8_t *key, unsigned int half);
+void emu_xts_free(struct emu_xts *x);
+/*
+ * AES-XTS of len bytes from src to dst (may be equal), data unit by
+ * data unit of du bytes (0: one unit of len bytes); the first unit's
+ * tweak is tweak[16], a little-endian number incremented by one per
+ * unit. enc: 1 encrypt, 0 decrypt. 0, or -1 (OpenSSL error; a unit
+ * shorter than 16 bytes).
+ */
+int emu_xts_run(struct emu_xts *x, int enc, const uint8_t tweak[16],
+		uint32_t du, const uint8_t *src, uint8_t *dst, uint32_t len);
+
+#endif /* MLX5_EMU_CRYPTO_H_ */
