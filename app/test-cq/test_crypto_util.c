@@ -50,6 +50,17 @@ crypto_pools_free(struct crypto_pools *p)
 }
 
 int
+crypto_caps(int crypto, int wrapped)
+{
+	struct mlx5_emu_caps caps;
+
+	mlx5_emu_caps_default(&caps);
+	caps.crypto = crypto;
+	caps.crypto_wrapped = wrapped;
+	return mlx5_emu_open_caps_set(&caps);
+}
+
+int
 crypto_dev_up(const char *name, const char *args, uint16_t nb_desc,
 	      struct rte_mempool *sess_mp, uint8_t *id)
 {
@@ -63,7 +74,10 @@ crypto_dev_up(const char *name, const char *args, uint16_t nb_desc,
 	};
 	int ret;
 
+	if (crypto_caps(1, 0) != 0)
+		return -1;
 	ret = rte_eal_hotplug_add("vdev", name, args);
+	mlx5_emu_open_caps_set(NULL);
 	if (ret != 0)
 		return -1;
 	ret = rte_cryptodev_get_dev_id(name);
@@ -73,9 +87,10 @@ crypto_dev_up(const char *name, const char *args, uint16_t nb_desc,
 	}
 	*id = (uint8_t)ret;
 	if (rte_cryptodev_configure(*id, &conf) != 0 ||
-	    rte_cryptodev_queue_pair_setup(*id, 0, &qconf,
-					   SOCKET_ID_ANY) != 0 ||
-	    rte_cryptodev_start(*id) != 0) {
+	    (nb_desc != 0 &&
+	     (rte_cryptodev_queue_pair_setup(*id, 0, &qconf,
+					     SOCKET_ID_ANY) != 0 ||
+	      rte_cryptodev_start(*id) != 0))) {
 		rte_cryptodev_close(*id);
 		rte_eal_hotplug_remove("vdev", name);
 		return -1;

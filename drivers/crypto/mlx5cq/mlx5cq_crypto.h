@@ -66,6 +66,13 @@ enum mlx5cq_crypto_key_mode {
 	MLX5CQ_CRYPTO_KEY_PLAINTEXT, /* Keys in clear (key + keytag). */
 };
 
+/* Crypto engine of a dev=emu device (emu_crypto devarg). */
+enum mlx5cq_crypto_emu {
+	MLX5CQ_CRYPTO_EMU_CAPS = 0, /* Capabilities of mlx5_emu_open_caps_set(). */
+	MLX5CQ_CRYPTO_EMU_PLAINTEXT, /* Engine on, plaintext key import. */
+	MLX5CQ_CRYPTO_EMU_WRAPPED, /* Engine on, wrapped key import. */
+};
+
 struct mlx5cq_crypto_devargs {
 	char dev[MLX5CQ_CRYPTO_DEV_NAME_MAX]; /* "emu" or an ibdev name. */
 	uint32_t credential_id; /* credential_pointer of the login. */
@@ -74,6 +81,7 @@ struct mlx5cq_crypto_devargs {
 	uint64_t keytag; /* Host order. */
 	uint32_t max_segs_num; /* Segments of an mbuf chain. */
 	enum mlx5cq_crypto_key_mode key_mode;
+	enum mlx5cq_crypto_emu emu_crypto;
 	uint8_t credential_set;
 };
 

@@ -5,7 +5,9 @@
 /*
  * Devargs of crypto_mlx5cq: those of DPDK's crypto/mlx5 (credential_id,
  * import_kek_id, credential, keytag, max_segs_num) plus dev= (the device:
- * "emu" or an ibdev name) and key_mode= (auto, wrapped, plaintext).
+ * "emu" or an ibdev name), key_mode= (auto, wrapped, plaintext) and, for
+ * dev=emu, emu_crypto= (the emulated device's crypto engine: plaintext or
+ * wrapped key import).
  */
 
 #include <ctype.h>
@@ -19,6 +21,12 @@
 
 #include "mlx5cq_crypto.h"
 
+static const char *const mlx5cq_crypto_emu_modes[] = {
+	[MLX5CQ_CRYPTO_EMU_CAPS] = "caps",
+	[MLX5CQ_CRYPTO_EMU_PLAINTEXT] = "plaintext",
+	[MLX5CQ_CRYPTO_EMU_WRAPPED] = "wrapped",
+};
+
 static const char *const mlx5cq_crypto_key_modes[] = {
 	[MLX5CQ_CRYPTO_KEY_AUTO] = "auto",
 	[MLX5CQ_CRYPTO_KEY_WRAPPED] = "wrapped",
@@ -31,6 +39,19 @@ mlx5cq_crypto_key_mode_name(enum mlx5cq_crypto_key_mode m)
 	if ((unsigned int)m >= RTE_DIM(mlx5cq_crypto_key_modes))
 		return "?";
 	return mlx5cq_crypto_key_modes[m];
+}
+
+/* Index of val in a table of n names; -1 when absent. */
+static int
+mlx5cq_crypto_name_index(const char *const *names, unsigned int n,
+			 const char *val)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(val, names[i]) == 0)
+			return (int)i;
+	return -1;
 }
 
 /* Unsigned integer (decimal, 0x hex, 0 octal) of at most max. */
@@ -74,7 +95,7 @@ mlx5cq_crypto_devarg(const char *key, const char *val, void *opaque)
 {
 	struct mlx5cq_crypto_devargs *a = opaque;
 	uint64_t v;
-	unsigned int i;
+	int i;
 
 	if (val == NULL)
 		val = "";
@@ -109,12 +130,17 @@ mlx5cq_crypto_devarg(const char *key, const char *val, void *opaque)
 			goto bad;
 		a->max_segs_num = (uint32_t)v;
 	} else if (strcmp(key, "key_mode") == 0) {
-		for (i = 0; i < RTE_DIM(mlx5cq_crypto_key_modes); i++)
-			if (strcmp(val, mlx5cq_crypto_key_modes[i]) == 0)
-				break;
-		if (i == RTE_DIM(mlx5cq_crypto_key_modes))
+		i = mlx5cq_crypto_name_index(mlx5cq_crypto_key_modes,
+				RTE_DIM(mlx5cq_crypto_key_modes), val);
+		if (i < 0)
 			goto bad;
 		a->key_mode = (enum mlx5cq_crypto_key_mode)i;
+	} else if (strcmp(key, "emu_crypto") == 0) {
+		i = mlx5cq_crypto_name_index(mlx5cq_crypto_emu_modes,
+				RTE_DIM(mlx5cq_crypto_emu_modes), val);
+		if (i < 0)
+			goto bad;
+		a->emu_crypto = (enum mlx5cq_crypto_emu)i;
 	} else {
 		CRYPTO_LOG(ERR, "unknown key %s", key);
 		rte_errno = EINVAL;
@@ -161,6 +187,12 @@ check:
 	if (args->dev[0] == '\0') {
 		CRYPTO_LOG(ERR, "dev= is required (emu or an RDMA device "
 			   "name)");
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	if (args->emu_crypto != MLX5CQ_CRYPTO_EMU_CAPS &&
+	    strcmp(args->dev, "emu") != 0) {
+		CRYPTO_LOG(ERR, "emu_crypto applies to dev=emu only");
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}

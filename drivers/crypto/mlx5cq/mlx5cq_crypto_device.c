@@ -47,12 +47,23 @@ mlx5cq_crypto_ibdev_open(const char *name)
 /*
  * The one place the emulated HCA is opened (as net_mlx5cq opens it):
  * a device named after the cryptodev, capabilities of
- * mlx5_emu_open_caps_set() or the defaults.
+ * mlx5_emu_open_caps_set() (or the defaults), or with emu_crypto the
+ * defaults with the crypto engine on, keys imported as it says.
  */
 static struct ibv_context *
-mlx5cq_crypto_emu_open(const char *name)
+mlx5cq_crypto_emu_open(const char *name, enum mlx5cq_crypto_emu emu)
 {
-	struct ibv_context *ctx = mlx5_emu_open(name, NULL);
+	struct mlx5_emu_caps caps;
+	struct ibv_context *ctx;
+
+	if (emu == MLX5CQ_CRYPTO_EMU_CAPS) {
+		ctx = mlx5_emu_open(name, NULL);
+	} else {
+		mlx5_emu_caps_default(&caps);
+		caps.crypto = 1;
+		caps.crypto_wrapped = emu == MLX5CQ_CRYPTO_EMU_WRAPPED;
+		ctx = mlx5_emu_open(name, &caps);
+	}
 
 	if (ctx == NULL) {
 		rte_errno = errno ? errno : ENODEV;
@@ -139,7 +150,8 @@ mlx5cq_crypto_device_open(struct mlx5cq_crypto_priv *priv, const char *name)
 	int ret;
 
 	if (strcmp(priv->args.dev, "emu") == 0) {
-		priv->ctx = mlx5cq_crypto_emu_open(name);
+		priv->ctx = mlx5cq_crypto_emu_open(name,
+						   priv->args.emu_crypto);
 		priv->emulated = 1;
 	} else {
 		priv->ctx = mlx5cq_crypto_ibdev_open(priv->args.dev);
