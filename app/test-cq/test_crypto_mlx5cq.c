@@ -235,7 +235,7 @@ test_crypto_sessions(void)
 	heap_use(&before);
 	/* Two sessions of one key: one DEK (one allocation more than the
 	 * first session alone would need is the second session only). */
-	crypto_xform_fill(&x, xts_vec4_key, 32, RTE_CRYPTO_CIPHER_OP_ENCRYPT,
+	crypto_xform_fill(&x, xts_v4_key, 32, RTE_CRYPTO_CIPHER_OP_ENCRYPT,
 			  0);
 	s[n] = rte_cryptodev_sym_session_create(id, &x, c_pools.sess);
 	TEST_ASSERT_NOT_NULL(s[n++], "first session");
@@ -249,12 +249,12 @@ test_crypto_sessions(void)
 		    " -> %" PRIu64, before.alloc_count, one.alloc_count,
 		    after.alloc_count);
 	for (i = 0; i < RTE_DIM(du); i++) {
-		crypto_xform_fill(&x, xts_vec10_key, 64, i & 1 ?
+		crypto_xform_fill(&x, xts_v10_key, 64, i & 1 ?
 				  RTE_CRYPTO_CIPHER_OP_DECRYPT :
 				  RTE_CRYPTO_CIPHER_OP_ENCRYPT, du[i]);
 		s[n] = rte_cryptodev_sym_session_create(id, &x, c_pools.sess);
 		TEST_ASSERT_NOT_NULL(s[n++], "AES-256-XTS du %u", du[i]);
-		crypto_xform_fill(&x, xts_vec4_key, 32, i & 1 ?
+		crypto_xform_fill(&x, xts_v4_key, 32, i & 1 ?
 				  RTE_CRYPTO_CIPHER_OP_ENCRYPT :
 				  RTE_CRYPTO_CIPHER_OP_DECRYPT, du[i]);
 		s[n] = rte_cryptodev_sym_session_create(id, &x, c_pools.sess);
@@ -296,7 +296,7 @@ test_crypto_bad_session(void)
 
 	TEST_ASSERT_SUCCESS(dev_cfg(&id), "device");
 	/* Warm up the session pool. */
-	crypto_xform_fill(&x, xts_vec4_key, 32, RTE_CRYPTO_CIPHER_OP_ENCRYPT,
+	crypto_xform_fill(&x, xts_v4_key, 32, RTE_CRYPTO_CIPHER_OP_ENCRYPT,
 			  0);
 	s = rte_cryptodev_sym_session_create(id, &x, c_pools.sess);
 	TEST_ASSERT_NOT_NULL(s, "good session");
@@ -304,7 +304,7 @@ test_crypto_bad_session(void)
 	heap_use(&before);
 	fds = open_fds();
 	for (i = 0; i < RTE_DIM(msg); i++) {
-		crypto_xform_fill(&x, xts_vec4_key, 32,
+		crypto_xform_fill(&x, xts_v4_key, 32,
 				  RTE_CRYPTO_CIPHER_OP_ENCRYPT, 0);
 		switch (i) {
 		case 0:

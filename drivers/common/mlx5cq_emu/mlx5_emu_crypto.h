@@ -14,6 +14,10 @@
  *   mlx5_emu_login.c        IMPORT_KEK, CREDENTIAL, CRYPTO_LOGIN objects
  *   mlx5_emu_dek.c          DEK objects (create, query, destroy)
  *   mlx5_emu_xts.c          AES-XTS data unit by data unit (EVP)
+ *   mlx5_emu_mkey.c         CREATE_MKEY: indirect (KLM) mkeys, crypto_en
+ *   mlx5_emu_qp.c           CREATE_QP, RST->INIT->RTR->RTS (loopback RC)
+ *   mlx5_emu_umr.c          send WQE execution: UMR (KLMs + crypto BSF),
+ *                           RDMA write through a (crypto) mkey, NOP
  *
  * Contract (what the model accepts) is written at the top of each file.
  * Locking: every entry runs with dev->lock held; lists change under
@@ -33,6 +37,7 @@
 #define EMU_DEK_FIELD_LEN 128 /* dek.key[0x400]. */
 #define EMU_WRAP_OVERHEAD 8 /* RFC 3394 integrity block. */
 #define EMU_DEK_STATE_READY 0
+#define EMU_WQEBB 64 /* Send WQE basic block. */
 
 struct emu_xts;
 
@@ -91,13 +96,70 @@ struct emu_dek {
 	struct emu_xts *xts; /* Cipher contexts of the key. */
 };
 
+/* One translation entry of an indirect mkey (klm layout). */
+struct emu_klm {
+	uint32_t bcount;
+	uint32_t lkey;
+	uint64_t addr;
+};
+
+/* The crypto BSF an UMR WQE gave an mkey (mlx5_wqe_umr_bsf_seg). */
+struct emu_bsf {
+	uint8_t valid;
+	uint8_t encrypt; /* Order RAW_MEMORY: memory side encrypted. */
+	uint32_t du; /* Data unit bytes; 0: the whole message. */
+	uint32_t raw_data_size;
+	uint8_t tweak[16];
+	uint32_t dek_id;
+	uint64_t keytag; /* Raw bytes. */
+};
+
+/* An indirect memory key (KLM access mode). */
+struct emu_mkey {
+	TAILQ_ENTRY(emu_mkey) next;
+	uint32_t key; /* mkey_index << 8 | mkey_7_0. */
+	uint32_t pdn;
+	uint8_t crypto_en;
+	uint8_t umr_en;
+	uint8_t rw; /* Remote write allowed. */
+	uint32_t max_klm; /* translations_octword_size. */
+	uint32_t nklm;
+	uint64_t start; /* start_addr. */
+	uint64_t len;
+	struct emu_klm *klm; /* max_klm entries. */
+	struct emu_bsf bsf;
+};
+
+/* QP states (qpc.state). */
+#define EMU_QP_RST 0
+#define EMU_QP_INIT 1
+#define EMU_QP_RTR 2
+#define EMU_QP_RTS 3
+#define EMU_QP_ERR 6
+
+/* A loopback RC QP with a send queue only. */
+struct emu_qp {
+	TAILQ_ENTRY(emu_qp) next;
+	struct emu_net *net;
+	uint32_t qpn;
+	struct emu_wq wq; /* Ring, doorbell record, CQ, PD, state. */
+	uint8_t qp_state;
+	uint16_t pi; /* WQEBBs consumed by the device. */
+	uint64_t wqes; /* WQEs executed. */
+	uint8_t *bounce; /* Gather buffer of scattered messages. */
+	uint32_t bounce_len;
+};
+
 /* Crypto state of one device (allocated with its first crypto object). */
 struct emu_crypto {
 	TAILQ_HEAD(, emu_kek) keks;
 	TAILQ_HEAD(, emu_cred) creds;
 	TAILQ_HEAD(, emu_login) logins;
 	TAILQ_HEAD(, emu_dek) deks;
+	TAILQ_HEAD(, emu_mkey) mkeys;
+	TAILQ_HEAD(, emu_qp) qps;
 	uint32_t ndeks;
+	uint32_t next_mkey; /* Next mkey index. */
 };
 
 /*
@@ -112,9 +174,24 @@ int emu_crypto_obj_destroy(struct emu_dev *dev, uint16_t type, void *priv);
 int emu_crypto_obj_query(struct emu_dev *dev, uint16_t type, void *priv,
 			 const void *in, size_t inlen, void *out,
 			 size_t outlen);
+int emu_crypto_obj_modify(struct emu_dev *dev, uint16_t type, void *priv,
+			  const void *in, size_t inlen, void *out,
+			  size_t outlen);
+/* A CQ or PD is used by a QP, mkey or DEK (dev->lock held). */
+int emu_crypto_cq_busy(struct emu_net *net, uint32_t cqn);
+int emu_crypto_pd_busy(struct emu_net *net, uint32_t pdn);
+/* Ready QPs (emu_net_lock held). */
+uint32_t emu_crypto_ready_qps(struct emu_net *net);
+/* Execute what the QPs' doorbells announce (emu_net_lock held, in a
+ * pass); WQEs executed. */
+unsigned int emu_crypto_progress(struct emu_net *net);
 /* At close (device unlisted). */
 void emu_crypto_release(struct emu_net *net);
 struct emu_crypto *emu_crypto_get(struct emu_dev *dev);
+/* A refused command: log "what: why", fail with status / syndrome. */
+int emu_crypto_refuse(struct emu_dev *dev, void *out, size_t outlen,
+		      uint8_t status, uint32_t synd, const char *what,
+		      const char *why);
 /* The general object type is offered by the device's caps. */
 int emu_crypto_type_offered(const struct emu_dev *dev, uint16_t obj_type);
 /* Lookups (dev->lock or emu_net_lock held). */
@@ -152,6 +229,24 @@ int emu_dek_create(struct emu_dev *dev, struct emu_crypto *cr,
 int emu_dek_query(struct emu_dev *dev, const struct emu_dek *dek,
 		  void *out, size_t outlen);
 void emu_dek_destroy(struct emu_crypto *cr, struct emu_dek *dek);
+
+/* mlx5_emu_mkey.c */
+int emu_mkey_create(struct emu_dev *dev, struct emu_crypto *cr,
+		    const void *in, size_t inlen, void *out, size_t outlen,
+		    uint32_t *id, void **priv);
+void emu_mkey_destroy(struct emu_crypto *cr, struct emu_mkey *mk);
+struct emu_mkey *emu_mkey_lookup(struct emu_crypto *cr, uint32_t key);
+
+/* mlx5_emu_qp.c */
+int emu_qp_create(struct emu_dev *dev, struct emu_crypto *cr,
+		  const void *in, size_t inlen, void *out, size_t outlen,
+		  uint32_t *id, void **priv);
+int emu_qp_modify(struct emu_dev *dev, struct emu_qp *qp, const void *in,
+		  size_t inlen, void *out, size_t outlen);
+void emu_qp_destroy(struct emu_crypto *cr, struct emu_qp *qp);
+
+/* mlx5_emu_umr.c: execute the QP's posted WQEs (emu_net_lock held). */
+unsigned int emu_qp_progress(struct emu_qp *qp);
 
 /* mlx5_emu_xts.c */
 /* Contexts for key (2 * half bytes, half 16 or 32); NULL when OpenSSL

@@ -8,7 +8,10 @@
  *
  * Contract: CREATE_GENERAL_OBJECT (0xa00) of type DEK (0xc), IMPORT_KEK
  * (0x1d), CREDENTIAL (0x1e) and CRYPTO_LOGIN (0x1f); QUERY_GENERAL_OBJECT
- * (0xa02) of a DEK, with obj_type and obj_id naming that object. A type
+ * (0xa02) of a DEK, with obj_type and obj_id naming that object;
+ * CREATE_MKEY (mlx5_emu_mkey.c) and CREATE_QP / QP state commands
+ * (mlx5_emu_qp.c) on a device with caps.crypto (elsewhere BAD_OP, as
+ * before). A type
  * the device does not offer in general_obj_types (no caps.crypto; KEK,
  * credential and login in plaintext mode) fails with BAD_PARAM
  * (MLX5_EMU_SYND_CRYPTO_TYPE). The general object header's reserved
@@ -22,6 +25,15 @@
 #include <mlx5_prm.h>
 
 #include "mlx5_emu_crypto.h"
+
+int
+emu_crypto_refuse(struct emu_dev *dev, void *out, size_t outlen,
+		  uint8_t status, uint32_t synd, const char *what,
+		  const char *why)
+{
+	EMU_LOG(ERR, "%s: %s: %s", dev->name, what, why);
+	return emu_cmd_fail(dev, out, outlen, status, synd);
+}
 
 struct emu_crypto *
 emu_crypto_get(struct emu_dev *dev)
@@ -40,6 +52,8 @@ emu_crypto_get(struct emu_dev *dev)
 	TAILQ_INIT(&cr->creds);
 	TAILQ_INIT(&cr->logins);
 	TAILQ_INIT(&cr->deks);
+	TAILQ_INIT(&cr->mkeys);
+	TAILQ_INIT(&cr->qps);
 	emu_net_lock();
 	net->crypto = cr;
 	emu_net_unlock();
@@ -156,13 +170,29 @@ emu_crypto_obj_create(struct emu_dev *dev, uint16_t opcode, const void *in,
 		      size_t inlen, void *out, size_t outlen, uint32_t *id,
 		      void **priv)
 {
+	struct emu_crypto *cr;
+
 	switch (opcode) {
 	case MLX5_CMD_OP_CREATE_GENERAL_OBJECT:
 		return emu_general_obj_create(dev, in, inlen, out, outlen, id,
 					      priv);
+	case MLX5_CMD_OP_CREATE_MKEY:
+	case MLX5_CMD_OP_CREATE_QP:
+		/* Modelled for the crypto engine only. */
+		if (!dev->caps.crypto)
+			return 1;
+		break;
 	default:
 		return 1;
 	}
+	cr = emu_crypto_get(dev);
+	if (cr == NULL)
+		return emu_cmd_fail(dev, out, outlen, EMU_CMD_STAT_LIM_ERR,
+				    MLX5_EMU_SYND_NONE);
+	if (opcode == MLX5_CMD_OP_CREATE_MKEY)
+		return emu_mkey_create(dev, cr, in, inlen, out, outlen, id,
+				       priv);
+	return emu_qp_create(dev, cr, in, inlen, out, outlen, id, priv);
 }
 
 int
@@ -170,7 +200,18 @@ emu_crypto_obj_destroy(struct emu_dev *dev, uint16_t type, void *priv)
 {
 	struct emu_crypto *cr = dev->net != NULL ? dev->net->crypto : NULL;
 
-	if (type != MLX5_CMD_OP_CREATE_GENERAL_OBJECT || cr == NULL)
+	if (cr == NULL)
+		return 1;
+	if (type == MLX5_CMD_OP_CREATE_MKEY) {
+		emu_mkey_destroy(cr, priv);
+		return 0;
+	}
+	if (type == MLX5_CMD_OP_CREATE_QP) {
+		emu_qp_destroy(cr, priv);
+		emu_engine_update();
+		return 0;
+	}
+	if (type != MLX5_CMD_OP_CREATE_GENERAL_OBJECT)
 		return 1;
 	switch (*(uint16_t *)priv) {
 	case MLX5_GENERAL_OBJ_TYPE_DEK:
@@ -221,4 +262,77 @@ emu_crypto_obj_query(struct emu_dev *dev, uint16_t type, void *priv,
 				    MLX5_EMU_SYND_CRYPTO_TYPE);
 	}
 	return emu_dek_query(dev, priv, out, outlen);
+}
+
+int
+emu_crypto_obj_modify(struct emu_dev *dev, uint16_t type, void *priv,
+		      const void *in, size_t inlen, void *out, size_t outlen)
+{
+	int ret;
+
+	if (type != MLX5_CMD_OP_CREATE_QP)
+		return 1;
+	ret = emu_qp_modify(dev, priv, in, inlen, out, outlen);
+	if (ret == 0)
+		emu_engine_update();
+	return ret;
+}
+
+int
+emu_crypto_cq_busy(struct emu_net *net, uint32_t cqn)
+{
+	struct emu_qp *qp;
+
+	if (net->crypto == NULL)
+		return 0;
+	TAILQ_FOREACH(qp, &net->crypto->qps, next)
+		if (qp->wq.cqn == cqn)
+			return 1;
+	return 0;
+}
+
+int
+emu_crypto_pd_busy(struct emu_net *net, uint32_t pdn)
+{
+	struct emu_crypto *cr = net->crypto;
+	struct emu_mkey *mk;
+	struct emu_dek *dek;
+	struct emu_qp *qp;
+	int busy = 0;
+
+	if (cr == NULL)
+		return 0;
+	TAILQ_FOREACH(qp, &cr->qps, next)
+		busy |= qp->wq.pdn == pdn;
+	TAILQ_FOREACH(mk, &cr->mkeys, next)
+		busy |= mk->pdn == pdn;
+	TAILQ_FOREACH(dek, &cr->deks, next)
+		busy |= dek->pdn == pdn;
+	return busy;
+}
+
+uint32_t
+emu_crypto_ready_qps(struct emu_net *net)
+{
+	struct emu_qp *qp;
+	uint32_t n = 0;
+
+	if (net->crypto == NULL)
+		return 0;
+	TAILQ_FOREACH(qp, &net->crypto->qps, next)
+		n += qp->qp_state == EMU_QP_RTS;
+	return n;
+}
+
+unsigned int
+emu_crypto_progress(struct emu_net *net)
+{
+	struct emu_qp *qp;
+	unsigned int n = 0;
+
+	if (net->crypto == NULL)
+		return 0;
+	TAILQ_FOREACH(qp, &net->crypto->qps, next)
+		n += emu_qp_progress(qp);
+	return n;
 }

@@ -40,13 +40,8 @@
 
 #include "mlx5_emu_crypto.h"
 
-static int
-emu_dek_refuse(struct emu_dev *dev, void *out, size_t outlen, uint8_t status,
-	       uint32_t synd, const char *why)
-{
-	EMU_LOG(ERR, "%s: CREATE DEK: %s", dev->name, why);
-	return emu_cmd_fail(dev, out, outlen, status, synd);
-}
+#define EMU_DEK_REFUSE(dev, out, outlen, status, synd, why) \
+	emu_crypto_refuse(dev, out, outlen, status, synd, "CREATE DEK", why)
 
 /* Check the fields; the key K (klen bytes) is written to plain. */
 static int
@@ -59,7 +54,7 @@ emu_dek_key(struct emu_dev *dev, struct emu_crypto *cr, const void *d,
 
 	if (!dev->caps.crypto_wrapped) {
 		if (!emu_bytes_zero(key + klen, EMU_DEK_FIELD_LEN - klen))
-			return emu_dek_refuse(dev, out, outlen,
+			return EMU_DEK_REFUSE(dev, out, outlen,
 					      EMU_CMD_STAT_BAD_PARAM_ERR,
 					      MLX5_EMU_SYND_CRYPTO_RESERVED,
 					      "bytes past the plaintext key");
@@ -68,19 +63,19 @@ emu_dek_key(struct emu_dev *dev, struct emu_crypto *cr, const void *d,
 	}
 	login = TAILQ_FIRST(&cr->logins);
 	if (login == NULL)
-		return emu_dek_refuse(dev, out, outlen,
+		return EMU_DEK_REFUSE(dev, out, outlen,
 				      EMU_CMD_STAT_BAD_SYS_STATE_ERR,
 				      MLX5_EMU_SYND_CRYPTO_NO_LOGIN,
 				      "wrapped keys need a crypto login");
 	wlen = klen + EMU_WRAP_OVERHEAD;
 	if (!emu_bytes_zero(key + wlen, EMU_DEK_FIELD_LEN - wlen))
-		return emu_dek_refuse(dev, out, outlen,
+		return EMU_DEK_REFUSE(dev, out, outlen,
 				      EMU_CMD_STAT_BAD_PARAM_ERR,
 				      MLX5_EMU_SYND_CRYPTO_RESERVED,
 				      "bytes past the wrapped key");
 	if (emu_key_unwrap(login->kek->key, login->kek->key_size ? 32 : 16,
 			   key, wlen, plain) != 0)
-		return emu_dek_refuse(dev, out, outlen,
+		return EMU_DEK_REFUSE(dev, out, outlen,
 				      EMU_CMD_STAT_BAD_PARAM_ERR,
 				      MLX5_EMU_SYND_CRYPTO_UNWRAP,
 				      "wrapped key fails its integrity check");
@@ -99,22 +94,22 @@ emu_dek_create(struct emu_dev *dev, struct emu_crypto *cr, const void *in,
 	int ret;
 
 	if (dev->caps.crypto_failed_selftests != 0)
-		return emu_dek_refuse(dev, out, outlen,
+		return EMU_DEK_REFUSE(dev, out, outlen,
 				      EMU_CMD_STAT_BAD_SYS_STATE_ERR,
 				      MLX5_EMU_SYND_CRYPTO_SELFTEST,
 				      "crypto self tests failed");
 	if (inlen < MLX5_ST_SZ_BYTES(create_dek_in))
-		return emu_dek_refuse(dev, out, outlen,
+		return EMU_DEK_REFUSE(dev, out, outlen,
 				      EMU_CMD_STAT_BAD_INP_LEN_ERR,
 				      MLX5_EMU_SYND_INLEN, "short mailbox");
 	key_size = MLX5_GET(dek, d, key_size);
 	if (key_size > MLX5_CRYPTO_KEY_SIZE_256b)
-		return emu_dek_refuse(dev, out, outlen,
+		return EMU_DEK_REFUSE(dev, out, outlen,
 				      EMU_CMD_STAT_BAD_PARAM_ERR,
 				      MLX5_EMU_SYND_CRYPTO_KEY_SIZE,
 				      "key_size not 0 or 1");
 	if (MLX5_GET(dek, d, key_purpose) != MLX5_CRYPTO_KEY_PURPOSE_AES_XTS)
-		return emu_dek_refuse(dev, out, outlen,
+		return EMU_DEK_REFUSE(dev, out, outlen,
 				      EMU_CMD_STAT_BAD_PARAM_ERR,
 				      MLX5_EMU_SYND_CRYPTO_PURPOSE,
 				      "key_purpose is not AES-XTS");
@@ -126,17 +121,17 @@ emu_dek_create(struct emu_dev *dev, struct emu_crypto *cr, const void *in,
 	    !EMU_WIDE_FIELD_ZERO(dek, d, reserved_at_80) ||
 	    !EMU_WIDE_FIELD_ZERO(dek, d, reserved_at_1c0) ||
 	    !EMU_WIDE_FIELD_ZERO(dek, d, reserved_at_600))
-		return emu_dek_refuse(dev, out, outlen,
+		return EMU_DEK_REFUSE(dev, out, outlen,
 				      EMU_CMD_STAT_BAD_PARAM_ERR,
 				      MLX5_EMU_SYND_CRYPTO_RESERVED,
 				      "state, field select or reserved set");
 	if (!emu_pd_exists(dev, MLX5_GET(dek, d, pd)))
-		return emu_dek_refuse(dev, out, outlen,
+		return EMU_DEK_REFUSE(dev, out, outlen,
 				      EMU_CMD_STAT_BAD_RES_ERR,
 				      MLX5_EMU_SYND_CRYPTO_PD,
 				      "pd not allocated on this device");
 	if (cr->ndeks >= (1u << dev->caps.log_max_num_deks))
-		return emu_dek_refuse(dev, out, outlen, EMU_CMD_STAT_LIM_ERR,
+		return EMU_DEK_REFUSE(dev, out, outlen, EMU_CMD_STAT_LIM_ERR,
 				      MLX5_EMU_SYND_CRYPTO_DEK_LIMIT,
 				      "all DEKs in use");
 	half = key_size ? 32 : 16;
@@ -156,7 +151,7 @@ emu_dek_create(struct emu_dev *dev, struct emu_crypto *cr, const void *in,
 		ret = memcmp(plain, plain + half, half) == 0;
 		memset(plain, 0, sizeof(plain));
 		if (ret)
-			return emu_dek_refuse(dev, out, outlen,
+			return EMU_DEK_REFUSE(dev, out, outlen,
 					      EMU_CMD_STAT_BAD_PARAM_ERR,
 					      MLX5_EMU_SYND_CRYPTO_WEAK_KEY,
 					      "the two XTS keys are equal");

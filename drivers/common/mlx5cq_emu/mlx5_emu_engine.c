@@ -60,7 +60,7 @@
 
 #include <rte_lcore.h>
 
-#include "mlx5_emu_net.h"
+#include "mlx5_emu_crypto.h"
 
 #define EMU_ENGINE_SPIN 1000
 #define EMU_ENGINE_NAP_US 30
@@ -124,6 +124,7 @@ emu_engine_ready_queues(void)
 			n += sq->wq.state == EMU_Q_RDY;
 		TAILQ_FOREACH(rq, &net->rqs, next)
 			n += rq->wq.state == EMU_Q_RDY;
+		n += emu_crypto_ready_qps(net);
 	}
 	return n;
 }
@@ -205,10 +206,13 @@ emu_engine_pass(void)
 	unsigned int n = 0;
 
 	/* The clock is sampled by each SQ batch (emu_sq_progress()). */
-	TAILQ_FOREACH(net, &emu_nets, next)
+	TAILQ_FOREACH(net, &emu_nets, next) {
 		TAILQ_FOREACH(sq, &net->sqs, next)
 			if (sq->wq.state == EMU_Q_RDY)
 				n += emu_sq_progress(sq);
+		/* Loopback crypto QPs (mlx5_emu_umr.c). */
+		n += emu_crypto_progress(net);
+	}
 	emu_engine_pass_end();
 	return n;
 }

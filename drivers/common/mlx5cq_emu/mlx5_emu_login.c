@@ -49,15 +49,6 @@ emu_login_check_len(struct emu_dev *dev, const char *what, size_t inlen,
 	return 0;
 }
 
-static int
-emu_crypto_refuse(struct emu_dev *dev, void *out, size_t outlen,
-		  uint8_t status, uint32_t synd, const char *what,
-		  const char *why)
-{
-	EMU_LOG(ERR, "%s: %s: %s", dev->name, what, why);
-	return emu_cmd_fail(dev, out, outlen, status, synd);
-}
-
 int
 emu_kek_create(struct emu_dev *dev, struct emu_crypto *cr, const void *in,
 	       size_t inlen, void *out, size_t outlen, uint32_t *id,

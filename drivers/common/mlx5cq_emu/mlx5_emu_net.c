@@ -250,6 +250,7 @@ emu_net_cq_busy(struct emu_dev *dev, uint32_t cqn)
 		busy |= sq->wq.cqn == cqn;
 	TAILQ_FOREACH(rq, &net->rqs, next)
 		busy |= rq->wq.cqn == cqn;
+	busy |= emu_crypto_cq_busy(net, cqn);
 	emu_net_unlock();
 	return busy;
 }
@@ -272,6 +273,7 @@ emu_net_pd_busy(struct emu_dev *dev, uint32_t pdn)
 		busy |= sq->wq.pdn == pdn;
 	TAILQ_FOREACH(rq, &net->rqs, next)
 		busy |= rq->wq.pdn == pdn;
+	busy |= emu_crypto_pd_busy(net, pdn);
 	emu_net_unlock();
 	return busy;
 }
