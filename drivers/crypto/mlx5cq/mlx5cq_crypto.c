@@ -92,11 +92,15 @@ mlx5cq_crypto_dev_stop(struct rte_cryptodev *dev)
 	RTE_SET_USED(dev);
 }
 
-/* Queue pairs are released by rte_cryptodev_close() before this. */
+/* Queue pairs go at close (rte_cryptodev_close() does not release
+ * them); the device objects stay until the vdev is removed. */
 static int
 mlx5cq_crypto_dev_close(struct rte_cryptodev *dev)
 {
-	RTE_SET_USED(dev);
+	uint16_t i;
+
+	for (i = 0; i < dev->data->nb_queue_pairs; i++)
+		mlx5cq_crypto_qp_release(dev, i);
 	return 0;
 }
 
@@ -234,6 +238,7 @@ mlx5cq_crypto_remove(struct rte_vdev_device *vdev)
 	dev = rte_cryptodev_pmd_get_named_dev(rte_vdev_device_name(vdev));
 	if (dev == NULL)
 		return -ENODEV;
+	mlx5cq_crypto_dev_close(dev);
 	mlx5cq_crypto_device_close(dev->data->dev_private);
 	return rte_cryptodev_pmd_destroy(dev);
 }
