@@ -9,6 +9,8 @@
  *   demo               CQs on the emulated HCA on both paths, polled
  *   perf-engine        emulated HCA progress engine, cycles per packet
  *   perf-rx [--reps N] net_mlx5cq RX burst on prepared rings
+ *   perf-crypto [--reps N] [--burst N] crypto_mlx5cq dequeue on prepared
+ *                      completions
  *   soak [OPTIONS]     1e8-completion threaded-producer stress (soak.c)
  */
 
@@ -135,6 +137,7 @@ usage(const char *prog)
 
 	printf("usage: %s EAL-OPTIONS -- unit [SUITE...] | perf [--json FILE]"
 	       " | demo | perf-engine | perf-rx [--reps N] | soak [--count N]"
+	       " | perf-crypto [--reps N] [--burst N]"
 	       "\nsuites:", prog);
 	for (s = suites; s != NULL; s = s->next)
 		printf(" %s", s->name);
@@ -166,6 +169,8 @@ main(int argc, char **argv)
 		ret = test_cq_perf_engine(argc - 2, argv + 2);
 	} else if (strcmp(argv[1], "perf-rx") == 0) {
 		ret = test_cq_perf_rx(argc - 2, argv + 2);
+	} else if (strcmp(argv[1], "perf-crypto") == 0) {
+		ret = test_cq_perf_crypto(argc - 2, argv + 2);
 	} else if (strcmp(argv[1], "soak") == 0) {
 		ret = test_cq_soak(argc - 2, argv + 2);
 	} else {

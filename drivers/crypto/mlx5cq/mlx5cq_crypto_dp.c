@@ -189,6 +189,9 @@ mlx5cq_crypto_wqe_set(struct mlx5cq_crypto_qp *qp, struct rte_crypto_op *op)
 		nop->misc = 0;
 	}
 	qp->last_ctrl = *(uint64_t *)nop;
+	/* Success unless its completion says otherwise (the op is ours until
+	 * dequeued; its line is hot here, not at dequeue). */
+	op->status = RTE_CRYPTO_OP_STATUS_SUCCESS;
 	qp->ops[qp->pi & qp->mask] = op;
 	qp->pi++;
 	qp->wqe_pi += 1u << qp->log_set_bbs;
@@ -246,43 +249,43 @@ mlx5cq_crypto_dequeue_burst(void *queue_pair, struct rte_crypto_op **ops,
 {
 	struct mlx5cq_crypto_qp *qp = queue_pair;
 	struct rte_mlx5cq_cpl *cpl = qp->cpl;
-	const uint16_t opmask = (uint16_t)(0xffffu >> qp->log_set_bbs);
-	uint16_t want = (uint16_t)(qp->pi - qp->done);
-	uint16_t k, i, done = qp->done, out;
+	struct rte_crypto_op **ring = qp->ops;
+	const uint16_t mask = qp->mask;
+	const unsigned int log_set = qp->log_set_bbs;
+	const uint16_t opmask = (uint16_t)(0xffffu >> log_set);
+	uint16_t done = qp->done, ci = qp->ci, out = 0, want, k, i;
 
-	if (want > n)
-		want = n;
+	/* Operations known complete by an earlier call (rare). */
+	while (ci != done && out < n)
+		ops[out++] = ring[ci++ & mask];
+	want = RTE_MIN((uint16_t)(n - out), (uint16_t)(qp->pi - done));
 	k = want != 0 ? rte_mlx5cq_poll_burst(qp->cq, cpl, want) : 0;
 	for (i = 0; i < k; i++) {
 		/* Operations from done up to the one of this CQE. */
 		uint16_t last = (uint16_t)
-			(((cpl[i].wqe_counter >> qp->log_set_bbs) - done) &
-			 opmask);
+			(((cpl[i].wqe_counter >> log_set) - done) & opmask);
 
-		if (unlikely(last >= (uint16_t)(qp->pi - done)))
-			continue; /* A second CQE of a finished operation. */
-		if (likely(last == 0 && cpl[i].status == 0)) {
-			qp->ops[done & qp->mask]->status =
-				RTE_CRYPTO_OP_STATUS_SUCCESS;
+		/* Usual case: the next operation, a success (its status
+		 * was set at enqueue), nothing held back: hand it out. */
+		if (likely((last | cpl[i].status) == 0 && ci == done)) {
+			ops[out++] = ring[done & mask];
 			done++;
+			ci++;
 			continue;
 		}
-		for (; last != 0; last--, done++)
-			qp->ops[done & qp->mask]->status =
-				RTE_CRYPTO_OP_STATUS_SUCCESS;
-		if (cpl[i].status == 0)
-			qp->ops[done & qp->mask]->status =
-				RTE_CRYPTO_OP_STATUS_SUCCESS;
-		else
-			mlx5cq_crypto_cqe_error(qp, qp->ops[done & qp->mask],
+		if (unlikely(last >= (uint16_t)(qp->pi - done)))
+			continue; /* A second CQE of a finished operation. */
+		done += last;
+		if (cpl[i].status != 0)
+			mlx5cq_crypto_cqe_error(qp, ring[done & mask],
 						&cpl[i]);
 		done++;
 	}
+	/* Operations an earlier one's completion finished too. */
+	while (ci != done && out < n)
+		ops[out++] = ring[ci++ & mask];
 	qp->done = done;
-	out = RTE_MIN((uint16_t)(done - qp->ci), n);
-	for (i = 0; i < out; i++)
-		ops[i] = qp->ops[(qp->ci + i) & qp->mask];
-	qp->ci += out;
+	qp->ci = ci;
 	qp->stats.dequeued_count += out;
 	return out;
 }
