@@ -476,7 +476,9 @@ test_crypto_kat(void)
  * (the DEK is gone: syndrome 0x14, remote operation error, as the
  * emulated firmware reports it). The operation comes back with
  * RTE_CRYPTO_OP_STATUS_ERROR, the dequeue error counter is 1, the
- * syndrome is in the log; nothing is left after the device is removed.
+ * syndrome is in the log. The queue pair then recovers (QP reset, back to
+ * RTS): IEEE 1619 vector 4 goes through it exactly. Nothing is left after
+ * the device is removed.
  */
 static int
 test_crypto_error_cqe(void)
@@ -542,6 +544,11 @@ test_crypto_error_cqe(void)
 		    st.enqueue_err_count, st.dequeue_err_count);
 	rte_pktmbuf_free(m);
 	rte_crypto_op_free(op);
+	/* The queue pair works again. */
+	TEST_ASSERT_SUCCESS(kat_one(id, &kat_cases[0], 1), "after the error");
+	TEST_ASSERT_SUCCESS(rte_cryptodev_stats_get(id, &st), "stats");
+	TEST_ASSERT(st.enqueued_count == 2 && st.dequeued_count == 2 &&
+		    st.dequeue_err_count == 1, "stats after recovery");
 	TEST_ASSERT_SUCCESS(dev_down(id), "device down");
 	TEST_ASSERT_SUCCESS(heap_unchanged_devs(&before, 1,
 						"error CQE device"),

@@ -141,6 +141,7 @@ struct mlx5cq_crypto_sess {
 /* Counters of a queue pair beyond struct rte_cryptodev_stats. */
 struct mlx5cq_crypto_qp_err {
 	uint64_t cqe_errors; /* Error CQEs. */
+	uint64_t recoveries; /* QP reset and back to RTS after errors. */
 	uint8_t last_syndrome;
 	uint8_t last_vendor_syndrome;
 };
@@ -163,6 +164,7 @@ struct mlx5cq_crypto_qp {
 	uint16_t done; /* Operations known complete (from CQEs). */
 	uint16_t ci; /* Operations handed back by dequeue. */
 	uint8_t log_set_bbs; /* log2 of the WQEBBs of a WQE set. */
+	uint8_t in_error; /* An error CQE came: the QP is in error. */
 	uint16_t wqe_pi; /* WQEBB counter of the send queue. */
 	uint16_t qp_id;
 	uint64_t last_ctrl; /* First 8 bytes of the last WQE posted. */
@@ -210,6 +212,7 @@ int mlx5cq_crypto_qp_setup(struct rte_cryptodev *dev, uint16_t qp_id,
 			   const struct rte_cryptodev_qp_conf *conf,
 			   int socket);
 int mlx5cq_crypto_qp_release(struct rte_cryptodev *dev, uint16_t qp_id);
+int mlx5cq_crypto_qp_recover(struct mlx5cq_crypto_qp *qp);
 
 /* mlx5cq_crypto_dp.c */
 uint16_t mlx5cq_crypto_enqueue_burst(void *qp, struct rte_crypto_op **ops,

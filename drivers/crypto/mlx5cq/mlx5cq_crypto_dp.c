@@ -206,6 +206,13 @@ mlx5cq_crypto_enqueue_burst(void *queue_pair, struct rte_crypto_op **ops,
 	uint16_t room = qp->entries_n - (uint16_t)(qp->pi - qp->ci);
 	uint16_t i;
 
+	if (unlikely(qp->in_error)) {
+		/* Nothing is posted to a QP in error: the operations in
+		 * flight are handed back first, then it is reset. */
+		if (qp->ci != qp->pi || mlx5cq_crypto_qp_recover(qp) != 0)
+			return 0;
+		room = qp->entries_n;
+	}
 	if (n > room)
 		n = room;
 	for (i = 0; i < n; i++) {
@@ -233,6 +240,7 @@ mlx5cq_crypto_cqe_error(struct mlx5cq_crypto_qp *qp,
 			const struct rte_mlx5cq_cpl *c)
 {
 	op->status = RTE_CRYPTO_OP_STATUS_ERROR;
+	qp->in_error = 1;
 	qp->stats.dequeue_err_count++;
 	qp->err.cqe_errors++;
 	qp->err.last_syndrome = c->syndrome;

@@ -257,6 +257,43 @@ error:
 	return -ret;
 }
 
+/*
+ * After an error CQE the QP is in the error state and flushes what it is
+ * given, with a flush CQE for every WQE posted after the failed one (NOPs
+ * and UMRs included). Once every operation posted has been handed back:
+ * reset the QP (no CQE comes after that), drop the flush CQEs still in
+ * the CQ, bring the QP to RTS again (loopback); operation and WQE
+ * counters restart at 0. 0, or -1 (the QP stays in error; tried again on
+ * the next call).
+ */
+int
+mlx5cq_crypto_qp_recover(struct mlx5cq_crypto_qp *qp)
+{
+	int ret;
+
+	ret = mlx5_devx_cmd_modify_qp_state(qp->qp_obj.qp, MLX5_CMD_OP_QP_2RST,
+					    qp->qpn);
+	if (ret == 0)
+		while (rte_mlx5cq_poll_burst(qp->cq, qp->cpl,
+					     qp->entries_n) != 0)
+			;
+	if (ret != 0 || mlx5_devx_qp2rts(&qp->qp_obj, qp->qpn) != 0) {
+		CRYPTO_LOG(ERR, "qp %u: QP %#x reset after an error failed: "
+			   "%s", qp->qp_id, qp->qpn, rte_strerror(rte_errno));
+		return -1;
+	}
+	qp->pi = 0;
+	qp->done = 0;
+	qp->ci = 0;
+	qp->wqe_pi = 0;
+	*qp->sq_dbrec = 0;
+	qp->in_error = 0;
+	qp->err.recoveries++;
+	CRYPTO_LOG(INFO, "qp %u: QP %#x back to RTS after an error",
+		   qp->qp_id, qp->qpn);
+	return 0;
+}
+
 int
 mlx5cq_crypto_qp_release(struct rte_cryptodev *dev, uint16_t qp_id)
 {
