@@ -12,6 +12,7 @@
  *   perf-crypto [--reps N] [--burst N] crypto_mlx5cq dequeue on prepared
  *                      completions
  *   soak [OPTIONS]     1e8-completion threaded-producer stress (soak.c)
+ *   bench-xts          emulated HCA AES-XTS path, MB/s (bench_xts.c)
  */
 
 #include <stdio.h>
@@ -138,6 +139,7 @@ usage(const char *prog)
 	printf("usage: %s EAL-OPTIONS -- unit [SUITE...] | perf [--json FILE]"
 	       " | demo | perf-engine | perf-rx [--reps N] | soak [--count N]"
 	       " | perf-crypto [--reps N] [--burst N]"
+	       " | bench-xts [--reps N]"
 	       "\nsuites:", prog);
 	for (s = suites; s != NULL; s = s->next)
 		printf(" %s", s->name);
@@ -173,6 +175,8 @@ main(int argc, char **argv)
 		ret = test_cq_perf_crypto(argc - 2, argv + 2);
 	} else if (strcmp(argv[1], "soak") == 0) {
 		ret = test_cq_soak(argc - 2, argv + 2);
+	} else if (strcmp(argv[1], "bench-xts") == 0) {
+		ret = test_cq_bench_xts(argc - 2, argv + 2);
 	} else {
 		usage(argv[0]);
 		ret = 2;

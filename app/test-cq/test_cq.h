@@ -14,5 +14,6 @@ int test_cq_perf_rx_table(unsigned int reps);
 int test_cq_perf_crypto(int argc, char **argv);
 int test_cq_perf_engine(int argc, char **argv);
 int test_cq_soak(int argc, char **argv);
+int test_cq_bench_xts(int argc, char **argv);
 
 #endif /* TEST_CQ_H_ */

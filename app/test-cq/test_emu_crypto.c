@@ -27,6 +27,9 @@
 
 #include "mlx5_emu.h"
 #include "test.h"
+#include "test_usage.h"
+#include "test_xts_fix.h"
+#include "test_xts_vectors.h"
 
 #define ST_OK 0x0
 #define ST_BAD_SYS_STATE 0x4
@@ -46,14 +49,6 @@
 #define OP_MOD_GENERAL_CUR (0x0 << 1 | 1)
 #define PURPOSE_AES_XTS 3
 
-static void
-put_be64(void *p, uint64_t v)
-{
-	rte_be64_t be = rte_cpu_to_be_64(v);
-
-	memcpy(p, &be, sizeof(be));
-}
-
 /* A device with its PD. */
 struct cfix {
 	struct ibv_context *ctx;
@@ -66,8 +61,6 @@ cfix_open(struct cfix *f, const char *name, int wrapped, uint8_t log_deks,
 	  uint16_t selftests)
 {
 	struct mlx5_emu_caps caps;
-	struct mlx5dv_pd dvpd;
-	struct mlx5dv_obj obj;
 
 	memset(f, 0, sizeof(*f));
 	mlx5_emu_caps_default(&caps);
@@ -77,15 +70,7 @@ cfix_open(struct cfix *f, const char *name, int wrapped, uint8_t log_deks,
 	caps.crypto_failed_selftests = selftests;
 	f->ctx = mlx5_emu_open(name, &caps);
 	TEST_ASSERT_NOT_NULL(f->ctx, "open %s", name);
-	f->pd = mlx5_glue->alloc_pd(f->ctx);
-	TEST_ASSERT_NOT_NULL(f->pd, "pd");
-	memset(&obj, 0, sizeof(obj));
-	obj.pd.in = f->pd;
-	obj.pd.out = &dvpd;
-	TEST_ASSERT_SUCCESS(mlx5_glue->dv_init_obj(&obj, MLX5DV_OBJ_PD),
-			    "pdn");
-	f->pdn = dvpd.pdn;
-	return TEST_SUCCESS;
+	return pd_open(f->ctx, &f->pd, &f->pdn);
 }
 
 static int
@@ -307,21 +292,54 @@ dek_in(uint32_t *in, unsigned int key_size, uint32_t pdn, const uint8_t *key,
 	MLX5_SET(dek, d, has_keytag, 1);
 	MLX5_SET(dek, d, key_purpose, PURPOSE_AES_XTS);
 	MLX5_SET(dek, d, pd, pdn);
-	put_be64(MLX5_ADDR_OF(dek, d, opaque), 0x1122334455667788ull);
+	put64(MLX5_ADDR_OF(dek, d, opaque), 0x1122334455667788ull);
 	memcpy(MLX5_ADDR_OF(dek, d, key), key, klen);
 }
 
 /* A refused create: errno, status, syndrome, no object left. */
+/* Objects and umems of the device, rte_malloc use of the process. */
+struct use_snap {
+	uint32_t objs;
+	uint32_t umems;
+	struct heap_use heap;
+};
+
+static void
+use_snap(struct ibv_context *ctx, struct use_snap *u)
+{
+	struct mlx5_emu_stats st;
+
+	memset(u, 0, sizeof(*u));
+	if (mlx5_emu_stats_get(ctx, &st) == 0) {
+		u->objs = st.devx_objs;
+		u->umems = st.umems;
+	}
+	heap_use(&u->heap);
+}
+
+static int
+use_same(struct ibv_context *ctx, const struct use_snap *a)
+{
+	struct use_snap b;
+
+	use_snap(ctx, &b);
+	return a->objs == b.objs && a->umems == b.umems &&
+	       a->heap.heap_bytes == b.heap.heap_bytes &&
+	       a->heap.alloc_count == b.heap.alloc_count;
+}
+
 #define EXPECT_REFUSED(ctx, in, inlen, e, st, sy) do { \
-	uint32_t n0_ = objs_of(ctx), id_, synd_; \
+	struct use_snap u0_; \
+	uint32_t id_, synd_; \
 	uint8_t stat_; \
 	int err_; \
+	use_snap(ctx, &u0_); \
 	TEST_ASSERT_NULL(gobj_create(ctx, in, inlen, &err_, &stat_, &synd_, \
 				     &id_), "created"); \
 	TEST_ASSERT_EQUAL(err_, (e), "errno %d", err_); \
 	TEST_ASSERT_EQUAL(stat_, (st), "status 0x%x", stat_); \
 	TEST_ASSERT_EQUAL(synd_, (uint32_t)(sy), "syndrome 0x%x", synd_); \
-	TEST_ASSERT_EQUAL(objs_of(ctx), n0_, "object left behind"); \
+	TEST_ASSERT(use_same(ctx, &u0_), "object, umem or memory left"); \
 } while (0)
 
 /* Key material of the tests (arbitrary; the XTS halves differ). */
@@ -346,7 +364,7 @@ struct login_set {
 };
 
 static int
-login_make(struct cfix *f, struct login_set *ls)
+login_make(struct ibv_context *ctx, struct login_set *ls)
 {
 	uint32_t in[MLX5_ST_SZ_DW(create_crypto_login_in)];
 	uint8_t wrapped[48], status;
@@ -356,17 +374,17 @@ login_make(struct cfix *f, struct login_set *ls)
 	TEST_ASSERT_SUCCESS(key_wrap(kek256, 32, credential, 40, wrapped),
 			    "wrap");
 	kek_in(in, kek256, 1);
-	ls->kek = gobj_create(f->ctx, in, MLX5_ST_SZ_BYTES(create_import_kek_in),
+	ls->kek = gobj_create(ctx, in, MLX5_ST_SZ_BYTES(create_import_kek_in),
 			      &err, &status, &synd, &ls->kek_id);
 	TEST_ASSERT_NOT_NULL(ls->kek, "kek: errno %d status 0x%x", err,
 			     status);
 	cred_in(in, credential);
-	ls->cred = gobj_create(f->ctx, in,
+	ls->cred = gobj_create(ctx, in,
 			       MLX5_ST_SZ_BYTES(create_credential_in), &err,
 			       &status, &synd, &ls->cred_id);
 	TEST_ASSERT_NOT_NULL(ls->cred, "credential");
 	login_in(in, ls->cred_id, ls->kek_id, wrapped);
-	ls->login = gobj_create(f->ctx, in,
+	ls->login = gobj_create(ctx, in,
 				MLX5_ST_SZ_BYTES(create_crypto_login_in),
 				&err, &status, &synd, &id);
 	TEST_ASSERT_NOT_NULL(ls->login, "login: errno %d synd 0x%x", err,
@@ -412,7 +430,7 @@ test_crypto_login(void)
 					  credential), credential_role, 2);
 	EXPECT_REFUSED(f.ctx, in, MLX5_ST_SZ_BYTES(create_credential_in),
 		       EINVAL, ST_BAD_PARAM, MLX5_EMU_SYND_CRYPTO_ROLE);
-	TEST_ASSERT_SUCCESS(login_make(&f, &ls), "login");
+	TEST_ASSERT_SUCCESS(login_make(f.ctx, &ls), "login");
 	TEST_ASSERT_EQUAL(objs_of(f.ctx), n0 + 3, "three objects");
 	/* A second login. */
 	TEST_ASSERT_SUCCESS(key_wrap(kek256, 32, credential, 40, wrapped), "");
@@ -528,7 +546,7 @@ test_crypto_dek_wrapped(void)
 	dek_in(in, 0, f.pdn, wrapped, 48);
 	EXPECT_REFUSED(f.ctx, in, sizeof(in), EIO, ST_BAD_SYS_STATE,
 		       MLX5_EMU_SYND_CRYPTO_NO_LOGIN);
-	TEST_ASSERT_SUCCESS(login_make(&f, &ls), "login");
+	TEST_ASSERT_SUCCESS(login_make(f.ctx, &ls), "login");
 	o = gobj_create(f.ctx, in, sizeof(in), &err, &status, &synd, &id);
 	TEST_ASSERT_NOT_NULL(o, "dek: errno %d synd 0x%x", err, synd);
 	TEST_ASSERT(id != 0 && id <= 0xffffff, "DEK number 0x%x", id);
@@ -609,6 +627,144 @@ test_crypto_dek_plaintext(void)
 	return TEST_SUCCESS;
 }
 
+/* A wrapped DEK at work: IEEE 1619 vector 4 through UMR + RDMA write on
+ * a wrapped-key device after a crypto login. */
+static int
+test_crypto_wrapped_xts(void)
+{
+	uint32_t in[MLX5_ST_SZ_DW(create_dek_in)];
+	uint8_t plain[40], wrapped[48], status;
+	struct mlx5dv_devx_obj *dek;
+	struct login_set ls;
+	uint32_t synd, id;
+	struct xfix f;
+	int err;
+
+	TEST_ASSERT_SUCCESS(xfix_open_mode(&f, "emu_cr_wxts", 1), "fixture");
+	TEST_ASSERT_SUCCESS(login_make(f.ctx, &ls), "login");
+	memcpy(plain, xts_v4_key, 32);
+	put64(plain + 32, KEYTAG);
+	TEST_ASSERT_SUCCESS(key_wrap(kek256, 32, plain, 40, wrapped), "wrap");
+	dek_in(in, 0, f.pdn, wrapped, 48);
+	dek = gobj_create(f.ctx, in, sizeof(in), &err, &status, &synd, &id);
+	TEST_ASSERT_NOT_NULL(dek, "DEK: errno %d syndrome 0x%x", err, synd);
+	TEST_ASSERT_SUCCESS(xfix_vector4(&f, id), "vector 4");
+	TEST_ASSERT_SUCCESS(mlx5_glue->devx_obj_destroy(dek), "dek");
+	TEST_ASSERT_SUCCESS(login_drop(&ls), "logout");
+	return xfix_close(&f);
+}
+
+/* A state command refused with BAD_RES_STATE / BAD_PARAM. */
+static int
+expect_cmd_refused(struct ibv_context *ctx, int ret, uint8_t st,
+		   uint32_t sy)
+{
+	uint8_t status;
+	uint32_t synd;
+
+	TEST_ASSERT_EQUAL(ret, EINVAL, "errno %d", ret);
+	TEST_ASSERT_SUCCESS(mlx5_emu_last_cmd_error(ctx, &status, &synd), "");
+	TEST_ASSERT(status == st && synd == sy, "status 0x%x syndrome 0x%x",
+		    status, synd);
+	return TEST_SUCCESS;
+}
+
+/* CREATE_QP, QP state commands and CREATE_MKEY refusals; malformed UMR
+ * WQEs and an unknown mkey complete in error. */
+static int
+test_crypto_qp_mkey_refusals(void)
+{
+	uint32_t qin[MLX5_ST_SZ_DW(create_qp_in)], min[MKEY_IN_LEN / 4];
+	uint32_t rin[MLX5_ST_SZ_DW(init2rtr_qp_in)] = {0};
+	uint32_t rout[MLX5_ST_SZ_DW(init2rtr_qp_out)];
+	void *qpc = MLX5_ADDR_OF(create_qp_in, qin, qpc);
+	void *mkc = MLX5_ADDR_OF(create_mkey_in, min, memory_key_mkey_entry);
+	struct seg s, t;
+	struct bsf_p b;
+	struct xfix f;
+	uint16_t pi, idx;
+
+	TEST_ASSERT_SUCCESS(xfix_open(&f, "emu_cr_qpref"), "fixture");
+	qp_in_fill(&f, qin);
+	MLX5_SET(qpc, qpc, st, 1); /* UC */
+	EXPECT_REFUSED(f.ctx, qin, sizeof(qin), EINVAL, ST_BAD_PARAM,
+		       MLX5_EMU_SYND_QP_CTX);
+	qp_in_fill(&f, qin);
+	MLX5_SET(qpc, qpc, cqn_snd, f.cq.cq->id + 1);
+	EXPECT_REFUSED(f.ctx, qin, sizeof(qin), EINVAL, ST_BAD_RES,
+		       MLX5_EMU_SYND_NET_CQ);
+	qp_in_fill(&f, qin);
+	MLX5_SET(qpc, qpc, log_sq_size, 12); /* 256 KiB past the umem. */
+	EXPECT_REFUSED(f.ctx, qin, sizeof(qin), EINVAL, ST_BAD_PARAM,
+		       MLX5_EMU_SYND_NET_UMEM_RANGE);
+	qp_in_fill(&f, qin);
+	MLX5_SET(qpc, qpc, uar_page, f.uar->page_id + 1);
+	EXPECT_REFUSED(f.ctx, qin, sizeof(qin), EINVAL, ST_BAD_PARAM,
+		       MLX5_EMU_SYND_NET_UAR);
+	/* States: RST2INIT of a QP in RTS; a remote QP other than itself. */
+	TEST_ASSERT_SUCCESS(expect_cmd_refused(f.ctx,
+			    qp_cmd(&f, MLX5_CMD_OP_RST2INIT_QP),
+			    ST_BAD_RES_STATE, MLX5_EMU_SYND_QP_STATE), "");
+	TEST_ASSERT_SUCCESS(qp_cmd(&f, MLX5_CMD_OP_QP_2RST), "2rst");
+	TEST_ASSERT_SUCCESS(qp_cmd(&f, MLX5_CMD_OP_RST2INIT_QP), "init");
+	MLX5_SET(init2rtr_qp_in, rin, opcode, MLX5_CMD_OP_INIT2RTR_QP);
+	MLX5_SET(init2rtr_qp_in, rin, qpn, f.qpn);
+	MLX5_SET(qpc, MLX5_ADDR_OF(init2rtr_qp_in, rin, qpc), remote_qpn,
+		 f.qpn + 1);
+	TEST_ASSERT_SUCCESS(expect_cmd_refused(f.ctx,
+			    mlx5_glue->devx_obj_modify(f.qp, rin, sizeof(rin),
+						       rout, sizeof(rout)),
+			    ST_BAD_PARAM, MLX5_EMU_SYND_QP_CTX), "");
+	TEST_ASSERT_SUCCESS(qp_cmd(&f, MLX5_CMD_OP_QP_2RST), "2rst");
+	TEST_ASSERT_SUCCESS(qp_to_rts(&f), "rts");
+	/* Mkeys: MTT access mode, crypto without a BSF, unknown PD, more
+	 * KLMs given than translations, a short mailbox. */
+	mkey_in_fill(&f, min);
+	MLX5_SET(mkc, mkc, access_mode_1_0, MLX5_MKC_ACCESS_MODE_MTT);
+	EXPECT_REFUSED(f.ctx, min, sizeof(min), EINVAL, ST_BAD_PARAM,
+		       MLX5_EMU_SYND_MKEY_CTX);
+	mkey_in_fill(&f, min);
+	MLX5_SET(mkc, mkc, bsf_en, 0);
+	EXPECT_REFUSED(f.ctx, min, sizeof(min), EINVAL, ST_BAD_PARAM,
+		       MLX5_EMU_SYND_MKEY_CTX);
+	mkey_in_fill(&f, min);
+	MLX5_SET(mkc, mkc, pd, f.pdn + 1);
+	EXPECT_REFUSED(f.ctx, min, sizeof(min), EINVAL, ST_BAD_RES,
+		       MLX5_EMU_SYND_CRYPTO_PD);
+	mkey_in_fill(&f, min);
+	MLX5_SET(mkc, mkc, translations_octword_size, 2);
+	EXPECT_REFUSED(f.ctx, min, sizeof(min), EINVAL, ST_BAD_PARAM,
+		       MLX5_EMU_SYND_MKEY_CTX);
+	mkey_in_fill(&f, min);
+	EXPECT_REFUSED(f.ctx, min, sizeof(min) - 16, EIO, 0x50,
+		       MLX5_EMU_SYND_INLEN);
+	/* UMR with a 48-byte BSF (3 octowords): LOC_QP_OP_ERR; the write
+	 * after it flushed. */
+	bsf_init(&b, 0, 512);
+	s = (struct seg){ 512, f.mr->lkey, f.buf };
+	t = (struct seg){ 512, f.mr->lkey, f.buf + 4096 };
+	pi = f.pi;
+	post_umr(&f, &t, 1, 512, &b);
+	wqe_at(&f, pi)[23] = 3;
+	idx = post_write(&f, &s, 1, 0, f.mkey_key);
+	ring_db(&f);
+	TEST_ASSERT_SUCCESS(expect_cqe(&f, MLX5_CQE_REQ_ERR, 0x02, 0, 0x25,
+				       pi), "UMR error");
+	TEST_ASSERT_SUCCESS(expect_cqe(&f, MLX5_CQE_REQ_ERR, 0x05, 0, 0x08,
+				       idx), "flushed");
+	TEST_ASSERT_SUCCESS(qp_cmd(&f, MLX5_CMD_OP_QP_2RST), "2rst");
+	TEST_ASSERT_SUCCESS(qp_to_rts(&f), "rts");
+	/* UMR of an mkey that does not exist: LOC_PROT_ERR. */
+	pi = f.pi;
+	post_umr(&f, &t, 1, 512, &b);
+	wqe_at(&f, pi)[14] ^= 0x01; /* misc: mkey index + 1 << 8. */
+	ring_db(&f);
+	TEST_ASSERT_SUCCESS(expect_cqe(&f, MLX5_CQE_REQ_ERR, 0x04, 0, 0x25,
+				       pi), "unknown mkey");
+	TEST_ASSERT_SUCCESS(no_cqe(&f), "nothing more");
+	return xfix_close(&f);
+}
+
 static struct unit_test_suite emu_crypto_suite = {
 	.suite_name = "emu_crypto",
 	.unit_test_cases = {
@@ -617,6 +773,8 @@ static struct unit_test_suite emu_crypto_suite = {
 		TEST_CASE(test_crypto_login),
 		TEST_CASE(test_crypto_dek_wrapped),
 		TEST_CASE(test_crypto_dek_plaintext),
+		TEST_CASE(test_crypto_wrapped_xts),
+		TEST_CASE(test_crypto_qp_mkey_refusals),
 		TEST_CASES_END()
 	}
 };

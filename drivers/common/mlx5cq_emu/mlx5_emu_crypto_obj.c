@@ -122,14 +122,14 @@ emu_general_obj_create(struct emu_dev *dev, const void *in, size_t inlen,
 				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_CRYPTO_TYPE);
 	}
-	if (inlen < MLX5_ST_SZ_BYTES(general_obj_in_cmd_hdr) ||
-	    outlen < MLX5_ST_SZ_BYTES(general_obj_out_cmd_hdr))
+	if (inlen < MLX5_ST_SZ_BYTES(general_obj_in_cmd_hdr))
 		return emu_cmd_fail(dev, out, outlen,
-				    inlen < MLX5_ST_SZ_BYTES(general_obj_in_cmd_hdr) ?
-				    EMU_CMD_STAT_BAD_INP_LEN_ERR :
+				    EMU_CMD_STAT_BAD_INP_LEN_ERR,
+				    MLX5_EMU_SYND_INLEN);
+	if (outlen < MLX5_ST_SZ_BYTES(general_obj_out_cmd_hdr))
+		return emu_cmd_fail(dev, out, outlen,
 				    EMU_CMD_STAT_BAD_OUTP_LEN_ERR,
-				    inlen < MLX5_ST_SZ_BYTES(general_obj_in_cmd_hdr) ?
-				    MLX5_EMU_SYND_INLEN : MLX5_EMU_SYND_OUTLEN);
+				    MLX5_EMU_SYND_OUTLEN);
 	if (MLX5_GET(general_obj_in_cmd_hdr, in, obj_id) != 0 ||
 	    MLX5_GET(general_obj_in_cmd_hdr, in, obj_offset) != 0) {
 		EMU_LOG(ERR, "%s: CREATE_GENERAL_OBJECT: obj_id/range set",

@@ -116,7 +116,8 @@ emu_cred_create(struct emu_dev *dev, struct emu_crypto *cr, const void *in,
 		return emu_crypto_refuse(dev, out, outlen,
 					 EMU_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5_EMU_SYND_CRYPTO_ROLE,
-					 "CREDENTIAL", "credential_role not 0/1");
+					 "CREDENTIAL",
+					 "credential_role not 0 or 1");
 	if (MLX5_GET(credential, c, state) != 0 ||
 	    !EMU_WIDE_FIELD_ZERO(credential, c, modify_field_select) ||
 	    !emu_bytes_zero(cred + EMU_CRED_LEN,

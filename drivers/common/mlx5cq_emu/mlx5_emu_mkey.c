@@ -80,15 +80,14 @@ emu_mkey_create(struct emu_dev *dev, struct emu_crypto *cr, const void *in,
 	uint32_t actual, size, crypto_en, i;
 	struct emu_mkey *mk;
 
-	if (inlen < MLX5_ST_SZ_BYTES(create_mkey_in) ||
-	    outlen < MLX5_ST_SZ_BYTES(create_mkey_out))
+	if (inlen < MLX5_ST_SZ_BYTES(create_mkey_in))
 		return EMU_MKEY_REFUSE(dev, out, outlen,
-				       inlen < MLX5_ST_SZ_BYTES(create_mkey_in) ?
-				       EMU_CMD_STAT_BAD_INP_LEN_ERR :
+				       EMU_CMD_STAT_BAD_INP_LEN_ERR,
+				       MLX5_EMU_SYND_INLEN, "short input");
+	if (outlen < MLX5_ST_SZ_BYTES(create_mkey_out))
+		return EMU_MKEY_REFUSE(dev, out, outlen,
 				       EMU_CMD_STAT_BAD_OUTP_LEN_ERR,
-				       inlen < MLX5_ST_SZ_BYTES(create_mkey_in) ?
-				       MLX5_EMU_SYND_INLEN :
-				       MLX5_EMU_SYND_OUTLEN, "short mailbox");
+				       MLX5_EMU_SYND_OUTLEN, "short output");
 	actual = MLX5_GET(create_mkey_in, in,
 			  translations_octword_actual_size);
 	size = MLX5_GET(mkc, mkc, translations_octword_size);

@@ -287,17 +287,15 @@ emu_devx_obj_modify(struct mlx5dv_devx_obj *dvobj, const void *in,
 					 inlen, out, outlen);
 	} else if (ret == 0) {
 		emu_cmd_begin(dev, in, inlen);
+		const struct emu_obj *o = (const struct emu_obj *)dvobj;
+
 		/* QP state commands (mlx5_emu_qp.c); 1: not those. */
-		ret = emu_crypto_obj_modify(dev,
-					    ((struct emu_obj *)dvobj)->type,
-					    ((struct emu_obj *)dvobj)->priv,
-					    in, inlen, out, outlen);
+		ret = emu_crypto_obj_modify(dev, o->type, o->priv, in, inlen,
+					    out, outlen);
 		/* MODIFY_SQ / MODIFY_RQ (mlx5_emu_net.c); 1: not those. */
 		if (ret == 1)
-			ret = emu_net_obj_modify(dev,
-						 ((struct emu_obj *)dvobj)->type,
-						 ((struct emu_obj *)dvobj)->priv,
-						 in, inlen, out, outlen);
+			ret = emu_net_obj_modify(dev, o->type, o->priv, in,
+						 inlen, out, outlen);
 	}
 	if (ret == 1) {
 		/* No other object of the model is modifiable. */

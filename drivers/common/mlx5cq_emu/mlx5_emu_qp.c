@@ -113,15 +113,14 @@ emu_qp_create(struct emu_dev *dev, struct emu_crypto *cr, const void *in,
 	struct emu_wq w;
 	int ret;
 
-	if (inlen < MLX5_ST_SZ_BYTES(create_qp_in) ||
-	    outlen < MLX5_ST_SZ_BYTES(create_qp_out))
+	if (inlen < MLX5_ST_SZ_BYTES(create_qp_in))
 		return EMU_QP_REFUSE(dev, out, outlen,
-				     inlen < MLX5_ST_SZ_BYTES(create_qp_in) ?
-				     EMU_CMD_STAT_BAD_INP_LEN_ERR :
+				     EMU_CMD_STAT_BAD_INP_LEN_ERR,
+				     MLX5_EMU_SYND_INLEN, "short input");
+	if (outlen < MLX5_ST_SZ_BYTES(create_qp_out))
+		return EMU_QP_REFUSE(dev, out, outlen,
 				     EMU_CMD_STAT_BAD_OUTP_LEN_ERR,
-				     inlen < MLX5_ST_SZ_BYTES(create_qp_in) ?
-				     MLX5_EMU_SYND_INLEN : MLX5_EMU_SYND_OUTLEN,
-				     "short mailbox");
+				     MLX5_EMU_SYND_OUTLEN, "short output");
 	if (!emu_qpc_supported(qpc) || MLX5_GET(create_qp_in, in, qpc_ext))
 		return EMU_QP_REFUSE(dev, out, outlen,
 				     EMU_CMD_STAT_BAD_PARAM_ERR,
