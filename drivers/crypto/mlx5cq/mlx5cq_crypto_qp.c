@@ -273,10 +273,15 @@ mlx5cq_crypto_qp_recover(struct mlx5cq_crypto_qp *qp)
 
 	ret = mlx5_devx_cmd_modify_qp_state(qp->qp_obj.qp, MLX5_CMD_OP_QP_2RST,
 					    qp->qpn);
-	if (ret == 0)
+	if (ret == 0) {
 		while (rte_mlx5cq_poll_burst(qp->cq, qp->cpl,
 					     qp->entries_n) != 0)
 			;
+		/* The doorbell record restarts with the QP: at RTS the
+		 * device must see no WQE of before the reset. */
+		*qp->sq_dbrec = 0;
+		rte_wmb();
+	}
 	if (ret != 0 || mlx5_devx_qp2rts(&qp->qp_obj, qp->qpn) != 0) {
 		CRYPTO_LOG(ERR, "qp %u: QP %#x reset after an error failed: "
 			   "%s", qp->qp_id, qp->qpn, rte_strerror(rte_errno));
@@ -286,7 +291,6 @@ mlx5cq_crypto_qp_recover(struct mlx5cq_crypto_qp *qp)
 	qp->done = 0;
 	qp->ci = 0;
 	qp->wqe_pi = 0;
-	*qp->sq_dbrec = 0;
 	qp->in_error = 0;
 	qp->err.recoveries++;
 	CRYPTO_LOG(INFO, "qp %u: QP %#x back to RTS after an error",
