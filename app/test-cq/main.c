@@ -9,6 +9,8 @@
  *   demo               CQs on the emulated HCA on both paths, polled
  *   perf-engine        emulated HCA progress engine, cycles per packet
  *   perf-rx [--reps N] net_mlx5cq RX burst on prepared rings
+ *   perf-crypto [--reps N] [--burst N] crypto_mlx5cq dequeue on prepared
+ *                      completions
  *   soak [OPTIONS]     1e8-completion threaded-producer stress (soak.c)
  *   log-levels NAME... level of each named log type (test_log.c)
  *   bench-xts          emulated HCA AES-XTS path, MB/s (bench_xts.c)
@@ -137,6 +139,7 @@ print_usage(const char *prog)
 
 	printf("usage: %s EAL-OPTIONS -- unit [SUITE...] | perf [--json FILE]"
 	       " | demo | perf-engine | perf-rx [--reps N] | soak [--count N]"
+	       " | perf-crypto [--reps N] [--burst N]"
 	       " | bench-xts [--reps N]"
 	       "\nsuites:", prog);
 	for (s = suites; s != NULL; s = s->next)
@@ -169,6 +172,8 @@ main(int argc, char **argv)
 		ret = test_cq_perf_engine(argc - 2, argv + 2);
 	} else if (strcmp(argv[1], "perf-rx") == 0) {
 		ret = test_cq_perf_rx(argc - 2, argv + 2);
+	} else if (strcmp(argv[1], "perf-crypto") == 0) {
+		ret = test_cq_perf_crypto(argc - 2, argv + 2);
 	} else if (strcmp(argv[1], "soak") == 0) {
 		ret = test_cq_soak(argc - 2, argv + 2);
 	} else if (strcmp(argv[1], "log-levels") == 0) {

@@ -25,32 +25,41 @@
 
 static int n_loaded;
 
-/* Load librte_net_mlx5cq.so next to this build's other libraries. */
+/* Load a PMD library of this build (system path first, then the build's
+ * drivers folder next to this program's): 0 or -1. */
 int
-net_load(void)
+pmd_lib_load(const char *lib)
 {
 	char exe[PATH_MAX], path[PATH_MAX + 64];
 	ssize_t n;
 	char *slash;
 
+	if (dlopen(lib, RTLD_NOW | RTLD_GLOBAL) != NULL)
+		return 0;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return -1;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (slash == NULL)
+		return -1;
+	*slash = '\0';
+	snprintf(path, sizeof(path), "%s/../../drivers/%s", exe, lib);
+	if (dlopen(path, RTLD_NOW | RTLD_GLOBAL) == NULL) {
+		printf("cannot load %s: %s\n", path, dlerror());
+		return -1;
+	}
+	return 0;
+}
+
+/* Load librte_net_mlx5cq.so next to this build's other libraries. */
+int
+net_load(void)
+{
 	if (n_loaded)
 		return 0;
-	if (dlopen("librte_net_mlx5cq.so", RTLD_NOW | RTLD_GLOBAL) == NULL) {
-		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-		if (n <= 0)
-			return -1;
-		exe[n] = '\0';
-		slash = strrchr(exe, '/');
-		if (slash == NULL)
-			return -1;
-		*slash = '\0';
-		snprintf(path, sizeof(path),
-			 "%s/../../drivers/librte_net_mlx5cq.so", exe);
-		if (dlopen(path, RTLD_NOW | RTLD_GLOBAL) == NULL) {
-			printf("cannot load %s: %s\n", path, dlerror());
-			return -1;
-		}
-	}
+	if (pmd_lib_load("librte_net_mlx5cq.so") != 0)
+		return -1;
 	n_loaded = 1;
 	return 0;
 }

@@ -19,6 +19,8 @@
 
 #include "test_usage.h"
 
+/* Load a PMD library of this build (librte_<class>_<name>.so): 0 or -1. */
+int pmd_lib_load(const char *lib);
 /* Load librte_net_mlx5cq.so (once): 0 or -1. */
 int net_load(void);
 /* Probe "<name>,<args>": port id, or -1. */
