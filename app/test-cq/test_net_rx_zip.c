@@ -4,18 +4,20 @@
 
 /*
  * Suite "net_rx_zip": net_mlx5cq's RX on every path the burst has:
- * compressed sessions read in place with the SIMD stores (HASH and CSUM
- * mini-CQEs, one-region mempool), the same per packet (16-region mempool:
- * lkeys to write), the records of the poll (rx_vec_en=0, the enhanced
- * layout, 128-byte CQEs); plain CQEs with the SIMD stores, per packet
- * (rx_vec_en=0) and with lkeys (16 regions).
+ * compressed sessions read in place (HASH and CSUM mini-CQEs) with the
+ * SIMD stores and per packet (rx_vec_en=0), with one memory region and
+ * with 16 (lkeys to write); the records of the poll (the enhanced
+ * layout); 128-byte CQEs; plain CQEs with the SIMD stores and
+ * per packet, one region and 16.
  *
  * Port A (under test, 2 RX queues, RSS over IPv4/UDP, VLAN strip,
  * checksum and RSS hash offloads) and port B (sender) share an emulated
  * wire. With the engine thread paused, B sends ZIP_N IPv4/UDP frames
  * (lengths varying, a run of VLAN-tagged ones in the middle so sessions
- * end there), and the engine's passes deliver them: A's CQs get them in
- * compressed sessions. A is drained with bursts of 1, 7, 32, 3, 64 and 16
+ * end there) ZIP_ROUND at a time, and the engine's passes deliver them:
+ * A's CQs get them in compressed sessions; A's rings of ZIP_DESC wrap
+ * several times, so the buffers it posted as replacements (and their
+ * lkeys) receive frames too. A is drained after each round with bursts of 1, 7, 32, 3, 64 and 16
  * (arrays of 8 mini-CQEs split at every position). Every frame, found by
  * its UDP source port, must come once, with:
  * - its bytes (the VLAN tag removed) and length in pkt_len and data_len;
@@ -24,9 +26,8 @@
  *   port, next of a fresh mbuf;
  * - in HASH format and without compression: hash.rss = rte_softrss() of
  *   the tuple with the port's key, on the queue the RETA gives for it;
- * - in CSUM format (no hash in the mini-CQE): the hash the records of
- *   rte_mlx5cq_poll_burst() give (the session title's), compared with
- *   the rx_vec_en=0 run of the same frames.
+ * - in CSUM format (no hash in the mini-CQE) the hash is the session
+ *   title's: the frames are one flow, so it is the tuple's too.
  * The CQ counters must show mini-CQEs for every compressed case, and the
  * heap use is the same before and after each case.
  */
@@ -49,6 +50,8 @@
 #include "test_net_util.h"
 
 #define ZIP_N 300 /* frames per case */
+#define ZIP_ROUND 50 /* frames sent, then drained, at a time */
+#define ZIP_DESC 64 /* RX descriptors per queue: the rings wrap */
 #define ZIP_NQ 2
 #define ZIP_SPORT 1000
 #define ZIP_VLAN_FIRST 100 /* frames [FIRST, LAST) carry a VLAN tag */
@@ -77,17 +80,20 @@ struct zip_case {
 static const struct zip_case zip_cases[] = {
 	{ "plain CQEs", "", 1, 0, 0 },
 	{ "HASH, SIMD", "cqe_comp=hash", 1, 0, 1 },
-	{ "HASH, records", "cqe_comp=hash,rx_vec_en=0", 1, 0, 1 },
+	{ "HASH, per packet", "cqe_comp=hash,rx_vec_en=0", 1, 0, 1 },
+	{ "HASH, 16 regions, per packet", "cqe_comp=hash,rx_vec_en=0", 16, 0,
+	  1 },
 	{ "HASH, 16 regions", "cqe_comp=hash", 16, 0, 1 },
 	{ "HASH, 128 B CQEs", "cqe_comp=hash,cqe_size=128", 1, 0, 1 },
 	{ "HASH, enhanced", "cqe_comp=hash,cqe_comp_layout=enhanced", 1, 0,
 	  1 },
 	{ "CSUM, SIMD", "cqe_comp=csum", 1, 1, 1 },
-	{ "CSUM, records", "cqe_comp=csum,rx_vec_en=0", 1, 1, 1 },
+	{ "CSUM, per packet", "cqe_comp=csum,rx_vec_en=0", 1, 1, 1 },
 	{ "CSUM, 16 regions", "cqe_comp=csum", 16, 1, 1 },
 	{ "plain CQEs, one flow", "", 1, 1, 0 },
 	{ "plain CQEs, scalar", "rx_vec_en=0", 1, 0, 0 },
 	{ "plain CQEs, 16 regions", "", 16, 0, 0 },
+	{ "plain CQEs, 16 regions, per packet", "rx_vec_en=0", 16, 0, 0 },
 	{ "HASH, injected in one pass", "cqe_comp=hash", 1, 0, 1, 1 },
 	{ "CSUM, injected in one pass", "cqe_comp=csum", 1, 1, 1, 1 },
 };
@@ -183,7 +189,7 @@ zip_start(uint16_t port, uint16_t nq, struct rte_mempool *mp)
 	if (rte_eth_dev_configure(port, nq, 1, &conf) != 0)
 		return -1;
 	for (q = 0; q < nq; q++)
-		if (rte_eth_rx_queue_setup(port, q, 512, SOCKET_ID_ANY, NULL,
+		if (rte_eth_rx_queue_setup(port, q, ZIP_DESC, SOCKET_ID_ANY, NULL,
 					   mp) != 0)
 			return -1;
 	if (rte_eth_tx_queue_setup(port, 0, 512, SOCKET_ID_ANY, NULL) != 0)
@@ -191,15 +197,16 @@ zip_start(uint16_t port, uint16_t nq, struct rte_mempool *mp)
 	return rte_eth_dev_start(port);
 }
 
-/* B sends every frame; the paused engine's passes deliver them. */
+/* B sends frames [first, first + n); the paused engine delivers them. */
 static int
 zip_send(uint16_t b, struct rte_mempool *mp,
-	 const struct rte_ether_addr *dst, int one_flow)
+	 const struct rte_ether_addr *dst, int one_flow, unsigned int first,
+	 unsigned int n)
 {
 	struct rte_mbuf *m;
 	unsigned int i, tries;
 
-	for (i = 0; i < ZIP_N; i++) {
+	for (i = first; i < first + n; i++) {
 		m = rte_pktmbuf_alloc(mp);
 		if (m == NULL)
 			return -1;
@@ -220,37 +227,37 @@ zip_send(uint16_t b, struct rte_mempool *mp,
 }
 
 /*
- * Every frame put on the wire in one call of
+ * Frames [first, first + n) put on the wire in one call of
  * mlx5_emu_wire_inject_burst() (after calls with bad arguments, which
- * must deliver nothing): both ports of the wire reach it.
+ * must deliver nothing): both ports of the wire reach them.
  */
 static int
 zip_inject(const char *wire, const struct rte_ether_addr *dst,
-	   int one_flow)
+	   int one_flow, unsigned int first, unsigned int n)
 {
-	static uint8_t buf[ZIP_N][512];
-	const void *fr[ZIP_N];
-	uint32_t len[ZIP_N], i;
+	static uint8_t buf[ZIP_ROUND][512];
+	const void *fr[ZIP_ROUND];
+	uint32_t len[ZIP_ROUND], i;
 	int ret;
 
-	for (i = 0; i < ZIP_N; i++) {
-		len[i] = zip_frame(buf[i], dst, i, one_flow);
+	for (i = 0; i < n; i++) {
+		len[i] = zip_frame(buf[i], dst, first + i, one_flow);
 		fr[i] = buf[i];
 	}
 	fr[5] = NULL;
-	ret = mlx5_emu_wire_inject_burst(wire, fr, len, ZIP_N);
+	ret = mlx5_emu_wire_inject_burst(wire, fr, len, n);
 	fr[5] = buf[5];
 	len[7] = 13;
 	if (ret != -EINVAL ||
-	    mlx5_emu_wire_inject_burst(wire, fr, len, ZIP_N) != -EINVAL ||
+	    mlx5_emu_wire_inject_burst(wire, fr, len, n) != -EINVAL ||
 	    mlx5_emu_wire_inject_burst(wire, fr, len, 0) != -EINVAL ||
 	    mlx5_emu_wire_inject_burst("zip_no_such_wire", fr, len,
 				       5) != -ENOENT) {
 		printf("    bad arguments accepted\n");
 		return -1;
 	}
-	len[7] = zip_frame(buf[7], dst, 7, one_flow);
-	ret = mlx5_emu_wire_inject_burst(wire, fr, len, ZIP_N);
+	len[7] = zip_frame(buf[7], dst, first + 7, one_flow);
+	ret = mlx5_emu_wire_inject_burst(wire, fr, len, n);
 	if (ret != 2) {
 		printf("    inject_burst: %d ports (2)\n", ret);
 		return -1;
@@ -301,16 +308,20 @@ zip_check_mbuf(const struct rte_mbuf *m, uint16_t port, unsigned int i,
 	return 0;
 }
 
-/* Drain port a: every frame once, its fields and queue recorded. */
+/*
+ * Drain port a until *got frames reach target: every frame once, its
+ * fields and queue recorded.
+ */
 static int
 zip_drain(uint16_t a, const struct rte_ether_addr *dst, struct zip_rx *res,
-	  int one_flow)
+	  int one_flow, unsigned int *got_all, unsigned int target)
 {
 	struct rte_mbuf *pkts[64];
-	unsigned int got = 0, idle = 0, b = 0, err = 0, round;
+	unsigned int got = *got_all, idle = 0, err = 0, round;
+	static unsigned int b;
 	uint16_t q, k, j;
 
-	while (got < ZIP_N && idle < 1000) {
+	while (got < target && idle < 1000) {
 		round = 0;
 		for (q = 0; q < ZIP_NQ; q++) {
 			uint16_t want = zip_bursts[b++ % RTE_DIM(zip_bursts)];
@@ -342,8 +353,9 @@ zip_drain(uint16_t a, const struct rte_ether_addr *dst, struct zip_rx *res,
 		}
 		idle = round ? 0 : idle + 1;
 	}
-	if (got != ZIP_N) {
-		printf("    received %u of %u\n", got, ZIP_N);
+	*got_all = got;
+	if (got != target) {
+		printf("    received %u of %u\n", got, target);
 		err++;
 	}
 	return err ? -1 : 0;
@@ -411,6 +423,7 @@ zip_case_run(unsigned int k)
 	struct rte_ether_addr mac;
 	char name[32], args[160];
 	int a = -1, b = -1, ret = -1;
+	unsigned int i, got;
 	uint64_t minis;
 
 	printf("  case %s\n", zc->name);
@@ -439,13 +452,19 @@ zip_case_run(unsigned int k)
 	rte_eth_macaddr_get(a, &mac);
 	mlx5_emu_net_engine_pause(1);
 	snprintf(name, sizeof(name), "zip%u", k);
-	if (zc->inject ? zip_inject(name, &mac, zc->one_flow) != 0 :
-	    zip_send(b, txp, &mac, zc->one_flow) != 0) {
-		printf("    send failed\n");
-		mlx5_emu_net_engine_pause(0);
-		goto out;
+	/* Rounds: each RQ of ZIP_DESC wraps, replacements are received
+	 * into. */
+	for (i = 0, got = 0, ret = 0; i < ZIP_N && ret == 0; i += ZIP_ROUND) {
+		if (zc->inject ?
+		    zip_inject(name, &mac, zc->one_flow, i, ZIP_ROUND) != 0 :
+		    zip_send(b, txp, &mac, zc->one_flow, i, ZIP_ROUND) != 0) {
+			printf("    send failed\n");
+			ret = -1;
+			break;
+		}
+		ret = zip_drain(a, &mac, res, zc->one_flow, &got,
+				i + ZIP_ROUND);
 	}
-	ret = zip_drain(a, &mac, res, zc->one_flow);
 	mlx5_emu_net_engine_pause(0);
 	minis = zip_xstat(a, "cq_minis");
 	printf("    %" PRIu64 " mini-CQEs in %" PRIu64 " sessions\n", minis,

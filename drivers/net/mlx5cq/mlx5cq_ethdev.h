@@ -102,7 +102,7 @@ struct mlx5cq_devargs {
 	uint8_t cqe_pad;
 	uint8_t cqe_comp; /* RTE_MLX5CQ_COMP_* bit or 0. */
 	uint8_t cqe_comp_layout;
-	uint8_t rx_vec_en; /* Sessions on the lean path, SIMD (default 1). */
+	uint8_t rx_vec_en; /* SIMD stores on the RX burst (default 1). */
 	uint32_t rxq_desc; /* 0: not given. */
 	uint32_t txq_desc; /* 0: not given. */
 	uint32_t tx_comp_thresh;
@@ -187,7 +187,7 @@ struct mlx5cq_rxq {
 	uint64_t ol_rss; /* RTE_MBUF_F_RX_RSS_HASH when the offload is on. */
 	uint8_t vlan_strip; /* RTE_ETH_RX_OFFLOAD_VLAN_STRIP. */
 	/* RTE_MLX5CQ_COMP_HASH or _CSUM: sessions read in place (basic
-	 * layout, rx_vec_en=1); 0: through records.
+	 * layout); 0: through records.
 	 */
 	uint8_t zip_fmt;
 	uint8_t rx_vec; /* rx_vec_en: SIMD stores (x86). */

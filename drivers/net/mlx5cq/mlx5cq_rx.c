@@ -17,9 +17,11 @@
  * - compressed sessions of the basic layout in HASH or CSUM format
  *   (rte_mlx5cq_zip_peek / rte_mlx5cq_zip_advance): the mini-CQEs of an
  *   array straight into their mbufs (mlx5cq_rx_zip.c).
- * Error CQEs, other mini-CQE formats, the enhanced layout, and every
- * session when rx_vec_en=0 go through the records of
- * rte_mlx5cq_poll_burst(). Replacements come raw from the mempool (no
+ * On x86 with rx_vec_en=1 (default) both write the mbufs with byte
+ * shuffles and 16-byte stores; rx_vec_en=0 writes them per packet, the
+ * reference. Error CQEs, the other mini-CQE formats and the enhanced
+ * layout go through the records of rte_mlx5cq_poll_burst().
+ * Replacements come raw from the mempool (no
  * reset: every field a received mbuf needs is written here), once per
  * burst, as many as the pool gives: a WQE whose buffer cannot be replaced
  * keeps its buffer and the packet is dropped (rx_nombuf); what is left is
@@ -164,7 +166,7 @@ rx_plain(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t nr,
 	uint16_t i, out = 0;
 
 #ifdef RTE_ARCH_X86
-	if (likely(lk == NULL && rxq->rx_vec)) {
+	if (likely(mlx5cq_rx_vec_ok(rxq, lk, nr))) {
 		/* In the RX fields half: pkt_len 4..7 and data_len 8..9 from
 		 * byte count (44..47 = hi 12..15), vlan_tci 10..11 from
 		 * 30..31 (mid 14..15).
@@ -182,7 +184,8 @@ rx_plain(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t nr,
 			rx_plain_vec_one(rxq, e, m, sh_len, sh_vlan);
 			*bytes += m->pkt_len;
 			pkts[i] = m;
-			mlx5cq_rx_post(rxq, idx, rep[i]);
+			mlx5cq_rx_post_lk(rxq, idx, rep[i],
+					  lk != NULL ? &lk[i] : NULL);
 		}
 		r->used += nr;
 		return nr;

@@ -72,6 +72,37 @@ mlx5cq_rx_post(struct mlx5cq_rxq *rxq, uint32_t idx, struct rte_mbuf *r)
 					       RTE_PKTMBUF_HEADROOM);
 }
 
+/* Post r in WQE idx with its lkey *lk (NULL: the WQE's lkey stays). */
+static __rte_always_inline void
+mlx5cq_rx_post_lk(struct mlx5cq_rxq *rxq, uint32_t idx, struct rte_mbuf *r,
+		  const uint32_t *lk)
+{
+	if (lk != NULL)
+		rxq->wqes[idx].lkey = rte_cpu_to_be_32(*lk);
+	mlx5cq_rx_post(rxq, idx, r);
+}
+
+/*
+ * Whether the SIMD stores may take k packets with replacement lkeys lk
+ * (NULL: one region): every lkey known (a miss goes per packet, which
+ * drops that frame).
+ */
+static __rte_always_inline int
+mlx5cq_rx_vec_ok(const struct mlx5cq_rxq *rxq, const uint32_t *lk,
+		 uint16_t k)
+{
+	uint16_t i;
+
+	if (!rxq->rx_vec)
+		return 0;
+	if (likely(lk == NULL))
+		return 1;
+	for (i = 0; i < k; i++)
+		if (unlikely(lk[i] == UINT32_MAX))
+			return 0;
+	return 1;
+}
+
 /*
  * Hand up the buffer of WQE idx as a packet of len bytes with the given
  * header-type bits, VLAN and hash; put r in its place (lk: r's lkey

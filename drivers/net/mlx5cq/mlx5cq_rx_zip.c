@@ -8,10 +8,11 @@
  * hash in HASH format) comes from the session's title, so the flags,
  * packet type and VLAN of a whole array are computed once, and each
  * mini-CQE becomes its mbuf's fields by one byte shuffle (SSSE3, part of
- * DPDK's x86 baseline) and two 16-byte stores. Elsewhere, or when the
- * mempool spans several regions (lkeys to write), the same fields are
- * written per packet by mlx5cq_rx_one(): the reference the RX tests
- * compare with the record path (rx_vec_en=0).
+ * DPDK's x86 baseline) and two 16-byte stores (with the replacement's
+ * lkey when the mempool spans several regions). Elsewhere, with
+ * rx_vec_en=0, or when a replacement's lkey is unknown, the same fields
+ * are written per packet by mlx5cq_rx_one(): the reference the RX tests
+ * compare with.
  *
  * Mini-CQE (8 bytes, mlx5_prm.h struct mlx5_mini_cqe8): HASH: rx hash
  * result (bytes 0..3, big endian), byte count (4..7); CSUM: checksum
@@ -48,8 +49,8 @@ rx_zip_store(struct rte_mbuf *mb, __m128i rearm, __m128i fields)
 static __rte_always_inline uint16_t
 rx_zip_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 	   volatile const uint8_t *m, uint16_t k, uint32_t rq_ci,
-	   struct rte_mbuf **rep, struct rte_mbuf **pkts, uint64_t *bytes,
-	   int hash)
+	   struct rte_mbuf **rep, const uint32_t *lk, struct rte_mbuf **pkts,
+	   uint64_t *bytes, int hash)
 {
 	const uint32_t mask = rxq->mask;
 	uint16_t vlan = t->vlan_tci;
@@ -80,8 +81,9 @@ rx_zip_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 		len = _mm_add_epi32(len, _mm_add_epi32(f0, f1));
 		pkts[i] = m0;
 		pkts[i + 1] = m1;
-		mlx5cq_rx_post(rxq, i0, rep[i]);
-		mlx5cq_rx_post(rxq, i1, rep[i + 1]);
+		mlx5cq_rx_post_lk(rxq, i0, rep[i], lk != NULL ? &lk[i] : NULL);
+		mlx5cq_rx_post_lk(rxq, i1, rep[i + 1],
+				  lk != NULL ? &lk[i + 1] : NULL);
 	}
 	if (i < k) {
 		/* The last one alone: 8 bytes, never past the array. */
@@ -94,7 +96,7 @@ rx_zip_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 		rx_zip_store(m0, rearm, f0);
 		len = _mm_add_epi32(len, f0);
 		pkts[i] = m0;
-		mlx5cq_rx_post(rxq, i0, rep[i]);
+		mlx5cq_rx_post_lk(rxq, i0, rep[i], lk != NULL ? &lk[i] : NULL);
 	}
 	/* Lane 1 summed the pkt_len of at most 8 packets: no overflow. */
 	*bytes += (uint32_t)_mm_extract_epi32(len, 1);
@@ -137,10 +139,10 @@ mlx5cq_rx_minis(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 	const int hash = rxq->zip_fmt == RTE_MLX5CQ_COMP_HASH;
 
 #ifdef RTE_ARCH_X86
-	if (likely(lk == NULL && rxq->rx_vec))
-		return hash ? rx_zip_vec(rxq, t, m, k, rq_ci, rep, pkts,
+	if (likely(mlx5cq_rx_vec_ok(rxq, lk, k)))
+		return hash ? rx_zip_vec(rxq, t, m, k, rq_ci, rep, lk, pkts,
 					 bytes, 1) :
-			      rx_zip_vec(rxq, t, m, k, rq_ci, rep, pkts,
+			      rx_zip_vec(rxq, t, m, k, rq_ci, rep, lk, pkts,
 					 bytes, 0);
 #endif
 	return rx_zip_one_by_one(rxq, t, m, k, rq_ci, rep, lk, pkts, bytes,

@@ -269,8 +269,7 @@ mlx5cq_rxq_rx_setup(struct mlx5cq_rxq *rxq)
 	a = &rxq->priv->args;
 	rxq->zip_fmt = 0;
 	rxq->rx_vec = a->rx_vec_en;
-	if (a->rx_vec_en &&
-	    a->cqe_comp_layout == RTE_MLX5CQ_COMP_LAYOUT_BASIC &&
+	if (a->cqe_comp_layout == RTE_MLX5CQ_COMP_LAYOUT_BASIC &&
 	    (a->cqe_comp == RTE_MLX5CQ_COMP_HASH ||
 	     a->cqe_comp == RTE_MLX5CQ_COMP_CSUM))
 		rxq->zip_fmt = a->cqe_comp;
