@@ -7,17 +7,35 @@
 # UndefinedBehaviorSanitizer (-Db_lundef=false: the shared libraries leave
 # the sanitizer runtime's symbols to the executable); with "fuzz" in
 # ./build-fuzz: clang, libFuzzer targets of app/fuzz, ASan + UBSan.
+#
+# --dpdk PREFIX (first argument): build against the DPDK installed in
+# PREFIX by devtools/dpdk-build.sh instead of Debian's: its pkg-config
+# files, libraries and apps, and the source and build trees named in
+# PREFIX/mlx5cq-dpdk.env; the build folders are then ./build-dpdk-VERSION
+# (-asan, -fuzz).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 dir=build
 opts=
+if [ "${1:-}" = --dpdk ]; then
+	prefix=$(cd "${2:?--dpdk needs a prefix}" && pwd)
+	shift 2
+	dpdk_src= dpdk_build=
+	. "$prefix/mlx5cq-dpdk.env"
+	export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+	export LD_LIBRARY_PATH="$prefix/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+	export PATH="$prefix/bin:$PATH"
+	dir=build-dpdk-$(pkg-config --modversion libdpdk)
+	opts="-Dpkg_config_path=$PKG_CONFIG_PATH -Ddpdk_src=$dpdk_src"
+	opts="$opts -Ddpdk_build=$dpdk_build"
+fi
 if [ "${1:-}" = asan ]; then
-	dir=build-asan
-	opts="-Db_sanitize=address,undefined -Db_lundef=false"
+	dir=$dir-asan
+	opts="$opts -Db_sanitize=address,undefined -Db_lundef=false"
 elif [ "${1:-}" = fuzz ]; then
-	dir=build-fuzz
-	opts="-Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false"
+	dir=$dir-fuzz
+	opts="$opts -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false"
 	CC=clang
 fi
 if [ ! -f $dir/build.ninja ]; then

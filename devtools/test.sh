@@ -13,31 +13,52 @@
 # Then ./build-fuzz (clang, libFuzzer, ASan + UBSan) runs each fuzz target
 # of app/fuzz for 60 s (meson suite "fuzz"; a finding fails its test and
 # counts as one failure in the summary).
+#
+# --dpdk PREFIX: the same against the DPDK that devtools/dpdk-build.sh
+# installed in PREFIX (devtools/build.sh --dpdk: build folders
+# ./build-dpdk-VERSION, -asan, -fuzz; its libraries and dpdk-testpmd /
+# dpdk-test come first in LD_LIBRARY_PATH and PATH).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
+b=build
+dpdk=
+if [ "${1:-}" = --dpdk ]; then
+	prefix=$(cd "${2:?--dpdk needs a prefix}" && pwd)
+	dpdk="--dpdk $prefix"
+	export LD_LIBRARY_PATH="$prefix/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+	export PATH="$prefix/bin:$PATH"
+	b=build-dpdk-$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" \
+		pkg-config --modversion libdpdk)
+fi
 sh devtools/setup.sh
-sh devtools/build.sh
+# shellcheck disable=SC2086 # dpdk is empty or two words
+sh devtools/build.sh $dpdk
 rc=0
-meson test -C build --num-processes 2 --print-errorlogs || rc=$?
+meson test -C $b --num-processes 2 --print-errorlogs || rc=$?
 # meson install into the real prefix (the PMD in DPDK's PMD folder), the
-# example and testpmd through it, other DPDK apps unaffected, uninstall.
-sh tests/install_check.sh system build || rc=$?
+# example and testpmd through it, other DPDK apps unaffected, uninstall
+# (the installed DPDK only).
+if [ -z "$dpdk" ]; then
+	sh tests/install_check.sh system build || rc=$?
+fi
 # The guides (sphinx -W) and the API reference (doxygen, warnings as
 # errors) into build/doc.
 sh devtools/build-docs.sh || rc=$?
-sh devtools/build.sh asan || rc=$?
-if [ -f build-asan/build.ninja ]; then
-	rm -f build-asan/meson-logs/testlog.json
-	meson test -C build-asan --suite unit --suite nohuge --num-processes 2 \
+# shellcheck disable=SC2086
+sh devtools/build.sh $dpdk asan || rc=$?
+if [ -f $b-asan/build.ninja ]; then
+	rm -f $b-asan/meson-logs/testlog.json
+	meson test -C $b-asan --suite unit --suite nohuge --num-processes 2 \
 		--print-errorlogs || rc=$?
 fi
-sh devtools/build.sh fuzz || rc=$?
-if [ -f build-fuzz/build.ninja ]; then
-	rm -f build-fuzz/meson-logs/testlog.json
-	meson test -C build-fuzz --suite fuzz --print-errorlogs || rc=$?
+# shellcheck disable=SC2086
+sh devtools/build.sh $dpdk fuzz || rc=$?
+if [ -f $b-fuzz/build.ninja ]; then
+	rm -f $b-fuzz/meson-logs/testlog.json
+	meson test -C $b-fuzz --suite fuzz --print-errorlogs || rc=$?
 fi
-python3 devtools/test-summary.py build/meson-logs/testlog.json \
-	build-asan/meson-logs/testlog.json \
-	build-fuzz/meson-logs/testlog.json || rc=1
+python3 devtools/test-summary.py $b/meson-logs/testlog.json \
+	$b-asan/meson-logs/testlog.json \
+	$b-fuzz/meson-logs/testlog.json || rc=1
 exit $rc

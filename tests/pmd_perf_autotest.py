@@ -28,11 +28,11 @@ def drivers_dir(build):
     return d
 
 
-def run(build, vdev, timeout):
+def run(prog, build, vdev, timeout):
     d = drivers_dir(build)
     env = dict(os.environ)
     env['LD_LIBRARY_PATH'] = d + ':' + env.get('LD_LIBRARY_PATH', '')
-    cmd = ['dpdk-test', '--no-pci', '--in-memory', '-l', '0,1',
+    cmd = [prog, '--no-pci', '--in-memory', '-l', '0,1',
            '--log-level=lib.eal:error',
            # The PMD alone: the emulated HCA comes through its plugin loader.
            '-d', os.path.join(d, 'librte_net_mlx5cq.so'), '--vdev', vdev]
@@ -45,10 +45,11 @@ def run(build, vdev, timeout):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--build', required=True)
+    ap.add_argument('--dpdk-test', default='dpdk-test')
     ap.add_argument('--vdev', default='net_mlx5cq0,dev=emu,wire=perf0')
     ap.add_argument('--timeout', type=int, default=600)
     a = ap.parse_args()
-    out = run(a.build, a.vdev, a.timeout)
+    out = run(a.dpdk_test, a.build, a.vdev, a.timeout)
     errs = []
     if 'Test OK' not in out:
         errs.append('no "Test OK"')

@@ -24,6 +24,7 @@
 #include <rte_malloc.h>
 #include <rte_memory.h>
 #include <rte_telemetry.h>
+#include <rte_version.h>
 
 #include <mlx5_emu.h>
 #include <rte_mlx5cq.h>
@@ -35,12 +36,24 @@
 /*
  * struct rte_tel_data is opaque in the installed API; the DPDK source the
  * build uses has its layout (lib/telemetry/telemetry_data.h, on the include
- * path from meson.build), which lets the test read what the handlers wrote
- * and free the containers nested in a result: rte_tel_data_free() of 22.11
- * frees only the outer object (the telemetry socket code frees the nested
- * ones after sending them).
+ * path from meson.build, which stops with an error when it is missing),
+ * which lets the test read what the handlers wrote and free the containers
+ * nested in a result: rte_tel_data_free() (22.11 to 24.11) frees only the
+ * outer object (the telemetry socket code frees the nested ones after
+ * sending them).
  */
 #include <telemetry_data.h>
+
+/* 23.03 renamed the container types (RTE_TEL_* -> TEL_*) and u64val. */
+#if RTE_VERSION >= RTE_VERSION_NUM(23, 3, 0, 0)
+#define TEL_T_DICT TEL_DICT
+#define TEL_T_ARRAY_CONTAINER TEL_ARRAY_CONTAINER
+#define TEL_UVAL(v) ((v).uval)
+#else
+#define TEL_T_DICT RTE_TEL_DICT
+#define TEL_T_ARRAY_CONTAINER RTE_TEL_ARRAY_CONTAINER
+#define TEL_UVAL(v) ((v).u64val)
+#endif
 
 static const struct tel_dict_entry *
 tel_find(const struct rte_tel_data *d, const char *name)
@@ -59,8 +72,8 @@ tel_u64(const struct rte_tel_data *d, const char *name, uint64_t want)
 	const struct tel_dict_entry *e = tel_find(d, name);
 
 	TEST_ASSERT_NOT_NULL(e, "telemetry: no %s", name);
-	TEST_ASSERT_EQUAL(e->value.u64val, want, "telemetry %s: %" PRIu64
-			  " want %" PRIu64, name, e->value.u64val, want);
+	TEST_ASSERT_EQUAL(TEL_UVAL(e->value), want, "telemetry %s: %" PRIu64
+			  " want %" PRIu64, name, TEL_UVAL(e->value), want);
 	return TEST_SUCCESS;
 }
 
@@ -85,12 +98,12 @@ tel_free(struct rte_tel_data *d)
 
 	if (d == NULL)
 		return;
-	if (d->type == RTE_TEL_DICT) {
+	if (d->type == TEL_T_DICT) {
 		for (i = 0; i < d->data_len; i++)
 			if (d->data.dict[i].type == RTE_TEL_CONTAINER &&
 			    !d->data.dict[i].value.container.keep)
 				tel_free(d->data.dict[i].value.container.data);
-	} else if (d->type == RTE_TEL_ARRAY_CONTAINER) {
+	} else if (d->type == TEL_T_ARRAY_CONTAINER) {
 		for (i = 0; i < d->data_len; i++)
 			if (!d->data.array[i].container.keep)
 				tel_free(d->data.array[i].container.data);

@@ -643,7 +643,8 @@ caps_cqsz12(struct mlx5_emu_caps *c)
 enum mut {
 	M_LOG_SIZE, M_CQE_SZ3, M_MINI_EXT2, M_MINI_EXT_FMT, M_LAYOUT2,
 	M_LAYOUT_NO_COMP, M_PERIOD_MODE, M_TS_FORMAT, M_STATUS, M_ST,
-	M_CONSUMER, M_AS_NOTIFY, M_RES_C, M_RES_2E1, M_RES_300, M_RES_HDR,
+	M_CONSUMER, M_AS_NOTIFY, M_RES_C, M_RES_7, M_RES_18, M_RES_1C,
+	M_RES_2E1, M_RES_300, M_RES_HDR,
 	M_OP_MOD, M_PAGE_OFFSET, M_UAR, M_EQN0, M_EQN_HIGH, M_NO_UMEM,
 	M_UMEM_ID, M_UMEM_OFFSET, M_UMEM_OFFSET_HUGE, M_LOG_PAGE_SIZE,
 	M_NO_DBR, M_DBR_ID, M_DBR_ALIGN, M_DBR_RANGE, M_INLEN, M_OUTLEN,
@@ -683,6 +684,12 @@ static const struct mut_case mut_cases[] = {
 	{ "as_notify", M_AS_NOTIFY, EINVAL, CMD_STAT_BAD_PARAM,
 	  MLX5_EMU_SYND_CQ_UNSUPPORTED },
 	{ "cqc reserved_at_c", M_RES_C, EINVAL, CMD_STAT_BAD_PARAM,
+	  MLX5_EMU_SYND_CQ_RESERVED },
+	{ "cqc bit 0x07 (ext_element)", M_RES_7, EINVAL, CMD_STAT_BAD_PARAM,
+	  MLX5_EMU_SYND_CQ_RESERVED },
+	{ "cqc bit 0x18 (always_armed_cq)", M_RES_18, EINVAL,
+	  CMD_STAT_BAD_PARAM, MLX5_EMU_SYND_CQ_RESERVED },
+	{ "cqc bit 0x1c (reserved)", M_RES_1C, EINVAL, CMD_STAT_BAD_PARAM,
 	  MLX5_EMU_SYND_CQ_RESERVED },
 	{ "reserved_at_2e1", M_RES_2E1, EINVAL, CMD_STAT_BAD_PARAM,
 	  MLX5_EMU_SYND_CQ_RESERVED },
@@ -763,6 +770,16 @@ apply_mut(enum mut m, uint32_t *in, size_t *inlen, size_t *outlen,
 		MLX5_SET(cqc, cqc, as_notify, 1); break;
 	case M_RES_C:
 		MLX5_SET(cqc, cqc, reserved_at_c, 1); break;
+	/*
+	 * By position (the names of these bits differ between DPDK
+	 * releases): cqc bit N is in byte N / 8, mask 0x80 >> (N % 8).
+	 */
+	case M_RES_7:
+		((uint8_t *)cqc)[0] |= 0x01; break;
+	case M_RES_18:
+		((uint8_t *)cqc)[3] |= 0x80; break;
+	case M_RES_1C:
+		((uint8_t *)cqc)[3] |= 0x08; break;
 	case M_RES_2E1:
 		MLX5_SET(create_cq_in, in, reserved_at_2e1, 1); break;
 	case M_RES_300:

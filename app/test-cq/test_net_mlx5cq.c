@@ -52,7 +52,7 @@ static struct rte_mempool *n_mp;
 static int
 net_suite_setup(void)
 {
-	if (net_load() != 0)
+	if (net_load() != 0 || net_ethdev_hold() != 0)
 		return -1;
 	n_mp = rte_pktmbuf_pool_create("net_mlx5cq_test", NB_MBUF, 0, 0,
 				       RTE_MBUF_DEFAULT_BUF_SIZE,
@@ -65,6 +65,7 @@ net_suite_teardown(void)
 {
 	rte_mempool_free(n_mp);
 	n_mp = NULL;
+	net_ethdev_release();
 }
 
 /* Configure nq queues of QDESC descriptors and start. */
@@ -310,6 +311,47 @@ test_net_link_speed(void)
 		    link.link_autoneg == RTE_ETH_LINK_FIXED,
 		    "link %u speed %u", link.link_status, link.link_speed);
 	TEST_ASSERT_SUCCESS(port_remove(port), "remove");
+	return TEST_SUCCESS;
+}
+
+/*
+ * Packet types ethdev reports for the port: the ones the RX path derives
+ * from the CQE (l3_hdr_type: IPv4 / IPv6, l4_hdr_type: TCP / UDP, the
+ * fragment bit), each once, on 22.11 (list ended by RTE_PTYPE_UNKNOWN)
+ * and on 24.03 and later (length returned by the callback).
+ */
+static int
+test_net_ptypes(void)
+{
+	static const uint32_t want[] = {
+		RTE_PTYPE_L2_ETHER, RTE_PTYPE_L3_IPV4_EXT_UNKNOWN,
+		RTE_PTYPE_L3_IPV6_EXT_UNKNOWN, RTE_PTYPE_L4_TCP,
+		RTE_PTYPE_L4_UDP, RTE_PTYPE_L4_FRAG, RTE_PTYPE_L4_NONFRAG,
+	};
+	uint32_t got[16], l4[16];
+	unsigned int i, j, seen;
+	int port, n, n4;
+
+	port = port_probe("net_mlx5cq_tp", "dev=emu,wire=tp");
+	TEST_ASSERT(port >= 0, "probe failed");
+	n = rte_eth_dev_get_supported_ptypes(port, RTE_PTYPE_ALL_MASK, got,
+					     RTE_DIM(got));
+	n4 = rte_eth_dev_get_supported_ptypes(port, RTE_PTYPE_L4_MASK, l4,
+					      RTE_DIM(l4));
+	TEST_ASSERT_SUCCESS(port_remove(port), "remove");
+	TEST_ASSERT_EQUAL(n, (int)RTE_DIM(want), "%d packet types", n);
+	for (i = 0; i < RTE_DIM(want); i++) {
+		seen = 0;
+		for (j = 0; j < (unsigned int)n; j++)
+			seen += got[j] == want[i];
+		TEST_ASSERT_EQUAL(seen, 1, "packet type 0x%08x seen %u times",
+				  want[i], seen);
+	}
+	/* The four L4 types alone under the L4 mask. */
+	TEST_ASSERT_EQUAL(n4, 4, "%d L4 packet types", n4);
+	for (j = 0; j < (unsigned int)n4; j++)
+		TEST_ASSERT_EQUAL(l4[j] & ~RTE_PTYPE_L4_MASK, 0,
+				  "0x%08x under the L4 mask", l4[j]);
 	return TEST_SUCCESS;
 }
 
@@ -960,6 +1002,7 @@ static struct unit_test_suite net_mlx5cq_suite = {
 		TEST_CASE(test_net_devargs_caps),
 		TEST_CASE(test_net_lifecycle_no_leak),
 		TEST_CASE(test_net_link_speed),
+		TEST_CASE(test_net_ptypes),
 		TEST_CASE(test_net_rx_offloads),
 		TEST_CASE(test_net_filter_mtu),
 		TEST_CASE(test_net_tx_loopback),

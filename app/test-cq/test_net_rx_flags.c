@@ -173,6 +173,7 @@ ipv6_udp_frame(uint8_t *f, const struct rte_ether_addr *dst,
 	uint32_t l2 = eth_put(f, dst, RTE_ETHER_TYPE_IPV6);
 	struct rte_ipv6_hdr *ip = (void *)(f + l2);
 	struct rte_udp_hdr *u = (void *)(ip + 1);
+	uint8_t *sa, *da;
 	uint16_t i;
 
 	memset(ip, 0, sizeof(*ip));
@@ -180,10 +181,14 @@ ipv6_udp_frame(uint8_t *f, const struct rte_ether_addr *dst,
 	ip->payload_len = rte_cpu_to_be_16(sizeof(*u) + payload);
 	ip->proto = IPPROTO_UDP;
 	ip->hop_limits = 64;
-	ip->src_addr[0] = 0xfd;
-	ip->src_addr[15] = 1;
-	ip->dst_addr[0] = 0xfd;
-	ip->dst_addr[15] = 2;
+	/* Byte views: the addresses are uint8_t[16] up to 24.07 and
+	 * struct rte_ipv6_addr from 24.11. */
+	sa = (uint8_t *)&ip->src_addr;
+	da = (uint8_t *)&ip->dst_addr;
+	sa[0] = 0xfd;
+	sa[15] = 1;
+	da[0] = 0xfd;
+	da[15] = 2;
 	u->src_port = rte_cpu_to_be_16(1111);
 	u->dst_port = rte_cpu_to_be_16(2222);
 	u->dgram_len = ip->payload_len;

@@ -24,6 +24,8 @@
 #include "test_net_util.h"
 
 static int n_loaded;
+static uint64_t n_owner;
+static int n_owned;
 
 /* Load a PMD library of this build (system path first, then the build's
  * drivers folder next to this program's): 0 or -1. */
@@ -62,6 +64,28 @@ net_load(void)
 		return -1;
 	n_loaded = 1;
 	return 0;
+}
+
+int
+net_ethdev_hold(void)
+{
+	if (n_owned)
+		return 0;
+	if (rte_eth_dev_owner_new(&n_owner) != 0) {
+		printf("rte_eth_dev_owner_new failed\n");
+		return -1;
+	}
+	n_owned = 1;
+	return 0;
+}
+
+void
+net_ethdev_release(void)
+{
+	if (!n_owned)
+		return;
+	rte_eth_dev_owner_delete(n_owner);
+	n_owned = 0;
 }
 
 /* Probe "net_mlx5cq_t<n>,<args>": port id, or -1. */

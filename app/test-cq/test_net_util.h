@@ -23,6 +23,15 @@
 int pmd_lib_load(const char *lib);
 /* Load librte_net_mlx5cq.so (once): 0 or -1. */
 int net_load(void);
+/*
+ * Hold / release an ethdev owner id. From 23.11 ethdev frees its shared
+ * data (a memzone: rte_malloc heap use) with the last port when no owner
+ * id is allocated; a suite whose leak checks compare heap use across the
+ * life of its ports holds one from set-up to teardown, so that the shared
+ * data outlives every case (22.11 never frees it).
+ */
+int net_ethdev_hold(void);
+void net_ethdev_release(void);
 /* Probe "<name>,<args>": port id, or -1. */
 int port_probe(const char *name, const char *args);
 /* Stop, close and remove a port. */

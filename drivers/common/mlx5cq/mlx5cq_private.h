@@ -45,6 +45,7 @@
 #include <stddef.h>
 #include <sys/queue.h>
 
+#include <rte_bitops.h> /* rte_bsf32 (in rte_common.h before 23.11) */
 #include <rte_common.h>
 #include <rte_compat.h>
 #include <rte_log.h>

@@ -13,8 +13,16 @@
 
 #include <rte_common.h>
 #include <rte_telemetry.h>
+#include <rte_version.h>
 
 #include "mlx5cq_private.h"
+
+/* rte_tel_data_add_dict_uint() replaced the _u64 call (deprecated) in 23.03. */
+#if RTE_VERSION >= RTE_VERSION_NUM(23, 3, 0, 0)
+#define tel_dict_u64 rte_tel_data_add_dict_uint
+#else
+#define tel_dict_u64 rte_tel_data_add_dict_u64
+#endif
 
 #define TEL_LIST_MAX 512
 
@@ -57,24 +65,24 @@ tel_info(struct mlx5cq_cq *cq, void *arg)
 	rte_mlx5cq_counters_get(pub, &c);
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_int(d, "id", (int)cq->id);
-	rte_tel_data_add_dict_u64(d, "cqn", pub->cqn);
+	tel_dict_u64(d, "cqn", pub->cqn);
 	rte_tel_data_add_dict_string(d, "path", path_str(cq->path));
-	rte_tel_data_add_dict_u64(d, "entries", cq->entries);
-	rte_tel_data_add_dict_u64(d, "cqe_size", cq->cqe_size);
-	rte_tel_data_add_dict_u64(d, "comp", pub->comp);
-	rte_tel_data_add_dict_u64(d, "flags", cq->flags);
-	rte_tel_data_add_dict_u64(d, "ci", pub->ci);
-	rte_tel_data_add_dict_u64(d, "arm_sn", cq->arm_sn);
-	rte_tel_data_add_dict_u64(d, "completions", c.completions);
-	rte_tel_data_add_dict_u64(d, "polls", c.polls);
-	rte_tel_data_add_dict_u64(d, "empty_polls", c.empty_polls);
-	rte_tel_data_add_dict_u64(d, "errors", c.errors);
-	rte_tel_data_add_dict_u64(d, "comp_unhandled", c.comp_unhandled);
-	rte_tel_data_add_dict_u64(d, "sessions", c.sessions);
-	rte_tel_data_add_dict_u64(d, "minis", c.minis);
-	rte_tel_data_add_dict_u64(d, "overruns", c.overruns);
-	rte_tel_data_add_dict_u64(d, "arms", c.arms);
-	rte_tel_data_add_dict_u64(d, "events", c.events);
+	tel_dict_u64(d, "entries", cq->entries);
+	tel_dict_u64(d, "cqe_size", cq->cqe_size);
+	tel_dict_u64(d, "comp", pub->comp);
+	tel_dict_u64(d, "flags", cq->flags);
+	tel_dict_u64(d, "ci", pub->ci);
+	tel_dict_u64(d, "arm_sn", cq->arm_sn);
+	tel_dict_u64(d, "completions", c.completions);
+	tel_dict_u64(d, "polls", c.polls);
+	tel_dict_u64(d, "empty_polls", c.empty_polls);
+	tel_dict_u64(d, "errors", c.errors);
+	tel_dict_u64(d, "comp_unhandled", c.comp_unhandled);
+	tel_dict_u64(d, "sessions", c.sessions);
+	tel_dict_u64(d, "minis", c.minis);
+	tel_dict_u64(d, "overruns", c.overruns);
+	tel_dict_u64(d, "arms", c.arms);
+	tel_dict_u64(d, "events", c.events);
 	/* Error syndromes seen: "0x05": count. */
 	synd = rte_tel_data_alloc();
 	if (synd == NULL)
@@ -86,7 +94,7 @@ tel_info(struct mlx5cq_cq *cq, void *arg)
 		if (c.err_syndrome[s] == 0)
 			continue;
 		snprintf(name, sizeof(name), "0x%02x", s);
-		rte_tel_data_add_dict_u64(synd, name, c.err_syndrome[s]);
+		tel_dict_u64(synd, name, c.err_syndrome[s]);
 	}
 	if (rte_tel_data_add_dict_container(d, "err_syndrome", synd, 0))
 		rte_tel_data_free(synd);

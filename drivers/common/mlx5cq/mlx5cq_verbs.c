@@ -21,6 +21,7 @@
 #include <infiniband/verbs.h>
 #include <infiniband/mlx5dv.h>
 
+#include <rte_bitops.h>
 #include <rte_common.h>
 #include <rte_errno.h>
 

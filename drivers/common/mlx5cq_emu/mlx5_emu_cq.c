@@ -139,23 +139,46 @@ emu_cq_free(struct emu_cq *cq)
 	 emu_cmd_fail(dev, out, outlen, EMU_CMD_STAT_BAD_PARAM_ERR, \
 		      MLX5_EMU_SYND_CQ_ ## synd))
 
+/*
+ * Bits of the CQ context that must be zero, as {offset, width} in bits
+ * from the PRM cqc layout: the reserved ranges, plus ext_element (0x07),
+ * always_armed_cq (0x18) and ext_element_type (0x19, 3 bits), which the
+ * model does not implement. DPDK's mlx5_prm.h names these bits
+ * differently across releases (22.11: reserved_at_7, reserved_at_18 and
+ * a 7-bit cqe_comp_layout; 23.03 on: named fields, reserved_at_1c and a
+ * 2-bit cqe_comp_layout), so they are checked by position.
+ */
+static const struct {
+	uint16_t off;
+	uint16_t width;
+} emu_cqc_zero_bits[] = {
+	{ 0x007, 0x01 }, { 0x00c, 0x01 }, { 0x018, 0x06 }, { 0x040, 0x14 },
+	{ 0x05a, 0x02 }, { 0x060, 0x03 }, { 0x080, 0x04 }, { 0x0a0, 0x18 },
+	{ 0x0c0, 0x03 }, { 0x0c8, 0x38 }, { 0x100, 0x08 }, { 0x120, 0x08 },
+	{ 0x140, 0x08 }, { 0x160, 0x08 }, { 0x1a0, 0x20 },
+};
+
+/* Bit @p off of a PRM mailbox (bit 0 is the MSB of the first byte). */
+static int
+emu_prm_bit(const void *p, unsigned int off)
+{
+	return (((const uint8_t *)p)[off / 8] >> (7 - off % 8)) & 1;
+}
+
 /* Reserved fields of create_cq_in and cqc are zero. */
 static int
 emu_cq_reserved_zero(const void *in, const void *cqc)
 {
-	return MLX5_GET(create_cq_in, in, reserved_at_2e1) == 0 &&
-	       EMU_WIDE_FIELD_ZERO(create_cq_in, in, reserved_at_300) &&
-	       CQC_GET(reserved_at_7) == 0 && CQC_GET(reserved_at_c) == 0 &&
-	       CQC_GET(reserved_at_18) == 0 && CQC_GET(reserved_at_40) == 0 &&
-	       CQC_GET(reserved_at_5a) == 0 && CQC_GET(reserved_at_60) == 0 &&
-	       CQC_GET(reserved_at_80) == 0 && CQC_GET(reserved_at_a0) == 0 &&
-	       CQC_GET(reserved_at_c0) == 0 && CQC_GET(reserved_at_c8) == 0 &&
-	       CQC_GET(reserved_at_e0) == 0 &&
-	       CQC_GET(reserved_at_100) == 0 &&
-	       CQC_GET(reserved_at_120) == 0 &&
-	       CQC_GET(reserved_at_140) == 0 &&
-	       CQC_GET(reserved_at_160) == 0 &&
-	       CQC_GET(reserved_at_1A0) == 0;
+	unsigned int i, b;
+
+	if (MLX5_GET(create_cq_in, in, reserved_at_2e1) != 0 ||
+	    !EMU_WIDE_FIELD_ZERO(create_cq_in, in, reserved_at_300))
+		return 0;
+	for (i = 0; i < RTE_DIM(emu_cqc_zero_bits); i++)
+		for (b = 0; b < emu_cqc_zero_bits[i].width; b++)
+			if (emu_prm_bit(cqc, emu_cqc_zero_bits[i].off + b))
+				return 0;
+	return 1;
 }
 
 /* Capability needed by a mini-CQE format (0..4, ext included). */

@@ -14,6 +14,7 @@
 #include <rte_errno.h>
 #include <rte_malloc.h>
 #include <rte_kvargs.h>
+#include <rte_version.h>
 
 #include <bus_vdev_driver.h>
 #include <ethdev_driver.h>
@@ -361,13 +362,34 @@ mlx5cq_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
 	return ret;
 }
 
+/*
+ * Packet types of the RX path: mlx5cq_supported_ptypes() (mlx5cq_rx.c)
+ * returns a list ended by RTE_PTYPE_UNKNOWN; from 24.03 ethdev takes the
+ * list's length from the callback instead of reading to the terminator.
+ */
+#if RTE_VERSION >= RTE_VERSION_NUM(24, 3, 0, 0)
+static const uint32_t *
+mlx5cq_ptypes_get(struct rte_eth_dev *dev, size_t *no_of_elements)
+{
+	const uint32_t *ptypes = mlx5cq_supported_ptypes(dev);
+	size_t n = 0;
+
+	while (ptypes[n] != RTE_PTYPE_UNKNOWN)
+		n++;
+	*no_of_elements = n;
+	return ptypes;
+}
+#else
+#define mlx5cq_ptypes_get mlx5cq_supported_ptypes
+#endif
+
 static const struct eth_dev_ops mlx5cq_ops = {
 	.dev_configure = mlx5cq_dev_configure,
 	.dev_start = mlx5cq_dev_start,
 	.dev_stop = mlx5cq_dev_stop,
 	.dev_close = mlx5cq_dev_close,
 	.dev_infos_get = mlx5cq_dev_infos_get,
-	.dev_supported_ptypes_get = mlx5cq_supported_ptypes,
+	.dev_supported_ptypes_get = mlx5cq_ptypes_get,
 	.link_update = mlx5cq_link_update,
 	.promiscuous_enable = mlx5cq_promiscuous_enable,
 	.promiscuous_disable = mlx5cq_promiscuous_disable,
