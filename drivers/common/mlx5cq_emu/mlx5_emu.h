@@ -23,6 +23,8 @@
 #include <stdint.h>
 #include <stddef.h>
 
+#include <rte_compat.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -217,6 +219,7 @@ struct mlx5_emu_cpl {
  * @return
  *   0, or a negative errno.
  */
+__rte_internal
 int mlx5_emu_install(void);
 
 /**
@@ -225,6 +228,7 @@ int mlx5_emu_install(void);
  * @param caps
  *   Filled.
  */
+__rte_internal
 void mlx5_emu_caps_default(struct mlx5_emu_caps *caps);
 
 /**
@@ -237,6 +241,7 @@ void mlx5_emu_caps_default(struct mlx5_emu_caps *caps);
  * @return
  *   0, or -EINVAL when caps are out of range.
  */
+__rte_internal
 int mlx5_emu_open_caps_set(const struct mlx5_emu_caps *caps);
 
 /**
@@ -249,6 +254,7 @@ int mlx5_emu_open_caps_set(const struct mlx5_emu_caps *caps);
  * @return
  *   A verbs context usable with mlx5_glue, or NULL with errno set.
  */
+__rte_internal
 struct ibv_context *mlx5_emu_open(const char *name,
 				  const struct mlx5_emu_caps *caps);
 
@@ -260,6 +266,7 @@ struct ibv_context *mlx5_emu_open(const char *name,
  * @return
  *   0, or -EBUSY while objects remain, -EINVAL for a foreign context.
  */
+__rte_internal
 int mlx5_emu_close(struct ibv_context *ctx);
 
 /**
@@ -270,6 +277,7 @@ int mlx5_emu_close(struct ibv_context *ctx);
  * @return
  *   1 or 0.
  */
+__rte_internal
 int mlx5_emu_is_emulated(const struct ibv_context *ctx);
 
 /**
@@ -282,6 +290,7 @@ int mlx5_emu_is_emulated(const struct ibv_context *ctx);
  * @return
  *   0, or a negative errno.
  */
+__rte_internal
 int mlx5_emu_stats_get(struct ibv_context *ctx, struct mlx5_emu_stats *stats);
 
 /**
@@ -296,6 +305,7 @@ int mlx5_emu_stats_get(struct ibv_context *ctx, struct mlx5_emu_stats *stats);
  * @return
  *   0, or -ENOENT.
  */
+__rte_internal
 int mlx5_emu_umem_query(struct ibv_context *ctx, uint32_t umem_id,
 			struct mlx5_emu_umem_info *info);
 
@@ -311,6 +321,7 @@ int mlx5_emu_umem_query(struct ibv_context *ctx, uint32_t umem_id,
  * @return
  *   0, or -ENOENT.
  */
+__rte_internal
 int mlx5_emu_cq_query(struct ibv_context *ctx, uint32_t cqn,
 		      struct mlx5_emu_cq_info *info);
 
@@ -326,6 +337,7 @@ int mlx5_emu_cq_query(struct ibv_context *ctx, uint32_t cqn,
  * @return
  *   0, or -ENOENT when no command failed yet.
  */
+__rte_internal
 int mlx5_emu_last_cmd_error(struct ibv_context *ctx, uint8_t *status,
 			    uint32_t *syndrome);
 
@@ -342,6 +354,7 @@ int mlx5_emu_last_cmd_error(struct ibv_context *ctx, uint8_t *status,
  * @return
  *   0, -ENOENT when no command was received, -ENOSPC when in is too small.
  */
+__rte_internal
 int mlx5_emu_last_cmd_in(struct ibv_context *ctx, void *in, size_t *len);
 
 /**
@@ -356,6 +369,7 @@ int mlx5_emu_last_cmd_in(struct ibv_context *ctx, void *in, size_t *len);
  * @param count
  *   Calls that fail after those (0 disarms).
  */
+__rte_internal
 void mlx5_emu_fail_inject(struct ibv_context *ctx,
 			  enum mlx5_emu_fail_point point,
 			  uint32_t skip, uint32_t count);
@@ -378,6 +392,7 @@ void mlx5_emu_fail_inject(struct ibv_context *ctx,
  *   consumer counter from the doorbell record), or a negative errno
  *   (-ENOENT unknown CQ, -EIO CQ in error).
  */
+__rte_internal
 int mlx5_emu_cq_post(struct ibv_context *ctx, uint32_t cqn,
 		     const struct mlx5_emu_cpl *cpl, unsigned int n);
 
@@ -424,6 +439,7 @@ struct mlx5_emu_net_stats {
  * @return
  *   0, or -EINVAL (foreign context, name too long, multicast MAC).
  */
+__rte_internal
 int mlx5_emu_port_config(struct ibv_context *ctx, const char *wire,
 			 const uint8_t mac[6]);
 
@@ -449,6 +465,7 @@ int mlx5_emu_port_config(struct ibv_context *ctx, const char *wire,
  * @return
  *   0, or -EINVAL (foreign context, speed not representable), -ENOMEM.
  */
+__rte_internal
 int mlx5_emu_port_speed_set(struct ibv_context *ctx, uint32_t speed_mbps);
 
 /**
@@ -461,6 +478,7 @@ int mlx5_emu_port_speed_set(struct ibv_context *ctx, uint32_t speed_mbps);
  * @return
  *   0, or -EINVAL.
  */
+__rte_internal
 int mlx5_emu_port_stats_get(struct ibv_context *ctx,
 			    struct mlx5_emu_port_stats *stats);
 
@@ -474,6 +492,7 @@ int mlx5_emu_port_stats_get(struct ibv_context *ctx,
  * @return
  *   0, or -EINVAL.
  */
+__rte_internal
 int mlx5_emu_net_stats_get(struct ibv_context *ctx,
 			   struct mlx5_emu_net_stats *stats);
 
@@ -491,6 +510,7 @@ int mlx5_emu_net_stats_get(struct ibv_context *ctx,
  * @return
  *   Ports the frame reached, or -ENOENT (no such wire), -EINVAL.
  */
+__rte_internal
 int mlx5_emu_wire_inject(const char *wire, const void *frame, uint32_t len);
 
 /**
@@ -508,6 +528,7 @@ int mlx5_emu_wire_inject(const char *wire, const void *frame, uint32_t len);
  * @return
  *   0, -ENOENT (no such wire), -EINVAL.
  */
+__rte_internal
 int mlx5_emu_wire_rx_error_inject(const char *wire, uint32_t count);
 
 /**
@@ -522,6 +543,7 @@ int mlx5_emu_wire_rx_error_inject(const char *wire, uint32_t count);
  * @return
  *   Send WQEs executed.
  */
+__rte_internal
 unsigned int mlx5_emu_net_progress(void);
 
 /**
@@ -532,6 +554,7 @@ unsigned int mlx5_emu_net_progress(void);
  * @param pause
  *   1 to pause, 0 to resume.
  */
+__rte_internal
 void mlx5_emu_net_engine_pause(int pause);
 
 /* --- CQE path: compression, overrun, events, producer thread ---------- */
@@ -569,6 +592,7 @@ void mlx5_emu_net_engine_pause(int pause);
  *   flags or completion, -EIO the CQ is in error (or went to error now,
  *   by an overrun).
  */
+__rte_internal
 int mlx5_emu_cq_post_flags(struct ibv_context *ctx, uint32_t cqn,
 			   const struct mlx5_emu_cpl *cpl, unsigned int n,
 			   uint32_t flags);
@@ -585,6 +609,7 @@ int mlx5_emu_cq_post_flags(struct ibv_context *ctx, uint32_t cqn,
  * @return
  *   0, -ENOENT unknown CQ, -EIO CQ in error.
  */
+__rte_internal
 int mlx5_emu_cq_flush(struct ibv_context *ctx, uint32_t cqn);
 
 /** Event state of a CQ (mlx5_emu_cq_ev_query()). */
@@ -614,6 +639,7 @@ struct mlx5_emu_cq_ev_info {
  * @return
  *   0, -EINVAL, -ENOENT.
  */
+__rte_internal
 int mlx5_emu_cq_ev_query(struct ibv_context *ctx, uint32_t cqn,
 			 struct mlx5_emu_cq_ev_info *info);
 
@@ -673,6 +699,7 @@ struct mlx5_emu_producer;
  * @return
  *   A producer, or NULL with rte_errno/errno set (EINVAL, ENOENT, ENOMEM).
  */
+__rte_internal
 struct mlx5_emu_producer *
 mlx5_emu_producer_start(struct ibv_context *ctx, uint32_t cqn,
 			const struct mlx5_emu_producer_attr *attr);
@@ -686,6 +713,7 @@ mlx5_emu_producer_start(struct ibv_context *ctx, uint32_t cqn,
  * @param stats
  *   Filled.
  */
+__rte_internal
 void mlx5_emu_producer_stats_get(struct mlx5_emu_producer *p,
 				 struct mlx5_emu_producer_stats *stats);
 
@@ -699,6 +727,7 @@ void mlx5_emu_producer_stats_get(struct mlx5_emu_producer *p,
  * @return
  *   0, or -EINVAL for NULL.
  */
+__rte_internal
 int mlx5_emu_producer_stop(struct mlx5_emu_producer *p,
 			   struct mlx5_emu_producer_stats *stats);
 
