@@ -100,13 +100,13 @@ open_caps(const char *name, void (*tweak)(struct mlx5_emu_caps *c))
 }
 
 static uint8_t
-out_status(const void *out)
+out_status(void *out)
 {
 	return MLX5_GET(create_cq_out, out, status);
 }
 
 static uint32_t
-out_syndrome(const void *out)
+out_syndrome(void *out)
 {
 	return MLX5_GET(create_cq_out, out, syndrome);
 }
