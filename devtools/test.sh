@@ -12,7 +12,8 @@
 # reports before or after printing its own total counts as one failure).
 # Then ./build-fuzz (clang, libFuzzer, ASan + UBSan) runs each fuzz target
 # of app/fuzz for 60 s (meson suite "fuzz"; a finding fails its test and
-# counts as one failure in the summary).
+# counts as one failure in the summary). devtools/check-symbols.sh checks
+# the symbol maps and exports of ./build (its failure fails the command).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -20,6 +21,7 @@ sh devtools/setup.sh
 sh devtools/build.sh
 rc=0
 meson test -C build --num-processes 2 --print-errorlogs || rc=$?
+sh devtools/check-symbols.sh || rc=$?
 sh devtools/build.sh asan || rc=$?
 if [ -f build-asan/build.ninja ]; then
 	rm -f build-asan/meson-logs/testlog.json
