@@ -25,7 +25,10 @@ for d in common/mlx5cq common/mlx5cq_emu net/mlx5cq; do
 	map=$top/drivers/$d/version.map
 	sh "$src/buildtools/check-symbols.sh" "$map" "$build/drivers/$lib.a" ||
 		ret=1
-	so=$(ls "$build/drivers/$lib.so".*.* 2>/dev/null | head -n 1)
+	so=
+	for f in "$build/drivers/$lib.so".*.*; do
+		[ -f "$f" ] && so=$f
+	done
 	if [ -z "$so" ]; then
 		echo "$lib: no shared library in $build/drivers" >&2
 		ret=1
