@@ -18,6 +18,8 @@
 # installed in PREFIX (devtools/build.sh --dpdk: build folders
 # ./build-dpdk-VERSION, -asan, -fuzz; its libraries and dpdk-testpmd /
 # dpdk-test come first in LD_LIBRARY_PATH and PATH).
+# devtools/check-symbols.sh checks the symbol maps and exports of ./build
+# (its failure fails the command).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -45,6 +47,9 @@ fi
 # The guides (sphinx -W) and the API reference (doxygen, warnings as
 # errors) into build/doc.
 sh devtools/build-docs.sh || rc=$?
+if [ -z "$dpdk" ]; then
+	sh devtools/check-symbols.sh || rc=$?
+fi
 # shellcheck disable=SC2086
 sh devtools/build.sh $dpdk asan || rc=$?
 if [ -f $b-asan/build.ninja ]; then

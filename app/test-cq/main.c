@@ -26,20 +26,7 @@
 #include "test.h"
 #include "test_cq.h"
 
-static struct test_cq_suite *suites;
 static unsigned int total_passed, total_failed, total_skipped;
-
-void
-test_cq_register(struct test_cq_suite *s)
-{
-	struct test_cq_suite **p = &suites;
-
-	/* Keep registration order stable: sorted by name. */
-	while (*p != NULL && strcmp((*p)->name, s->name) < 0)
-		p = &(*p)->next;
-	s->next = *p;
-	*p = s;
-}
 
 int
 unit_test_suite_runner(struct unit_test_suite *suite)
@@ -107,12 +94,12 @@ run_unit(int argc, char **argv)
 	int i, found;
 
 	if (argc == 0) {
-		for (s = suites; s != NULL; s = s->next)
+		for (s = test_cq_suites(); s != NULL; s = s->next)
 			unit_test_suite_runner(s->suite);
 	} else {
 		for (i = 0; i < argc; i++) {
 			found = 0;
-			for (s = suites; s != NULL; s = s->next) {
+			for (s = test_cq_suites(); s != NULL; s = s->next) {
 				if (strcmp(s->name, argv[i]) == 0) {
 					unit_test_suite_runner(s->suite);
 					found = 1;
@@ -142,7 +129,7 @@ print_usage(const char *prog)
 	       " | perf-crypto [--reps N] [--burst N]"
 	       " | bench-xts [--reps N]"
 	       "\nsuites:", prog);
-	for (s = suites; s != NULL; s = s->next)
+	for (s = test_cq_suites(); s != NULL; s = s->next)
 		printf(" %s", s->name);
 	printf("\n");
 }

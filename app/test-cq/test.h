@@ -6,10 +6,24 @@
 #define TEST_CQ_TEST_H_
 
 /*
- * A small stand-in for DPDK's app/test/test.h (not installed by Debian):
- * the same suite and case shapes and TEST_ASSERT* macros, so the suites can
- * join dpdk-test later unchanged.
+ * The suites' harness, in two builds:
+ * - dpdk-test-cq (app/test-cq/meson.build): a stand-in for DPDK's
+ *   app/test/test.h (which Debian does not install) with the same suite and
+ *   case shapes and the same TEST_ASSERT* macros, operands unparenthesized
+ *   as DPDK's rte_test.h leaves them, so an assertion is read the same way
+ *   by both harnesses: an operand with an operator binding looser than ==
+ *   (&, |, ?:, ==, ...) must be written in parentheses;
+ * - dpdk-test inside a DPDK tree (devtools/intree.sh copies this folder to
+ *   app/test/mlx5cq and defines RTE_MLX5CQ_DPDK_TEST): DPDK's own test.h,
+ *   and every suite becomes the command mlx5cq_<suite>_autotest
+ *   (mlx5cq_autotest runs them all, test_autotest.c).
  */
+
+#ifdef RTE_MLX5CQ_DPDK_TEST
+
+#include "../test.h"
+
+#else /* dpdk-test-cq */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,28 +46,23 @@
 	} \
 } while (0)
 
+/* As DPDK's rte_test.h: the operands are not parenthesized. */
 #define TEST_ASSERT(cond, msg, ...) \
 	RTE_TEST_ASSERT_HELPER(cond, msg, ##__VA_ARGS__)
 #define TEST_ASSERT_EQUAL(a, b, msg, ...) \
-	RTE_TEST_ASSERT_HELPER((a) == (b), msg, ##__VA_ARGS__)
+	RTE_TEST_ASSERT_HELPER(a == b, msg, ##__VA_ARGS__)
 #define TEST_ASSERT_NOT_EQUAL(a, b, msg, ...) \
-	RTE_TEST_ASSERT_HELPER((a) != (b), msg, ##__VA_ARGS__)
+	RTE_TEST_ASSERT_HELPER(a != b, msg, ##__VA_ARGS__)
 #define TEST_ASSERT_SUCCESS(val, msg, ...) \
-	RTE_TEST_ASSERT_HELPER((val) == 0, msg, ##__VA_ARGS__)
+	RTE_TEST_ASSERT_HELPER(val == 0, msg, ##__VA_ARGS__)
 #define TEST_ASSERT_FAIL(val, msg, ...) \
-	RTE_TEST_ASSERT_HELPER((val) != 0, msg, ##__VA_ARGS__)
+	RTE_TEST_ASSERT_HELPER(val != 0, msg, ##__VA_ARGS__)
 #define TEST_ASSERT_NULL(val, msg, ...) \
-	RTE_TEST_ASSERT_HELPER((val) == NULL, msg, ##__VA_ARGS__)
+	RTE_TEST_ASSERT_HELPER(val == NULL, msg, ##__VA_ARGS__)
 #define TEST_ASSERT_NOT_NULL(val, msg, ...) \
-	RTE_TEST_ASSERT_HELPER((val) != NULL, msg, ##__VA_ARGS__)
+	RTE_TEST_ASSERT_HELPER(val != NULL, msg, ##__VA_ARGS__)
 #define TEST_ASSERT_BUFFERS_ARE_EQUAL(a, b, len, msg, ...) \
-	RTE_TEST_ASSERT_HELPER(memcmp((a), (b), (len)) == 0, msg, \
-			       ##__VA_ARGS__)
-/*
- * A helper that checks and reports on its own: the case fails when it
- * does not return TEST_SUCCESS (not part of DPDK's test.h).
- */
-#define TEST_CHECK(x) TEST_ASSERT_EQUAL((x), TEST_SUCCESS, "%s", #x)
+	RTE_TEST_ASSERT_HELPER(memcmp(a, b, len) == 0, msg, ##__VA_ARGS__)
 
 struct unit_test_case {
 	int (*setup)(void);
@@ -87,16 +96,40 @@ struct unit_test_suite {
 /* Run a suite, print a line per case, add its counts to the totals. */
 int unit_test_suite_runner(struct unit_test_suite *suite);
 
-/* Registration of suites with dpdk-test-cq (as REGISTER_TEST_COMMAND). */
+#endif /* RTE_MLX5CQ_DPDK_TEST */
+
+/*
+ * A helper that checks and reports on its own: the case fails when it
+ * does not return TEST_SUCCESS (not part of DPDK's test.h; correct under
+ * both harnesses).
+ */
+#define TEST_CHECK(x) TEST_ASSERT_EQUAL((x), TEST_SUCCESS, "%s", #x)
+
+/* Registration of the suites (test_registry.c), sorted by name. */
 struct test_cq_suite {
 	const char *name;
 	struct unit_test_suite *suite;
 	struct test_cq_suite *next;
 };
 void test_cq_register(struct test_cq_suite *s);
+/* The first registered suite, NULL when none. */
+struct test_cq_suite *test_cq_suites(void);
 
-#define REGISTER_TEST_SUITE(nm, st) \
+#define TEST_CQ_REGISTER(nm, st) \
 static struct test_cq_suite test_cq_suite_##nm = { #nm, &(st), NULL }; \
 RTE_INIT(test_cq_register_##nm) { test_cq_register(&test_cq_suite_##nm); }
+
+#ifdef RTE_MLX5CQ_DPDK_TEST
+#define REGISTER_TEST_SUITE(nm, st) \
+TEST_CQ_REGISTER(nm, st) \
+static int \
+test_mlx5cq_##nm(void) \
+{ \
+	return unit_test_suite_runner(&(st)); \
+} \
+REGISTER_TEST_COMMAND(mlx5cq_##nm##_autotest, test_mlx5cq_##nm)
+#else
+#define REGISTER_TEST_SUITE(nm, st) TEST_CQ_REGISTER(nm, st)
+#endif
 
 #endif /* TEST_CQ_TEST_H_ */

@@ -253,7 +253,7 @@ test_attach_poll(void)
 			TEST_CHECK(cpl_check(&out[i], got_seq++));
 		ci += want;
 		TEST_ASSERT_EQUAL(rte_be_to_cpu_32(dcq.db_rec[0]),
-				  ci & 0xffffff, "round %u dbrec", round);
+				  (ci & 0xffffff), "round %u dbrec", round);
 		TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(cq, out, 64), 0,
 				  "round %u not empty", round);
 	}

@@ -312,9 +312,9 @@ check_created(struct ibv_context *ctx, struct rte_mlx5cq *cq,
 			  "ring_size %zu", info.ring_size);
 	TEST_ASSERT_NOT_NULL(info.ring, "ring");
 	TEST_ASSERT_NOT_NULL(info.dbrec, "dbrec");
-	TEST_ASSERT_EQUAL((uintptr_t)info.ring & 4095, 0,
+	TEST_ASSERT_EQUAL(((uintptr_t)info.ring & 4095), 0,
 			  "ring %p not 4 KiB aligned", info.ring);
-	TEST_ASSERT_EQUAL((uintptr_t)info.dbrec & 7, 0, "dbrec alignment");
+	TEST_ASSERT_EQUAL(((uintptr_t)info.dbrec & 7), 0, "dbrec alignment");
 	TEST_ASSERT_NOT_NULL(rte_mem_virt2memseg_list(info.ring),
 			     "ring %p not in rte_malloc memory", info.ring);
 	TEST_ASSERT_EQUAL(info.ring_page_size, mem_page_size(info.ring),
@@ -325,9 +325,9 @@ check_created(struct ibv_context *ctx, struct rte_mlx5cq *cq,
 	TEST_ASSERT_EQUAL(cq->ci, 0, "ci");
 	TEST_ASSERT_EQUAL(cq->mask, entries - 1, "mask %#x", cq->mask);
 	TEST_ASSERT_EQUAL(cq->log_n, ilog2(entries), "log_n %u", cq->log_n);
-	TEST_ASSERT_EQUAL(cq->stride_shift, cqe_size == 128 ? 7 : 6,
+	TEST_ASSERT_EQUAL(cq->stride_shift, (cqe_size == 128 ? 7 : 6),
 			  "stride_shift %u", cq->stride_shift);
-	TEST_ASSERT_EQUAL(cq->cqe_off, cqe_size == 128 ? 64 : 0,
+	TEST_ASSERT_EQUAL(cq->cqe_off, (cqe_size == 128 ? 64 : 0),
 			  "cqe_off %u", cq->cqe_off);
 	TEST_ASSERT_EQUAL(cq->comp, 0, "comp");
 	TEST_ASSERT_EQUAL(cq->cqn, info.cqn, "cqn");
@@ -345,10 +345,10 @@ check_created(struct ibv_context *ctx, struct rte_mlx5cq *cq,
 	/* Firmware view. */
 	TEST_ASSERT_SUCCESS(mlx5_emu_cq_query(ctx, info.cqn, &fw),
 			    "CQ %#x unknown to the device", info.cqn);
-	TEST_ASSERT_EQUAL(fw.verbs, path == RTE_MLX5CQ_PATH_VERBS, "verbs");
+	TEST_ASSERT_EQUAL(fw.verbs, (path == RTE_MLX5CQ_PATH_VERBS), "verbs");
 	TEST_ASSERT_EQUAL(fw.log_cq_size, ilog2(entries), "log_cq_size %u",
 			  fw.log_cq_size);
-	TEST_ASSERT_EQUAL(fw.cqe_sz, cqe_size == 64 ? 0 : (pad ? 2 : 1),
+	TEST_ASSERT_EQUAL(fw.cqe_sz, (cqe_size == 64 ? 0 : (pad ? 2 : 1)),
 			  "cqe_sz %u", fw.cqe_sz);
 	TEST_ASSERT(fw.ring == info.ring, "fw ring %p vs %p", fw.ring,
 		    info.ring);

@@ -275,12 +275,12 @@ run_session(const struct sess_case *sc)
 	TEST_ASSERT_EQUAL(test_cq_cnt(h.cq)->sessions, 1, "sessions");
 	TEST_ASSERT_EQUAL(test_cq_cnt(h.cq)->minis, sc->count, "minis %" PRIu64,
 			  test_cq_cnt(h.cq)->minis);
-	TEST_ASSERT_EQUAL(test_cq_cnt(h.cq)->errors, img_is_error(sc->after_op) ? 1 : 0,
+	TEST_ASSERT_EQUAL(test_cq_cnt(h.cq)->errors, (img_is_error(sc->after_op) ? 1 : 0),
 			  "errors");
 	TEST_ASSERT_EQUAL(test_cq_cnt(h.cq)->err_syndrome[0x04],
-			  img_is_error(sc->after_op) ? 1 : 0, "syndrome 4");
+			  (img_is_error(sc->after_op) ? 1 : 0), "syndrome 4");
 	TEST_ASSERT_EQUAL(test_cq_cnt(h.cq)->comp_unhandled, 0, "comp_unhandled");
-	TEST_ASSERT_EQUAL(h.cq->slow & ~RTE_MLX5CQ_SLOW_VEC, 0, "slow flags %#x left",
+	TEST_ASSERT_EQUAL((h.cq->slow & ~RTE_MLX5CQ_SLOW_VEC), 0, "slow flags %#x left",
 			  h.cq->slow);
 	hand_cq_fini(&h);
 	return TEST_SUCCESS;
@@ -424,11 +424,11 @@ test_decomp_ftag_vlan(void)
 	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(h.cq, c, 3), 3, "l34h poll");
 	TEST_ASSERT(c[0].hdr_type_etc & RTE_MLX5CQ_HDR_VLAN_STRIPPED,
 		    "VLAN-stripped bit lost (hdr %#x)", c[0].hdr_type_etc);
-	TEST_ASSERT_EQUAL(c[0].hdr_type_etc, 0x0200 | 0xb5,
+	TEST_ASSERT_EQUAL(c[0].hdr_type_etc, (0x0200 | 0xb5),
 			  "hdr %#x", c[0].hdr_type_etc);
-	TEST_ASSERT_EQUAL(c[1].hdr_type_etc, 0x0200 | 0x48, "hdr %#x",
+	TEST_ASSERT_EQUAL(c[1].hdr_type_etc, (0x0200 | 0x48), "hdr %#x",
 			  c[1].hdr_type_etc);
-	TEST_ASSERT_EQUAL(c[2].hdr_type_etc, 0x0200 | 0x03, "hdr %#x",
+	TEST_ASSERT_EQUAL(c[2].hdr_type_etc, (0x0200 | 0x03), "hdr %#x",
 			  c[2].hdr_type_etc);
 	TEST_ASSERT(!(c[1].hdr_type_etc & RTE_MLX5CQ_HDR_VLAN_STRIPPED),
 		    "VLAN-stripped bit from nowhere");

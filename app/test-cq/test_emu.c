@@ -100,13 +100,13 @@ open_caps(const char *name, void (*tweak)(struct mlx5_emu_caps *c))
 }
 
 static uint8_t
-out_status(const void *out)
+out_status(void *out)
 {
 	return MLX5_GET(create_cq_out, out, status);
 }
 
 static uint32_t
-out_syndrome(const void *out)
+out_syndrome(void *out)
 {
 	return MLX5_GET(create_cq_out, out, syndrome);
 }
@@ -236,7 +236,7 @@ test_emu_pd_uar_eqn_channel(void)
 	TEST_ASSERT(uar != NULL && uar2 != NULL, "uars");
 	TEST_ASSERT(uar->page_id != 0 && uar->page_id != uar2->page_id,
 		    "distinct page ids");
-	TEST_ASSERT_EQUAL((uintptr_t)uar->base_addr & 4095, 0u, "page");
+	TEST_ASSERT_EQUAL(((uintptr_t)uar->base_addr & 4095), 0u, "page");
 	TEST_ASSERT(uar->reg_addr == (uint8_t *)uar->base_addr + 0x800,
 		    "reg_addr is the BlueFlame half");
 	/* The CQ doorbell (offset 0x20) lands in readable memory. */
@@ -318,7 +318,7 @@ check_caps(struct ibv_context *ctx, const struct mlx5_emu_caps *c)
 	/* General caps, then with eth_net_offloads the NIC flow table and
 	 * Ethernet offload caps (rte_common_mlx5 query order).
 	 */
-	TEST_ASSERT_EQUAL(s1.cmds - s0.cmds, c->eth_net_offloads ? 3u : 1u,
+	TEST_ASSERT_EQUAL(s1.cmds - s0.cmds, (c->eth_net_offloads ? 3u : 1u),
 			  "commands issued");
 	TEST_ASSERT_EQUAL(s1.cmd_errors, s0.cmd_errors, "none failed");
 	TEST_ASSERT_SUCCESS(mlx5_emu_last_cmd_in(ctx, last, &len), "last in");
@@ -326,7 +326,7 @@ check_caps(struct ibv_context *ctx, const struct mlx5_emu_caps *c)
 	TEST_ASSERT_EQUAL(MLX5_GET(query_hca_cap_in, last, opcode), 0x100u,
 			  "opcode");
 	TEST_ASSERT_EQUAL(MLX5_GET(query_hca_cap_in, last, op_mod),
-			  c->eth_net_offloads ? (1u << 1 | 1u) : 1u,
+			  (c->eth_net_offloads ? (1u << 1 | 1u) : 1u),
 			  "last: Ethernet offload or general caps, current");
 	TEST_ASSERT_EQUAL(attr.log_max_cq_sz, c->log_max_cq_sz, "cq_sz");
 	TEST_ASSERT_EQUAL(attr.log_max_cq, c->log_max_cq, "log_max_cq");
@@ -486,8 +486,8 @@ test_emu_umem_page_size(void)
 				      IBV_ACCESS_LOCAL_WRITE);
 	TEST_ASSERT_NOT_NULL(um, "reg 64K");
 	TEST_ASSERT_SUCCESS(mlx5_emu_umem_query(ctx, um->umem_id, &ui), "q");
-	TEST_ASSERT_EQUAL(ui.page_shift, huge ? 16u : 12u, "64K pages");
-	TEST_ASSERT_EQUAL(ui.npages, huge ? 1u : 16u, "entries");
+	TEST_ASSERT_EQUAL(ui.page_shift, (huge ? 16u : 12u), "64K pages");
+	TEST_ASSERT_EQUAL(ui.npages, (huge ? 1u : 16u), "entries");
 	TEST_ASSERT_SUCCESS(mlx5_glue->devx_umem_dereg(um), "dereg");
 	/* 65600 bytes (a 64 KiB ring + a record, as mlx5_devx_cq_create
 	 * registers): the length is no multiple of any larger page, so
@@ -498,7 +498,7 @@ test_emu_umem_page_size(void)
 	TEST_ASSERT_SUCCESS(mlx5_emu_umem_query(ctx, um->umem_id, &ui), "q");
 	TEST_ASSERT_EQUAL(ui.page_shift, 12u, "4K");
 	TEST_ASSERT_EQUAL(ui.npages, 17u, "17 entries");
-	TEST_ASSERT_EQUAL(ui.nsegs, huge ? 1u : 17u, "segments");
+	TEST_ASSERT_EQUAL(ui.nsegs, (huge ? 1u : 17u), "segments");
 	TEST_ASSERT_SUCCESS(mlx5_glue->devx_umem_dereg(um), "dereg");
 	/* A start inside a page: page_offset is the offset in the page. */
 	um = mlx5_glue->devx_umem_reg(ctx, buf + 100, 8192,

@@ -456,7 +456,7 @@ test_emu_cqe_comp_join_rules(void)
 		TEST_ASSERT_EQUAL(pi_of(&t), 3u, "%s: pi", join_cases[k].name);
 		for (i = 0; i < 3; i++) {
 			q = slot(&t, i);
-			TEST_ASSERT_EQUAL(q[63] & 0x0c, 0, "%s: slot %u format",
+			TEST_ASSERT_EQUAL((q[63] & 0x0c), 0, "%s: slot %u format",
 					  join_cases[k].name, i);
 		}
 		/* Slot 0: the plain CQE of c[0] (byte_cnt 100). */

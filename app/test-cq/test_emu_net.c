@@ -602,7 +602,7 @@ test_net_loopback(void)
 	TEST_ASSERT_NOT_NULL(c, "TX CQE");
 	TEST_ASSERT_EQUAL(c[CQE_OP_OWN], 0x00, "REQ, owner 0");
 	TEST_ASSERT_EQUAL(rd16(c + CQE_WQE_CNT), 0, "wqe_counter");
-	TEST_ASSERT_EQUAL(rd32(c + CQE_QPN) & 0xffffff,
+	TEST_ASSERT_EQUAL((rd32(c + CQE_QPN) & 0xffffff),
 			  (uint32_t)p.sq.sq->id, "sqn");
 	TEST_ASSERT_EQUAL(c[CQE_QPN], 0x0a, "s_wqe_opcode SEND");
 	/* Responder CQE. */
@@ -1006,8 +1006,8 @@ test_net_vport_filter(void)
 	TEST_ASSERT_EQUAL(qout[0], 0, "status");
 	TEST_ASSERT_BUFFERS_ARE_EQUAL(qout + 16 + 0xf4 + 2, mac_b, 6,
 				      "permanent_address");
-	TEST_ASSERT_EQUAL(qout[16 + NVC_PROMISC] & 0xe0, 0x40, "promisc_mc");
-	TEST_ASSERT_EQUAL(rd16(qout + 16 + NVC_LIST + 2) & 0xfff, 1u,
+	TEST_ASSERT_EQUAL((qout[16 + NVC_PROMISC] & 0xe0), 0x40, "promisc_mc");
+	TEST_ASSERT_EQUAL((rd16(qout + 16 + NVC_LIST + 2) & 0xfff), 1u,
 			  "list size");
 	TEST_ASSERT_BUFFERS_ARE_EQUAL(qout + 16 + 256 + 2, other, 6, "entry");
 	TEST_ASSERT_EQUAL(rd16(qout + 16 + NVC_MTU), 1522, "default mtu");
@@ -1079,7 +1079,7 @@ test_net_mtu_state(void)
 	put16(in, 0x750);
 	TEST_ASSERT_SUCCESS(mlx5_glue->devx_general_cmd(p.ctx, in, sizeof(in),
 			    out, sizeof(out)), "vport state");
-	TEST_ASSERT_EQUAL(out[15] & 0xf, 1, "UP on a wire");
+	TEST_ASSERT_EQUAL((out[15] & 0xf), 1, "UP on a wire");
 	/* Hardware MTU 200: frames up to 196 bytes (+ FCS) pass. */
 	memset(ctx256, 0, sizeof(ctx256));
 	put16(ctx256 + NVC_MTU, 200);
@@ -1104,7 +1104,7 @@ test_net_mtu_state(void)
 	TEST_ASSERT_SUCCESS(mlx5_emu_port_config(p.ctx, NULL, NULL), "off");
 	TEST_ASSERT_SUCCESS(mlx5_glue->devx_general_cmd(p.ctx, in, sizeof(in),
 			    out, sizeof(out)), "vport state");
-	TEST_ASSERT_EQUAL(out[15] & 0xf, 0, "DOWN");
+	TEST_ASSERT_EQUAL((out[15] & 0xf), 0, "DOWN");
 	send_frame(&p, frame, 100, 0);
 	mlx5_emu_net_progress();
 	mlx5_emu_port_stats_get(p.ctx, &ps);
@@ -1134,7 +1134,7 @@ test_net_port_speed(void)
 	memset(out, 0xee, sizeof(out));
 	TEST_ASSERT_SUCCESS(mlx5_glue->devx_general_cmd(p.ctx, in, sizeof(in),
 			    out, sizeof(out)), "vport state");
-	TEST_ASSERT_EQUAL(out[15] & 0xf, 1, "UP on a wire");
+	TEST_ASSERT_EQUAL((out[15] & 0xf), 1, "UP on a wire");
 	TEST_ASSERT(out[12] == 0x00 && out[13] == 0x0a,
 		    "default 1000 Mb/s = 10 x 100: %02x %02x", out[12], out[13]);
 	TEST_ASSERT_EQUAL(out[14], 0, "reserved_at_70");
@@ -1221,9 +1221,9 @@ test_net_rss(void)
 			c = cqe_next(&p.rcq, &p.rcq_ci);
 			TEST_ASSERT_NOT_NULL(c, "RX CQE %u", i);
 			TEST_ASSERT_EQUAL(rd32(c + CQE_HASH_RES),
-					  pass ? v[i].h4 : v[i].h4tcp,
+					  (pass ? v[i].h4 : v[i].h4tcp),
 					  "vector %u pass %d", i, pass);
-			TEST_ASSERT_EQUAL(c[CQE_HASH_TYPE], pass ? 0x04 : 0x44,
+			TEST_ASSERT_EQUAL(c[CQE_HASH_TYPE], (pass ? 0x04 : 0x44),
 					  "hash type");
 			TEST_ASSERT_EQUAL(rd16(c + CQE_HDR_TYPE), 0x0718,
 					  "checksums filled on TX (0x%04x)",
@@ -2097,7 +2097,7 @@ net_comp_tx(uint8_t layout)
 	}
 	TEST_ASSERT_EQUAL(mlx5_emu_net_progress(), 2u * Z_TX, "one pass");
 	t = lslot(a.lscq, 0);
-	TEST_ASSERT_EQUAL(rd32(t + CQE_QPN) & 0xffffff, sqa, "sqn");
+	TEST_ASSERT_EQUAL((rd32(t + CQE_QPN) & 0xffffff), sqa, "sqn");
 	TEST_ASSERT_EQUAL(t[CQE_QPN], 0x0a, "s_wqe_opcode SEND");
 	TEST_ASSERT_EQUAL(rd16(t + CQE_WQE_CNT), 0, "wqe_counter 0");
 	if (!enh) {

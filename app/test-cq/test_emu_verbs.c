@@ -1271,7 +1271,7 @@ test_query_device(void)
 	TEST_ASSERT_SUCCESS(query(ctx, MLX5DV_CONTEXT_MASK_CQE_COMPRESION, &dv),
 			    "query");
 	TEST_ASSERT_EQUAL(dv.version, 0, "version");
-	TEST_ASSERT_EQUAL(dv.flags & f128, f128, "flags 0x%" PRIx64, dv.flags);
+	TEST_ASSERT_EQUAL((dv.flags & f128), f128, "flags 0x%" PRIx64, dv.flags);
 	TEST_ASSERT(dv.flags & MLX5DV_CONTEXT_FLAGS_CQE_V1, "CQE_V1");
 	TEST_ASSERT_EQUAL(dv.comp_mask, MLX5DV_CONTEXT_MASK_CQE_COMPRESION,
 			  "comp_mask 0x%" PRIx64, dv.comp_mask);
@@ -1300,7 +1300,7 @@ test_query_device(void)
 	TEST_ASSERT_NOT_NULL(ctx, "open");
 	TEST_ASSERT_SUCCESS(query(ctx, MLX5DV_CONTEXT_MASK_CQE_COMPRESION, &dv),
 			    "query");
-	TEST_ASSERT_EQUAL(dv.flags & f128, 0, "flags 0x%" PRIx64, dv.flags);
+	TEST_ASSERT_EQUAL((dv.flags & f128), 0, "flags 0x%" PRIx64, dv.flags);
 	TEST_ASSERT_EQUAL(dv.cqe_comp_caps.max_num, 16, "max_num %u",
 			  dv.cqe_comp_caps.max_num);
 	TEST_ASSERT_EQUAL(dv.cqe_comp_caps.supported_format, 0x3,

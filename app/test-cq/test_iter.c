@@ -129,7 +129,7 @@ test_iter_fields(void)
 	TEST_ASSERT_EQUAL(rte_mlx5cq_read_cvlan(h.cq), 0x0fed, "cvlan");
 	TEST_ASSERT_EQUAL(rte_mlx5cq_read_flow_tag(h.cq), 0xabc, "tag");
 	TEST_ASSERT_EQUAL(rte_mlx5cq_read_wc_flags(h.cq),
-			  IBV_WC_WITH_IMM | IBV_WC_IP_CSUM_OK | IBV_WC_GRH,
+			  (IBV_WC_WITH_IMM | IBV_WC_IP_CSUM_OK | IBV_WC_GRH),
 			  "wc_flags %#x", rte_mlx5cq_read_wc_flags(h.cq));
 	TEST_ASSERT_EQUAL(rte_mlx5cq_read_vendor_err(h.cq), 0, "vendor");
 	TEST_ASSERT_SUCCESS(rte_mlx5cq_next_poll(h.cq), "next 1");

@@ -300,8 +300,8 @@ test_net_link_speed(void)
 	port = port_probe("net_mlx5cq_ts", "dev=emu,wire=ts,speed=25000");
 	TEST_ASSERT(port >= 0, "probe failed");
 	TEST_ASSERT_SUCCESS(rte_eth_dev_info_get(port, &info), "info");
-	TEST_ASSERT_EQUAL(info.speed_capa, RTE_ETH_LINK_SPEED_FIXED |
-			  RTE_ETH_LINK_SPEED_25G, "speed_capa 0x%x",
+	TEST_ASSERT_EQUAL(info.speed_capa, (RTE_ETH_LINK_SPEED_FIXED |
+			  RTE_ETH_LINK_SPEED_25G), "speed_capa 0x%x",
 			  info.speed_capa);
 	TEST_ASSERT_SUCCESS(port_start(port, 1, &conf), "start");
 	TEST_ASSERT_SUCCESS(rte_eth_link_get_nowait(port, &link), "link");
@@ -358,16 +358,16 @@ test_net_ptypes(void)
 static int
 check_udp_flags(const struct rte_mbuf *m, uint64_t ip, uint64_t l4)
 {
-	TEST_ASSERT_EQUAL(m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK, ip,
+	TEST_ASSERT_EQUAL((m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK), ip,
 			  "IP checksum flags 0x%" PRIx64 ", expected 0x%" PRIx64,
 			  (uint64_t)(m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK),
 			  ip);
-	TEST_ASSERT_EQUAL(m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK, l4,
+	TEST_ASSERT_EQUAL((m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK), l4,
 			  "L4 checksum flags 0x%" PRIx64 ", expected 0x%" PRIx64,
 			  (uint64_t)(m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK),
 			  l4);
-	TEST_ASSERT_EQUAL(m->packet_type, RTE_PTYPE_L2_ETHER |
-			  RTE_PTYPE_L3_IPV4_EXT_UNKNOWN | RTE_PTYPE_L4_UDP,
+	TEST_ASSERT_EQUAL(m->packet_type, (RTE_PTYPE_L2_ETHER |
+			  RTE_PTYPE_L3_IPV4_EXT_UNKNOWN | RTE_PTYPE_L4_UDP),
 			  "packet type 0x%x", m->packet_type);
 	return TEST_SUCCESS;
 }

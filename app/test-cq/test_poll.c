@@ -400,17 +400,17 @@ test_poll_responder(const void *data)
 	TEST_ASSERT_EQUAL(c[0].rss_hash_type, 0x5a, "rss_hash_type");
 	TEST_ASSERT_EQUAL(c[0].csum, 0xabcd, "csum");
 	TEST_ASSERT_EQUAL(c[0].hdr_type_etc,
-			  RTE_MLX5CQ_HDR_VLAN_STRIPPED | RTE_MLX5CQ_HDR_IPV4 |
+			  (RTE_MLX5CQ_HDR_VLAN_STRIPPED | RTE_MLX5CQ_HDR_IPV4 |
 			  RTE_MLX5CQ_HDR_TCP | RTE_MLX5CQ_HDR_L3_OK |
-			  RTE_MLX5CQ_HDR_L4_OK, "hdr_type_etc");
+			  RTE_MLX5CQ_HDR_L4_OK), "hdr_type_etc");
 	TEST_ASSERT_EQUAL(c[0].vlan_tci, 0xe064, "vlan_tci");
 	TEST_ASSERT_EQUAL(c[0].metadata, 0xc0ffee01u, "metadata");
 	TEST_ASSERT_EQUAL(c[0].timestamp, 0x8877665544332211ull, "timestamp");
 	TEST_ASSERT_EQUAL(c[0].flow_tag, 0xabcdefu, "flow_tag");
 	TEST_ASSERT_EQUAL(c[0].wqe_counter, 0x1234, "wqe_counter");
 	TEST_ASSERT_EQUAL(c[1].flow_tag, 0x000001u, "flow_tag 24 bits");
-	TEST_ASSERT_EQUAL(c[1].hdr_type_etc, RTE_MLX5CQ_HDR_IPV6 |
-			  RTE_MLX5CQ_HDR_UDP | RTE_MLX5CQ_HDR_L2_OK,
+	TEST_ASSERT_EQUAL(c[1].hdr_type_etc, (RTE_MLX5CQ_HDR_IPV6 |
+			  RTE_MLX5CQ_HDR_UDP | RTE_MLX5CQ_HDR_L2_OK),
 			  "hdr_type_etc");
 	TEST_ASSERT_EQUAL(c[2].byte_cnt, 0u, "zero byte_cnt");
 	TEST_ASSERT_EQUAL(c[2].timestamp, 0ull, "zero timestamp");

@@ -23,6 +23,8 @@
 #include <stdint.h>
 #include <stddef.h>
 
+#include <rte_compat.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -251,6 +253,7 @@ struct mlx5_emu_cpl {
  * @return
  *   0, or a negative errno.
  */
+__rte_internal
 int mlx5_emu_install(void);
 
 /**
@@ -259,6 +262,7 @@ int mlx5_emu_install(void);
  * @param caps
  *   Filled.
  */
+__rte_internal
 void mlx5_emu_caps_default(struct mlx5_emu_caps *caps);
 
 /**
@@ -271,6 +275,7 @@ void mlx5_emu_caps_default(struct mlx5_emu_caps *caps);
  * @return
  *   0, or -EINVAL when caps are out of range.
  */
+__rte_internal
 int mlx5_emu_open_caps_set(const struct mlx5_emu_caps *caps);
 
 /**
@@ -283,6 +288,7 @@ int mlx5_emu_open_caps_set(const struct mlx5_emu_caps *caps);
  * @return
  *   A verbs context usable with mlx5_glue, or NULL with errno set.
  */
+__rte_internal
 struct ibv_context *mlx5_emu_open(const char *name,
 				  const struct mlx5_emu_caps *caps);
 
@@ -294,6 +300,7 @@ struct ibv_context *mlx5_emu_open(const char *name,
  * @return
  *   0, or -EBUSY while objects remain, -EINVAL for a foreign context.
  */
+__rte_internal
 int mlx5_emu_close(struct ibv_context *ctx);
 
 /**
@@ -304,6 +311,7 @@ int mlx5_emu_close(struct ibv_context *ctx);
  * @return
  *   1 or 0.
  */
+__rte_internal
 int mlx5_emu_is_emulated(const struct ibv_context *ctx);
 
 /**
@@ -316,6 +324,7 @@ int mlx5_emu_is_emulated(const struct ibv_context *ctx);
  * @return
  *   0, or a negative errno.
  */
+__rte_internal
 int mlx5_emu_stats_get(struct ibv_context *ctx, struct mlx5_emu_stats *stats);
 
 /**
@@ -330,6 +339,7 @@ int mlx5_emu_stats_get(struct ibv_context *ctx, struct mlx5_emu_stats *stats);
  * @return
  *   0, or -ENOENT.
  */
+__rte_internal
 int mlx5_emu_umem_query(struct ibv_context *ctx, uint32_t umem_id,
 			struct mlx5_emu_umem_info *info);
 
@@ -345,6 +355,7 @@ int mlx5_emu_umem_query(struct ibv_context *ctx, uint32_t umem_id,
  * @return
  *   0, or -ENOENT.
  */
+__rte_internal
 int mlx5_emu_cq_query(struct ibv_context *ctx, uint32_t cqn,
 		      struct mlx5_emu_cq_info *info);
 
@@ -360,6 +371,7 @@ int mlx5_emu_cq_query(struct ibv_context *ctx, uint32_t cqn,
  * @return
  *   0, or -ENOENT when no command failed yet.
  */
+__rte_internal
 int mlx5_emu_last_cmd_error(struct ibv_context *ctx, uint8_t *status,
 			    uint32_t *syndrome);
 
@@ -376,6 +388,7 @@ int mlx5_emu_last_cmd_error(struct ibv_context *ctx, uint8_t *status,
  * @return
  *   0, -ENOENT when no command was received, -ENOSPC when in is too small.
  */
+__rte_internal
 int mlx5_emu_last_cmd_in(struct ibv_context *ctx, void *in, size_t *len);
 
 /**
@@ -390,6 +403,7 @@ int mlx5_emu_last_cmd_in(struct ibv_context *ctx, void *in, size_t *len);
  * @param count
  *   Calls that fail after those (0 disarms).
  */
+__rte_internal
 void mlx5_emu_fail_inject(struct ibv_context *ctx,
 			  enum mlx5_emu_fail_point point,
 			  uint32_t skip, uint32_t count);
@@ -412,6 +426,7 @@ void mlx5_emu_fail_inject(struct ibv_context *ctx,
  *   consumer counter from the doorbell record), or a negative errno
  *   (-ENOENT unknown CQ, -EIO CQ in error).
  */
+__rte_internal
 int mlx5_emu_cq_post(struct ibv_context *ctx, uint32_t cqn,
 		     const struct mlx5_emu_cpl *cpl, unsigned int n);
 
@@ -458,6 +473,7 @@ struct mlx5_emu_net_stats {
  * @return
  *   0, or -EINVAL (foreign context, name too long, multicast MAC).
  */
+__rte_internal
 int mlx5_emu_port_config(struct ibv_context *ctx, const char *wire,
 			 const uint8_t mac[6]);
 
@@ -483,6 +499,7 @@ int mlx5_emu_port_config(struct ibv_context *ctx, const char *wire,
  * @return
  *   0, or -EINVAL (foreign context, speed not representable), -ENOMEM.
  */
+__rte_internal
 int mlx5_emu_port_speed_set(struct ibv_context *ctx, uint32_t speed_mbps);
 
 /**
@@ -495,6 +512,7 @@ int mlx5_emu_port_speed_set(struct ibv_context *ctx, uint32_t speed_mbps);
  * @return
  *   0, or -EINVAL.
  */
+__rte_internal
 int mlx5_emu_port_stats_get(struct ibv_context *ctx,
 			    struct mlx5_emu_port_stats *stats);
 
@@ -508,6 +526,7 @@ int mlx5_emu_port_stats_get(struct ibv_context *ctx,
  * @return
  *   0, or -EINVAL.
  */
+__rte_internal
 int mlx5_emu_net_stats_get(struct ibv_context *ctx,
 			   struct mlx5_emu_net_stats *stats);
 
@@ -525,6 +544,7 @@ int mlx5_emu_net_stats_get(struct ibv_context *ctx,
  * @return
  *   Ports the frame reached, or -ENOENT (no such wire), -EINVAL.
  */
+__rte_internal
 int mlx5_emu_wire_inject(const char *wire, const void *frame, uint32_t len);
 
 /**
@@ -562,6 +582,7 @@ int mlx5_emu_wire_inject_burst(const char *wire, const void *const *frames,
  * @return
  *   0, -ENOENT (no such wire), -EINVAL.
  */
+__rte_internal
 int mlx5_emu_wire_rx_error_inject(const char *wire, uint32_t count);
 
 /**
@@ -576,6 +597,7 @@ int mlx5_emu_wire_rx_error_inject(const char *wire, uint32_t count);
  * @return
  *   Send WQEs executed.
  */
+__rte_internal
 unsigned int mlx5_emu_net_progress(void);
 
 /**
@@ -586,6 +608,7 @@ unsigned int mlx5_emu_net_progress(void);
  * @param pause
  *   1 to pause, 0 to resume.
  */
+__rte_internal
 void mlx5_emu_net_engine_pause(int pause);
 
 /* --- CQE path: compression, overrun, events, producer thread ---------- */
@@ -625,6 +648,7 @@ void mlx5_emu_net_engine_pause(int pause);
  *   flags or completion, -EIO the CQ is in error (or went to error now,
  *   by an overrun).
  */
+__rte_internal
 int mlx5_emu_cq_post_flags(struct ibv_context *ctx, uint32_t cqn,
 			   const struct mlx5_emu_cpl *cpl, unsigned int n,
 			   uint32_t flags);
@@ -641,6 +665,7 @@ int mlx5_emu_cq_post_flags(struct ibv_context *ctx, uint32_t cqn,
  * @return
  *   0, -ENOENT unknown CQ, -EIO CQ in error.
  */
+__rte_internal
 int mlx5_emu_cq_flush(struct ibv_context *ctx, uint32_t cqn);
 
 /** Event state of a CQ (mlx5_emu_cq_ev_query()). */
@@ -670,6 +695,7 @@ struct mlx5_emu_cq_ev_info {
  * @return
  *   0, -EINVAL, -ENOENT.
  */
+__rte_internal
 int mlx5_emu_cq_ev_query(struct ibv_context *ctx, uint32_t cqn,
 			 struct mlx5_emu_cq_ev_info *info);
 
@@ -729,6 +755,7 @@ struct mlx5_emu_producer;
  * @return
  *   A producer, or NULL with rte_errno/errno set (EINVAL, ENOENT, ENOMEM).
  */
+__rte_internal
 struct mlx5_emu_producer *
 mlx5_emu_producer_start(struct ibv_context *ctx, uint32_t cqn,
 			const struct mlx5_emu_producer_attr *attr);
@@ -742,6 +769,7 @@ mlx5_emu_producer_start(struct ibv_context *ctx, uint32_t cqn,
  * @param stats
  *   Filled.
  */
+__rte_internal
 void mlx5_emu_producer_stats_get(struct mlx5_emu_producer *p,
 				 struct mlx5_emu_producer_stats *stats);
 
@@ -755,6 +783,7 @@ void mlx5_emu_producer_stats_get(struct mlx5_emu_producer *p,
  * @return
  *   0, or -EINVAL for NULL.
  */
+__rte_internal
 int mlx5_emu_producer_stop(struct mlx5_emu_producer *p,
 			   struct mlx5_emu_producer_stats *stats);
 

@@ -203,12 +203,12 @@ emu_query_hca_cap(struct emu_dev *dev, const void *in, size_t inlen,
 		return emu_cmd_fail(dev, out, outlen,
 				    EMU_CMD_STAT_BAD_OUTP_LEN_ERR,
 				    MLX5_EMU_SYND_OUTLEN);
-	if (MLX5_GET(query_hca_cap_in, in, reserved_at_20) != 0 ||
+	if (EMU_GET(query_hca_cap_in, in, reserved_at_20) != 0 ||
 	    !EMU_WIDE_FIELD_ZERO(query_hca_cap_in, in, reserved_at_40))
 		return emu_cmd_fail(dev, out, outlen,
 				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_HDR_RESERVED);
-	op_mod = MLX5_GET(query_hca_cap_in, in, op_mod);
+	op_mod = EMU_GET(query_hca_cap_in, in, op_mod);
 	type = op_mod >> 1; /* Bit 0: current (1) or maximum (0). */
 	if (dev->caps.eth_net_offloads &&
 	    (type == (MLX5_GET_HCA_CAP_OP_MOD_ETHERNET_OFFLOAD_CAPS >> 1) ||
@@ -255,7 +255,7 @@ emu_general_cmd(struct emu_dev *dev, const void *in, size_t inlen,
 	if (in == NULL || out == NULL || inlen < 4 || outlen < 8)
 		return emu_ret_errno(EINVAL);
 	emu_cmd_begin(dev, in, inlen);
-	opcode = MLX5_GET(query_hca_cap_in, in, opcode);
+	opcode = EMU_GET(query_hca_cap_in, in, opcode);
 	switch (opcode) {
 	case MLX5_CMD_OP_QUERY_HCA_CAP:
 		return emu_query_hca_cap(dev, in, inlen, out, outlen);

@@ -132,7 +132,7 @@ emu_cq_free(struct emu_cq *cq)
 	free(cq);
 }
 
-#define CQC_GET(fld) MLX5_GET(cqc, cqc, fld)
+#define CQC_GET(fld) EMU_GET(cqc, cqc, fld)
 /* Log the refusal; the value is the command's failure status to return. */
 #define CQ_FAIL(synd, fmt, ...) \
 	(EMU_LOG(ERR, "%s: CREATE_CQ: " fmt, dev->name, ##__VA_ARGS__), \
@@ -171,7 +171,7 @@ emu_cq_reserved_zero(const void *in, const void *cqc)
 {
 	unsigned int i, b;
 
-	if (MLX5_GET(create_cq_in, in, reserved_at_2e1) != 0 ||
+	if (EMU_GET(create_cq_in, in, reserved_at_2e1) != 0 ||
 	    !EMU_WIDE_FIELD_ZERO(create_cq_in, in, reserved_at_300))
 		return 0;
 	for (i = 0; i < RTE_DIM(emu_cqc_zero_bits); i++)
@@ -207,7 +207,7 @@ emu_devx_cq_create(struct emu_dev *dev, const void *in, size_t inlen,
 		   void *out, size_t outlen, struct emu_cq **cqp)
 {
 	const struct mlx5_emu_caps *c = &dev->caps;
-	const void *cqc = MLX5_ADDR_OF(create_cq_in, in, cq_context);
+	const void *cqc = EMU_ADDR_OF(create_cq_in, in, cq_context);
 	struct emu_umem *ring_umem, *dbr_umem;
 	unsigned int cqe_sz, log_size, fmt, ext, layout, qshift, stride;
 	uint64_t offset, ring_bytes, ring_pos, dbr_addr;
@@ -234,14 +234,14 @@ emu_devx_cq_create(struct emu_dev *dev, const void *in, size_t inlen,
 		emu_cmd_ok(out, outlen);
 		return emu_ret_errno(ENOENT);
 	}
-	if (MLX5_GET(create_cq_in, in, op_mod) != 0) {
+	if (EMU_GET(create_cq_in, in, op_mod) != 0) {
 		EMU_LOG(ERR, "%s: CREATE_CQ: op_mod 0x%x", dev->name,
-			MLX5_GET(create_cq_in, in, op_mod));
+			EMU_GET(create_cq_in, in, op_mod));
 		return emu_cmd_fail(dev, out, outlen,
 				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_BAD_OP_MOD);
 	}
-	if (MLX5_GET(create_cq_in, in, reserved_at_20) != 0 ||
+	if (EMU_GET(create_cq_in, in, reserved_at_20) != 0 ||
 	    !EMU_WIDE_FIELD_ZERO(create_cq_in, in, reserved_at_40)) {
 		EMU_LOG(ERR, "%s: CREATE_CQ: header reserved bits set",
 			dev->name);
@@ -313,15 +313,15 @@ emu_devx_cq_create(struct emu_dev *dev, const void *in, size_t inlen,
 		return CQ_FAIL(UAR, "uar_page 0x%x not allocated on this device",
 			CQC_GET(uar_page));
 	/* The ring. */
-	if (!MLX5_GET(create_cq_in, in, cq_umem_valid))
+	if (!EMU_GET(create_cq_in, in, cq_umem_valid))
 		return CQ_FAIL(NO_UMEM, "cq_umem_valid 0 (PAS not supported)");
-	ring_umem = emu_umem_lookup(dev, MLX5_GET(create_cq_in, in,
+	ring_umem = emu_umem_lookup(dev, EMU_GET(create_cq_in, in,
 						  cq_umem_id));
 	if (ring_umem == NULL)
 		return CQ_FAIL(UMEM_ID, "cq_umem_id %u unknown",
-			MLX5_GET(create_cq_in, in, cq_umem_id));
+			EMU_GET(create_cq_in, in, cq_umem_id));
 	stride = cqe_sz == 0 ? 64 : 128;
-	offset = MLX5_GET64(create_cq_in, in, cq_umem_offset);
+	offset = EMU_GET64(create_cq_in, in, cq_umem_offset);
 	ring_bytes = (uint64_t)stride << log_size;
 	if (offset > ring_umem->size || ring_bytes > ring_umem->size - offset)
 		return CQ_FAIL(UMEM_RANGE, "ring [%" PRIu64 ", +%" PRIu64 ") outside "
@@ -350,7 +350,7 @@ emu_devx_cq_create(struct emu_dev *dev, const void *in, size_t inlen,
 	if (dbr_umem == NULL)
 		return CQ_FAIL(DBR_UMEM_ID, "dbr_umem_id %u unknown",
 			CQC_GET(dbr_umem_id));
-	dbr_addr = MLX5_GET64(cqc, cqc, dbr_addr);
+	dbr_addr = EMU_GET64(cqc, cqc, dbr_addr);
 	if (dbr_addr & 7)
 		return CQ_FAIL(DBR_ALIGN, "dbr_addr 0x%" PRIx64 " not 8 B aligned",
 			dbr_addr);
@@ -426,12 +426,12 @@ emu_devx_cq_modify(struct emu_cq *cq, const void *in, size_t inlen,
 		return emu_ret_errno(EINVAL);
 	}
 	sel = rte_be_to_cpu_32(((const rte_be32_t *)in)[3]);
-	if (MLX5_GET(create_cq_in, in, op_mod) != 0 ||
+	if (EMU_GET(create_cq_in, in, op_mod) != 0 ||
 	    (sel & ~(EMU_CQ_MODIFY_PERIOD | EMU_CQ_MODIFY_COUNT |
 		     EMU_CQ_MODIFY_OVERRUN)) != 0) {
 		EMU_LOG(ERR, "%s: MODIFY_CQ: op_mod %u / field_select 0x%x "
 			"not supported (moderation and oi only)", dev->name,
-			MLX5_GET(create_cq_in, in, op_mod), sel);
+			EMU_GET(create_cq_in, in, op_mod), sel);
 		return emu_cmd_fail(dev, out, outlen,
 				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_BAD_OP_MOD);
@@ -506,14 +506,14 @@ emu_devx_cq_query(struct emu_cq *cq, const void *in, size_t inlen,
 				    EMU_CMD_STAT_BAD_INP_LEN_ERR,
 				    MLX5_EMU_SYND_INLEN);
 	/* The kernel checks the command names this object (EINVAL). */
-	if (MLX5_GET(emu_query_cq_in, in, cqn) != cq->cqn) {
+	if (EMU_GET(emu_query_cq_in, in, cqn) != cq->cqn) {
 		EMU_LOG(ERR, "%s: QUERY_CQ of cqn 0x%x on CQ object 0x%x",
 			dev->name, MLX5_GET(emu_query_cq_in, in, cqn), cq->cqn);
 		return emu_ret_errno(EINVAL);
 	}
-	if (MLX5_GET(emu_query_cq_in, in, op_mod) != 0 ||
-	    MLX5_GET(emu_query_cq_in, in, reserved_at_40) != 0 ||
-	    MLX5_GET(emu_query_cq_in, in, reserved_at_60) != 0)
+	if (EMU_GET(emu_query_cq_in, in, op_mod) != 0 ||
+	    EMU_GET(emu_query_cq_in, in, reserved_at_40) != 0 ||
+	    EMU_GET(emu_query_cq_in, in, reserved_at_60) != 0)
 		return emu_cmd_fail(dev, out, outlen,
 				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_HDR_RESERVED);

@@ -214,7 +214,7 @@ int
 emu_net_obj_modify(struct emu_dev *dev, uint16_t type, void *priv,
 		   const void *in, size_t inlen, void *out, size_t outlen)
 {
-	uint16_t opcode = MLX5_GET(general_obj_in_cmd_hdr, in, opcode);
+	uint16_t opcode = EMU_GET(general_obj_in_cmd_hdr, in, opcode);
 
 	if (type == MLX5_CMD_OP_CREATE_SQ && opcode == MLX5_CMD_OP_MODIFY_SQ)
 		return emu_sq_modify(dev, priv, in, inlen, out, outlen);
@@ -227,7 +227,7 @@ int
 emu_net_obj_query(struct emu_dev *dev, uint16_t type, void *priv,
 		  const void *in, size_t inlen, void *out, size_t outlen)
 {
-	uint16_t opcode = MLX5_GET(general_obj_in_cmd_hdr, in, opcode);
+	uint16_t opcode = EMU_GET(general_obj_in_cmd_hdr, in, opcode);
 
 	if (type == MLX5_CMD_OP_ALLOC_Q_COUNTER &&
 	    opcode == MLX5_CMD_OP_QUERY_Q_COUNTER)

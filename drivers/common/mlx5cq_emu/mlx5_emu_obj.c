@@ -133,7 +133,7 @@ emu_devx_obj_create(struct emu_dev *dev, const void *in, size_t inlen,
 				     MLX5_EMU_SYND_NONE);
 		return NULL;
 	}
-	opcode = MLX5_GET(general_obj_in_cmd_hdr, in, opcode);
+	opcode = EMU_GET(general_obj_in_cmd_hdr, in, opcode);
 	switch (opcode) {
 	case MLX5_CMD_OP_CREATE_CQ:
 		ret = emu_devx_cq_create(dev, in, inlen, out, outlen, &cq);
@@ -241,7 +241,7 @@ emu_devx_obj_query(struct mlx5dv_devx_obj *dvobj, const void *in,
 	if (ret != 0)
 		goto out;
 	emu_cmd_begin(dev, in, inlen);
-	opcode = MLX5_GET(general_obj_in_cmd_hdr, in, opcode);
+	opcode = EMU_GET(general_obj_in_cmd_hdr, in, opcode);
 	if (opcode == EMU_CMD_OP_QUERY_CQ &&
 	    obj->type == MLX5_CMD_OP_CREATE_CQ)
 		ret = emu_devx_cq_query(obj->priv, in, inlen, out, outlen);
@@ -276,7 +276,7 @@ emu_devx_obj_modify(struct mlx5dv_devx_obj *dvobj, const void *in,
 	ret = emu_devx_kernel_checks(in, inlen, out, outlen);
 	if (ret == 0 && ((struct emu_obj *)dvobj)->type ==
 	    MLX5_CMD_OP_CREATE_CQ &&
-	    MLX5_GET(general_obj_in_cmd_hdr, in, opcode) ==
+	    EMU_GET(general_obj_in_cmd_hdr, in, opcode) ==
 	    EMU_CMD_OP_MODIFY_CQ) {
 		/* MODIFY_CQ: moderation (mlx5_emu_cq.c). */
 		emu_cmd_begin(dev, in, inlen);
@@ -297,7 +297,7 @@ emu_devx_obj_modify(struct mlx5dv_devx_obj *dvobj, const void *in,
 	if (ret == 1) {
 		/* No other object of the model is modifiable. */
 		EMU_LOG(ERR, "%s: obj_modify: opcode 0x%x not supported",
-			dev->name, MLX5_GET(general_obj_in_cmd_hdr, in, opcode));
+			dev->name, EMU_GET(general_obj_in_cmd_hdr, in, opcode));
 		ret = emu_cmd_fail(dev, out, outlen, EMU_CMD_STAT_BAD_OP_ERR,
 				   MLX5_EMU_SYND_BAD_OPCODE);
 	}

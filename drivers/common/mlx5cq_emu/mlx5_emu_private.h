@@ -95,9 +95,22 @@ emu_bytes_zero(const void *p, size_t n)
 	return 1;
 }
 
+/*
+ * mlx5_prm.h's MLX5_GET, MLX5_GET64 and MLX5_ADDR_OF cast their pointer to
+ * a writable one; the model reads its input mailboxes and contexts through
+ * const pointers, so these drop the const once, on purpose, without a
+ * -Wcast-qual report (the cast goes through uintptr_t). EMU_ADDR_OF gives
+ * a const pointer back.
+ */
+#define EMU_UNCONST(p) ((void *)(uintptr_t)(const void *)(p))
+#define EMU_GET(typ, p, fld) MLX5_GET(typ, EMU_UNCONST(p), fld)
+#define EMU_GET64(typ, p, fld) MLX5_GET64(typ, EMU_UNCONST(p), fld)
+#define EMU_ADDR_OF(typ, p, fld) \
+	((const void *)MLX5_ADDR_OF(typ, EMU_UNCONST(p), fld))
+
 /* A field wider than 32 bits (byte aligned) of a PRM layout is zero. */
 #define EMU_WIDE_FIELD_ZERO(typ, p, fld) \
-	emu_bytes_zero(MLX5_ADDR_OF(typ, p, fld), MLX5_FLD_SZ_BYTES(typ, fld))
+	emu_bytes_zero(EMU_ADDR_OF(typ, p, fld), MLX5_FLD_SZ_BYTES(typ, fld))
 
 /* A registered umem (what ib_umem_get pinned). */
 struct emu_umem {

@@ -52,9 +52,9 @@ emu_qcnt_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 				 outlen, MLX5_ST_SZ_BYTES(alloc_q_counter_out));
 	if (ret != 0)
 		return ret;
-	if (MLX5_GET(alloc_q_counter_in, in, op_mod) != 0) {
+	if (EMU_GET(alloc_q_counter_in, in, op_mod) != 0) {
 		EMU_LOG(ERR, "%s: ALLOC_Q_COUNTER: op_mod %u not supported",
-			dev->name, MLX5_GET(alloc_q_counter_in, in, op_mod));
+			dev->name, EMU_GET(alloc_q_counter_in, in, op_mod));
 		return emu_cmd_fail(dev, out, outlen,
 				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_BAD_OP_MOD);
@@ -114,17 +114,17 @@ emu_qcnt_query(struct emu_dev *dev, struct emu_qcnt *q, const void *in,
 				 outlen, MLX5_ST_SZ_BYTES(query_q_counter_out));
 	if (ret != 0)
 		return ret;
-	if (MLX5_GET(query_q_counter_in, in, op_mod) != 0) {
+	if (EMU_GET(query_q_counter_in, in, op_mod) != 0) {
 		EMU_LOG(ERR, "%s: QUERY_Q_COUNTER: op_mod %u not supported",
-			dev->name, MLX5_GET(query_q_counter_in, in, op_mod));
+			dev->name, EMU_GET(query_q_counter_in, in, op_mod));
 		return emu_cmd_fail(dev, out, outlen,
 				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_BAD_OP_MOD);
 	}
-	if (MLX5_GET(query_q_counter_in, in, counter_set_id) != q->id) {
+	if (EMU_GET(query_q_counter_in, in, counter_set_id) != q->id) {
 		EMU_LOG(ERR, "%s: QUERY_Q_COUNTER: counter_set_id 0x%x is not "
 			"this object (0x%x)", dev->name,
-			MLX5_GET(query_q_counter_in, in, counter_set_id), q->id);
+			EMU_GET(query_q_counter_in, in, counter_set_id), q->id);
 		return emu_cmd_fail(dev, out, outlen,
 				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_OBJ_ID);
@@ -132,7 +132,7 @@ emu_qcnt_query(struct emu_dev *dev, struct emu_qcnt *q, const void *in,
 	emu_cmd_ok(out, outlen);
 	emu_net_lock();
 	MLX5_SET(query_q_counter_out, out, out_of_buffer, q->out_of_buffer);
-	if (MLX5_GET(query_q_counter_in, in, clear))
+	if (EMU_GET(query_q_counter_in, in, clear))
 		q->out_of_buffer = 0;
 	emu_net_unlock();
 	return 0;

@@ -69,8 +69,8 @@ emu_rq_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 	      size_t inlen, void *out, size_t outlen, uint32_t *id,
 	      void **priv)
 {
-	const void *rqc = MLX5_ADDR_OF(create_rq_in, in, ctx);
-	const void *wq = MLX5_ADDR_OF(rqc, rqc, wq);
+	const void *rqc = EMU_ADDR_OF(create_rq_in, in, ctx);
+	const void *wq = EMU_ADDR_OF(rqc, rqc, wq);
 	struct emu_qcnt *qcnt;
 	struct emu_wq w;
 	struct emu_cq *cq;
@@ -82,17 +82,17 @@ emu_rq_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 				 MLX5_ST_SZ_BYTES(create_rq_out));
 	if (ret != 0)
 		return ret;
-	if (MLX5_GET(create_rq_in, in, op_mod) != 0 ||
-	    MLX5_GET(rqc, rqc, rlky) || MLX5_GET(rqc, rqc, delay_drop_en) ||
-	    MLX5_GET(rqc, rqc, scatter_fcs) ||
-	    MLX5_GET(rqc, rqc, mem_rq_type) !=
+	if (EMU_GET(create_rq_in, in, op_mod) != 0 ||
+	    EMU_GET(rqc, rqc, rlky) || EMU_GET(rqc, rqc, delay_drop_en) ||
+	    EMU_GET(rqc, rqc, scatter_fcs) ||
+	    EMU_GET(rqc, rqc, mem_rq_type) !=
 	    MLX5_RQC_MEM_RQ_TYPE_MEMORY_RQ_INLINE ||
-	    MLX5_GET(rqc, rqc, hairpin) ||
-	    MLX5_GET(rqc, rqc, hairpin_data_buffer_type) ||
-	    MLX5_GET(rqc, rqc, rmpn) ||
-	    MLX5_GET(rqc, rqc, hairpin_peer_sq) ||
-	    MLX5_GET(rqc, rqc, hairpin_peer_vhca) ||
-	    MLX5_GET(rqc, rqc, ts_format) > 2) {
+	    EMU_GET(rqc, rqc, hairpin) ||
+	    EMU_GET(rqc, rqc, hairpin_data_buffer_type) ||
+	    EMU_GET(rqc, rqc, rmpn) ||
+	    EMU_GET(rqc, rqc, hairpin_peer_sq) ||
+	    EMU_GET(rqc, rqc, hairpin_peer_vhca) ||
+	    EMU_GET(rqc, rqc, ts_format) > 2) {
 		EMU_LOG(ERR, "%s: CREATE_RQ: feature not modelled (RMP, "
 			"hairpin, FCS scatter, delay drop)",
 			dev->name);
@@ -100,25 +100,25 @@ emu_rq_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_NET_RESERVED);
 	}
-	if (MLX5_GET(rqc, rqc, state) != EMU_Q_RST) {
+	if (EMU_GET(rqc, rqc, state) != EMU_Q_RST) {
 		EMU_LOG(ERR, "%s: CREATE_RQ: state %u, must be RST",
-			dev->name, MLX5_GET(rqc, rqc, state));
+			dev->name, EMU_GET(rqc, rqc, state));
 		return emu_cmd_fail(dev, out, outlen,
 				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_NET_STATE);
 	}
-	cq = emu_cq_lookup(dev, MLX5_GET(rqc, rqc, cqn));
+	cq = emu_cq_lookup(dev, EMU_GET(rqc, rqc, cqn));
 	if (cq == NULL) {
 		EMU_LOG(ERR, "%s: CREATE_RQ: CQ 0x%x unknown", dev->name,
-			MLX5_GET(rqc, rqc, cqn));
+			EMU_GET(rqc, rqc, cqn));
 		return emu_cmd_fail(dev, out, outlen, EMU_CMD_STAT_BAD_RES_ERR,
 				    MLX5_EMU_SYND_NET_CQ);
 	}
-	qcnt = MLX5_GET(rqc, rqc, counter_set_id) == 0 ? NULL :
-	       emu_qcnt_lookup(net, MLX5_GET(rqc, rqc, counter_set_id));
-	if (MLX5_GET(rqc, rqc, counter_set_id) != 0 && qcnt == NULL) {
+	qcnt = EMU_GET(rqc, rqc, counter_set_id) == 0 ? NULL :
+	       emu_qcnt_lookup(net, EMU_GET(rqc, rqc, counter_set_id));
+	if (EMU_GET(rqc, rqc, counter_set_id) != 0 && qcnt == NULL) {
 		EMU_LOG(ERR, "%s: CREATE_RQ: counter set 0x%x not allocated",
-			dev->name, MLX5_GET(rqc, rqc, counter_set_id));
+			dev->name, EMU_GET(rqc, rqc, counter_set_id));
 		return emu_cmd_fail(dev, out, outlen,
 				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_NET_QCNT);
@@ -136,7 +136,7 @@ emu_rq_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 	rq->wq.cq = cq;
 	rq->wq.cqn = cq->cqn;
 	rq->wq.cyclic_rq = 1;
-	rq->vsd = MLX5_GET(rqc, rqc, vsd);
+	rq->vsd = EMU_GET(rqc, rqc, vsd);
 	w.umem->refcnt++;
 	if (w.dbr_umem != w.umem)
 		w.dbr_umem->refcnt++;
@@ -158,7 +158,7 @@ int
 emu_rq_modify(struct emu_dev *dev, struct emu_rq *rq, const void *in,
 	      size_t inlen, void *out, size_t outlen)
 {
-	const void *rqc = MLX5_ADDR_OF(modify_rq_in, in, ctx);
+	const void *rqc = EMU_ADDR_OF(modify_rq_in, in, ctx);
 	uint64_t mask;
 	unsigned int cur, to;
 	int ret;
@@ -168,27 +168,27 @@ emu_rq_modify(struct emu_dev *dev, struct emu_rq *rq, const void *in,
 				 MLX5_ST_SZ_BYTES(modify_rq_out));
 	if (ret != 0)
 		return ret;
-	if (MLX5_GET(modify_rq_in, in, rqn) != rq->rqn) {
+	if (EMU_GET(modify_rq_in, in, rqn) != rq->rqn) {
 		EMU_LOG(ERR, "%s: MODIFY_RQ: rqn 0x%x is not this object "
-			"(0x%x)", dev->name, MLX5_GET(modify_rq_in, in, rqn),
+			"(0x%x)", dev->name, EMU_GET(modify_rq_in, in, rqn),
 			rq->rqn);
 		return emu_cmd_fail(dev, out, outlen,
 				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_OBJ_ID);
 	}
-	mask = MLX5_GET64(modify_rq_in, in, modify_bitmask);
+	mask = EMU_GET64(modify_rq_in, in, modify_bitmask);
 	if ((mask & ~(uint64_t)(MLX5_MODIFY_RQ_IN_MODIFY_BITMASK_WQ_LWM |
 				MLX5_MODIFY_RQ_IN_MODIFY_BITMASK_VSD)) != 0 ||
-	    MLX5_GET(rqc, rqc, hairpin_peer_sq) != 0 ||
-	    MLX5_GET(rqc, rqc, hairpin_peer_vhca) != 0) {
+	    EMU_GET(rqc, rqc, hairpin_peer_sq) != 0 ||
+	    EMU_GET(rqc, rqc, hairpin_peer_vhca) != 0) {
 		EMU_LOG(ERR, "%s: MODIFY_RQ: modify_bitmask 0x%" PRIx64
 			" (only state, vsd, lwm)", dev->name, mask);
 		return emu_cmd_fail(dev, out, outlen,
 				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_NET_RESERVED);
 	}
-	cur = MLX5_GET(modify_rq_in, in, rq_state);
-	to = MLX5_GET(rqc, rqc, state);
+	cur = EMU_GET(modify_rq_in, in, rq_state);
+	to = EMU_GET(rqc, rqc, state);
 	emu_net_lock();
 	if (cur == to && cur == rq->wq.state && mask != 0)
 		ret = 0; /* Attribute change without a transition. */
@@ -202,7 +202,7 @@ emu_rq_modify(struct emu_dev *dev, struct emu_rq *rq, const void *in,
 			rq->posted = 0;
 		}
 		if (mask & MLX5_MODIFY_RQ_IN_MODIFY_BITMASK_VSD)
-			rq->vsd = MLX5_GET(rqc, rqc, vsd);
+			rq->vsd = EMU_GET(rqc, rqc, vsd);
 	}
 	emu_net_unlock();
 	if (ret != 0)

@@ -60,7 +60,7 @@ emu_rqt_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 	       size_t inlen, void *out, size_t outlen, uint32_t *id,
 	       void **priv)
 {
-	const void *rqtc = MLX5_ADDR_OF(create_rqt_in, in, rqt_context);
+	const void *rqtc = EMU_ADDR_OF(create_rqt_in, in, rqt_context);
 	uint32_t size, max, i;
 	struct emu_rqt *rqt;
 	struct emu_rq **rqs;
@@ -71,8 +71,8 @@ emu_rqt_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 				 MLX5_ST_SZ_BYTES(create_rqt_out));
 	if (ret != 0)
 		return ret;
-	size = MLX5_GET(rqtc, rqtc, rqt_actual_size);
-	max = MLX5_GET(rqtc, rqtc, rqt_max_size);
+	size = EMU_GET(rqtc, rqtc, rqt_actual_size);
+	max = EMU_GET(rqtc, rqtc, rqt_max_size);
 	if (inlen < MLX5_ST_SZ_BYTES(create_rqt_in) + (size_t)size * 4) {
 		EMU_LOG(ERR, "%s: CREATE_RQT: mailbox %zu bytes too short for "
 			"%u entries", dev->name, inlen, size);
@@ -80,10 +80,10 @@ emu_rqt_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 				    EMU_CMD_STAT_BAD_INP_LEN_ERR,
 				    MLX5_EMU_SYND_INLEN);
 	}
-	if (MLX5_GET(create_rqt_in, in, op_mod) != 0 ||
-	    MLX5_GET(rqtc, rqtc, list_q_type) != MLX5_INLINE_Q_TYPE_RQ) {
+	if (EMU_GET(create_rqt_in, in, op_mod) != 0 ||
+	    EMU_GET(rqtc, rqtc, list_q_type) != MLX5_INLINE_Q_TYPE_RQ) {
 		EMU_LOG(ERR, "%s: CREATE_RQT: list_q_type %u not RQ",
-			dev->name, MLX5_GET(rqtc, rqtc, list_q_type));
+			dev->name, EMU_GET(rqtc, rqtc, list_q_type));
 		return emu_cmd_fail(dev, out, outlen,
 				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_NET_RESERVED);
@@ -105,7 +105,7 @@ emu_rqt_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 				    MLX5_EMU_SYND_NONE);
 	}
 	for (i = 0; i < size; i++) {
-		uint32_t rqn = MLX5_GET(rqtc, rqtc, rq_num[i]);
+		uint32_t rqn = EMU_GET(rqtc, rqtc, rq_num[i]);
 
 		rqs[i] = emu_rq_lookup(net, rqn);
 		if (rqs[i] == NULL) {
@@ -134,17 +134,17 @@ emu_rqt_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 	return 0;
 }
 
-#define TIR_GET(fld) MLX5_GET(tirc, tirc, fld)
+#define TIR_GET(fld) EMU_GET(tirc, tirc, fld)
 
 int
 emu_tir_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 	       size_t inlen, void *out, size_t outlen, uint32_t *id,
 	       void **priv)
 {
-	const void *tirc = MLX5_ADDR_OF(create_tir_in, in, ctx);
-	const void *outer = MLX5_ADDR_OF(tirc, tirc,
+	const void *tirc = EMU_ADDR_OF(create_tir_in, in, ctx);
+	const void *outer = EMU_ADDR_OF(tirc, tirc,
 					 rx_hash_field_selector_outer);
-	const void *inner = MLX5_ADDR_OF(tirc, tirc,
+	const void *inner = EMU_ADDR_OF(tirc, tirc,
 					 rx_hash_field_selector_inner);
 	struct emu_rqt *rqt = NULL;
 	struct emu_rq *rq = NULL;
@@ -158,13 +158,13 @@ emu_tir_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 				 MLX5_ST_SZ_BYTES(create_tir_out));
 	if (ret != 0)
 		return ret;
-	if (MLX5_GET(create_tir_in, in, op_mod) != 0 ||
+	if (EMU_GET(create_tir_in, in, op_mod) != 0 ||
 	    TIR_GET(lro_timeout_period_usecs) || TIR_GET(lro_enable_mask) ||
 	    TIR_GET(lro_max_msg_sz) || TIR_GET(rx_hash_symmetric) ||
 	    TIR_GET(tunneled_offload_en) ||
-	    MLX5_GET(rx_hash_field_select, inner, selected_fields) ||
-	    MLX5_GET(rx_hash_field_select, inner, l3_prot_type) ||
-	    MLX5_GET(rx_hash_field_select, inner, l4_prot_type)) {
+	    EMU_GET(rx_hash_field_select, inner, selected_fields) ||
+	    EMU_GET(rx_hash_field_select, inner, l3_prot_type) ||
+	    EMU_GET(rx_hash_field_select, inner, l4_prot_type)) {
 		EMU_LOG(ERR, "%s: CREATE_TIR: LRO, symmetric hash, tunnel "
 			"offload or inner hash not modelled", dev->name);
 		return emu_cmd_fail(dev, out, outlen,
@@ -172,7 +172,7 @@ emu_tir_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 				    MLX5_EMU_SYND_NET_RESERVED);
 	}
 	fn = TIR_GET(rx_hash_fn);
-	fields = MLX5_GET(rx_hash_field_select, outer, selected_fields);
+	fields = EMU_GET(rx_hash_field_select, outer, selected_fields);
 	if ((fn != MLX5_RX_HASH_FN_NONE && fn != MLX5_RX_HASH_FN_TOEPLITZ) ||
 	    (fields & ~EMU_HASH_FIELDS) != 0) {
 		EMU_LOG(ERR, "%s: CREATE_TIR: rx_hash_fn %u or fields 0x%x "
@@ -221,10 +221,10 @@ emu_tir_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 	tir->indirect = rqt != NULL;
 	tir->hash_fn = fn;
 	tir->self_lb_block = TIR_GET(self_lb_block);
-	tir->l3_ipv6 = MLX5_GET(rx_hash_field_select, outer, l3_prot_type);
-	tir->l4_udp = MLX5_GET(rx_hash_field_select, outer, l4_prot_type);
+	tir->l3_ipv6 = EMU_GET(rx_hash_field_select, outer, l3_prot_type);
+	tir->l4_udp = EMU_GET(rx_hash_field_select, outer, l4_prot_type);
 	tir->fields = fields;
-	memcpy(tir->key, MLX5_ADDR_OF(tirc, tirc, rx_hash_toeplitz_key),
+	memcpy(tir->key, EMU_ADDR_OF(tirc, tirc, rx_hash_toeplitz_key),
 	       EMU_RSS_KEY_LEN);
 	emu_toeplitz_table(tir);
 	tir->rq = rq;

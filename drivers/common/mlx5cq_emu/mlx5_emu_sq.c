@@ -46,7 +46,7 @@
 
 #include "mlx5_emu_net.h"
 
-#define WQ_GET(fld) MLX5_GET(wq, wq, fld)
+#define WQ_GET(fld) EMU_GET(wq, wq, fld)
 #define EMU_SQ_PF_WQE 16 /* WQEBBs prefetched ahead. */
 #define EMU_SQ_PF_DATA 8 /* WQEBBs ahead whose data is prefetched. */
 
@@ -132,7 +132,7 @@ emu_wq_setup(struct emu_dev *dev, const void *wq, uint32_t wqe_bytes,
 		return emu_wq_fail(dev, out, outlen, EMU_CMD_STAT_BAD_RES_ERR,
 				   MLX5_EMU_SYND_NET_UMEM);
 	}
-	off = MLX5_GET64(wq, wq, wq_umem_offset);
+	off = EMU_GET64(wq, wq, wq_umem_offset);
 	bytes = (uint64_t)1 << (log_sz + log_stride);
 	if (off > umem->size || bytes > umem->size - off) {
 		EMU_LOG(ERR, "%s: %s: ring [0x%" PRIx64 ", +0x%" PRIx64
@@ -141,7 +141,7 @@ emu_wq_setup(struct emu_dev *dev, const void *wq, uint32_t wqe_bytes,
 		return emu_wq_fail(dev, out, outlen, EMU_CMD_STAT_BAD_PARAM_ERR,
 				   MLX5_EMU_SYND_NET_UMEM_RANGE);
 	}
-	dbr_addr = MLX5_GET64(wq, wq, dbr_addr);
+	dbr_addr = EMU_GET64(wq, wq, dbr_addr);
 	if ((dbr_addr & 7) != 0 || dbr_addr > dbr->size ||
 	    dbr->size - dbr_addr < 8) {
 		EMU_LOG(ERR, "%s: %s: dbr_addr 0x%" PRIx64 " misaligned or "
@@ -183,8 +183,8 @@ emu_sq_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 	      size_t inlen, void *out, size_t outlen, uint32_t *id,
 	      void **priv)
 {
-	const void *sqc = MLX5_ADDR_OF(create_sq_in, in, ctx);
-	const void *wq = MLX5_ADDR_OF(sqc, sqc, wq);
+	const void *sqc = EMU_ADDR_OF(create_sq_in, in, ctx);
+	const void *wq = EMU_ADDR_OF(sqc, sqc, wq);
 	struct emu_wq w;
 	struct emu_tis *tis;
 	struct emu_cq *cq;
@@ -196,42 +196,42 @@ emu_sq_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 				 MLX5_ST_SZ_BYTES(create_sq_out));
 	if (ret != 0)
 		return ret;
-	if (MLX5_GET(create_sq_in, in, op_mod) != 0 ||
-	    MLX5_GET(sqc, sqc, rlky) || MLX5_GET(sqc, sqc, cd_master) ||
-	    MLX5_GET(sqc, sqc, fre) ||
-	    MLX5_GET(sqc, sqc, allow_multi_pkt_send_wqe) ||
-	    MLX5_GET(sqc, sqc, reg_umr) || MLX5_GET(sqc, sqc, allow_swp) ||
-	    MLX5_GET(sqc, sqc, hairpin) || MLX5_GET(sqc, sqc, non_wire) ||
-	    MLX5_GET(sqc, sqc, static_sq_wq) ||
-	    MLX5_GET(sqc, sqc, hairpin_wq_buffer_type) ||
-	    MLX5_GET(sqc, sqc, packet_pacing_rate_limit_index) ||
-	    MLX5_GET(sqc, sqc, ts_format) > 2) {
+	if (EMU_GET(create_sq_in, in, op_mod) != 0 ||
+	    EMU_GET(sqc, sqc, rlky) || EMU_GET(sqc, sqc, cd_master) ||
+	    EMU_GET(sqc, sqc, fre) ||
+	    EMU_GET(sqc, sqc, allow_multi_pkt_send_wqe) ||
+	    EMU_GET(sqc, sqc, reg_umr) || EMU_GET(sqc, sqc, allow_swp) ||
+	    EMU_GET(sqc, sqc, hairpin) || EMU_GET(sqc, sqc, non_wire) ||
+	    EMU_GET(sqc, sqc, static_sq_wq) ||
+	    EMU_GET(sqc, sqc, hairpin_wq_buffer_type) ||
+	    EMU_GET(sqc, sqc, packet_pacing_rate_limit_index) ||
+	    EMU_GET(sqc, sqc, ts_format) > 2) {
 		EMU_LOG(ERR, "%s: CREATE_SQ: feature not modelled (hairpin, "
 			"UMR, SWP, MPW, pacing, cross channel)", dev->name);
 		return emu_cmd_fail(dev, out, outlen,
 				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_NET_RESERVED);
 	}
-	if (MLX5_GET(sqc, sqc, state) != EMU_Q_RST) {
+	if (EMU_GET(sqc, sqc, state) != EMU_Q_RST) {
 		EMU_LOG(ERR, "%s: CREATE_SQ: state %u, must be RST",
-			dev->name, MLX5_GET(sqc, sqc, state));
+			dev->name, EMU_GET(sqc, sqc, state));
 		return emu_cmd_fail(dev, out, outlen,
 				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_NET_STATE);
 	}
-	cq = emu_cq_lookup(dev, MLX5_GET(sqc, sqc, cqn));
+	cq = emu_cq_lookup(dev, EMU_GET(sqc, sqc, cqn));
 	if (cq == NULL) {
 		EMU_LOG(ERR, "%s: CREATE_SQ: CQ 0x%x unknown", dev->name,
-			MLX5_GET(sqc, sqc, cqn));
+			EMU_GET(sqc, sqc, cqn));
 		return emu_cmd_fail(dev, out, outlen, EMU_CMD_STAT_BAD_RES_ERR,
 				    MLX5_EMU_SYND_NET_CQ);
 	}
-	tis = emu_tis_lookup(net, MLX5_GET(sqc, sqc, tis_num_0));
-	if (MLX5_GET(sqc, sqc, tis_lst_sz) != 1 || tis == NULL) {
+	tis = emu_tis_lookup(net, EMU_GET(sqc, sqc, tis_num_0));
+	if (EMU_GET(sqc, sqc, tis_lst_sz) != 1 || tis == NULL) {
 		EMU_LOG(ERR, "%s: CREATE_SQ: tis_lst_sz %u (must be 1) or TIS "
 			"0x%x unknown", dev->name,
-			MLX5_GET(sqc, sqc, tis_lst_sz),
-			MLX5_GET(sqc, sqc, tis_num_0));
+			EMU_GET(sqc, sqc, tis_lst_sz),
+			EMU_GET(sqc, sqc, tis_num_0));
 		return emu_cmd_fail(dev, out, outlen, EMU_CMD_STAT_BAD_RES_ERR,
 				    MLX5_EMU_SYND_NET_TIS);
 	}
@@ -239,9 +239,9 @@ emu_sq_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 			   "CREATE_SQ");
 	if (ret != 0)
 		return ret;
-	if (emu_uar_lookup(dev, MLX5_GET(wq, wq, uar_page)) == NULL) {
+	if (emu_uar_lookup(dev, EMU_GET(wq, wq, uar_page)) == NULL) {
 		EMU_LOG(ERR, "%s: CREATE_SQ: uar_page 0x%x not allocated",
-			dev->name, MLX5_GET(wq, wq, uar_page));
+			dev->name, EMU_GET(wq, wq, uar_page));
 		return emu_cmd_fail(dev, out, outlen, EMU_CMD_STAT_BAD_RES_ERR,
 				    MLX5_EMU_SYND_NET_UAR);
 	}
@@ -310,7 +310,7 @@ int
 emu_sq_modify(struct emu_dev *dev, struct emu_sq *sq, const void *in,
 	      size_t inlen, void *out, size_t outlen)
 {
-	const void *sqc = MLX5_ADDR_OF(modify_sq_in, in, ctx);
+	const void *sqc = EMU_ADDR_OF(modify_sq_in, in, ctx);
 	unsigned int cur, to;
 	int ret;
 
@@ -319,25 +319,25 @@ emu_sq_modify(struct emu_dev *dev, struct emu_sq *sq, const void *in,
 				 MLX5_ST_SZ_BYTES(modify_sq_out));
 	if (ret != 0)
 		return ret;
-	if (MLX5_GET(modify_sq_in, in, sqn) != sq->sqn) {
+	if (EMU_GET(modify_sq_in, in, sqn) != sq->sqn) {
 		EMU_LOG(ERR, "%s: MODIFY_SQ: sqn 0x%x is not this object "
-			"(0x%x)", dev->name, MLX5_GET(modify_sq_in, in, sqn),
+			"(0x%x)", dev->name, EMU_GET(modify_sq_in, in, sqn),
 			sq->sqn);
 		return emu_cmd_fail(dev, out, outlen,
 				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_OBJ_ID);
 	}
-	if (MLX5_GET64(modify_sq_in, in, modify_bitmask) != 0 ||
-	    MLX5_GET(sqc, sqc, hairpin_peer_rq) != 0 ||
-	    MLX5_GET(sqc, sqc, hairpin_peer_vhca) != 0) {
+	if (EMU_GET64(modify_sq_in, in, modify_bitmask) != 0 ||
+	    EMU_GET(sqc, sqc, hairpin_peer_rq) != 0 ||
+	    EMU_GET(sqc, sqc, hairpin_peer_vhca) != 0) {
 		EMU_LOG(ERR, "%s: MODIFY_SQ: only the state is modifiable",
 			dev->name);
 		return emu_cmd_fail(dev, out, outlen,
 				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_NET_RESERVED);
 	}
-	cur = MLX5_GET(modify_sq_in, in, sq_state);
-	to = MLX5_GET(sqc, sqc, state);
+	cur = EMU_GET(modify_sq_in, in, sq_state);
+	to = EMU_GET(sqc, sqc, state);
 	emu_net_lock();
 	ret = emu_q_modify_state(dev, "MODIFY_SQ", sq->sqn, &sq->wq.state,
 				 cur, to, out, outlen);

@@ -75,7 +75,7 @@ emu_td_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 			   MLX5_ST_SZ_BYTES(alloc_transport_domain_out));
 	if (ret != 0)
 		return ret;
-	if (MLX5_GET(alloc_transport_domain_in, in, op_mod) != 0) {
+	if (EMU_GET(alloc_transport_domain_in, in, op_mod) != 0) {
 		EMU_LOG(ERR, "%s: ALLOC_TRANSPORT_DOMAIN: op_mod not 0",
 			dev->name);
 		return emu_cmd_fail(dev, out, outlen,
@@ -103,7 +103,7 @@ emu_tis_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 	       size_t inlen, void *out, size_t outlen, uint32_t *id,
 	       void **priv)
 {
-	const void *tisc = MLX5_ADDR_OF(create_tis_in, in, ctx);
+	const void *tisc = EMU_ADDR_OF(create_tis_in, in, ctx);
 	struct emu_tis *tis;
 	struct emu_td *td;
 	int ret;
@@ -113,20 +113,20 @@ emu_tis_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 			   MLX5_ST_SZ_BYTES(create_tis_out));
 	if (ret != 0)
 		return ret;
-	if (MLX5_GET(create_tis_in, in, op_mod) != 0 ||
-	    MLX5_GET(tisc, tisc, strict_lag_tx_port_affinity) != 0 ||
-	    MLX5_GET(tisc, tisc, lag_tx_port_affinity) != 0 ||
-	    MLX5_GET(tisc, tisc, underlay_qpn) != 0) {
+	if (EMU_GET(create_tis_in, in, op_mod) != 0 ||
+	    EMU_GET(tisc, tisc, strict_lag_tx_port_affinity) != 0 ||
+	    EMU_GET(tisc, tisc, lag_tx_port_affinity) != 0 ||
+	    EMU_GET(tisc, tisc, underlay_qpn) != 0) {
 		EMU_LOG(ERR, "%s: CREATE_TIS: LAG affinity / underlay QP not "
 			"supported", dev->name);
 		return emu_cmd_fail(dev, out, outlen,
 				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_NET_RESERVED);
 	}
-	td = emu_td_lookup(net, MLX5_GET(tisc, tisc, transport_domain));
+	td = emu_td_lookup(net, EMU_GET(tisc, tisc, transport_domain));
 	if (td == NULL) {
 		EMU_LOG(ERR, "%s: CREATE_TIS: transport domain 0x%x unknown",
-			dev->name, MLX5_GET(tisc, tisc, transport_domain));
+			dev->name, EMU_GET(tisc, tisc, transport_domain));
 		return emu_cmd_fail(dev, out, outlen,
 				    EMU_CMD_STAT_BAD_RES_ERR,
 				    MLX5_EMU_SYND_NET_TD);

@@ -174,9 +174,9 @@ emu_vport_lens(struct emu_dev *dev, const char *what, const void *in,
 				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_NET_VPORT);
 	}
-	if (MLX5_GET(emu_query_vport_state_in, in, op_mod) != 0) {
+	if (EMU_GET(emu_query_vport_state_in, in, op_mod) != 0) {
 		EMU_LOG(ERR, "%s: %s: op_mod %u", dev->name, what,
-			MLX5_GET(emu_query_vport_state_in, in, op_mod));
+			EMU_GET(emu_query_vport_state_in, in, op_mod));
 		return emu_cmd_fail(dev, out, outlen,
 				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_BAD_OP_MOD);
@@ -212,10 +212,10 @@ emu_query_vport_state(struct emu_dev *dev, const void *in, size_t inlen,
 }
 
 static void
-emu_put_mac_entry(uint8_t *entry, const uint8_t mac[6])
+emu_put_mac_entry(void *entry, const uint8_t mac[6])
 {
 	memset(entry, 0, 2);
-	memcpy(entry + 2, mac, 6);
+	memcpy(RTE_PTR_ADD(entry, 2), mac, 6);
 }
 
 static int
@@ -233,7 +233,7 @@ emu_query_nic_vport_context(struct emu_dev *dev, const void *in,
 			     outlen, hdr);
 	if (ret != 0)
 		return ret;
-	type = MLX5_GET(query_nic_vport_context_in, in, allowed_list_type);
+	type = EMU_GET(query_nic_vport_context_in, in, allowed_list_type);
 	if (type != EMU_LIST_UC && type != EMU_LIST_MC) {
 		EMU_LOG(ERR, "%s: QUERY_NIC_VPORT_CONTEXT: list type %u",
 			dev->name, type);
@@ -269,20 +269,20 @@ emu_modify_nic_vport_context(struct emu_dev *dev, const void *in,
 			     size_t inlen, void *out, size_t outlen)
 {
 	const size_t hdr = MLX5_ST_SZ_BYTES(emu_modify_nic_vport_context_in);
-	const void *ctx = MLX5_ADDR_OF(emu_modify_nic_vport_context_in, in,
+	const void *ctx = EMU_ADDR_OF(emu_modify_nic_vport_context_in, in,
 				       nic_vport_context);
 	struct emu_vport *vp = &dev->net->vport;
 	unsigned int mtu = 0, type = 0, n = 0, i;
 	const uint8_t *mac = NULL;
 	int ret;
 
-#define SEL(fld) MLX5_GET(emu_modify_nic_vport_context_in, in, fld)
+#define SEL(fld) EMU_GET(emu_modify_nic_vport_context_in, in, fld)
 	ret = emu_vport_lens(dev, "MODIFY_NIC_VPORT_CONTEXT", in, inlen, hdr,
 			     out, outlen, 16);
 	if (ret != 0)
 		return ret;
 	if (SEL(mtu)) {
-		mtu = MLX5_GET(nic_vport_context, ctx, mtu);
+		mtu = EMU_GET(nic_vport_context, ctx, mtu);
 		if (mtu < EMU_MIN_HW_MTU || mtu > EMU_MAX_FRAME + 4) {
 			EMU_LOG(ERR, "%s: MODIFY_NIC_VPORT_CONTEXT: mtu %u not "
 				"in %u..%u", dev->name, mtu, EMU_MIN_HW_MTU,
@@ -293,7 +293,7 @@ emu_modify_nic_vport_context(struct emu_dev *dev, const void *in,
 		}
 	}
 	if (SEL(permanent_address)) {
-		mac = (const uint8_t *)MLX5_ADDR_OF(nic_vport_context, ctx,
+		mac = (const uint8_t *)EMU_ADDR_OF(nic_vport_context, ctx,
 						    permanent_address) + 2;
 		if (mac[0] & 1) {
 			EMU_LOG(ERR, "%s: MODIFY_NIC_VPORT_CONTEXT: permanent "
@@ -304,8 +304,8 @@ emu_modify_nic_vport_context(struct emu_dev *dev, const void *in,
 		}
 	}
 	if (SEL(addresses_list)) {
-		type = MLX5_GET(nic_vport_context, ctx, allowed_list_type);
-		n = MLX5_GET(nic_vport_context, ctx, allowed_list_size);
+		type = EMU_GET(nic_vport_context, ctx, allowed_list_type);
+		n = EMU_GET(nic_vport_context, ctx, allowed_list_size);
 		if ((type != EMU_LIST_UC && type != EMU_LIST_MC) ||
 		    n > EMU_MAX_MACS) {
 			EMU_LOG(ERR, "%s: MODIFY_NIC_VPORT_CONTEXT: list type "
@@ -328,9 +328,9 @@ emu_modify_nic_vport_context(struct emu_dev *dev, const void *in,
 	if (SEL(mtu))
 		vp->mtu = mtu;
 	if (SEL(promisc)) {
-		vp->promisc_uc = MLX5_GET(nic_vport_context, ctx, promisc_uc);
-		vp->promisc_mc = MLX5_GET(nic_vport_context, ctx, promisc_mc);
-		vp->promisc_all = MLX5_GET(nic_vport_context, ctx,
+		vp->promisc_uc = EMU_GET(nic_vport_context, ctx, promisc_uc);
+		vp->promisc_mc = EMU_GET(nic_vport_context, ctx, promisc_mc);
+		vp->promisc_all = EMU_GET(nic_vport_context, ctx,
 					   promisc_all);
 	}
 	if (mac != NULL)
