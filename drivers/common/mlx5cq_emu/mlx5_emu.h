@@ -564,6 +564,7 @@ int mlx5_emu_wire_inject(const char *wire, const void *frame, uint32_t len);
  * @return
  *   Ports each frame reached, or -ENOENT (no such wire), -EINVAL.
  */
+__rte_internal
 int mlx5_emu_wire_inject_burst(const char *wire, const void *const *frames,
 			       const uint32_t *lens, uint32_t n);
 
