@@ -16,7 +16,7 @@
 # The figures depend on the machine and on its load: run it on an
 # otherwise idle machine.
 #
-#   devtools/bench-crypto.sh [-b BUILD] [-r REPS] [-n OPS]
+#   bench-crypto.sh [-b BUILD] [-r REPS] [-n OPS]
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build="$top/build"

@@ -5,7 +5,7 @@
 # Build another DPDK release (default: the 24.11 LTS, tag v24.11.6) into a
 # prefix, to build and test mlx5cq against it:
 #
-#   sh devtools/dpdk-build.sh [PREFIX]
+#   sh dpdk-build.sh [PREFIX]
 #   sh devtools/test.sh --dpdk PREFIX
 #
 # The source comes from DPDK's upstream git (MLX5CQ_DPDK_GIT: a local

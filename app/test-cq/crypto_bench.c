@@ -42,7 +42,8 @@ pc_cmp(const void *a, const void *b)
 }
 
 /* One round: enqueue every op, run the device dry, time the dequeue in
- * bursts of burst. */
+ * bursts of burst.
+ */
 static int
 pc_round(uint8_t id, struct rte_crypto_op **ops, unsigned int burst,
 	 double *cpo)

@@ -45,7 +45,7 @@
 #include <telemetry_data.h>
 
 /* 23.03 renamed the container types (RTE_TEL_* -> TEL_*) and u64val. */
-#if RTE_VERSION >= RTE_VERSION_NUM(23, 3, 0, 0)
+#if RTE_VERSION_NUM(23, 3, 0, 0) <= RTE_VERSION
 #define TEL_T_DICT TEL_DICT
 #define TEL_T_ARRAY_CONTAINER TEL_ARRAY_CONTAINER
 #define TEL_UVAL(v) ((v).uval)

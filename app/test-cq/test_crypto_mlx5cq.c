@@ -109,7 +109,8 @@ crypto_suite_teardown(void)
 }
 
 /* Probe C_NAME with args; refused with a log line holding want, no
- * cryptodev left: 0. */
+ * cryptodev left: 0.
+ */
 static int
 probe_refused(const char *args, const char *want)
 {
@@ -143,7 +144,8 @@ probe_refused(const char *args, const char *want)
 
 /* 0 when the heap use is what before holds (plus what the cryptodev
  * library leaves for each device closed since: devs), else -1 with a
- * line. */
+ * line.
+ */
 static int
 heap_unchanged_devs(const struct heap_use *before, unsigned int devs,
 		    const char *what)
@@ -175,7 +177,8 @@ heap_unchanged(const struct heap_use *before, const char *what)
 	       "1c1d1e1f202122232425262728292a2b2c2d2e2f"
 
 /* Bad devargs and devices: refused with a log line naming the cause,
- * nothing left behind. */
+ * nothing left behind.
+ */
 static int
 test_crypto_bad_devargs(void)
 {
@@ -257,7 +260,8 @@ dev_up(const char *args, uint8_t *id)
 }
 
 /* An mbuf chain holding len bytes of data (NULL: zeros) split at the
- * lengths of segs (0-terminated; the last segment takes the rest). */
+ * lengths of segs (0-terminated; the last segment takes the rest).
+ */
 static struct rte_mbuf *
 chain_make(const uint8_t *data, uint32_t len, const uint16_t *segs)
 {
@@ -310,7 +314,8 @@ op_run(uint8_t id, struct rte_crypto_op *op)
 
 /* Known answers: IEEE 1619 vectors 4 and 10 alone (512 bytes, one data
  * unit), and vectors 4 then 5 as one message of two data units (tweaks 0
- * and 1: the plaintext of vector 5 is the ciphertext of vector 4). */
+ * and 1: the plaintext of vector 5 is the ciphertext of vector 4).
+ */
 enum kat_vec { KAT_V4, KAT_V10, KAT_V4V5 };
 
 #define KAT_MAX 1024
@@ -565,7 +570,8 @@ dev_cfg(uint8_t *id)
 
 /* Good sessions: both key sizes, both directions, every data-unit length
  * of the capability; sessions of one key share a DEK; after they are all
- * freed the heap is as before. */
+ * freed the heap is as before.
+ */
 static int
 test_crypto_sessions(void)
 {
@@ -603,13 +609,14 @@ test_crypto_sessions(void)
 								   16),
 			 "48-byte key in plaintext mode");
 	TEST_ASSERT_EQUAL(cap->cipher.dataunit_set,
-			  RTE_CRYPTO_CIPHER_DATA_UNIT_LEN_512_BYTES |
-			  RTE_CRYPTO_CIPHER_DATA_UNIT_LEN_4096_BYTES |
-			  RTE_CRYPTO_CIPHER_DATA_UNIT_LEN_1_MEGABYTES,
+			  (RTE_CRYPTO_CIPHER_DATA_UNIT_LEN_512_BYTES |
+			   RTE_CRYPTO_CIPHER_DATA_UNIT_LEN_4096_BYTES |
+			   RTE_CRYPTO_CIPHER_DATA_UNIT_LEN_1_MEGABYTES),
 			  "data units %#x", cap->cipher.dataunit_set);
 	heap_use(&before);
 	/* Two sessions of one key: one DEK (one allocation more than the
-	 * first session alone would need is the second session only). */
+	 * first session alone would need is the second session only).
+	 */
 	crypto_xform_fill(&x, xts_v4_key, 32, RTE_CRYPTO_CIPHER_OP_ENCRYPT,
 			  0);
 	s[n] = rte_cryptodev_sym_session_create(id, &x, c_pools.sess);
@@ -644,7 +651,8 @@ test_crypto_sessions(void)
 }
 
 /* Bad session parameters: refused with a log line; no memory, no
- * descriptor left. */
+ * descriptor left.
+ */
 static int
 test_crypto_bad_session(void)
 {

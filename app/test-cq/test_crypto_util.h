@@ -32,11 +32,13 @@ int crypto_pools_make(struct crypto_pools *p, const char *prefix,
 		      unsigned int n);
 void crypto_pools_free(struct crypto_pools *p);
 /* Emulated devices opened from now on: crypto engine on or off,
- * wrapped or plaintext keys: 0 or -1. */
+ * wrapped or plaintext keys: 0 or -1.
+ */
 int crypto_caps(int crypto, int wrapped);
 /* Probe name with args on a plaintext-key emulated HCA, configure one
  * queue pair of nb_desc descriptors and start (nb_desc 0: configured
- * only, no queue pair): 0 with *id, or -1. */
+ * only, no queue pair): 0 with *id, or -1.
+ */
 int crypto_dev_up(const char *name, const char *args, uint16_t nb_desc,
 		  struct rte_mempool *sess_mp, uint8_t *id);
 /* Stop, close and remove the device: 0 or -1. */

@@ -167,7 +167,7 @@ check_caps(struct ibv_context *ctx, int wrapped, uint64_t types)
 				      sizeof(out)), "crypto caps");
 	/* wrapped_import_method bit 2: AES-XTS keys come wrapped. */
 	TEST_ASSERT_EQUAL(MLX5_GET(crypto_caps, hc, wrapped_import_method),
-			  wrapped ? 0x4u : 0u, "wrapped_import_method");
+			  (wrapped ? 0x4u : 0u), "wrapped_import_method");
 	TEST_ASSERT_EQUAL(MLX5_GET(crypto_caps, hc, log_max_num_deks), 12u,
 			  "log_max_num_deks");
 	TEST_ASSERT_EQUAL(MLX5_GET(crypto_caps, hc, failed_selftests), 0u,
@@ -281,7 +281,7 @@ login_in(uint32_t *in, uint32_t cred_id, uint32_t kek_id,
 /* key: the bytes of the key field (klen of them). */
 static void
 dek_in(uint32_t *in, unsigned int key_size, uint32_t pdn, const uint8_t *key,
-       unsigned int klen)
+	unsigned int klen)
 {
 	void *d = MLX5_ADDR_OF(create_dek_in, in, dek);
 
@@ -628,7 +628,8 @@ test_crypto_dek_plaintext(void)
 }
 
 /* A wrapped DEK at work: IEEE 1619 vector 4 through UMR + RDMA write on
- * a wrapped-key device after a crypto login. */
+ * a wrapped-key device after a crypto login.
+ */
 static int
 test_crypto_wrapped_xts(void)
 {
@@ -670,7 +671,8 @@ expect_cmd_refused(struct ibv_context *ctx, int ret, uint8_t st,
 }
 
 /* CREATE_QP, QP state commands and CREATE_MKEY refusals; malformed UMR
- * WQEs and an unknown mkey complete in error. */
+ * WQEs and an unknown mkey complete in error.
+ */
 static int
 test_crypto_qp_mkey_refusals(void)
 {
@@ -718,7 +720,8 @@ test_crypto_qp_mkey_refusals(void)
 	TEST_ASSERT_SUCCESS(qp_cmd(&f, MLX5_CMD_OP_QP_2RST), "2rst");
 	TEST_ASSERT_SUCCESS(qp_to_rts(&f), "rts");
 	/* Mkeys: MTT access mode, crypto without a BSF, unknown PD, more
-	 * KLMs given than translations, a short mailbox. */
+	 * KLMs given than translations, a short mailbox.
+	 */
 	mkey_in_fill(&f, min);
 	MLX5_SET(mkc, mkc, access_mode_1_0, MLX5_MKC_ACCESS_MODE_MTT);
 	EXPECT_REFUSED(f.ctx, min, sizeof(min), EINVAL, ST_BAD_PARAM,
@@ -739,7 +742,8 @@ test_crypto_qp_mkey_refusals(void)
 	EXPECT_REFUSED(f.ctx, min, sizeof(min) - 16, EIO, 0x50,
 		       MLX5_EMU_SYND_INLEN);
 	/* UMR with a 48-byte BSF (3 octowords): LOC_QP_OP_ERR; the write
-	 * after it flushed. */
+	 * after it flushed.
+	 */
 	bsf_init(&b, 0, 512);
 	s = (struct seg){ 512, f.mr->lkey, f.buf };
 	t = (struct seg){ 512, f.mr->lkey, f.buf + 4096 };

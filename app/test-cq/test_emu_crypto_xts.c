@@ -43,7 +43,8 @@ counting(uint8_t *p, unsigned int n)
 }
 
 /* Vectors 4 (AES-128, DU 0) and 10 (AES-256, DU 0xff), one data unit,
- * one source and one target; vector 10 decrypted back in place. */
+ * one source and one target; vector 10 decrypted back in place.
+ */
 static int
 test_xts_single_unit(void)
 {
@@ -101,7 +102,8 @@ test_xts_single_unit(void)
 
 /* Vectors 4 then 5 as one 1024-byte message of two 512-byte data units
  * (tweak 0 then 1), gathered from three sources and scattered to three
- * targets whose borders fall inside the units. */
+ * targets whose borders fall inside the units.
+ */
 static int
 test_xts_multi_unit_sgl(void)
 {

@@ -44,7 +44,8 @@ file_of(const void *addr, char *buf, size_t len)
 }
 
 /* mlx5cq_emu_plugin_load() with $MLX5CQ_EMU_LIB = env (NULL: unset);
- * the log it writes into *log (to be freed). */
+ * the log it writes into *log (to be freed).
+ */
 static const struct mlx5cq_emu_plugin *
 load_with_env(const char *env, char **log)
 {
@@ -110,7 +111,8 @@ test_plugin_default(void)
 }
 
 /* $MLX5CQ_EMU_LIB naming what cannot be the emulator: the errno wanted,
- * the file named in the log, nothing left behind. */
+ * the file named in the log, nothing left behind.
+ */
 static int
 test_plugin_env_wrong(void)
 {
@@ -155,7 +157,8 @@ test_plugin_env_wrong(void)
 }
 
 /* net_mlx5cq dev=emu with $MLX5CQ_EMU_LIB wrong: probe refused with the
- * PMD's and the loader's log lines, no port, nothing leaked. */
+ * PMD's and the loader's log lines, no port, nothing leaked.
+ */
 static int
 test_plugin_probe_env_wrong(void)
 {

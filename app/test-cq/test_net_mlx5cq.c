@@ -344,13 +344,13 @@ test_net_ptypes(void)
 		seen = 0;
 		for (j = 0; j < (unsigned int)n; j++)
 			seen += got[j] == want[i];
-		TEST_ASSERT_EQUAL(seen, 1, "packet type 0x%08x seen %u times",
+		TEST_ASSERT_EQUAL(seen, 1u, "packet type 0x%08x seen %u times",
 				  want[i], seen);
 	}
 	/* The four L4 types alone under the L4 mask. */
 	TEST_ASSERT_EQUAL(n4, 4, "%d L4 packet types", n4);
 	for (j = 0; j < (unsigned int)n4; j++)
-		TEST_ASSERT_EQUAL(l4[j] & ~RTE_PTYPE_L4_MASK, 0,
+		TEST_ASSERT_EQUAL((l4[j] & ~RTE_PTYPE_L4_MASK), 0u,
 				  "0x%08x under the L4 mask", l4[j]);
 	return TEST_SUCCESS;
 }

@@ -182,7 +182,8 @@ ipv6_udp_frame(uint8_t *f, const struct rte_ether_addr *dst,
 	ip->proto = IPPROTO_UDP;
 	ip->hop_limits = 64;
 	/* Byte views: the addresses are uint8_t[16] up to 24.07 and
-	 * struct rte_ipv6_addr from 24.11. */
+	 * struct rte_ipv6_addr from 24.11.
+	 */
 	sa = (uint8_t *)&ip->src_addr;
 	da = (uint8_t *)&ip->dst_addr;
 	sa[0] = 0xfd;

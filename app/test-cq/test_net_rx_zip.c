@@ -453,7 +453,8 @@ zip_case_run(unsigned int k)
 	mlx5_emu_net_engine_pause(1);
 	snprintf(name, sizeof(name), "zip%u", k);
 	/* Rounds: each RQ of ZIP_DESC wraps, replacements are received
-	 * into. */
+	 * into.
+	 */
 	for (i = 0, got = 0, ret = 0; i < ZIP_N && ret == 0; i += ZIP_ROUND) {
 		if (zc->inject ?
 		    zip_inject(name, &mac, zc->one_flow, i, ZIP_ROUND) != 0 :

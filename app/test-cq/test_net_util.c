@@ -28,7 +28,8 @@ static uint64_t n_owner;
 static int n_owned;
 
 /* Load a PMD library of this build (system path first, then the build's
- * drivers folder next to this program's): 0 or -1. */
+ * drivers folder next to this program's): 0 or -1.
+ */
 int
 pmd_lib_load(const char *lib)
 {

@@ -20,7 +20,8 @@ struct heap_use {
 /* Bytes and allocations of every socket's heap. */
 void heap_use(struct heap_use *u);
 /* 0 when before and after hold the same use, else -1 after printing
- * "<what> leaked: bytes/allocations -> bytes/allocations". */
+ * "<what> leaked: bytes/allocations -> bytes/allocations".
+ */
 int heap_use_same(const struct heap_use *before,
 		  const struct heap_use *after, const char *what);
 /* Open file descriptors of the process. */

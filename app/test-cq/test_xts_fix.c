@@ -340,7 +340,8 @@ ring_db(struct xfix *f)
 }
 
 /* The next CQE (checked against the expected 64 bytes but the
- * timestamp, bytes 48-55) or a failure. */
+ * timestamp, bytes 48-55) or a failure.
+ */
 int
 expect_cqe(struct xfix *f, uint8_t op, uint8_t synd, uint8_t vsynd,
 	   uint8_t wqe_op, uint16_t wqe_idx)

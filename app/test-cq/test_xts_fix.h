@@ -21,7 +21,8 @@
 #include <mlx5_common_devx.h>
 
 /* rte_common_mlx5's struct mlx5_devx_obj and struct mlx5_klm
- * (mlx5_common.h, not includable here: see test_emu.c). */
+ * (mlx5_common.h, not includable here: see test_emu.c).
+ */
 struct mlx5_devx_obj {
 	void *obj;
 	int id;
@@ -85,7 +86,8 @@ struct bsf_p {
 
 uint8_t *wqe_at(struct xfix *f, uint16_t pi);
 /* The fixture's CREATE_QP mailbox (create_qp_in bytes) and CREATE_MKEY
- * mailbox (MKEY_IN_LEN bytes). */
+ * mailbox (MKEY_IN_LEN bytes).
+ */
 void qp_in_fill(const struct xfix *f, uint32_t *in);
 void mkey_in_fill(const struct xfix *f, uint32_t *in);
 void put64(uint8_t *p, uint64_t v);
@@ -108,7 +110,8 @@ void bsf_init(struct bsf_p *b, uint32_t dek, uint32_t raw);
 void post_umr(struct xfix *f, const struct seg *klm, unsigned int n,
 	      uint64_t len, const struct bsf_p *b);
 /* RDMA write of the sources to [raddr, ...) of rkey, CQE always; its
- * WQE index. */
+ * WQE index.
+ */
 uint16_t post_write(struct xfix *f, const struct seg *src, unsigned int n,
 		    uint64_t raddr, uint32_t rkey);
 /* Doorbell record, then the engine runs the posted WQEs. */
@@ -120,7 +123,8 @@ int expect_cqe(struct xfix *f, uint8_t op, uint8_t synd, uint8_t vsynd,
 int no_cqe(struct xfix *f);
 /* IEEE 1619 vector 4 (the DEK holds its key, 512-byte units, tweak 0):
  * bytes 0..511 of the buffer encrypted to bytes 4096..4607, requester
- * CQE and ciphertext checked. */
+ * CQE and ciphertext checked.
+ */
 int xfix_vector4(struct xfix *f, uint32_t dek);
 
 #endif /* TEST_XTS_FIX_H_ */

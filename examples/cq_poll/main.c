@@ -30,7 +30,8 @@
 #define BURST 32
 
 /* What the model is asked to write: five receives, two sends, one error
- * (a responder's local protection error, syndrome 0x04). */
+ * (a responder's local protection error, syndrome 0x04).
+ */
 static const struct {
 	enum mlx5_emu_cpl_kind kind;
 	uint32_t byte_cnt;

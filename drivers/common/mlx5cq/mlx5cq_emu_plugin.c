@@ -133,7 +133,8 @@ plugin_find(const char *env)
 		return h;
 	}
 	/* Linked into the program already (tests, examples): a handle of
-	 * that very library. */
+	 * that very library.
+	 */
 	sym = dlsym(RTLD_DEFAULT, "mlx5_emu_open");
 	if (sym != NULL) {
 		h = NULL;

@@ -249,7 +249,8 @@ static inline struct mlx5cq_cq *
 mlx5cq_from_pub(const struct rte_mlx5cq *cq)
 {
 	/* The library owns the CQ: a const handle is only the caller's
-	 * view of it (container_of would keep the const, -Wcast-qual). */
+	 * view of it (container_of would keep the const, -Wcast-qual).
+	 */
 	return (struct mlx5cq_cq *)((uintptr_t)cq -
 				    offsetof(struct mlx5cq_cq, pub));
 }

@@ -18,7 +18,7 @@
 #include "mlx5cq_private.h"
 
 /* rte_tel_data_add_dict_uint() replaced the _u64 call (deprecated) in 23.03. */
-#if RTE_VERSION >= RTE_VERSION_NUM(23, 3, 0, 0)
+#if RTE_VERSION_NUM(23, 3, 0, 0) <= RTE_VERSION
 #define tel_dict_u64 rte_tel_data_add_dict_uint
 #else
 #define tel_dict_u64 rte_tel_data_add_dict_u64

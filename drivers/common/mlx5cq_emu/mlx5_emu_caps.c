@@ -104,7 +104,7 @@ emu_caps_check(const struct mlx5_emu_caps *caps)
 	if (caps->log_max_num_deks > 24) {
 		EMU_LOG(ERR, "caps: log_max_num_deks %u (max 24: DEK numbers "
 			"are 24 bits)", caps->log_max_num_deks);
-		return EINVAL;
+		return emu_ret_errno(EINVAL);
 	}
 	return 0;
 }

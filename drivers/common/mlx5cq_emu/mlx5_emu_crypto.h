@@ -42,7 +42,8 @@
 struct emu_xts;
 
 /* A 64-bit big-endian field of a PRM layout (MLX5_SET64 needs
- * mlx5_common.h's MLX5_ASSERT, which the model does not include). */
+ * mlx5_common.h's MLX5_ASSERT, which the model does not include).
+ */
 static inline void
 emu_put_be64(void *p, uint64_t v)
 {
@@ -183,7 +184,8 @@ int emu_crypto_pd_busy(struct emu_net *net, uint32_t pdn);
 /* Ready QPs (emu_net_lock held). */
 uint32_t emu_crypto_ready_qps(struct emu_net *net);
 /* Execute what the QPs' doorbells announce (emu_net_lock held, in a
- * pass); WQEs executed. */
+ * pass); WQEs executed.
+ */
 unsigned int emu_crypto_progress(struct emu_net *net);
 /* At close (device unlisted). */
 void emu_crypto_release(struct emu_net *net);
@@ -202,7 +204,8 @@ void emu_crypto_fill_general_caps(const struct emu_dev *dev, void *hcattr);
 void emu_crypto_fill_caps(const struct emu_dev *dev, void *hcattr);
 
 /* mlx5_emu_keywrap.c: RFC 3394 unwrap; 0, or -1 when the integrity check
- * fails or the lengths are wrong. out gets inlen - 8 bytes. */
+ * fails or the lengths are wrong. out gets inlen - 8 bytes.
+ */
 int emu_key_unwrap(const uint8_t *kek, unsigned int kek_len,
 		   const uint8_t *in, unsigned int inlen, uint8_t *out);
 
@@ -250,7 +253,8 @@ unsigned int emu_qp_progress(struct emu_qp *qp);
 
 /* mlx5_emu_xts.c */
 /* Contexts for key (2 * half bytes, half 16 or 32); NULL when OpenSSL
- * refuses it (equal halves) or no memory. */
+ * refuses it (equal halves) or no memory.
+ */
 struct emu_xts *emu_xts_new(const uint8_t *key, unsigned int half);
 void emu_xts_free(struct emu_xts *x);
 /*

@@ -253,7 +253,7 @@ emu_crypto_obj_query(struct emu_dev *dev, uint16_t type, void *priv,
 		/* The kernel checks the id against the handle (devx.c). */
 		if (obj_type == *(uint16_t *)priv &&
 		    obj_type == MLX5_GENERAL_OBJ_TYPE_DEK)
-			return EINVAL;
+			return emu_ret_errno(EINVAL);
 		EMU_LOG(ERR, "%s: QUERY_GENERAL_OBJECT: type 0x%x of an object"
 			" of type 0x%x (only DEKs are queried)", dev->name,
 			obj_type, *(uint16_t *)priv);

@@ -274,7 +274,8 @@ int emu_net_check_lens(struct emu_dev *dev, const char *what, size_t inlen,
 		       size_t need_out);
 
 /* The PD number was allocated on this device (mlx5_emu_sq.c; dev->lock
- * held). */
+ * held).
+ */
 int emu_pd_exists(struct emu_dev *dev, uint32_t pdn);
 /* Common WQ context checks (mlx5_emu_sq.c); 0 or errno with status. */
 /* wqe_bytes: the stride the queue needs, 0 for any (4..10 as log2). */

@@ -204,7 +204,8 @@ emu_devx_obj_destroy(struct mlx5dv_devx_obj *dvobj)
 		return emu_ret_errno(ENOENT);
 	dev->stats.cmds++; /* The kernel's destroy command. */
 	/* Crypto objects; network objects, and CQs still used by an SQ/RQ
-	 * (EBUSY). */
+	 * (EBUSY).
+	 */
 	ret = emu_crypto_obj_destroy(dev, obj->type, obj->priv);
 	if (ret == 1)
 		ret = emu_net_obj_destroy(dev, obj->type, obj->priv);

@@ -211,7 +211,7 @@ emu_qp_modify(struct emu_dev *dev, struct emu_qp *qp, const void *in,
 	if (MLX5_GET(rst2init_qp_in, in, qpn) != qp->qpn) {
 		EMU_LOG(ERR, "%s: QP 0x%x: modify names QP 0x%x", dev->name,
 			qp->qpn, MLX5_GET(rst2init_qp_in, in, qpn));
-		return EINVAL;
+		return emu_ret_errno(EINVAL);
 	}
 	if (!any && qp->qp_state != from)
 		return EMU_QP_REFUSE(dev, out, outlen,

@@ -93,7 +93,8 @@ mlx5cq_crypto_dev_stop(struct rte_cryptodev *dev)
 }
 
 /* Queue pairs go at close (rte_cryptodev_close() does not release
- * them); the device objects stay until the vdev is removed. */
+ * them); the device objects stay until the vdev is removed.
+ */
 static int
 mlx5cq_crypto_dev_close(struct rte_cryptodev *dev)
 {

@@ -55,7 +55,8 @@ extern uint8_t mlx5cq_crypto_driver_id;
 /* First BlueFlame register of a UAR page: send doorbells (PRM). */
 #define MLX5CQ_CRYPTO_BF_OFFSET 0x800
 /* Wrapped DEK: the key (32 or 64 B) and its keytag (8 B) wrapped by the
- * import KEK (AES key wrap adds 8 B): 48 or 80 B. */
+ * import KEK (AES key wrap adds 8 B): 48 or 80 B.
+ */
 #define MLX5CQ_CRYPTO_WRAPPED_128 48
 #define MLX5CQ_CRYPTO_WRAPPED_256 80
 

@@ -75,7 +75,8 @@ mlx5cq_crypto_segs(struct mlx5cq_crypto_qp *qp, struct rte_crypto_op *op,
 }
 
 /* Data-unit pointer of an operation of a session without a data-unit
- * length: the whole operation is one unit of 512 B, 4 KiB or 1 MiB. */
+ * length: the whole operation is one unit of 512 B, 4 KiB or 1 MiB.
+ */
 static uint32_t
 mlx5cq_crypto_op_du(uint32_t len)
 {
@@ -190,7 +191,8 @@ mlx5cq_crypto_wqe_set(struct mlx5cq_crypto_qp *qp, struct rte_crypto_op *op)
 	}
 	qp->last_ctrl = *(uint64_t *)nop;
 	/* Success unless its completion says otherwise (the op is ours until
-	 * dequeued; its line is hot here, not at dequeue). */
+	 * dequeued; its line is hot here, not at dequeue).
+	 */
 	op->status = RTE_CRYPTO_OP_STATUS_SUCCESS;
 	qp->ops[qp->pi & qp->mask] = op;
 	qp->pi++;
@@ -208,7 +210,8 @@ mlx5cq_crypto_enqueue_burst(void *queue_pair, struct rte_crypto_op **ops,
 
 	if (unlikely(qp->in_error)) {
 		/* Nothing is posted to a QP in error: the operations in
-		 * flight are handed back first, then it is reset. */
+		 * flight are handed back first, then it is reset.
+		 */
 		if (qp->ci != qp->pi || mlx5cq_crypto_qp_recover(qp) != 0)
 			return 0;
 		room = qp->entries_n;
@@ -274,7 +277,8 @@ mlx5cq_crypto_dequeue_burst(void *queue_pair, struct rte_crypto_op **ops,
 			(((cpl[i].wqe_counter >> log_set) - done) & opmask);
 
 		/* Usual case: the next operation, a success (its status
-		 * was set at enqueue), nothing held back: hand it out. */
+		 * was set at enqueue), nothing held back: hand it out.
+		 */
 		if (likely((last | cpl[i].status) == 0 && ci == done)) {
 			ops[out++] = ring[done & mask];
 			done++;

@@ -278,7 +278,8 @@ mlx5cq_crypto_qp_recover(struct mlx5cq_crypto_qp *qp)
 					     qp->entries_n) != 0)
 			;
 		/* The doorbell record restarts with the QP: at RTS the
-		 * device must see no WQE of before the reset. */
+		 * device must see no WQE of before the reset.
+		 */
 		*qp->sq_dbrec = 0;
 		rte_wmb();
 	}

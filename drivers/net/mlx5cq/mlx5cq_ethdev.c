@@ -367,7 +367,7 @@ mlx5cq_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
  * returns a list ended by RTE_PTYPE_UNKNOWN; from 24.03 ethdev takes the
  * list's length from the callback instead of reading to the terminator.
  */
-#if RTE_VERSION >= RTE_VERSION_NUM(24, 3, 0, 0)
+#if RTE_VERSION_NUM(24, 3, 0, 0) <= RTE_VERSION
 static const uint32_t *
 mlx5cq_ptypes_get(struct rte_eth_dev *dev, size_t *no_of_elements)
 {

@@ -289,9 +289,12 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 			nr = rx_reps_get(rxq, &r, got, n - done);
 			out += rx_plain(rxq, rq_ci, nr, &r, pkts + out, &bytes);
 			rte_mlx5cq_advance(cq, got);
-		} else if (rxq->zip_fmt != 0 &&
-			   (got = rte_mlx5cq_zip_peek(cq, &t, &m, &pos,
-						      n - done)) != 0) {
+		} else {
+			if (rxq->zip_fmt == 0)
+				break;
+			got = rte_mlx5cq_zip_peek(cq, &t, &m, &pos, n - done);
+			if (got == 0)
+				break;
 			/* A session is likely to fill the burst: the mbuf
 			 * headers of all of it, once.
 			 */
@@ -303,8 +306,6 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 					       pkts + out, &bytes);
 			r.used += nr;
 			rte_mlx5cq_zip_advance(cq, got);
-		} else {
-			break;
 		}
 		/* No replacement: the buffers stay posted, packets dropped. */
 		rxq->st.nombuf += got - nr;

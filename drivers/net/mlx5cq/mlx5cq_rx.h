@@ -36,11 +36,11 @@ extern uint64_t mlx5cq_rx_csum_lut[MLX5CQ_RX_LUT_N];
 #define MLX5CQ_RX_OFF_OL offsetof(struct rte_mbuf, ol_flags)
 #define MLX5CQ_RX_OFF_PTYPE offsetof(struct rte_mbuf, packet_type)
 #define MLX5CQ_RX_OFF_DLEN offsetof(struct rte_mbuf, data_len)
-static_assert(MLX5CQ_RX_OFF_OL == MLX5CQ_RX_OFF_REARM + 8, "ol_flags");
-static_assert(MLX5CQ_RX_OFF_PTYPE == MLX5CQ_RX_OFF_OL + 8, "packet_type");
+static_assert(MLX5CQ_RX_OFF_OL - MLX5CQ_RX_OFF_REARM == 8, "ol_flags");
+static_assert(MLX5CQ_RX_OFF_PTYPE - MLX5CQ_RX_OFF_OL == 8, "packet_type");
 static_assert(offsetof(struct rte_mbuf, pkt_len) ==
 	      MLX5CQ_RX_OFF_PTYPE + 4, "pkt_len");
-static_assert(MLX5CQ_RX_OFF_DLEN == MLX5CQ_RX_OFF_PTYPE + 8, "data_len");
+static_assert(MLX5CQ_RX_OFF_DLEN - MLX5CQ_RX_OFF_PTYPE == 8, "data_len");
 static_assert(offsetof(struct rte_mbuf, vlan_tci) ==
 	      MLX5CQ_RX_OFF_DLEN + 2, "vlan_tci");
 static_assert(offsetof(struct rte_mbuf, hash.rss) ==

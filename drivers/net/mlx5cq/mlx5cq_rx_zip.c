@@ -32,10 +32,13 @@
  * (10..11, from the title), hash.rss (12..15: HASH from the mini-CQE,
  * CSUM from the title). -1 zeroes the byte.
  */
-#define RX_ZIP_SHUF(o, h) _mm_setr_epi8(-1, -1, -1, -1, \
-	(o) + 7, (o) + 6, (o) + 5, (o) + 4, (o) + 7, (o) + 6, -1, -1, \
-	(h) ? (o) + 3 : -1, (h) ? (o) + 2 : -1, \
-	(h) ? (o) + 1 : -1, (h) ? (o) + 0 : -1)
+static __rte_always_inline __m128i
+rx_zip_shuf(int o, int h)
+{
+	return _mm_setr_epi8(-1, -1, -1, -1, o + 7, o + 6, o + 5, o + 4,
+			     o + 7, o + 6, -1, -1, h ? o + 3 : -1,
+			     h ? o + 2 : -1, h ? o + 1 : -1, h ? o : -1);
+}
 
 static __rte_always_inline void
 rx_zip_store(struct rte_mbuf *mb, __m128i rearm, __m128i fields)
@@ -61,8 +64,8 @@ rx_zip_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 				[MLX5CQ_RX_LUT_IDX(t->hdr_type_etc)], 0,
 				(int)((uint32_t)vlan << 16),
 				hash ? 0 : (int)t->rss_hash);
-	const __m128i sh0 = hash ? RX_ZIP_SHUF(0, 1) : RX_ZIP_SHUF(0, 0);
-	const __m128i sh1 = hash ? RX_ZIP_SHUF(8, 1) : RX_ZIP_SHUF(8, 0);
+	const __m128i sh0 = rx_zip_shuf(0, hash);
+	const __m128i sh1 = rx_zip_shuf(8, hash);
 	__m128i len = _mm_setzero_si128();
 	uint16_t i;
 
