@@ -16,7 +16,7 @@
 
 #include "mlx5cq_crypto.h"
 
-RTE_LOG_REGISTER(mlx5cq_crypto_logtype, pmd.crypto.mlx5cq, NOTICE);
+RTE_LOG_REGISTER_DEFAULT(mlx5cq_crypto_logtype, NOTICE);
 uint8_t mlx5cq_crypto_driver_id;
 
 /* AES-XTS, keys of 2 x 128 or 2 x 256 bits in clear or wrapped. */

@@ -401,8 +401,10 @@ void mlx5cq_txq_complete(struct mlx5cq_txq *txq);
 void mlx5cq_txq_free_all(struct mlx5cq_txq *txq);
 const uint32_t *mlx5cq_supported_ptypes(struct rte_eth_dev *dev);
 /* Packet type and checksum flags of a CQE's hdr_type_etc (host order). */
-__rte_internal uint32_t mlx5cq_rx_ptype(uint16_t hdr_type_etc);
-__rte_internal uint64_t mlx5cq_rx_csum(uint16_t hdr_type_etc);
+__rte_internal
+uint32_t mlx5cq_rx_ptype(uint16_t hdr_type_etc);
+__rte_internal
+uint64_t mlx5cq_rx_csum(uint16_t hdr_type_etc);
 void mlx5cq_rxq_rx_setup(struct mlx5cq_rxq *rxq);
 
 /* mlx5cq_stats.c */
