@@ -16,6 +16,7 @@
 #include <rte_dev.h>
 #include <rte_errno.h>
 #include <rte_ip.h>
+#include <rte_eal.h>
 #include <rte_malloc.h>
 #include <rte_mbuf_pool_ops.h>
 #include <rte_mempool.h>
@@ -216,6 +217,8 @@ pool_chunked(const char *name, unsigned int n, unsigned int cache,
 	struct rte_mempool_objsz sz;
 	struct rte_mempool *mp;
 	void *gap[POOL_CHUNKS_MAX] = { NULL };
+	const int huge = rte_eal_has_hugepages();
+	const size_t pg = (size_t)sysconf(_SC_PAGESIZE);
 	void **objs = NULL;
 	unsigned int c, i, got = 0;
 	uint32_t seed = 12345;
@@ -233,15 +236,22 @@ pool_chunked(const char *name, unsigned int n, unsigned int cache,
 	rte_mempool_calc_obj_size(elt, 0, &sz);
 	for (c = 0; c < chunks && got < n; c++) {
 		unsigned int per = c + 1 == chunks ? n - got : n / chunks;
-		/* Room for alignment and page ends: 1/32 more. */
-		size_t len = (size_t)sz.total_size * (per + per / 32 + 4);
+		/*
+		 * Objects never cross a page whose IOVA does not follow
+		 * (populate_virt): with hugepages 1/32 more room is plenty;
+		 * without (--no-huge, 4 KiB pages) a page per object.
+		 */
+		size_t len = huge ?
+			(size_t)sz.total_size * (per + per / 32 + 4) :
+			(size_t)pg * (per * ((sz.total_size + pg - 1) / pg) + 1);
 		void *a = rte_malloc("pool_chunk", len, 4096);
 		int ret;
 
 		if (a == NULL)
 			goto fail;
-		ret = rte_mempool_populate_iova(mp, a, rte_malloc_virt2iova(a),
-						len, pool_chunk_free, a);
+		ret = rte_mempool_populate_virt(mp, a, len,
+						huge ? RTE_PGSIZE_2M : pg,
+						pool_chunk_free, a);
 		if (ret <= 0) {
 			rte_free(a);
 			goto fail;
