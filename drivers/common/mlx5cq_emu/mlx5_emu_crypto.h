@@ -117,6 +117,7 @@ struct emu_bsf {
 /* An indirect memory key (KLM access mode). */
 struct emu_mkey {
 	TAILQ_ENTRY(emu_mkey) next;
+	LIST_ENTRY(emu_mkey) hnext; /* Bucket of emu_crypto.mkey_hash. */
 	uint32_t key; /* mkey_index << 8 | mkey_7_0. */
 	uint32_t pdn;
 	uint8_t crypto_en;
@@ -151,12 +152,19 @@ struct emu_qp {
 };
 
 /* Crypto state of one device (allocated with its first crypto object). */
+/* Buckets of the mkey table: indexes are handed out in sequence, so up to
+ * this many mkeys have a bucket each. */
+#define EMU_MKEY_HASH 4096
+
 struct emu_crypto {
 	TAILQ_HEAD(, emu_kek) keks;
 	TAILQ_HEAD(, emu_cred) creds;
 	TAILQ_HEAD(, emu_login) logins;
 	TAILQ_HEAD(, emu_dek) deks;
 	TAILQ_HEAD(, emu_mkey) mkeys;
+	/* The mkeys by index (a WQE names its mkey: the device finds the
+	 * context by index, not by walking every mkey). */
+	LIST_HEAD(, emu_mkey) mkey_hash[EMU_MKEY_HASH];
 	TAILQ_HEAD(, emu_qp) qps;
 	uint32_t ndeks;
 	uint32_t next_mkey; /* Next mkey index. */
