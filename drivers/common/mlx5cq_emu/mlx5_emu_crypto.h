@@ -215,6 +215,8 @@ int emu_key_unwrap(const uint8_t *kek, unsigned int kek_len,
 		   const uint8_t *in, unsigned int inlen, uint8_t *out);
 
 /* mlx5_emu_login.c */
+int emu_crypto_provision(struct emu_dev *dev, struct emu_crypto *cr);
+void emu_crypto_unprovision(struct emu_crypto *cr);
 int emu_kek_create(struct emu_dev *dev, struct emu_crypto *cr,
 		   const void *in, size_t inlen, void *out, size_t outlen,
 		   uint32_t *id, void **priv);

@@ -56,6 +56,10 @@ emu_crypto_get(struct emu_dev *dev)
 	TAILQ_INIT(&cr->mkeys);
 	for (i = 0; i < EMU_MKEY_HASH; i++)
 		LIST_INIT(&cr->mkey_hash[i]);
+	if (emu_crypto_provision(dev, cr) != 0) {
+		free(cr);
+		return NULL;
+	}
 	TAILQ_INIT(&cr->qps);
 	emu_net_lock();
 	net->crypto = cr;
@@ -66,6 +70,8 @@ emu_crypto_get(struct emu_dev *dev)
 void
 emu_crypto_release(struct emu_net *net)
 {
+	if (net->crypto != NULL)
+		emu_crypto_unprovision(net->crypto);
 	free(net->crypto);
 	net->crypto = NULL;
 }
