@@ -587,8 +587,10 @@ wrap_op_prepare(struct rte_crypto_op *op, struct rte_mbuf *m,
 	memset(rte_crypto_op_ctod_offset(op, uint8_t *, CRYPTO_IV_OFF), 0, 16);
 }
 
-/* Dequeue what is done: each a success holding vector 4's ciphertext, put
- * back on the free list. Number dequeued, or -1. */
+/*
+ * Dequeue what is done: each a success holding vector 4's ciphertext, put
+ * back on the free list. Number dequeued, or -1.
+ */
 static int
 wrap_dequeue(uint8_t id, struct rte_crypto_op **free_ops, unsigned int *nfree)
 {

@@ -44,8 +44,10 @@ struct mlx5_emu_caps;
 int crypto_dev_up_caps(const char *name, const char *args,
 		       const struct mlx5_emu_caps *caps, uint16_t nb_desc,
 		       struct rte_mempool *sess_mp, uint8_t *id);
-/* RFC 3394 key wrap with OpenSSL (default IV): out gets inlen + 8 bytes;
- * 0 or -1. */
+/*
+ * RFC 3394 key wrap with OpenSSL (default IV): out gets inlen + 8 bytes;
+ * 0 or -1.
+ */
 int crypto_key_wrap(const uint8_t *kek, unsigned int kek_len,
 		    const uint8_t *in, unsigned int inlen, uint8_t *out);
 /* Stop, close and remove the device: 0 or -1. */

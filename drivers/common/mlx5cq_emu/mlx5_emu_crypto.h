@@ -153,7 +153,8 @@ struct emu_qp {
 
 /* Crypto state of one device (allocated with its first crypto object). */
 /* Buckets of the mkey table: indexes are handed out in sequence, so up to
- * this many mkeys have a bucket each. */
+ * this many mkeys have a bucket each.
+ */
 #define EMU_MKEY_HASH 4096
 
 struct emu_crypto {
@@ -163,7 +164,8 @@ struct emu_crypto {
 	TAILQ_HEAD(, emu_dek) deks;
 	TAILQ_HEAD(, emu_mkey) mkeys;
 	/* The mkeys by index (a WQE names its mkey: the device finds the
-	 * context by index, not by walking every mkey). */
+	 * context by index, not by walking every mkey).
+	 */
 	LIST_HEAD(, emu_mkey) mkey_hash[EMU_MKEY_HASH];
 	TAILQ_HEAD(, emu_qp) qps;
 	uint32_t ndeks;

@@ -273,7 +273,7 @@ emu_login_destroy(struct emu_crypto *cr, struct emu_login *l)
  * card before any program opened it, at the ids MLX5_EMU_PROV_KEK_ID and
  * MLX5_EMU_PROV_CRED_ID (below every id the device hands out). No DevX
  * object of a program names them: they go with the device
- * (emu_crypto_unprovision()). 0, or an errno with a log line.
+ * (emu_crypto_unprovision()). 0, or -EINVAL with a log line, or -ENOMEM.
  */
 int
 emu_crypto_provision(struct emu_dev *dev, struct emu_crypto *cr)
@@ -287,14 +287,14 @@ emu_crypto_provision(struct emu_dev *dev, struct emu_crypto *cr)
 	if (c->crypto_kek_len != 16 && c->crypto_kek_len != 32) {
 		EMU_LOG(ERR, "%s: provisioned import KEK of %u bytes: 16 or 32",
 			dev->name, c->crypto_kek_len);
-		return EINVAL;
+		return -EINVAL;
 	}
 	kek = calloc(1, sizeof(*kek));
 	ec = calloc(1, sizeof(*ec));
 	if (kek == NULL || ec == NULL) {
 		free(kek);
 		free(ec);
-		return ENOMEM;
+		return -ENOMEM;
 	}
 	kek->obj_type = MLX5_GENERAL_OBJ_TYPE_IMPORT_KEK;
 	kek->key_size = c->crypto_kek_len == 32 ? MLX5_CRYPTO_KEY_SIZE_256b :
@@ -310,8 +310,10 @@ emu_crypto_provision(struct emu_dev *dev, struct emu_crypto *cr)
 	return 0;
 }
 
-/* The provisioned objects, when the device goes (nothing else is left:
- * the DevX objects of programs are gone before). */
+/*
+ * The provisioned objects, when the device goes (nothing else is left:
+ * the DevX objects of programs are gone before).
+ */
 void
 emu_crypto_unprovision(struct emu_crypto *cr)
 {
