@@ -561,6 +561,267 @@ test_crypto_error_cqe(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Ring wraps with the device behind: the emulated HCA's engine is paused
+ * and stepped one pass at a time (mlx5_emu_net_progress(): at most one
+ * batch of WQEs per QP, which may end inside an operation's WQE set); after
+ * every pass the operations done are dequeued and the ring is filled up
+ * again at once, so the sets of just-dequeued operations are rewritten
+ * while the device may still be inside the last of them. Every operation
+ * encrypts IEEE 1619 vector 4 in place: every one must come back a
+ * success with the vector's ciphertext, over WRAP_PASSES passes of the
+ * ring, with nothing failed in the statistics.
+ */
+#define WRAP_PASSES 8
+
+static void
+wrap_op_prepare(struct rte_crypto_op *op, struct rte_mbuf *m,
+		void *sess)
+{
+	uint8_t *d = rte_pktmbuf_mtod(m, uint8_t *);
+	unsigned int i;
+
+	for (i = 0; i < 512; i++)
+		d[i] = (uint8_t)i; /* Vector 4's plaintext. */
+	rte_crypto_op_attach_sym_session(op, sess);
+	op->status = RTE_CRYPTO_OP_STATUS_NOT_PROCESSED;
+	op->sym->m_src = m;
+	op->sym->m_dst = NULL;
+	op->sym->cipher.data.offset = 0;
+	op->sym->cipher.data.length = 512;
+	memset(rte_crypto_op_ctod_offset(op, uint8_t *, CRYPTO_IV_OFF), 0, 16);
+}
+
+/*
+ * Dequeue what is done: each a success holding vector 4's ciphertext, put
+ * back on the free list. Number dequeued, or -1.
+ */
+static int
+wrap_dequeue(uint8_t id, struct rte_crypto_op **free_ops, unsigned int *nfree)
+{
+	struct rte_crypto_op *out[C_QDESC];
+	uint16_t k, i;
+
+	k = rte_cryptodev_dequeue_burst(id, 0, out, C_QDESC);
+	for (i = 0; i < k; i++) {
+		const uint8_t *d = rte_pktmbuf_mtod(out[i]->sym->m_src,
+						    const uint8_t *);
+
+		if (out[i]->status != RTE_CRYPTO_OP_STATUS_SUCCESS ||
+		    memcmp(d, xts_v4_ctx, 512) != 0) {
+			printf("  operation %p: status %d, %s\n",
+			       (void *)out[i], out[i]->status,
+			       out[i]->status == RTE_CRYPTO_OP_STATUS_SUCCESS ?
+			       "output differs from IEEE 1619" :
+			       "not a success");
+			return -1;
+		}
+		free_ops[(*nfree)++] = out[i];
+	}
+	return k;
+}
+
+static int
+test_crypto_ring_wrap(void)
+{
+	struct rte_crypto_op *ops[C_QDESC], *free_ops[C_QDESC];
+	struct rte_mbuf *mbufs[C_QDESC];
+	struct rte_crypto_sym_xform x;
+	struct rte_cryptodev_sym_session *sess;
+	struct rte_cryptodev_stats st;
+	struct heap_use before;
+	const uint64_t total = (uint64_t)WRAP_PASSES * C_QDESC;
+	uint64_t posted = 0, done = 0, passes = 0;
+	unsigned int nfree = 0, i;
+	int ret = 0, k;
+	uint8_t id;
+
+	heap_use(&before);
+	TEST_ASSERT_SUCCESS(dev_up("dev=emu,key_mode=plaintext", &id),
+			    "device up");
+	crypto_xform_fill(&x, xts_v4_key, sizeof(xts_v4_key),
+			  RTE_CRYPTO_CIPHER_OP_ENCRYPT, 512);
+	sess = rte_cryptodev_sym_session_create(id, &x, c_pools.sess);
+	TEST_ASSERT_NOT_NULL(sess, "session");
+	for (i = 0; i < C_QDESC; i++) {
+		ops[i] = rte_crypto_op_alloc(c_pools.op,
+					     RTE_CRYPTO_OP_TYPE_SYMMETRIC);
+		mbufs[i] = chain_make(NULL, 512, NULL);
+		if (ops[i] == NULL || mbufs[i] == NULL)
+			ret = -1;
+		else
+			ops[i]->sym->m_src = mbufs[i];
+		free_ops[nfree++] = ops[i];
+	}
+	mlx5_emu_net_engine_pause(1);
+	while (ret == 0 && done < total) {
+		/* Fill the ring: every free operation, vector 4 again. */
+		while (nfree != 0 && posted < total) {
+			struct rte_crypto_op *op = free_ops[nfree - 1];
+
+			wrap_op_prepare(op, op->sym->m_src, sess);
+			if (rte_cryptodev_enqueue_burst(id, 0, &op, 1) != 1)
+				break;
+			nfree--;
+			posted++;
+		}
+		/* One pass of the device, then what it finished. */
+		if (mlx5_emu_net_progress() == 0 && posted == done) {
+			printf("  device idle with nothing in flight\n");
+			ret = -1;
+		}
+		k = wrap_dequeue(id, free_ops, &nfree);
+		if (k < 0 || ++passes > 64 * total)
+			ret = -1;
+		else
+			done += k;
+	}
+	while (mlx5_emu_net_progress() != 0)
+		;
+	mlx5_emu_net_engine_pause(0);
+	if (ret == 0 && wrap_dequeue(id, free_ops, &nfree) != 0)
+		ret = -1;
+	TEST_ASSERT_SUCCESS(rte_cryptodev_stats_get(id, &st), "stats");
+	for (i = 0; i < C_QDESC; i++) {
+		rte_pktmbuf_free(mbufs[i]);
+		rte_crypto_op_free(ops[i]);
+	}
+	TEST_ASSERT_SUCCESS(rte_cryptodev_sym_session_free(id, sess),
+			    "session free");
+	TEST_ASSERT_SUCCESS(dev_down(id), "device down");
+	TEST_ASSERT_SUCCESS(ret, "%" PRIu64 " of %" PRIu64 " operations "
+			    "right after %" PRIu64 " device passes", done,
+			    total, passes);
+	TEST_ASSERT(st.enqueued_count == total && st.dequeued_count == total &&
+		    st.enqueue_err_count == 0 && st.dequeue_err_count == 0,
+		    "stats %" PRIu64 "/%" PRIu64 "/%" PRIu64 "/%" PRIu64
+		    ", %" PRIu64 " operations", st.enqueued_count,
+		    st.dequeued_count, st.enqueue_err_count,
+		    st.dequeue_err_count, total);
+	TEST_ASSERT_SUCCESS(heap_unchanged_devs(&before, 1, "ring-wrap device"),
+			    "leak");
+	return TEST_SUCCESS;
+}
+
+/*
+ * Wrapped keys end to end: an emulated HCA provisioned as a card the
+ * crypto officer has set up (caps.crypto_provisioned: an AES-256 import
+ * KEK, the key of RFC 3394 section 4.6, and a 40-byte credential, at
+ * MLX5_EMU_PROV_KEK_ID / MLX5_EMU_PROV_CRED_ID); the PMD logs in at probe
+ * with the credential wrapped by that KEK (devargs credential_id,
+ * import_kek_id, credential, keytag). IEEE 1619 vector 4 then goes
+ * through a session whose key is Key1 || Key2 || keytag wrapped by the
+ * KEK (48 bytes), encrypt and decrypt in place, exact. The same key
+ * wrapped by another KEK is refused by the device at session creation.
+ * Wraps are made here with OpenSSL's AES key wrap (itself checked against
+ * RFC 3394 by the emu_crypto suite). Nothing left after removal.
+ */
+#define W_KEYTAG 0x1122334455667788ull
+
+static int
+wrapped_session_run(uint8_t id, const uint8_t wkey[48], int encrypt)
+{
+	uint8_t pt[512], iv[16] = { 0 };
+	const uint8_t *in = encrypt ? pt : xts_v4_ctx;
+	const uint8_t *want = encrypt ? xts_v4_ctx : pt;
+	struct rte_crypto_sym_xform x;
+	struct rte_cryptodev_sym_session *sess;
+	struct rte_crypto_op *op;
+	struct rte_mbuf *m;
+	unsigned int i;
+	int ret = -1;
+
+	for (i = 0; i < sizeof(pt); i++)
+		pt[i] = (uint8_t)i;
+	crypto_xform_fill(&x, wkey, 48, encrypt ? RTE_CRYPTO_CIPHER_OP_ENCRYPT :
+			  RTE_CRYPTO_CIPHER_OP_DECRYPT, 512);
+	sess = rte_cryptodev_sym_session_create(id, &x, c_pools.sess);
+	if (sess == NULL) {
+		printf("  wrapped session: %s\n", rte_strerror(rte_errno));
+		return -1;
+	}
+	op = rte_crypto_op_alloc(c_pools.op, RTE_CRYPTO_OP_TYPE_SYMMETRIC);
+	m = chain_make(in, sizeof(pt), NULL);
+	if (op != NULL && m != NULL) {
+		rte_crypto_op_attach_sym_session(op, sess);
+		op->sym->m_src = m;
+		op->sym->cipher.data.offset = 0;
+		op->sym->cipher.data.length = sizeof(pt);
+		memcpy(rte_crypto_op_ctod_offset(op, uint8_t *, CRYPTO_IV_OFF),
+		       iv, 16);
+		if (op_run(id, op) == RTE_CRYPTO_OP_STATUS_SUCCESS &&
+		    memcmp(rte_pktmbuf_mtod(m, uint8_t *), want, 512) == 0)
+			ret = 0;
+		else
+			printf("  wrapped %s: status %d or output differs "
+			       "from IEEE 1619\n", encrypt ? "encrypt" :
+			       "decrypt", op->status);
+	}
+	rte_pktmbuf_free(m);
+	rte_crypto_op_free(op);
+	rte_cryptodev_sym_session_free(id, sess);
+	return ret;
+}
+
+static int
+test_crypto_wrapped_kat(void)
+{
+	static const uint8_t kek[32] = { /* RFC 3394 4.6: 000102..1F. */
+		0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07,
+		0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f,
+		0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17,
+		0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1d, 0x1e, 0x1f,
+	};
+	uint8_t cred[40], wcred[48], plain[40], wkey[48], other[32];
+	char args[320], hex[97];
+	struct mlx5_emu_caps caps;
+	struct rte_crypto_sym_xform x;
+	struct heap_use before;
+	unsigned int i;
+	uint8_t id;
+	int ok;
+
+	for (i = 0; i < sizeof(cred); i++)
+		cred[i] = (uint8_t)(0xc0 + i);
+	memcpy(plain, xts_v4_key, 32);
+	for (i = 0; i < 8; i++) /* The keytag, big endian as in the BSF. */
+		plain[32 + i] = (uint8_t)(W_KEYTAG >> (56 - 8 * i));
+	TEST_ASSERT(crypto_key_wrap(kek, 32, cred, 40, wcred) == 0 &&
+		    crypto_key_wrap(kek, 32, plain, 40, wkey) == 0, "wrap");
+	for (i = 0; i < 48; i++)
+		snprintf(hex + 2 * i, 3, "%02x", wcred[i]);
+	snprintf(args, sizeof(args), "dev=emu,key_mode=wrapped,"
+		 "credential_id=%u,import_kek_id=%u,credential=%s,"
+		 "keytag=0x%" PRIx64, MLX5_EMU_PROV_CRED_ID,
+		 MLX5_EMU_PROV_KEK_ID, hex, (uint64_t)W_KEYTAG);
+	mlx5_emu_caps_default(&caps);
+	caps.crypto = 1;
+	caps.crypto_wrapped = 1;
+	caps.crypto_provisioned = 1;
+	caps.crypto_kek_len = 32;
+	memcpy(caps.crypto_kek, kek, 32);
+	memcpy(caps.crypto_credential, cred, 40);
+	heap_use(&before);
+	TEST_ASSERT_SUCCESS(crypto_dev_up_caps(C_NAME, args, &caps, C_QDESC,
+					       c_pools.sess, &id),
+			    "device up, logged in with the provisioned KEK");
+	ok = wrapped_session_run(id, wkey, 1) == 0 &&
+	     wrapped_session_run(id, wkey, 0) == 0;
+	/* Another KEK's wrap: the device refuses the DEK. */
+	for (i = 0; i < sizeof(other); i++)
+		other[i] = (uint8_t)(kek[i] ^ 0x5a);
+	TEST_ASSERT_SUCCESS(crypto_key_wrap(other, 32, plain, 40, wkey),
+			    "wrap");
+	crypto_xform_fill(&x, wkey, 48, RTE_CRYPTO_CIPHER_OP_ENCRYPT, 512);
+	TEST_ASSERT(rte_cryptodev_sym_session_create(id, &x, c_pools.sess) ==
+		    NULL, "a key of another KEK accepted");
+	TEST_ASSERT_SUCCESS(dev_down(id), "device down");
+	TEST_ASSERT(ok, "IEEE 1619 vector 4 through a wrapped key");
+	TEST_ASSERT_SUCCESS(heap_unchanged_devs(&before, 1, "wrapped device"),
+			    "leak");
+	return TEST_SUCCESS;
+}
+
 /* A configured device (no queue pair) on a plaintext-key engine. */
 static int
 dev_cfg(uint8_t *id)
@@ -746,6 +1007,8 @@ static struct unit_test_suite crypto_mlx5cq_suite = {
 		TEST_CASE(test_crypto_bad_session),
 		TEST_CASE(test_crypto_kat),
 		TEST_CASE(test_crypto_error_cqe),
+		TEST_CASE(test_crypto_ring_wrap),
+		TEST_CASE(test_crypto_wrapped_kat),
 		TEST_CASES_END(),
 	},
 };

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <openssl/evp.h>
+
 #include <rte_dev.h>
 #include <rte_mbuf.h>
 
@@ -64,6 +66,14 @@ int
 crypto_dev_up(const char *name, const char *args, uint16_t nb_desc,
 	      struct rte_mempool *sess_mp, uint8_t *id)
 {
+	return crypto_dev_up_caps(name, args, NULL, nb_desc, sess_mp, id);
+}
+
+int
+crypto_dev_up_caps(const char *name, const char *args,
+		   const struct mlx5_emu_caps *caps, uint16_t nb_desc,
+		   struct rte_mempool *sess_mp, uint8_t *id)
+{
 	struct rte_cryptodev_config conf = {
 		.socket_id = SOCKET_ID_ANY,
 		.nb_queue_pairs = 1,
@@ -74,7 +84,8 @@ crypto_dev_up(const char *name, const char *args, uint16_t nb_desc,
 	};
 	int ret;
 
-	if (crypto_caps(1, 0) != 0)
+	if (caps != NULL ? mlx5_emu_open_caps_set(caps) != 0 :
+	    crypto_caps(1, 0) != 0)
 		return -1;
 	ret = rte_eal_hotplug_add("vdev", name, args);
 	mlx5_emu_open_caps_set(NULL);
@@ -121,4 +132,23 @@ crypto_xform_fill(struct rte_crypto_sym_xform *x, const uint8_t *key,
 	x->cipher.iv.offset = CRYPTO_IV_OFF;
 	x->cipher.iv.length = 16;
 	x->cipher.dataunit_len = du_len;
+}
+
+int
+crypto_key_wrap(const uint8_t *kek, unsigned int kek_len, const uint8_t *in,
+		unsigned int inlen, uint8_t *out)
+{
+	EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+	int outl = 0, fin = 0, ok;
+
+	if (c == NULL)
+		return -1;
+	EVP_CIPHER_CTX_set_flags(c, EVP_CIPHER_CTX_FLAG_WRAP_ALLOW);
+	ok = EVP_EncryptInit_ex(c, kek_len == 16 ? EVP_aes_128_wrap() :
+				EVP_aes_256_wrap(), NULL, kek, NULL) == 1 &&
+	     EVP_EncryptUpdate(c, out, &outl, in, (int)inlen) == 1 &&
+	     EVP_EncryptFinal_ex(c, out + outl, &fin) == 1 &&
+	     outl + fin == (int)inlen + 8;
+	EVP_CIPHER_CTX_free(c);
+	return ok ? 0 : -1;
 }

@@ -41,6 +41,17 @@ int crypto_caps(int crypto, int wrapped);
  */
 int crypto_dev_up(const char *name, const char *args, uint16_t nb_desc,
 		  struct rte_mempool *sess_mp, uint8_t *id);
+/* The same on an emulated HCA of caps (NULL: plaintext-key engine). */
+struct mlx5_emu_caps;
+int crypto_dev_up_caps(const char *name, const char *args,
+		       const struct mlx5_emu_caps *caps, uint16_t nb_desc,
+		       struct rte_mempool *sess_mp, uint8_t *id);
+/*
+ * RFC 3394 key wrap with OpenSSL (default IV): out gets inlen + 8 bytes;
+ * 0 or -1.
+ */
+int crypto_key_wrap(const uint8_t *kek, unsigned int kek_len,
+		    const uint8_t *in, unsigned int inlen, uint8_t *out);
 /* Stop, close and remove the device: 0 or -1. */
 int crypto_dev_down(const char *name, uint8_t id);
 /* An AES-XTS cipher transform (IV at CRYPTO_IV_OFF, 16 bytes). */

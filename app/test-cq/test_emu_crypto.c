@@ -27,6 +27,7 @@
 
 #include "mlx5_emu.h"
 #include "test.h"
+#include "test_crypto_util.h"
 #include "test_usage.h"
 #include "test_xts_fix.h"
 #include "test_xts_vectors.h"
@@ -91,26 +92,6 @@ objs_of(struct ibv_context *ctx)
 	return st.devx_objs;
 }
 
-/* RFC 3394 wrap with OpenSSL (default IV); 0 on success. */
-static int
-key_wrap(const uint8_t *kek, unsigned int kek_len, const uint8_t *in,
-	 unsigned int inlen, uint8_t *out)
-{
-	EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
-	int outl = 0, fin = 0, ok;
-
-	if (c == NULL)
-		return -1;
-	EVP_CIPHER_CTX_set_flags(c, EVP_CIPHER_CTX_FLAG_WRAP_ALLOW);
-	ok = EVP_EncryptInit_ex(c, kek_len == 16 ? EVP_aes_128_wrap() :
-				EVP_aes_256_wrap(), NULL, kek, NULL) == 1 &&
-	     EVP_EncryptUpdate(c, out, &outl, in, (int)inlen) == 1 &&
-	     EVP_EncryptFinal_ex(c, out + outl, &fin) == 1 &&
-	     outl + fin == (int)inlen + 8;
-	EVP_CIPHER_CTX_free(c);
-	return ok ? 0 : -1;
-}
-
 /* The test's key wrap against RFC 3394 section 4.1. */
 static int
 test_crypto_keywrap_vector(void)
@@ -130,7 +111,7 @@ test_crypto_keywrap_vector(void)
 	};
 	uint8_t out[24];
 
-	TEST_ASSERT_SUCCESS(key_wrap(kek, 16, data, 16, out), "wrap");
+	TEST_ASSERT_SUCCESS(crypto_key_wrap(kek, 16, data, 16, out), "wrap");
 	TEST_ASSERT_BUFFERS_ARE_EQUAL(out, wrapped, 24, "RFC 3394 4.1");
 	return TEST_SUCCESS;
 }
@@ -371,8 +352,8 @@ login_make(struct ibv_context *ctx, struct login_set *ls)
 	uint32_t synd, id;
 	int err;
 
-	TEST_ASSERT_SUCCESS(key_wrap(kek256, 32, credential, 40, wrapped),
-			    "wrap");
+	TEST_ASSERT_SUCCESS(crypto_key_wrap(kek256, 32, credential, 40,
+					    wrapped), "wrap");
 	kek_in(in, kek256, 1);
 	ls->kek = gobj_create(ctx, in, MLX5_ST_SZ_BYTES(create_import_kek_in),
 			      &err, &status, &synd, &ls->kek_id);
@@ -433,7 +414,8 @@ test_crypto_login(void)
 	TEST_ASSERT_SUCCESS(login_make(f.ctx, &ls), "login");
 	TEST_ASSERT_EQUAL(objs_of(f.ctx), n0 + 3, "three objects");
 	/* A second login. */
-	TEST_ASSERT_SUCCESS(key_wrap(kek256, 32, credential, 40, wrapped), "");
+	TEST_ASSERT_SUCCESS(crypto_key_wrap(kek256, 32, credential, 40,
+					    wrapped), "");
 	login_in(in, ls.cred_id, ls.kek_id, wrapped);
 	EXPECT_REFUSED(f.ctx, in, MLX5_ST_SZ_BYTES(create_crypto_login_in),
 		       EINVAL, ST_BAD_RES_STATE,
@@ -452,12 +434,13 @@ test_crypto_login(void)
 	/* The credential wrapped with another KEK, or tampered with. */
 	memcpy(bad_kek, kek256, sizeof(bad_kek));
 	bad_kek[0] ^= 1;
-	TEST_ASSERT_SUCCESS(key_wrap(bad_kek, 32, credential, 40, wrapped),
-			    "");
+	TEST_ASSERT_SUCCESS(crypto_key_wrap(bad_kek, 32, credential, 40,
+					    wrapped), "");
 	login_in(in, ls.cred_id, ls.kek_id, wrapped);
 	EXPECT_REFUSED(f.ctx, in, MLX5_ST_SZ_BYTES(create_crypto_login_in),
 		       EINVAL, ST_BAD_PARAM, MLX5_EMU_SYND_CRYPTO_CREDENTIAL);
-	TEST_ASSERT_SUCCESS(key_wrap(kek256, 32, credential, 40, wrapped), "");
+	TEST_ASSERT_SUCCESS(crypto_key_wrap(kek256, 32, credential, 40,
+					    wrapped), "");
 	wrapped[20] ^= 0x80;
 	login_in(in, ls.cred_id, ls.kek_id, wrapped);
 	EXPECT_REFUSED(f.ctx, in, MLX5_ST_SZ_BYTES(create_crypto_login_in),
@@ -541,7 +524,8 @@ test_crypto_dek_wrapped(void)
 
 	TEST_ASSERT_SUCCESS(cfix_open(&f, "emu_cr_dekw", 1, 12, 0), "open");
 	n0 = objs_of(f.ctx);
-	TEST_ASSERT_SUCCESS(key_wrap(kek256, 32, dek128, 40, wrapped), "");
+	TEST_ASSERT_SUCCESS(crypto_key_wrap(kek256, 32, dek128, 40,
+					    wrapped), "");
 	/* No login yet. */
 	dek_in(in, 0, f.pdn, wrapped, 48);
 	EXPECT_REFUSED(f.ctx, in, sizeof(in), EIO, ST_BAD_SYS_STATE,
@@ -645,7 +629,8 @@ test_crypto_wrapped_xts(void)
 	TEST_ASSERT_SUCCESS(login_make(f.ctx, &ls), "login");
 	memcpy(plain, xts_v4_key, 32);
 	put64(plain + 32, KEYTAG);
-	TEST_ASSERT_SUCCESS(key_wrap(kek256, 32, plain, 40, wrapped), "wrap");
+	TEST_ASSERT_SUCCESS(crypto_key_wrap(kek256, 32, plain, 40, wrapped),
+			    "wrap");
 	dek_in(in, 0, f.pdn, wrapped, 48);
 	dek = gobj_create(f.ctx, in, sizeof(in), &err, &status, &synd, &id);
 	TEST_ASSERT_NOT_NULL(dek, "DEK: errno %d syndrome 0x%x", err, synd);

@@ -64,7 +64,26 @@ struct mlx5_emu_caps {
 					    * nonzero refuses every DEK
 					    * (default 0).
 					    */
+	uint8_t crypto_provisioned; /**< Wrapped mode: the device comes
+				      * with an IMPORT_KEK object (id
+				      * MLX5_EMU_PROV_KEK_ID, key
+				      * crypto_kek) and an officer
+				      * CREDENTIAL object (id
+				      * MLX5_EMU_PROV_CRED_ID,
+				      * crypto_credential), as a card the
+				      * crypto officer has set up before
+				      * any program opens it (default 0).
+				      */
+	uint8_t crypto_kek_len; /**< 16 or 32 (AES-128/256 import KEK). */
+	uint8_t crypto_kek[32]; /**< The provisioned KEK. */
+	uint8_t crypto_credential[40]; /**< The provisioned credential. */
 };
+
+/** Object ids of the provisioned IMPORT_KEK and CREDENTIAL
+ * (caps.crypto_provisioned): below every id the device hands out.
+ */
+#define MLX5_EMU_PROV_KEK_ID 0x10
+#define MLX5_EMU_PROV_CRED_ID 0x11
 
 /** Failure points for injection (mlx5_emu_fail_inject()). */
 enum mlx5_emu_fail_point {

@@ -118,6 +118,7 @@ struct emu_bsf {
 /* An indirect memory key (KLM access mode). */
 struct emu_mkey {
 	TAILQ_ENTRY(emu_mkey) next;
+	LIST_ENTRY(emu_mkey) hnext; /* Bucket of emu_crypto.mkey_hash. */
 	uint32_t key; /* mkey_index << 8 | mkey_7_0. */
 	uint32_t pdn;
 	uint8_t crypto_en;
@@ -152,12 +153,21 @@ struct emu_qp {
 };
 
 /* Crypto state of one device (allocated with its first crypto object). */
+/* Buckets of the mkey table: indexes are handed out in sequence, so up to
+ * this many mkeys have a bucket each.
+ */
+#define EMU_MKEY_HASH 4096
+
 struct emu_crypto {
 	TAILQ_HEAD(, emu_kek) keks;
 	TAILQ_HEAD(, emu_cred) creds;
 	TAILQ_HEAD(, emu_login) logins;
 	TAILQ_HEAD(, emu_dek) deks;
 	TAILQ_HEAD(, emu_mkey) mkeys;
+	/* The mkeys by index (a WQE names its mkey: the device finds the
+	 * context by index, not by walking every mkey).
+	 */
+	LIST_HEAD(, emu_mkey) mkey_hash[EMU_MKEY_HASH];
 	TAILQ_HEAD(, emu_qp) qps;
 	uint32_t ndeks;
 	uint32_t next_mkey; /* Next mkey index. */
@@ -210,6 +220,8 @@ int emu_key_unwrap(const uint8_t *kek, unsigned int kek_len,
 		   const uint8_t *in, unsigned int inlen, uint8_t *out);
 
 /* mlx5_emu_login.c */
+int emu_crypto_provision(struct emu_dev *dev, struct emu_crypto *cr);
+void emu_crypto_unprovision(struct emu_crypto *cr);
 int emu_kek_create(struct emu_dev *dev, struct emu_crypto *cr,
 		   const void *in, size_t inlen, void *out, size_t outlen,
 		   uint32_t *id, void **priv);

@@ -40,6 +40,7 @@ emu_crypto_get(struct emu_dev *dev)
 {
 	struct emu_net *net = emu_net_get(dev);
 	struct emu_crypto *cr;
+	unsigned int i;
 
 	if (net == NULL)
 		return NULL;
@@ -53,6 +54,12 @@ emu_crypto_get(struct emu_dev *dev)
 	TAILQ_INIT(&cr->logins);
 	TAILQ_INIT(&cr->deks);
 	TAILQ_INIT(&cr->mkeys);
+	for (i = 0; i < EMU_MKEY_HASH; i++)
+		LIST_INIT(&cr->mkey_hash[i]);
+	if (emu_crypto_provision(dev, cr) != 0) {
+		free(cr);
+		return NULL;
+	}
 	TAILQ_INIT(&cr->qps);
 	emu_net_lock();
 	net->crypto = cr;
@@ -63,6 +70,8 @@ emu_crypto_get(struct emu_dev *dev)
 void
 emu_crypto_release(struct emu_net *net)
 {
+	if (net->crypto != NULL)
+		emu_crypto_unprovision(net->crypto);
 	free(net->crypto);
 	net->crypto = NULL;
 }

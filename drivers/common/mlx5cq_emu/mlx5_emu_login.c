@@ -24,7 +24,8 @@
  *   BAD_RES_STATE, CRYPTO_LOGIN_EXISTS). The login's KEK then unwraps
  *   the DEKs (mlx5_emu_dek.c).
  * A KEK or credential a login uses cannot be destroyed (RES_BUSY,
- * CRYPTO_BUSY).
+ * CRYPTO_BUSY). With caps.crypto_provisioned the device also has a KEK
+ * and a credential from the start (emu_crypto_provision()).
  */
 
 #include <errno.h>
@@ -264,4 +265,67 @@ emu_login_destroy(struct emu_crypto *cr, struct emu_login *l)
 	l->kek->refcnt--;
 	emu_net_unlock();
 	free(l);
+}
+
+/*
+ * Factory provisioning (caps.crypto_provisioned, wrapped mode): the
+ * IMPORT_KEK and officer CREDENTIAL objects a crypto officer set up on the
+ * card before any program opened it, at the ids MLX5_EMU_PROV_KEK_ID and
+ * MLX5_EMU_PROV_CRED_ID (below every id the device hands out). No DevX
+ * object of a program names them: they go with the device
+ * (emu_crypto_unprovision()). 0, or -EINVAL with a log line, or -ENOMEM.
+ */
+int
+emu_crypto_provision(struct emu_dev *dev, struct emu_crypto *cr)
+{
+	const struct mlx5_emu_caps *c = &dev->caps;
+	struct emu_kek *kek;
+	struct emu_cred *ec;
+
+	if (!c->crypto || !c->crypto_wrapped || !c->crypto_provisioned)
+		return 0;
+	if (c->crypto_kek_len != 16 && c->crypto_kek_len != 32) {
+		EMU_LOG(ERR, "%s: provisioned import KEK of %u bytes: 16 or 32",
+			dev->name, c->crypto_kek_len);
+		return -EINVAL;
+	}
+	kek = calloc(1, sizeof(*kek));
+	ec = calloc(1, sizeof(*ec));
+	if (kek == NULL || ec == NULL) {
+		free(kek);
+		free(ec);
+		return -ENOMEM;
+	}
+	kek->obj_type = MLX5_GENERAL_OBJ_TYPE_IMPORT_KEK;
+	kek->key_size = c->crypto_kek_len == 32 ? MLX5_CRYPTO_KEY_SIZE_256b :
+			MLX5_CRYPTO_KEY_SIZE_128b;
+	memcpy(kek->key, c->crypto_kek, c->crypto_kek_len);
+	kek->id = MLX5_EMU_PROV_KEK_ID;
+	ec->obj_type = MLX5_GENERAL_OBJ_TYPE_CREDENTIAL;
+	ec->role = MLX5_CREDENTIAL_ROLE_OFFICER;
+	memcpy(ec->cred, c->crypto_credential, EMU_CRED_LEN);
+	ec->id = MLX5_EMU_PROV_CRED_ID;
+	TAILQ_INSERT_TAIL(&cr->keks, kek, next);
+	TAILQ_INSERT_TAIL(&cr->creds, ec, next);
+	return 0;
+}
+
+/*
+ * The provisioned objects, when the device goes (nothing else is left:
+ * the DevX objects of programs are gone before).
+ */
+void
+emu_crypto_unprovision(struct emu_crypto *cr)
+{
+	struct emu_kek *kek;
+	struct emu_cred *ec;
+
+	while ((kek = TAILQ_FIRST(&cr->keks)) != NULL) {
+		TAILQ_REMOVE(&cr->keks, kek, next);
+		free(kek);
+	}
+	while ((ec = TAILQ_FIRST(&cr->creds)) != NULL) {
+		TAILQ_REMOVE(&cr->creds, ec, next);
+		free(ec);
+	}
 }

@@ -23,7 +23,8 @@
  * mailbox gives it (klm byte_count, mkey, address) and its length as
  * mkc.len; UMR WQEs replace them (mlx5_emu_umr.c). A KLM entry's mkey is
  * an MR lkey (direct), checked when data moves. rw/rr/lw/lr are kept (rw
- * is checked by RDMA writes).
+ * is checked by RDMA writes). WQEs find an mkey by its index in a hashed
+ * table (EMU_MKEY_HASH buckets), as the device indexes its mkey contexts.
  */
 
 #include <errno.h>
@@ -47,7 +48,8 @@ emu_mkey_lookup(struct emu_crypto *cr, uint32_t key)
 
 	if (cr == NULL)
 		return NULL;
-	TAILQ_FOREACH(mk, &cr->mkeys, next)
+	LIST_FOREACH(mk, &cr->mkey_hash[(key >> 8) & (EMU_MKEY_HASH - 1)],
+		     hnext)
 		if (mk->key == key)
 			return mk;
 	return NULL;
@@ -149,6 +151,8 @@ emu_mkey_create(struct emu_dev *dev, struct emu_crypto *cr, const void *in,
 	mk->key = cr->next_mkey << 8 | MLX5_GET(mkc, mkc, mkey_7_0);
 	emu_net_lock();
 	TAILQ_INSERT_TAIL(&cr->mkeys, mk, next);
+	LIST_INSERT_HEAD(&cr->mkey_hash[cr->next_mkey & (EMU_MKEY_HASH - 1)],
+			 mk, hnext);
 	emu_net_unlock();
 	emu_cmd_ok(out, outlen);
 	MLX5_SET(create_mkey_out, out, mkey_index, mk->key >> 8);
@@ -162,6 +166,7 @@ emu_mkey_destroy(struct emu_crypto *cr, struct emu_mkey *mk)
 {
 	emu_net_lock();
 	TAILQ_REMOVE(&cr->mkeys, mk, next);
+	LIST_REMOVE(mk, hnext);
 	emu_net_unlock();
 	free(mk->klm);
 	free(mk);

@@ -178,16 +178,33 @@ mlx5cq_crypto_wqe_set(struct mlx5cq_crypto_qp *qp, struct rte_crypto_op *op)
 	ds = RTE_ALIGN_CEIL(ds, 4);
 	pad = priv->rdmaw_wqe_size / MLX5_WSEG_SIZE - ds;
 	nop = (struct mlx5_wqe_cseg *)(set + priv->umr_wqe_size);
+	/*
+	 * The completion is asked of the set's last WQE: a CQE says the
+	 * device is done with the WQEs up to the one it names, not with
+	 * those after it, and the set is written again as soon as its
+	 * operation is dequeued. (A CQE of the RDMA write with the NOP
+	 * still unread let the next pass of the ring overwrite that NOP
+	 * under the device: a flushed QP, and operations handed back
+	 * unciphered.)
+	 */
 	if (pad != 0) {
-		/* NOP to the end of the set. */
+		/* NOP to the end of the set; it completes the set. */
+		rw->ctr.flags = RTE_BE32(MLX5_COMP_ONLY_FIRST_ERR <<
+					 MLX5_COMP_MODE_OFFSET |
+					 MLX5_WQE_CTRL_INITIATOR_SMALL_FENCE);
 		nop = (struct mlx5_wqe_cseg *)((uint8_t *)rw +
 					       ds * MLX5_WSEG_SIZE);
 		wqe_idx += ds / 4;
 		nop->opcode = rte_cpu_to_be_32((uint32_t)wqe_idx << 8 |
 					       MLX5_OPCODE_NOP);
 		nop->sq_ds = rte_cpu_to_be_32(qp->qpn << 8 | pad);
-		nop->flags = 0;
+		nop->flags = RTE_BE32(MLX5_COMP_ALWAYS <<
+				      MLX5_COMP_MODE_OFFSET);
 		nop->misc = 0;
+	} else {
+		rw->ctr.flags = RTE_BE32(MLX5_COMP_ALWAYS <<
+					 MLX5_COMP_MODE_OFFSET |
+					 MLX5_WQE_CTRL_INITIATOR_SMALL_FENCE);
 	}
 	qp->last_ctrl = *(uint64_t *)nop;
 	/* Success unless its completion says otherwise (the op is ours until

@@ -9,8 +9,9 @@
  * (control, UMR control, mkey context, KLM list, crypto BSF at its end)
  * that points that set's indirect crypto mkey at the destination, then an
  * RDMA write WQE from the source to address 0 of that mkey, padded with a
- * NOP so every set has the same power-of-2 size. The constant parts of the
- * WQEs are written once here.
+ * NOP so every set has the same power-of-2 size; the set's last WQE asks
+ * for the completion. The constant parts of the WQEs are written once
+ * here.
  */
 
 #include <errno.h>
@@ -113,9 +114,8 @@ mlx5cq_crypto_wqe_set_init(struct mlx5cq_crypto_priv *priv,
 					   MLX5_UMRC_KO_OFFSET |
 					   4u << MLX5_UMRC_TO_BS_OFFSET);
 	bsf->keytag = priv->keytag_be;
-	/* The RDMA write completes always; it waits for the UMR. */
-	rw->ctr.flags = RTE_BE32(MLX5_COMP_ALWAYS << MLX5_COMP_MODE_OFFSET |
-				 MLX5_WQE_CTRL_INITIATOR_SMALL_FENCE);
+	/* The RDMA write waits for the UMR; whether it completes depends on
+	 * the NOP after it (the enqueue sets its flags). */
 	rw->rseg.raddr = 0;
 	rw->rseg.rkey = rte_cpu_to_be_32(qp->mkeys[i]->id);
 }
