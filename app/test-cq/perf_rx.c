@@ -3,16 +3,17 @@
  */
 
 /*
- * dpdk-test-cq ... -- perf-rx [--reps N] [--case PREFIX]
+ * dpdk-test-cq ... -- perf-rx [--reps N] [--case PREFIX] [--fill inject|port]
  *   (also the last table of perf; --case: only the cases whose name
- *   starts with PREFIX)
+ *   starts with PREFIX; --fill: how each pass fills the ring, prx_fill)
  *
  * Cycles per packet of rte_eth_rx_burst() on a net_mlx5cq port whose RX
  * CQ and RQ are prepared in memory: the emulator's engine thread is
- * paused; a second port on the same emulated wire sends one ring's worth
- * of 64-byte UDP frames and one mlx5_emu_net_progress() pass delivers them
- * (untimed), so the RQ buffers hold the frames and the RX CQ their
- * completions (compressed in sessions when the port asks for it). Then
+ * paused; one ring's worth of 64-byte UDP frames is put on the port's
+ * emulated wire in one engine pass (untimed; by default injected from
+ * outside, with --fill port sent by a second port on the wire), so the
+ * RQ buffers hold the frames and the RX CQ their completions (compressed
+ * in sessions when the port asks for it). Then
  * only the RX bursts of 32 are timed (rdtsc around each call) until the
  * ring is drained; the received mbufs are freed outside the timed region.
  *
@@ -46,6 +47,7 @@
 #define PRX_FRAME_PAYLOAD 18 /* 14 + 20 + 8 + 18 = 60 bytes + FCS room */
 #define PRX_POOL_N 16384
 #define PRX_CACHE 256
+#define PRX_DESC_MAX 4096 /* largest ring of the cases */
 
 struct prx_case {
 	const char *name;
@@ -98,17 +100,40 @@ prx_start(uint16_t port, struct rte_mempool *mp, uint16_t desc)
 	return rte_eth_dev_start(port);
 }
 
-/* One pass: fill A's ring from B (untimed), drain it timing each burst. */
+/*
+ * How a pass fills A's ring (untimed): PRX_FILL_INJECT puts the frames on
+ * the wire from outside in one engine pass (mlx5_emu_wire_inject_burst:
+ * the model copies each frame into its buffer and writes its CQE, about
+ * what DPDK's reference harness does with mlx5_emu_cq_post, so both RX
+ * functions start from alike caches); PRX_FILL_PORT sends them from port
+ * B through its SQ, the engine and the wire (TX mbufs, WQEs and the TX
+ * CQ evict part of A's mbuf headers from the caches, as forwarding would).
+ */
+enum prx_fill { PRX_FILL_INJECT, PRX_FILL_PORT };
+static enum prx_fill prx_fill = PRX_FILL_INJECT;
+
+/* One pass: fill A's ring (untimed), drain it timing each burst. */
 static int
-prx_pass(uint16_t a, uint16_t b, struct rte_mempool *txp, uint32_t n,
-	 const uint8_t *frame, uint32_t flen, uint64_t *cyc, uint32_t *pk,
-	 unsigned int *ns)
+prx_pass(uint16_t a, uint16_t b, const char *wire, struct rte_mempool *txp,
+	 uint32_t n, const uint8_t *frame, uint32_t flen, uint64_t *cyc,
+	 uint32_t *pk, unsigned int *ns)
 {
+	static const void *fr[PRX_DESC_MAX];
+	static uint32_t fl[PRX_DESC_MAX];
 	struct rte_mbuf *m[PRX_BURST];
-	uint32_t sent = 0, got = 0, in_slice = 0;
+	uint32_t sent = 0, got = 0, in_slice = 0, i;
 	uint64_t slice_cyc = 0;
 	unsigned int idle = 0;
 
+	if (prx_fill == PRX_FILL_INJECT) {
+		for (i = 0; i < n; i++) {
+			fr[i] = frame;
+			fl[i] = flen;
+		}
+		if (mlx5_emu_wire_inject_burst(wire, fr, fl, n) <= 0)
+			return -1;
+		sent = n;
+	}
 	while (sent < n) {
 		uint16_t k = (uint16_t)RTE_MIN((uint32_t)PRX_BURST, n - sent);
 		uint16_t i, t;
@@ -127,7 +152,7 @@ prx_pass(uint16_t a, uint16_t b, struct rte_mempool *txp, uint32_t n,
 		if (t == 0 && ++idle > 1000)
 			return -1;
 	}
-	while (mlx5_emu_net_progress() != 0)
+	while (prx_fill == PRX_FILL_PORT && mlx5_emu_net_progress() != 0)
 		;
 	idle = 0;
 	while (got < n) {
@@ -198,7 +223,8 @@ prx_case_run(const struct prx_case *pc, unsigned int k, unsigned int reps,
 	for (r = 0; r <= reps; r++) {
 		unsigned int s0 = ns;
 
-		if (prx_pass(a, b, txp, pc->desc, frame, flen, cyc, pk,
+		snprintf(name, sizeof(name), "prx%u", k);
+		if (prx_pass(a, b, name, txp, pc->desc, frame, flen, cyc, pk,
 			     &ns) != 0) {
 			printf("perf-rx: %s: pass %u did not drain\n",
 			       pc->name, r);
@@ -287,11 +313,18 @@ test_cq_perf_rx(int argc, char **argv)
 			reps = (unsigned int)atoi(argv[i + 1]);
 		else if (strcmp(argv[i], "--case") == 0)
 			only = argv[i + 1];
+		else if (strcmp(argv[i], "--fill") == 0 &&
+			 strcmp(argv[i + 1], "port") == 0)
+			prx_fill = PRX_FILL_PORT;
+		else if (strcmp(argv[i], "--fill") == 0 &&
+			 strcmp(argv[i + 1], "inject") == 0)
+			prx_fill = PRX_FILL_INJECT;
 		else
 			break;
 	}
 	if (i != argc) {
-		printf("usage: perf-rx [--reps N] [--case PREFIX]\n");
+		printf("usage: perf-rx [--reps N] [--case PREFIX] "
+		       "[--fill inject|port]\n");
 		return 2;
 	}
 	if (reps < 1 || reps > 1000) {
