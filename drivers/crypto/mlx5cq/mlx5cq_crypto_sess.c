@@ -111,10 +111,10 @@ mlx5cq_crypto_sym_session_configure(struct rte_cryptodev *dev,
 		MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY :
 		MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_WIRE;
 	s->bs_bpt_eo_es = rte_cpu_to_be_32
-		(MLX5_BSF_SIZE_64B << MLX5_BSF_SIZE_OFFSET |
-		 MLX5_BSF_P_TYPE_CRYPTO << MLX5_BSF_P_TYPE_OFFSET |
-		 order << MLX5_ENCRYPTION_ORDER_OFFSET |
-		 MLX5_ENCRYPTION_STANDARD_AES_XTS);
+		((uint32_t)MLX5_BSF_SIZE_64B << MLX5_BSF_SIZE_OFFSET |
+		 (uint32_t)MLX5_BSF_P_TYPE_CRYPTO << MLX5_BSF_P_TYPE_OFFSET |
+		 (uint32_t)order << MLX5_ENCRYPTION_ORDER_OFFSET |
+		 (uint32_t)MLX5_ENCRYPTION_STANDARD_AES_XTS);
 	s->bsp_res = rte_cpu_to_be_32((uint32_t)
 		mlx5cq_crypto_du_code(c->dataunit_len) <<
 		MLX5_BLOCK_SIZE_OFFSET);
