@@ -68,6 +68,18 @@ if [ ! -f "$src/VERSION" ]; then
 	fi
 fi
 log "DPDK $(cat "$src/VERSION") in $src"
+# Local fix (not upstream, still there in v26.07-rc4): cperf_create_session()
+# of dpdk-test-crypto-perf leaves its transforms on the stack
+# uninitialised, so cipher.dataunit_len is whatever the stack held and a
+# PMD that checks it (crypto_mlx5cq: 0, 512, 4096 or 1 MiB) refuses the
+# session now and then (ENOTSUP, "Unsupported case"). Zero them.
+tab=$(printf '\t')
+xf="^${tab}struct rte_crypto_sym_xform \\(cipher\\|auth\\|aead\\)_xform;\$"
+if grep -q "$xf" "$src/app/test-crypto-perf/cperf_ops.c"; then
+	log "zeroing the transforms of dpdk-test-crypto-perf's sessions"
+	sed -i "s/$xf/${tab}struct rte_crypto_sym_xform \\1_xform = { 0 };/" \
+		"$src/app/test-crypto-perf/cperf_ops.c"
+fi
 
 options="drivers=$drivers apps=$apps disable_libs=$disable_libs"
 if [ ! -f "$build/build.ninja" ]; then
