@@ -14,7 +14,7 @@ and dequeued, none failed, a positive MOps figure.
 The PMD is loaded with EAL -d from this build's drivers folder; the
 emulated device gets a plaintext-key crypto engine from the vdev's
 emu_crypto=plaintext devarg.
-Usage: crypto_perf_mlx5cq.py --build BUILD [CASE...]
+Usage: crypto_perf_mlx5cq.py --build BUILD [--crypto-perf PROG] [CASE...]
 """
 
 import argparse
@@ -29,6 +29,9 @@ VDEV = 'crypto_mlx5cq0,dev=emu,emu_crypto=plaintext,key_mode=plaintext'
 # (section of the vectors file, key bytes)
 VECS = [('xts_128_v4', 32), ('xts_256_v10', 64)]
 TOTAL = 4096
+# dpdk-test-crypto-perf of the DPDK the build uses (--crypto-perf, from
+# meson): another release's tool cannot run with this build's libraries.
+CRYPTO_PERF = 'dpdk-test-crypto-perf'
 
 
 class Failure(Exception):
@@ -51,7 +54,7 @@ def perf(build, args, timeout=600):
     d = drivers_dir(build)
     env = dict(os.environ)
     env['LD_LIBRARY_PATH'] = d + ':' + env.get('LD_LIBRARY_PATH', '')
-    cmd = ['dpdk-test-crypto-perf', '--no-pci', '--in-memory', '-l', '0,1',
+    cmd = [CRYPTO_PERF, '--no-pci', '--in-memory', '-l', '0,1',
            '--log-level=lib.eal:error', '-d', d, '--vdev', VDEV, '--',
            '--devtype', 'crypto_mlx5cq', '--optype', 'cipher-only',
            '--cipher-algo', 'aes-xts', '--cipher-iv-sz', '16',
@@ -113,10 +116,13 @@ CASES = {'verify': case_verify, 'throughput': case_throughput}
 
 
 def main():
+    global CRYPTO_PERF
     ap = argparse.ArgumentParser()
     ap.add_argument('--build', required=True)
+    ap.add_argument('--crypto-perf', default=CRYPTO_PERF)
     ap.add_argument('cases', nargs='*')
     a = ap.parse_args()
+    CRYPTO_PERF = a.crypto_perf
     names = a.cases or list(CASES)
     failed = 0
     for name in names:

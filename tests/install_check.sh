@@ -9,6 +9,8 @@
 #     examples/cq_poll built with make through the staged pkg-config files
 #     and run (exact output); dpdk-testpmd on the staged PMD alone (-d of
 #     the file), the emulated HCA reached through the plugin loader.
+#     With a DPDK in a prefix (the build's pkg_config_path), that DPDK's
+#     PMD folder (its EAL's RTE_EAL_PMD_PATH), libraries and dpdk-testpmd.
 #   install_check.sh system BUILD    (root; devtools/test.sh)
 #     install into the real prefix; the PMD in DPDK's PMD folder; testpmd
 #     without -d or LD_LIBRARY_PATH probes net_mlx5cq,dev=emu; testpmd
@@ -39,8 +41,17 @@ not_has() { ! has "$@"; }
 opt() {
 	meson introspect --buildoptions "$build" | python3 -c '
 import json, sys
-print([o["value"] for o in json.load(sys.stdin) if o["name"] == sys.argv[1]][0])' "$1"
+v = [o["value"] for o in json.load(sys.stdin) if o["name"] == sys.argv[1]][0]
+print(":".join(v) if isinstance(v, list) else v)' "$1"
 }
+# The DPDK the build was configured with (its pkg_config_path: a DPDK in
+# a prefix, devtools/build.sh --dpdk; empty: the system's): its PMD
+# folder, libraries and dpdk-testpmd, not whatever DPDK is on the system.
+dpdk_pc=$(opt pkg_config_path)
+if [ -n "$dpdk_pc" ]; then
+	PKG_CONFIG_PATH="$dpdk_pc${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+	export PKG_CONFIG_PATH
+fi
 prefix=$(opt prefix)
 libdir=$prefix/$(opt libdir)
 incdir=$prefix/$(opt includedir)
@@ -54,6 +65,8 @@ if [ -z "$pmd_dir" ]; then
 fi
 eal_pmd_path=$(grep -a -o 'DPDK_PLUGIN_PATH=[^[:cntrl:]]*' \
 	"$dpdk_libdir"/librte_eal.so.* | head -1 | cut -d= -f2)
+testpmd=$(pkg-config --variable=prefix libdpdk)/bin/dpdk-testpmd
+[ -x "$testpmd" ] || testpmd=dpdk-testpmd
 pmd_file=librte_net_mlx5cq.so
 emu_file=librte_common_mlx5cq_emu.so
 eal="--no-pci --in-memory --log-level=lib.eal:error"
@@ -116,14 +129,15 @@ if [ -n "$root" ]; then
 		sed "s|^prefix=.*|prefix=$root$prefix|" \
 			"$root$libdir/pkgconfig/$pc.pc" > "$ex/pc/$pc.pc"
 	done
-	if PKG_CONFIG_PATH="$ex/pc" make -s -C "$top/examples/cq_poll" \
+	if PKG_CONFIG_PATH="$ex/pc${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" \
+			make -s -C "$top/examples/cq_poll" \
 			O="$ex" > "$ex.log" 2>&1; then
 		ok "example built through the installed mlx5cq.pc"
 	else
 		cat "$ex.log"
 		fail "example build"
 	fi
-	run_env="LD_LIBRARY_PATH=$root$libdir"
+	run_env="LD_LIBRARY_PATH=$root$libdir:$dpdk_libdir"
 else
 	if make -s -C "$top/examples/cq_poll" O="$ex" > "$ex.log" 2>&1; then
 		ok "example built with the system's pkg-config"
@@ -150,7 +164,7 @@ fi
 testpmd_run() {
 	# shellcheck disable=SC2086
 	printf 'show port summary all\nquit\n' | env $run_env timeout 120 \
-		dpdk-testpmd $eal -l 0,1 "$@" -- -i --total-num-mbufs=2048 2>&1
+		"$testpmd" $eal -l 0,1 "$@" -- -i --total-num-mbufs=2048 2>&1
 }
 if [ -n "$root" ]; then
 	out=$(testpmd_run -d "$root$pmd_dir/$pmd_file" \
