@@ -128,7 +128,11 @@ put_cqe(struct ring *r, uint32_t idx, uint8_t op, uint32_t byte_cnt,
 	c->timestamp = rte_cpu_to_be_64(1000 + idx);
 	c->sop_drop_qpn = rte_cpu_to_be_32(0x123);
 	c->wqe_counter = rte_cpu_to_be_16(wqe_counter);
-	c->rsvd5 = (uint8_t)(idx >> r->log_n); /* validity iteration count */
+	/* Validity iteration count: the byte before op_own (rsvd5 in
+	 * DPDK 22.11's mlx5_prm.h, validity_iteration_count from 23.03).
+	 */
+	((uint8_t *)c)[offsetof(struct mlx5_cqe, op_own) - 1] =
+		(uint8_t)(idx >> r->log_n);
 	c->op_own = (uint8_t)(op << 4 | owner(r, idx));
 }
 
