@@ -114,8 +114,10 @@ mlx5cq_crypto_wqe_set_init(struct mlx5cq_crypto_priv *priv,
 					   MLX5_UMRC_KO_OFFSET |
 					   4u << MLX5_UMRC_TO_BS_OFFSET);
 	bsf->keytag = priv->keytag_be;
-	/* The RDMA write waits for the UMR; whether it completes depends on
-	 * the NOP after it (the enqueue sets its flags). */
+	/*
+	 * The RDMA write waits for the UMR; whether it completes depends on
+	 * the NOP after it (the enqueue sets its flags).
+	 */
 	rw->rseg.raddr = 0;
 	rw->rseg.rkey = rte_cpu_to_be_32(qp->mkeys[i]->id);
 }
