@@ -3,7 +3,7 @@
 # Copyright 2026 The mlx5cq authors
 #
 # One benchmark run for the crypto_mlx5cq guide:
-#  - dpdk-test-crypto-perf --ptest throughput (one worker lcore, bursts of
+#  - dpdk-test-crypto-perf --no-pci ... --ptest throughput (one worker lcore, bursts of
 #    32, cipher only) REPS times per PMD and buffer size, median MOps and
 #    Gbps, on: crypto_mlx5cq (AES-XTS 2 x 256-bit key, emulated HCA: the
 #    emulator's AES-XTS with OpenSSL runs on its own engine thread),
@@ -11,7 +11,7 @@
 #    crypto_openssl and crypto_aesni_mb. Debian's DPDK 22.11 software PMDs
 #    have no AES-XTS: they run AES-CBC with a 256-bit key, the nearest
 #    block cipher they have (the row says so);
-#  - dpdk-test-cq -- perf-crypto: the PMD's dequeue cost in cycles per
+#  - dpdk-test-cq --no-pci ... -- perf-crypto: the PMD's dequeue cost in cycles per
 #    operation on prepared completions (median of its rounds).
 # The figures depend on the machine and on its load: run it on an
 # otherwise idle machine.

@@ -29,7 +29,7 @@ VDEV = 'crypto_mlx5cq0,dev=emu,emu_crypto=plaintext,key_mode=plaintext'
 # (section of the vectors file, key bytes)
 VECS = [('xts_128_v4', 32), ('xts_256_v10', 64)]
 TOTAL = 4096
-# dpdk-test-crypto-perf of the DPDK the build uses (--crypto-perf, from
+# dpdk-test-crypto-perf (always with --no-pci) of the DPDK the build uses (--crypto-perf, from
 # meson): another release's tool cannot run with this build's libraries.
 CRYPTO_PERF = 'dpdk-test-crypto-perf'
 

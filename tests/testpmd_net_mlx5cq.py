@@ -46,7 +46,7 @@ def vdev(n, wire='w0', extra=''):
             (n, wire, (',' + extra) if extra else '')]
 
 
-# dpdk-testpmd of the DPDK the build uses (--testpmd, from meson).
+# dpdk-testpmd (always with --no-pci) of the DPDK the build uses (--testpmd, from meson).
 TESTPMD = 'dpdk-testpmd'
 PROMPT = 'testpmd> '
 # Every wait for testpmd or for traffic is bounded by this (seconds): far
