@@ -34,7 +34,7 @@ rte_mlx5cq_zip_peek(struct rte_mlx5cq *cq, const struct rte_mlx5cq_cpl **title,
 		    ((oo >> 2) & 3) != RTE_MLX5CQ_FORMAT_COMPRESSED)
 			return 0;
 		rte_io_rmb();
-		if (mlx5cq_zip_open(cq, e, oo, ci) != 0) {
+		if (mlx5cq_zip_open(cq, e, oo, ci, 1) != 0) {
 			MLX5CQ_CNT(cq)->comp_unhandled++;
 			return 0;
 		}

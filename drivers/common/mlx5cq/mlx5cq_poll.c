@@ -147,7 +147,7 @@ peek(struct rte_mlx5cq *cq, volatile const uint8_t **cqe, uint8_t *op_own)
 		rte_io_rmb();
 	}
 	if (unlikely(((oo >> 2) & 3) == RTE_MLX5CQ_FORMAT_COMPRESSED)) {
-		if (mlx5cq_zip_open(cq, e, oo, ci))
+		if (mlx5cq_zip_open(cq, e, oo, ci, 1))
 			return -1;
 		*cqe = NULL;
 		return 1;

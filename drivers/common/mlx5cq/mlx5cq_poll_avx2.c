@@ -21,64 +21,7 @@
 #ifdef RTE_ARCH_X86
 #include <immintrin.h>
 
-#pragma GCC push_options
-/*
- * tune=haswell: GCC's generic tuning splits every unaligned 32-byte load
- * and store into two 16-byte halves (vinserti128 / vextracti128), which
- * puts two more shuffles per record on the ports the byte shuffles need;
- * the CPUs that have AVX2 do not want the split.
- */
-#pragma GCC target("avx2,tune=haswell")
-
 #define Z -1 /* Shuffle index that writes a zero byte. */
-
-static __rte_always_inline void
-mlx5cq_fast_decode(volatile const uint8_t *c, unsigned int shift,
-		   struct rte_mlx5cq_cpl *r, uint32_t k)
-{
-	/* Indexes are inside each 16-byte lane. */
-	const __m256i m_lo = _mm256_setr_epi8(
-		/* lane 0 = CQE 0..15 -> record 0..15: rss_hash (12) */
-		Z, Z, Z, Z, 15, 14, 13, 12, Z, Z, Z, Z, Z, Z, Z, Z,
-		/* lane 1 = CQE 16..31 -> record 16..31: vlan (30),
-		 * hdr_type_etc (28), csum (20)
-		 */
-		Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 15, 14, 13, 12, 5, 4);
-	const __m256i m_hi = _mm256_setr_epi8(
-		/* lane 0 = CQE 32..47 -> record 0..15: byte_cnt (44),
-		 * metadata (36)
-		 */
-		15, 14, 13, 12, Z, Z, Z, Z, Z, Z, Z, Z, 7, 6, 5, 4,
-		/* lane 1 = CQE 48..63 -> record 16..31: timestamp (48),
-		 * wqe_counter (60)
-		 */
-		7, 6, 5, 4, 3, 2, 1, 0, 13, 12, Z, Z, Z, Z, Z, Z);
-	const __m256i m_bc = _mm256_setr_epi8(
-		/* lane 0 = CQE 48..63 -> record 8..11: flow_tag (57..59) */
-		Z, Z, Z, Z, Z, Z, Z, Z, 11, 10, 9, Z, Z, Z, Z, Z,
-		Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z);
-	uint32_t j;
-
-	for (j = 0; j < k; j++, c += (size_t)1 << shift) {
-		const __m256i *v = (const __m256i *)(uintptr_t)c;
-		__m256i lo = _mm256_loadu_si256(v);
-		__m256i hi = _mm256_loadu_si256(v + 1);
-		__m256i bc = _mm256_broadcastsi128_si256(_mm_loadu_si128(
-			(const __m128i *)(uintptr_t)(c + 48)));
-		__m256i rec = _mm256_or_si256(
-			_mm256_or_si256(_mm256_shuffle_epi8(lo, m_lo),
-					_mm256_shuffle_epi8(hi, m_hi)),
-			_mm256_shuffle_epi8(bc, m_bc));
-		uint64_t tail = (uint64_t)(c[RTE_MLX5CQ_CQE_OP_OWN] >> 4) |
-			(uint64_t)c[RTE_MLX5CQ_CQE_RX_HASH_TYPE] << 32;
-
-		_mm256_storeu_si256((__m256i *)(void *)&r[j], rec);
-		memcpy(&r[j].opcode, &tail, sizeof(tail));
-	}
-}
-
-#define MLX5CQ_FAST_NAME mlx5cq_poll_fast_avx2
-#include "mlx5cq_poll_fast.h"
 
 /*
  * Records of mini-CQEs: the mini (8 bytes) is broadcast to the four
@@ -139,6 +82,111 @@ static const int8_t zm_take[ZM_FORMATS][32] = {
 };
 #undef T
 
+
+/*
+ * Groups of four records (160 bytes, five 32-byte stores) from four
+ * mini-CQEs of an array (32 bytes): store s (0..4) holds record bytes
+ * 32s..32s+31 of the group, i.e. parts of records (32s) / 40 and
+ * (32s + 31) / 40. Each store is its template (the title's record with
+ * the mini-CQE bytes cleared) or-ed with one shuffle of a source vector
+ * that has, in each 16-byte lane, the minis that lane's bytes come from:
+ * minis 0,1 in both lanes (stores 0, 1), minis 0,1 | 2,3 (store 2, the
+ * 32-byte load itself), minis 2,3 in both lanes (stores 3, 4). The masks
+ * come from the per-record tables above, once per format at start-up.
+ */
+#define ZG_STORES 5
+struct zg_masks {
+	int8_t shuf[ZG_STORES][32]; /* source byte, -1: zero */
+	int8_t keep[ZG_STORES][32]; /* -1: template byte kept */
+	int8_t wqe[ZG_STORES][32]; /* record r of the group: r at its WQE */
+	int8_t inc[ZG_STORES][32]; /* 4 at each implied WQE counter */
+};
+static struct zg_masks zg_masks[ZM_FORMATS] __rte_aligned(32);
+
+/* Plain C (no AVX2 here): runs at load time on any CPU. */
+RTE_INIT(mlx5cq_zg_init)
+{
+	unsigned int f, s, b;
+
+	for (f = 0; f < ZM_FORMATS; f++) {
+		struct zg_masks *g = &zg_masks[f];
+
+		for (s = 0; s < ZG_STORES; s++) {
+			for (b = 0; b < 32; b++) {
+				unsigned int at = 32 * s + b;
+				unsigned int r = at / 40, rb = at % 40;
+				int mini = rb < 32 && zm_take[f][rb] != 0;
+				int8_t src = mini ? zm_shuf[f][rb] : Z;
+
+				g->shuf[s][b] = src >= 0 ?
+					(int8_t)(8 * (r & 1) + src) : Z;
+				g->keep[s][b] = mini ? 0 : -1;
+				/* HASH and CSUM: the WQE counter is the
+				 * title's + the mini's place; bytes 24..25
+				 * of a record, low byte first.
+				 */
+				g->wqe[s][b] = rb == 24 ? (int8_t)r : 0;
+				g->inc[s][b] = rb == 24 && f <= 1 ? 4 : 0;
+			}
+		}
+	}
+}
+
+#pragma GCC push_options
+/*
+ * tune=haswell: GCC's generic tuning splits every unaligned 32-byte load
+ * and store into two 16-byte halves (vinserti128 / vextracti128), which
+ * puts two more shuffles per record on the ports the byte shuffles need;
+ * the CPUs that have AVX2 do not want the split.
+ */
+#pragma GCC target("avx2,tune=haswell")
+
+static __rte_always_inline void
+mlx5cq_fast_decode(volatile const uint8_t *c, unsigned int shift,
+		   struct rte_mlx5cq_cpl *r, uint32_t k)
+{
+	/* Indexes are inside each 16-byte lane. */
+	const __m256i m_lo = _mm256_setr_epi8(
+		/* lane 0 = CQE 0..15 -> record 0..15: rss_hash (12) */
+		Z, Z, Z, Z, 15, 14, 13, 12, Z, Z, Z, Z, Z, Z, Z, Z,
+		/* lane 1 = CQE 16..31 -> record 16..31: vlan (30),
+		 * hdr_type_etc (28), csum (20)
+		 */
+		Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 15, 14, 13, 12, 5, 4);
+	const __m256i m_hi = _mm256_setr_epi8(
+		/* lane 0 = CQE 32..47 -> record 0..15: byte_cnt (44),
+		 * metadata (36)
+		 */
+		15, 14, 13, 12, Z, Z, Z, Z, Z, Z, Z, Z, 7, 6, 5, 4,
+		/* lane 1 = CQE 48..63 -> record 16..31: timestamp (48),
+		 * wqe_counter (60)
+		 */
+		7, 6, 5, 4, 3, 2, 1, 0, 13, 12, Z, Z, Z, Z, Z, Z);
+	const __m256i m_bc = _mm256_setr_epi8(
+		/* lane 0 = CQE 48..63 -> record 8..11: flow_tag (57..59) */
+		Z, Z, Z, Z, Z, Z, Z, Z, 11, 10, 9, Z, Z, Z, Z, Z,
+		Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z);
+	uint32_t j;
+
+	for (j = 0; j < k; j++, c += (size_t)1 << shift) {
+		const __m256i *v = (const __m256i *)(uintptr_t)c;
+		__m256i lo = _mm256_loadu_si256(v);
+		__m256i hi = _mm256_loadu_si256(v + 1);
+		__m256i bc = _mm256_broadcastsi128_si256(_mm_loadu_si128(
+			(const __m128i *)(uintptr_t)(c + 48)));
+		__m256i rec = _mm256_or_si256(
+			_mm256_or_si256(_mm256_shuffle_epi8(lo, m_lo),
+					_mm256_shuffle_epi8(hi, m_hi)),
+			_mm256_shuffle_epi8(bc, m_bc));
+		uint64_t tail = (uint64_t)(c[RTE_MLX5CQ_CQE_OP_OWN] >> 4) |
+			(uint64_t)c[RTE_MLX5CQ_CQE_RX_HASH_TYPE] << 32;
+
+		_mm256_storeu_si256((__m256i *)(void *)&r[j], rec);
+		memcpy(&r[j].opcode, &tail, sizeof(tail));
+	}
+}
+
+
 void
 mlx5cq_zip_records_avx2(const struct rte_mlx5cq_cpl *t, unsigned int fmt,
 			volatile const uint8_t *m, struct rte_mlx5cq_cpl *c,
@@ -167,6 +215,129 @@ mlx5cq_zip_records_avx2(const struct rte_mlx5cq_cpl *t, unsigned int fmt,
 		tmpl = _mm256_add_epi16(tmpl, one);
 	}
 }
+
+/*
+ * The five group templates from the title's record t with w0 as its WQE
+ * counter: windows at bytes 0, 32, 24, 16, 8 of the record repeated,
+ * built from its two lanes and its tail in registers (a copy in memory
+ * would be read back across stores: a forwarding stall per session);
+ * then each record's place added to its WQE counter and the mini-CQE
+ * bytes cleared.
+ */
+static __rte_always_inline void
+zg_templates(const struct rte_mlx5cq_cpl *t, uint16_t w0,
+	     const struct zg_masks *g, __m256i tp[ZG_STORES])
+{
+	__m256i l = _mm256_insert_epi16(
+		_mm256_loadu_si256((const void *)t), (short)w0, 12);
+	__m128i a = _mm256_castsi256_si128(l); /* record 0..15 */
+	__m128i b = _mm256_extracti128_si256(l, 1); /* 16..31 */
+	__m128i x = _mm_loadl_epi64((const void *)&t->opcode); /* 32..39 */
+	__m128i p = _mm_unpacklo_epi64(x, a); /* 32..39, 0..7 */
+	__m128i q = _mm_alignr_epi8(b, a, 8); /* 8..23 */
+	__m128i u = _mm_alignr_epi8(x, b, 8); /* 24..39 */
+	unsigned int s;
+
+	tp[0] = l;
+	tp[1] = _mm256_set_m128i(q, p);
+	tp[2] = _mm256_set_m128i(a, u);
+	tp[3] = _mm256_set_m128i(p, b);
+	tp[4] = _mm256_set_m128i(u, q);
+	for (s = 0; s < ZG_STORES; s++)
+		tp[s] = _mm256_and_si256(_mm256_add_epi16(tp[s],
+			_mm256_load_si256((const void *)g->wqe[s])),
+			_mm256_load_si256((const void *)g->keep[s]));
+}
+
+/* Records of groups x 4 mini-CQEs from m into c, templates moved on. */
+static __rte_always_inline void
+zg_records(const struct zg_masks *g, __m256i tp[ZG_STORES],
+	   volatile const uint8_t *m, struct rte_mlx5cq_cpl *c,
+	   uint32_t groups)
+{
+	uint32_t j;
+
+	for (j = 0; j < groups; j++, m += 32, c += 4) {
+		const void *mp = (const void *)(uintptr_t)m;
+		__m256i lo2 = _mm256_broadcastsi128_si256(_mm_loadu_si128(mp));
+		__m256i all = _mm256_loadu_si256(mp);
+		__m256i hi2 = _mm256_broadcastsi128_si256(
+			_mm_loadu_si128((const __m128i *)mp + 1));
+		__m256i *o = (__m256i *)(void *)c;
+		const __m256i *sh = (const __m256i *)(const void *)g->shuf;
+		const __m256i *in = (const __m256i *)(const void *)g->inc;
+
+		_mm256_storeu_si256(o, _mm256_or_si256(tp[0],
+				    _mm256_shuffle_epi8(lo2, sh[0])));
+		_mm256_storeu_si256(o + 1, _mm256_or_si256(tp[1],
+				    _mm256_shuffle_epi8(lo2, sh[1])));
+		_mm256_storeu_si256(o + 2, _mm256_or_si256(tp[2],
+				    _mm256_shuffle_epi8(all, sh[2])));
+		_mm256_storeu_si256(o + 3, _mm256_or_si256(tp[3],
+				    _mm256_shuffle_epi8(hi2, sh[3])));
+		_mm256_storeu_si256(o + 4, _mm256_or_si256(tp[4],
+				    _mm256_shuffle_epi8(hi2, sh[4])));
+		tp[0] = _mm256_add_epi16(tp[0], in[0]);
+		tp[2] = _mm256_add_epi16(tp[2], in[2]);
+		tp[3] = _mm256_add_epi16(tp[3], in[3]);
+		tp[4] = _mm256_add_epi16(tp[4], in[4]);
+	}
+}
+
+/*
+ * mlx5cq_zip_burst() of the AVX2 fast poll (basic layout: the fast poll
+ * never runs the enhanced one): the part of each array that starts at a
+ * multiple of four minis goes in groups of four records, the rest one
+ * record at a time; every array is consumed (invalidated) inline.
+ */
+static uint16_t
+mlx5cq_zip_burst_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
+		      uint16_t n)
+{
+	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
+	const unsigned int fmt = z->trec.opcode == RTE_MLX5CQ_OP_REQ ?
+		UINT32_MAX : (cq->comp & RTE_MLX5CQ_COMP_FORMAT_MASK) - 1u;
+	const unsigned int f = fmt < ZM_FORMATS - 1 ? fmt : ZM_FORMATS - 1;
+	const struct zg_masks *g = &zg_masks[f];
+	__m256i tp[ZG_STORES];
+	int tp_ok = 0;
+	uint16_t k = 0;
+
+	while (k < n && z->cnt) {
+		uint32_t pos = z->ai & 7u;
+		uint32_t take = RTE_MIN(RTE_MIN(z->cnt - z->ai, 8u - pos),
+					(uint32_t)(n - k));
+		volatile const uint8_t *m = rte_mlx5cq__cqe(cq, z->ca) +
+					    8u * pos;
+		uint32_t j = 0;
+
+		if ((pos & 3) == 0 && take >= 4) {
+			/* Templates carry the WQE counter on from group
+			 * to group: built again only after single records.
+			 */
+			if (!tp_ok) {
+				zg_templates(&z->trec, z->wqe_next, g, tp);
+				tp_ok = 1;
+			}
+			j = take & ~3u;
+			zg_records(g, tp, m, cpl + k, j / 4);
+		}
+		if (j < take) {
+			mlx5cq_zip_records_avx2(&z->trec, fmt, m + 8 * j,
+						cpl + k + j, take - j,
+						(uint16_t)(z->wqe_next + j));
+			tp_ok = 0;
+		}
+		k = (uint16_t)(k + take);
+		mlx5cq_zip_consume(cq, take);
+	}
+	MLX5CQ_CNT(cq)->minis += k;
+	return k;
+}
+
+#define MLX5CQ_FAST_NAME mlx5cq_poll_fast_avx2
+#define MLX5CQ_FAST_ZIP_BURST mlx5cq_zip_burst_avx2
+#include "mlx5cq_poll_fast.h"
 
 #pragma GCC pop_options
 

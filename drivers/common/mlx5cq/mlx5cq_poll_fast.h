@@ -11,7 +11,11 @@
  *   mlx5cq_fast_decode(c, s, r, k)
  *                              decode k regular success CQEs, the first at
  *                              c, stride 1 << s, into records r[0..k);
- * then includes this file.
+ * and optionally
+ *   MLX5CQ_FAST_ZIP_BURST      its own mlx5cq_zip_burst() (records of the
+ *                              open session's mini-CQEs);
+ * then includes this file. A session's title is decoded into its record
+ * by mlx5cq_fast_decode() too.
  *
  * The loop, per run of ring entries up to the end of the ring (so the pass
  * parity is one value for the whole run):
@@ -30,6 +34,10 @@
 #include <rte_prefetch.h>
 
 #include "mlx5cq_private.h"
+
+#ifndef MLX5CQ_FAST_ZIP_BURST
+#define MLX5CQ_FAST_ZIP_BURST mlx5cq_zip_burst
+#endif
 
 /* Ones in bit 0 of every byte. */
 #define MLX5CQ_B0 0x01010101u
@@ -93,8 +101,8 @@ MLX5CQ_FAST_NAME(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		uint8_t oo;
 
 		if (z->cnt) {
-			i = (uint16_t)(i + mlx5cq_zip_burst(cq, cpl + i,
-							    (uint16_t)(n - i)));
+			i = (uint16_t)(i + MLX5CQ_FAST_ZIP_BURST(cq, cpl + i,
+							(uint16_t)(n - i)));
 			if (z->cnt == 0)
 				ci = z->end;
 			continue;
@@ -116,10 +124,12 @@ MLX5CQ_FAST_NAME(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 			break;
 		rte_io_rmb();
 		if (((oo >> 2) & 3) == RTE_MLX5CQ_FORMAT_COMPRESSED) {
-			if (mlx5cq_zip_open(cq, cqe, oo, ci)) {
+			if (mlx5cq_zip_open(cq, cqe, oo, ci, 0)) {
 				stop = 1;
 				break;
 			}
+			mlx5cq_fast_decode(cqe, shift, &z->trec, 1);
+			z->wqe_next = z->trec.wqe_counter;
 			continue;
 		}
 		mlx5cq_decode_full(cqe, oo, &cpl[i]);
@@ -146,5 +156,7 @@ MLX5CQ_FAST_NAME(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 	mlx5cq_poll_publish(cq, ci, i, stop, 1);
 	return i;
 }
+
+#undef MLX5CQ_FAST_ZIP_BURST
 
 #endif /* MLX5CQ_POLL_FAST_H_ */

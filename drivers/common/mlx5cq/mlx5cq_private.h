@@ -325,11 +325,76 @@ void mlx5cq_count_error(struct rte_mlx5cq *cq,
 
 /* mlx5cq_zip.c */
 int mlx5cq_zip_open(struct rte_mlx5cq *cq, volatile const uint8_t *cqe,
-		    uint8_t op_own, uint32_t ci);
+		    uint8_t op_own, uint32_t ci, int decode);
 uint16_t mlx5cq_zip_burst(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 			  uint16_t n);
 volatile const uint8_t *mlx5cq_zip_synth(struct rte_mlx5cq *cq, uint32_t ci);
-void mlx5cq_zip_consume(struct rte_mlx5cq *cq, uint32_t take);
+
+/* MLX5_CQE_INVALIDATE of mlx5_prm.h: INVALID opcode, owner 0. */
+#define MLX5CQ_CQE_INVALIDATE (RTE_MLX5CQ_OP_INVALID << 4)
+
+/*
+ * Write op_own INVALIDATE into ring entries [from, to): a pointer walk
+ * per run up to the end of the ring, four entries a step.
+ */
+static __rte_always_inline void
+mlx5cq_zip_invalidate(struct rte_mlx5cq *cq, uint32_t from, uint32_t to)
+{
+	volatile uint8_t *base = cq->ring + cq->cqe_off +
+				 RTE_MLX5CQ_CQE_OP_OWN;
+	const unsigned int shift = cq->stride_shift;
+	const size_t stride = (size_t)1 << shift;
+	uint32_t idx = from & cq->mask, left = to - from;
+
+	while (left) {
+		uint32_t run = RTE_MIN(left, cq->mask + 1 - idx);
+		volatile uint8_t *p = base + ((size_t)idx << shift);
+		uint32_t j;
+
+		for (j = 0; j + 4 <= run; j += 4, p += 4 * stride) {
+			p[0] = MLX5CQ_CQE_INVALIDATE;
+			p[stride] = MLX5CQ_CQE_INVALIDATE;
+			p[2 * stride] = MLX5CQ_CQE_INVALIDATE;
+			p[3 * stride] = MLX5CQ_CQE_INVALIDATE;
+		}
+		for (; j < run; j++, p += stride)
+			*p = MLX5CQ_CQE_INVALIDATE;
+		left -= run;
+		idx = 0;
+	}
+}
+
+/*
+ * take mini-CQEs of the current array were delivered (at most what is
+ * left of it): move on to the next array (the second is 7 slots after
+ * the first), close the session at its end. The consumer index stays at
+ * the title while a session is open (the device writes none of its
+ * entries), so the entries, title to end, are invalidated together when
+ * it closes (basic layout; every mini-CQE is read by then): one pointer
+ * walk per session instead of one per array (HASH sessions of 64 on a
+ * warm 1K ring: 3.94 -> 3.26 cycles per completion with the AVX2 poll;
+ * from a flushed 16K ring 5.8 -> 7.2, the holes' lines now missed in a
+ * row, still half the floor).
+ */
+static __rte_always_inline void
+mlx5cq_zip_consume(struct rte_mlx5cq *cq, uint32_t take)
+{
+	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
+	int enh = !!(cq->comp & RTE_MLX5CQ_COMP_ENHANCED);
+	uint32_t title = z->end - z->cnt;
+
+	z->ai += take;
+	z->wqe_next = (uint16_t)(z->wqe_next + take);
+	if (z->ai == z->cnt) {
+		if (!enh)
+			mlx5cq_zip_invalidate(cq, title, z->end);
+		z->cnt = 0;
+		z->ai = 0;
+		cq->slow &= ~RTE_MLX5CQ_SLOW_SESSION;
+	} else if (!enh && (z->ai & 7) == 0) {
+		z->ca = z->ca == title + 1 ? title + 8 : z->ca + 8;
+	}
+}
 
 /* Fast poll implementations (mlx5cq_poll_fast.h), by enum rte_mlx5cq_vec;
  * NULL where the build has none.

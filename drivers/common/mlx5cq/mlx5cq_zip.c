@@ -15,8 +15,6 @@
 
 #include "mlx5cq_private.h"
 
-/* MLX5_CQE_INVALIDATE of mlx5_prm.h: INVALID opcode, owner 0. */
-#define MLX5CQ_CQE_INVALIDATE (RTE_MLX5CQ_OP_INVALID << 4)
 /*
  * Enhanced layout: at most 7 mini-CQEs (bytes 56..63 hold vic, op_own); a
  * compressed CQE of n minis spans n slots, the next CQE is n slots on.
@@ -45,7 +43,7 @@ log_malformed(struct rte_mlx5cq *cq, const char *what, uint32_t ci,
 
 int
 mlx5cq_zip_open(struct rte_mlx5cq *cq, volatile const uint8_t *cqe,
-		uint8_t op_own, uint32_t ci)
+		uint8_t op_own, uint32_t ci, int decode)
 {
 	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
 	uint32_t cnt;
@@ -83,10 +81,15 @@ mlx5cq_zip_open(struct rte_mlx5cq *cq, volatile const uint8_t *cqe,
 			return -1;
 		}
 		/* Owned and past the read barrier; the title stays in its
-		 * slot until the session is consumed: no copy.
+		 * slot until the session is consumed: no copy. Its record
+		 * is decoded here, or by the caller (decode 0: the vector
+		 * polls, whose one wide store the session's template load
+		 * then forwards from), which also sets wqe_next.
 		 */
-		rte_mlx5cq__decode_ok(cqe, op_own, &z->trec);
-		z->wqe_next = z->trec.wqe_counter;
+		if (decode) {
+			rte_mlx5cq__decode_ok(cqe, op_own, &z->trec);
+			z->wqe_next = z->trec.wqe_counter;
+		}
 		z->ca = ci + 1;
 		z->end = ci + cnt;
 	}
@@ -95,51 +98,6 @@ mlx5cq_zip_open(struct rte_mlx5cq *cq, volatile const uint8_t *cqe,
 	cq->slow |= RTE_MLX5CQ_SLOW_SESSION;
 	MLX5CQ_CNT(cq)->sessions++;
 	return 0;
-}
-
-/* Write op_own INVALIDATE into ring entries [from, to). */
-static void
-invalidate(struct rte_mlx5cq *cq, uint32_t from, uint32_t to)
-{
-	volatile uint8_t *ring = cq->ring + cq->cqe_off +
-				 RTE_MLX5CQ_CQE_OP_OWN;
-	const uint32_t mask = cq->mask;
-	const unsigned int shift = cq->stride_shift;
-
-	for (; from != to; from++)
-		ring[(size_t)(from & mask) << shift] = MLX5CQ_CQE_INVALIDATE;
-}
-
-/*
- * take mini-CQEs of the current array were delivered (at most what is
- * left of it): move on, invalidate
- * what is consumed (basic layout), close the session at its end.
- */
-void
-mlx5cq_zip_consume(struct rte_mlx5cq *cq, uint32_t take)
-{
-	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
-	int enh = !!(cq->comp & RTE_MLX5CQ_COMP_ENHANCED);
-	uint32_t title = z->end - z->cnt;
-
-	z->ai += take;
-	z->wqe_next = (uint16_t)(z->wqe_next + take);
-	if (!enh && (z->ai & 7) == 0 && z->ai != z->cnt) {
-		/* Array done: the second array is 7 slots after the first. */
-		uint32_t next = z->ca == title + 1 ? title + 8 : z->ca + 8;
-
-		invalidate(cq, z->ca, next);
-		z->ca = next;
-	}
-	if (z->ai == z->cnt) {
-		if (!enh) {
-			invalidate(cq, z->ca, z->end);
-			invalidate(cq, title, title + 1);
-		}
-		z->cnt = 0;
-		z->ai = 0;
-		cq->slow &= ~RTE_MLX5CQ_SLOW_SESSION;
-	}
 }
 
 /*
