@@ -16,6 +16,8 @@
  * time (mlx5cq_vec.c).
  */
 
+#include <rte_prefetch.h>
+
 #include "mlx5cq_private.h"
 
 #ifdef RTE_ARCH_X86
@@ -187,10 +189,11 @@ mlx5cq_fast_decode(volatile const uint8_t *c, unsigned int shift,
 }
 
 
-void
-mlx5cq_zip_records_avx2(const struct rte_mlx5cq_cpl *t, unsigned int fmt,
-			volatile const uint8_t *m, struct rte_mlx5cq_cpl *c,
-			uint32_t take, uint16_t w0)
+/* One record per mini-CQE (inline: a call would spill every ymm). */
+static __rte_always_inline void
+zm_records(const struct rte_mlx5cq_cpl *t, unsigned int fmt,
+	   volatile const uint8_t *m, struct rte_mlx5cq_cpl *c,
+	   uint32_t take, uint16_t w0)
 {
 	unsigned int f = fmt < ZM_FORMATS - 1 ? fmt : ZM_FORMATS - 1;
 	const __m256i shuf = _mm256_loadu_si256((const void *)zm_shuf[f]);
@@ -214,6 +217,14 @@ mlx5cq_zip_records_avx2(const struct rte_mlx5cq_cpl *t, unsigned int fmt,
 		memcpy(&c[j].opcode, &tail, sizeof(tail));
 		tmpl = _mm256_add_epi16(tmpl, one);
 	}
+}
+
+void
+mlx5cq_zip_records_avx2(const struct rte_mlx5cq_cpl *t, unsigned int fmt,
+			volatile const uint8_t *m, struct rte_mlx5cq_cpl *c,
+			uint32_t take, uint16_t w0)
+{
+	zm_records(t, fmt, m, c, take, w0);
 }
 
 /*
@@ -249,48 +260,45 @@ zg_templates(const struct rte_mlx5cq_cpl *t, uint16_t w0,
 			_mm256_load_si256((const void *)g->keep[s]));
 }
 
-/* Records of groups x 4 mini-CQEs from m into c, templates moved on. */
+/* Four records from four mini-CQEs at m; the templates move on. */
 static __rte_always_inline void
-zg_records(const struct zg_masks *g, __m256i tp[ZG_STORES],
-	   volatile const uint8_t *m, struct rte_mlx5cq_cpl *c,
-	   uint32_t groups)
+zg_group(const struct zg_masks *g, __m256i tp[ZG_STORES],
+	 volatile const uint8_t *m, struct rte_mlx5cq_cpl *c)
 {
-	uint32_t j;
+	const __m256i *sh = (const __m256i *)(const void *)g->shuf;
+	const __m256i *in = (const __m256i *)(const void *)g->inc;
+	const void *mp = (const void *)(uintptr_t)m;
+	__m256i lo2 = _mm256_broadcastsi128_si256(_mm_loadu_si128(mp));
+	__m256i all = _mm256_loadu_si256(mp);
+	__m256i hi2 = _mm256_broadcastsi128_si256(
+		_mm_loadu_si128((const __m128i *)mp + 1));
+	__m256i *o = (__m256i *)(void *)c;
 
-	for (j = 0; j < groups; j++, m += 32, c += 4) {
-		const void *mp = (const void *)(uintptr_t)m;
-		__m256i lo2 = _mm256_broadcastsi128_si256(_mm_loadu_si128(mp));
-		__m256i all = _mm256_loadu_si256(mp);
-		__m256i hi2 = _mm256_broadcastsi128_si256(
-			_mm_loadu_si128((const __m128i *)mp + 1));
-		__m256i *o = (__m256i *)(void *)c;
-		const __m256i *sh = (const __m256i *)(const void *)g->shuf;
-		const __m256i *in = (const __m256i *)(const void *)g->inc;
-
-		_mm256_storeu_si256(o, _mm256_or_si256(tp[0],
-				    _mm256_shuffle_epi8(lo2, sh[0])));
-		_mm256_storeu_si256(o + 1, _mm256_or_si256(tp[1],
-				    _mm256_shuffle_epi8(lo2, sh[1])));
-		_mm256_storeu_si256(o + 2, _mm256_or_si256(tp[2],
-				    _mm256_shuffle_epi8(all, sh[2])));
-		_mm256_storeu_si256(o + 3, _mm256_or_si256(tp[3],
-				    _mm256_shuffle_epi8(hi2, sh[3])));
-		_mm256_storeu_si256(o + 4, _mm256_or_si256(tp[4],
-				    _mm256_shuffle_epi8(hi2, sh[4])));
-		tp[0] = _mm256_add_epi16(tp[0], in[0]);
-		tp[2] = _mm256_add_epi16(tp[2], in[2]);
-		tp[3] = _mm256_add_epi16(tp[3], in[3]);
-		tp[4] = _mm256_add_epi16(tp[4], in[4]);
-	}
+	_mm256_storeu_si256(o, _mm256_or_si256(tp[0],
+			    _mm256_shuffle_epi8(lo2, sh[0])));
+	_mm256_storeu_si256(o + 1, _mm256_or_si256(tp[1],
+			    _mm256_shuffle_epi8(lo2, sh[1])));
+	_mm256_storeu_si256(o + 2, _mm256_or_si256(tp[2],
+			    _mm256_shuffle_epi8(all, sh[2])));
+	_mm256_storeu_si256(o + 3, _mm256_or_si256(tp[3],
+			    _mm256_shuffle_epi8(hi2, sh[3])));
+	_mm256_storeu_si256(o + 4, _mm256_or_si256(tp[4],
+			    _mm256_shuffle_epi8(hi2, sh[4])));
+	tp[0] = _mm256_add_epi16(tp[0], in[0]);
+	tp[2] = _mm256_add_epi16(tp[2], in[2]);
+	tp[3] = _mm256_add_epi16(tp[3], in[3]);
+	tp[4] = _mm256_add_epi16(tp[4], in[4]);
 }
 
 /*
  * mlx5cq_zip_burst() of the AVX2 fast poll (basic layout: the fast poll
  * never runs the enhanced one): the part of each array that starts at a
  * multiple of four minis goes in groups of four records, the rest one
- * record at a time; every array is consumed (invalidated) inline.
+ * record at a time. The session's place is kept in locals and written
+ * back once; the templates stay in registers from group to group (an
+ * array of them went through the stack on every group).
  */
-static uint16_t
+static __rte_noinline uint16_t
 mlx5cq_zip_burst_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		      uint16_t n)
 {
@@ -299,42 +307,118 @@ mlx5cq_zip_burst_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		UINT32_MAX : (cq->comp & RTE_MLX5CQ_COMP_FORMAT_MASK) - 1u;
 	const unsigned int f = fmt < ZM_FORMATS - 1 ? fmt : ZM_FORMATS - 1;
 	const struct zg_masks *g = &zg_masks[f];
+	volatile const uint8_t *ring = cq->ring + cq->cqe_off;
+	const uint32_t mask = cq->mask;
+	const unsigned int shift = cq->stride_shift;
+	const uint32_t cnt = z->cnt, title = z->end - cnt;
+	uint32_t ai = z->ai, ca = z->ca, k = 0;
+	const uint32_t want = RTE_MIN(cnt - ai, (uint32_t)n);
+	uint16_t wn = z->wqe_next;
 	__m256i tp[ZG_STORES];
 	int tp_ok = 0;
-	uint16_t k = 0;
-
-	while (k < n && z->cnt) {
-		uint32_t pos = z->ai & 7u;
-		uint32_t take = RTE_MIN(RTE_MIN(z->cnt - z->ai, 8u - pos),
-					(uint32_t)(n - k));
-		volatile const uint8_t *m = rte_mlx5cq__cqe(cq, z->ca) +
-					    8u * pos;
+	while (k < want) {
+		uint32_t pos = ai & 7u;
+		uint32_t take = RTE_MIN(8u - pos, want - k);
+		volatile const uint8_t *m = ring +
+			((size_t)(ca & mask) << shift) + 8u * pos;
+		struct rte_mlx5cq_cpl *c = cpl + k;
 		uint32_t j = 0;
 
 		if ((pos & 3) == 0 && take >= 4) {
-			/* Templates carry the WQE counter on from group
-			 * to group: built again only after single records.
+			/* The templates carry the WQE counter on from
+			 * group to group: built again only after single
+			 * records.
 			 */
 			if (!tp_ok) {
-				zg_templates(&z->trec, z->wqe_next, g, tp);
+				zg_templates(&z->trec, wn, g, tp);
 				tp_ok = 1;
 			}
-			j = take & ~3u;
-			zg_records(g, tp, m, cpl + k, j / 4);
+			for (; j + 4 <= take; j += 4, m += 32, c += 4)
+				zg_group(g, tp, m, c);
 		}
 		if (j < take) {
-			mlx5cq_zip_records_avx2(&z->trec, fmt, m + 8 * j,
-						cpl + k + j, take - j,
-						(uint16_t)(z->wqe_next + j));
+			zm_records(&z->trec, fmt, m, c, take - j,
+				   (uint16_t)(wn + j));
 			tp_ok = 0;
 		}
-		k = (uint16_t)(k + take);
-		mlx5cq_zip_consume(cq, take);
+		k += take;
+		ai += take;
+		wn = (uint16_t)(wn + take);
+		/* Array done: the second array is 7 slots after the first. */
+		if ((ai & 7) == 0 && ai != cnt)
+			ca = ca == title + 1 ? title + 8 : ca + 8;
+	}
+	if (ai == cnt) {
+		/* Entries title .. end at once (mlx5cq_zip_consume()). */
+		mlx5cq_zip_invalidate(cq, title, z->end);
+		z->cnt = 0;
+		z->ai = 0;
+		cq->slow &= ~RTE_MLX5CQ_SLOW_SESSION;
+	} else {
+		z->ai = ai;
+		z->ca = ca;
+		z->wqe_next = wn;
 	}
 	MLX5CQ_CNT(cq)->minis += k;
-	return k;
+	return (uint16_t)k;
 }
 
+/*
+ * A basic-layout session whose completions all fit in what is left of the
+ * burst, decoded in one go without opening it (no session state written,
+ * no call): title decoded into a local record, groups of four records,
+ * single records for the last (cnt % 4), entries title .. title + cnt
+ * invalidated, as mlx5cq_zip_burst() would do over the same burst.
+ * Returns cnt, or 0 when the session does not fit or needs
+ * mlx5cq_zip_open()'s checks (and its log line): no compression on the
+ * CQ, a count out of range, an error opcode in the title.
+ */
+static __rte_noinline uint32_t
+mlx5cq_zip_whole_avx2(struct rte_mlx5cq *cq, volatile const uint8_t *cqe,
+		      uint8_t oo, uint32_t ci, struct rte_mlx5cq_cpl *cpl,
+		      uint32_t room)
+{
+	const uint32_t cnt = rte_mlx5cq__be32(cqe, RTE_MLX5CQ_CQE_BYTE_CNT);
+	const unsigned int op = oo >> 4;
+	volatile const uint8_t *ring = cq->ring + cq->cqe_off;
+	const uint32_t mask = cq->mask;
+	const unsigned int shift = cq->stride_shift;
+	struct rte_mlx5cq_cpl t __rte_aligned(32);
+	const struct zg_masks *g;
+	__m256i tp[ZG_STORES];
+	unsigned int fmt, f;
+	uint32_t a;
+
+	if (cnt > room || cnt < 2 || cnt > mask + 1 || cq->comp == 0 ||
+	    op == RTE_MLX5CQ_OP_REQ_ERR || op == RTE_MLX5CQ_OP_RESP_ERR)
+		return 0;
+	mlx5cq_fast_decode(cqe, shift, &t, 1);
+	fmt = op == RTE_MLX5CQ_OP_REQ ? UINT32_MAX :
+	      (cq->comp & RTE_MLX5CQ_COMP_FORMAT_MASK) - 1u;
+	f = fmt < ZM_FORMATS - 1 ? fmt : ZM_FORMATS - 1;
+	g = &zg_masks[f];
+	zg_templates(&t, t.wqe_counter, g, tp);
+	for (a = 0; a < cnt; a += 8) {
+		/* Arrays at title + 1, title + 8, title + 16, ... */
+		volatile const uint8_t *m = ring +
+			((size_t)((ci + (a ? a : 1)) & mask) << shift);
+		uint32_t take = RTE_MIN(8u, cnt - a), j;
+		struct rte_mlx5cq_cpl *c = cpl + a;
+
+		for (j = 0; j + 4 <= take; j += 4, m += 32, c += 4)
+			zg_group(g, tp, m, c);
+		/* Only the last array can end inside a group. */
+		if (j < take)
+			zm_records(&t, fmt, m, c, take - j,
+				   (uint16_t)(t.wqe_counter + a + j));
+	}
+	mlx5cq_zip_invalidate(cq, ci, ci + cnt);
+	MLX5CQ_CNT(cq)->sessions++;
+	MLX5CQ_CNT(cq)->minis += cnt;
+	return cnt;
+}
+
+#define MLX5CQ_FAST_ZIP_WHOLE mlx5cq_zip_whole_avx2
 #define MLX5CQ_FAST_NAME mlx5cq_poll_fast_avx2
 #define MLX5CQ_FAST_ZIP_BURST mlx5cq_zip_burst_avx2
 #include "mlx5cq_poll_fast.h"

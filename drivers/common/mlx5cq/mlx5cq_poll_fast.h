@@ -14,6 +14,9 @@
  * and optionally
  *   MLX5CQ_FAST_ZIP_BURST      its own mlx5cq_zip_burst() (records of the
  *                              open session's mini-CQEs);
+ *   MLX5CQ_FAST_ZIP_WHOLE(cq, cqe, op_own, ci, r, room)
+ *                              records of a whole session that fits in
+ *                              room, its entries consumed; 0: open it;
  * then includes this file. A session's title is decoded into its record
  * by mlx5cq_fast_decode() too.
  *
@@ -124,6 +127,15 @@ MLX5CQ_FAST_NAME(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 			break;
 		rte_io_rmb();
 		if (((oo >> 2) & 3) == RTE_MLX5CQ_FORMAT_COMPRESSED) {
+#ifdef MLX5CQ_FAST_ZIP_WHOLE
+			k = MLX5CQ_FAST_ZIP_WHOLE(cq, cqe, oo, ci, cpl + i,
+						  (uint32_t)(n - i));
+			if (k) {
+				ci += k;
+				i = (uint16_t)(i + k);
+				continue;
+			}
+#endif
 			if (mlx5cq_zip_open(cq, cqe, oo, ci, 0)) {
 				stop = 1;
 				break;
@@ -158,5 +170,6 @@ MLX5CQ_FAST_NAME(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 }
 
 #undef MLX5CQ_FAST_ZIP_BURST
+#undef MLX5CQ_FAST_ZIP_WHOLE
 
 #endif /* MLX5CQ_POLL_FAST_H_ */
