@@ -3,7 +3,7 @@
  */
 
 /*
- * dpdk-test-cq ... -- perf [--json FILE] [--reps N] [--image]
+ * dpdk-test-cq ... -- perf [--json FILE] [--reps N] [--image] [--case PREFIX]
  *
  * Cycles per completion of rte_mlx5cq_poll_burst(), next to a memory-floor
  * baseline that streams the same ring bytes through the CPU with the same
@@ -656,6 +656,15 @@ perf_header(const char *first)
 	       "floor", "best/f");
 }
 
+/* --case PREFIX: only the cases whose name starts with it ("PMD": the
+ * PMD RX table).
+ */
+static int
+perf_wanted(const char *only, const char *name)
+{
+	return only == NULL || strncmp(name, only, strlen(only)) == 0;
+}
+
 int
 test_cq_perf(int argc, char **argv)
 {
@@ -683,7 +692,7 @@ test_cq_perf(int argc, char **argv)
 				    RTE_DIM(variants) * RTE_DIM(var_logs)];
 	unsigned int reps = PERF_REPS_DEFAULT, nres = 0;
 	unsigned int s, l, f, b;
-	const char *json = NULL, *mode = NULL;
+	const char *json = NULL, *mode = NULL, *only = NULL;
 	int force_image = 0, i;
 
 	for (i = 0; i < argc; i++) {
@@ -697,9 +706,11 @@ test_cq_perf(int argc, char **argv)
 			}
 		} else if (strcmp(argv[i], "--image") == 0) {
 			force_image = 1;
+		} else if (strcmp(argv[i], "--case") == 0 && i + 1 < argc) {
+			only = argv[++i];
 		} else {
 			printf("usage: perf [--json FILE] [--reps N] "
-			       "[--image]\n");
+			       "[--image] [--case PREFIX]\n");
 			return 2;
 		}
 	}
@@ -732,8 +743,16 @@ test_cq_perf(int argc, char **argv)
 			for (f = 0; f < RTE_DIM(states); f++) {
 				for (b = 0; b < RTE_DIM(bursts); b++) {
 					struct perf_case_result *c =
-						&res[nres++];
+						&res[nres];
 
+					snprintf(c->name, sizeof(c->name),
+						 "%uB/%uK/%s/b%u",
+						 cqe_sizes[s],
+						 r.entries / 1024, states[f],
+						 bursts[b]);
+					if (!perf_wanted(only, c->name))
+						continue;
+					nres++;
 					if (perf_measure(&r, f, bursts[b], reps,
 							 c->poll_cpc,
 							 &c->base_cpc) != 0) {
@@ -744,11 +763,6 @@ test_cq_perf(int argc, char **argv)
 					c->entries = r.entries;
 					c->state = states[f];
 					c->burst = bursts[b];
-					snprintf(c->name, sizeof(c->name),
-						 "%uB/%uK/%s/b%u",
-						 c->cqe_size,
-						 c->entries / 1024, c->state,
-						 c->burst);
 					perf_print(c);
 				}
 			}
@@ -770,6 +784,11 @@ test_cq_perf(int argc, char **argv)
 				struct perf_ring r;
 				struct perf_case_result *c = &res[nres];
 
+				snprintf(c->name, sizeof(c->name),
+					 "%s/%uK/%s", variants[v].name,
+					 (1u << var_logs[l]) / 1024, states[l]);
+				if (!perf_wanted(only, c->name))
+					continue;
 				if (perf_ring_emu(&r, var_logs[l],
 						  variants[v].cqe_size,
 						  &variants[v]) != 0) {
@@ -787,9 +806,6 @@ test_cq_perf(int argc, char **argv)
 				c->entries = r.entries;
 				c->state = states[l];
 				c->burst = 32;
-				snprintf(c->name, sizeof(c->name),
-					 "%s/%uK/%s", variants[v].name,
-					 c->entries / 1024, c->state);
 				perf_print(c);
 				perf_ring_free(&r);
 			}
@@ -801,7 +817,7 @@ test_cq_perf(int argc, char **argv)
 	if (json != NULL && perf_write_json(json, res, nres, reps, mode) != 0)
 		return 1;
 	/* Last: the PMD's RX burst on prepared rings (emulated HCA only). */
-	if (!force_image)
+	if (!force_image && perf_wanted(only, "PMD"))
 		return test_cq_perf_rx_table(reps, NULL);
 	return 0;
 }

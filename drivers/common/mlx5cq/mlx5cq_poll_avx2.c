@@ -16,8 +16,6 @@
  * time (mlx5cq_vec.c).
  */
 
-#include <rte_prefetch.h>
-
 #include "mlx5cq_private.h"
 
 #ifdef RTE_ARCH_X86
@@ -143,11 +141,13 @@ RTE_INIT(mlx5cq_zg_init)
  */
 #pragma GCC target("avx2,tune=haswell")
 
-static __rte_always_inline void
-mlx5cq_fast_decode(volatile const uint8_t *c, unsigned int shift,
-		   struct rte_mlx5cq_cpl *r, uint32_t k)
+/*
+ * Record bytes 0..31 of a CQE from its bytes 0..31 (lo), 32..63 (hi) and
+ * 48..63 in both lanes (bc). Indexes are inside each 16-byte lane.
+ */
+static __rte_always_inline __m256i
+mlx5cq_fast_rec(__m256i lo, __m256i hi, __m256i bc)
 {
-	/* Indexes are inside each 16-byte lane. */
 	const __m256i m_lo = _mm256_setr_epi8(
 		/* lane 0 = CQE 0..15 -> record 0..15: rss_hash (12) */
 		Z, Z, Z, Z, 15, 14, 13, 12, Z, Z, Z, Z, Z, Z, Z, Z,
@@ -168,24 +168,100 @@ mlx5cq_fast_decode(volatile const uint8_t *c, unsigned int shift,
 		/* lane 0 = CQE 48..63 -> record 8..11: flow_tag (57..59) */
 		Z, Z, Z, Z, Z, Z, Z, Z, 11, 10, 9, Z, Z, Z, Z, Z,
 		Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z);
+
+	return _mm256_or_si256(_mm256_or_si256(_mm256_shuffle_epi8(lo, m_lo),
+					       _mm256_shuffle_epi8(hi, m_hi)),
+			       _mm256_shuffle_epi8(bc, m_bc));
+}
+
+/* Record of the CQE at c whose bytes 48..63 are t (op_own: oo). */
+static __rte_always_inline void
+mlx5cq_fast_one(volatile const uint8_t *c, __m128i t, uint8_t oo,
+		struct rte_mlx5cq_cpl *r)
+{
+	const __m256i *v = (const __m256i *)(uintptr_t)c;
+	__m256i rec = mlx5cq_fast_rec(_mm256_loadu_si256(v),
+				      _mm256_loadu_si256(v + 1),
+				      _mm256_broadcastsi128_si256(t));
+	uint64_t tail = (uint64_t)(oo >> 4) |
+		(uint64_t)c[RTE_MLX5CQ_CQE_RX_HASH_TYPE] << 32;
+
+	_mm256_storeu_si256((__m256i *)(void *)r, rec);
+	memcpy(&r->opcode, &tail, sizeof(tail));
+}
+
+static __rte_always_inline void
+mlx5cq_fast_decode(volatile const uint8_t *c, unsigned int shift,
+		   struct rte_mlx5cq_cpl *r, uint32_t k)
+{
 	uint32_t j;
 
-	for (j = 0; j < k; j++, c += (size_t)1 << shift) {
-		const __m256i *v = (const __m256i *)(uintptr_t)c;
-		__m256i lo = _mm256_loadu_si256(v);
-		__m256i hi = _mm256_loadu_si256(v + 1);
-		__m256i bc = _mm256_broadcastsi128_si256(_mm_loadu_si128(
-			(const __m128i *)(uintptr_t)(c + 48)));
-		__m256i rec = _mm256_or_si256(
-			_mm256_or_si256(_mm256_shuffle_epi8(lo, m_lo),
-					_mm256_shuffle_epi8(hi, m_hi)),
-			_mm256_shuffle_epi8(bc, m_bc));
-		uint64_t tail = (uint64_t)(c[RTE_MLX5CQ_CQE_OP_OWN] >> 4) |
-			(uint64_t)c[RTE_MLX5CQ_CQE_RX_HASH_TYPE] << 32;
+	for (j = 0; j < k; j++, c += (size_t)1 << shift)
+		mlx5cq_fast_one(c, _mm_loadu_si128((const __m128i *)
+						   (uintptr_t)(c + 48)),
+				c[RTE_MLX5CQ_CQE_OP_OWN], &r[j]);
+}
 
-		_mm256_storeu_si256((__m256i *)(void *)&r[j], rec);
-		memcpy(&r[j].opcode, &tail, sizeof(tail));
+/*
+ * Owner test and decode of a run, four CQEs a step: the last 16 bytes of
+ * each (op_own is byte 63) are loaded first, in one 16-byte load per CQE
+ * (a 16-byte aligned load is single-copy atomic on x86 CPUs with AVX, and
+ * the device writes op_own last: an owned CQE's last 16 bytes are whole);
+ * their four op_own bytes are gathered by three unpacks and tested
+ * together (mlx5cq_fast_bad4()); after the read barrier the rest of each
+ * CQE is read and the tail vector serves the decode. One pass over the
+ * CQEs instead of a byte-gathering scan and a second pass (callgrind:
+ * fewer instructions per completion). Returns the number decoded.
+ */
+static __rte_always_inline uint32_t
+mlx5cq_fast_run_avx2(volatile const uint8_t *c, unsigned int shift,
+		     struct rte_mlx5cq_cpl *r, uint32_t room, unsigned int par)
+{
+	const size_t st = (size_t)1 << shift;
+	const uint32_t p4 = par * MLX5CQ_B0;
+	uint32_t k = 0, j, bad;
+
+	for (; k + 4 <= room; k += 4, c += 4 * st, r += 4) {
+		__m128i t0 = _mm_loadu_si128((const __m128i *)
+					     (uintptr_t)(c + 48));
+		__m128i t1 = _mm_loadu_si128((const __m128i *)
+					     (uintptr_t)(c + st + 48));
+		__m128i t2 = _mm_loadu_si128((const __m128i *)
+					     (uintptr_t)(c + 2 * st + 48));
+		__m128i t3 = _mm_loadu_si128((const __m128i *)
+					     (uintptr_t)(c + 3 * st + 48));
+		/* Bytes 12..15 of d: op_own of CQEs 0..3. */
+		__m128i d = _mm_unpackhi_epi16(_mm_unpackhi_epi8(t0, t1),
+					       _mm_unpackhi_epi8(t2, t3));
+		uint32_t w = (uint32_t)_mm_extract_epi32(d, 3);
+
+		bad = mlx5cq_fast_bad4(w ^ p4);
+		rte_io_rmb();
+		if (unlikely(bad)) {
+			uint32_t n = rte_bsf32(bad) >> 3;
+
+			for (j = 0; j < n; j++)
+				mlx5cq_fast_one(c + j * st, j == 0 ? t0 :
+						j == 1 ? t1 : t2,
+						(uint8_t)(w >> (8 * j)), &r[j]);
+			return k + n;
+		}
+		mlx5cq_fast_one(c, t0, (uint8_t)w, &r[0]);
+		mlx5cq_fast_one(c + st, t1, (uint8_t)(w >> 8), &r[1]);
+		mlx5cq_fast_one(c + 2 * st, t2, (uint8_t)(w >> 16), &r[2]);
+		mlx5cq_fast_one(c + 3 * st, t3, (uint8_t)(w >> 24), &r[3]);
 	}
+	for (; k < room; k++, c += st, r++) {
+		uint8_t oo = c[RTE_MLX5CQ_CQE_OP_OWN];
+
+		if (!rte_mlx5cq__plain(oo, par))
+			break;
+		rte_io_rmb();
+		mlx5cq_fast_one(c, _mm_loadu_si128((const __m128i *)
+						   (uintptr_t)(c + 48)),
+				oo, r);
+	}
+	return k;
 }
 
 
@@ -420,6 +496,7 @@ mlx5cq_zip_whole_avx2(struct rte_mlx5cq *cq, volatile const uint8_t *cqe,
 
 #define MLX5CQ_FAST_ZIP_WHOLE mlx5cq_zip_whole_avx2
 #define MLX5CQ_FAST_NAME mlx5cq_poll_fast_avx2
+#define MLX5CQ_FAST_RUN mlx5cq_fast_run_avx2
 #define MLX5CQ_FAST_ZIP_BURST mlx5cq_zip_burst_avx2
 #include "mlx5cq_poll_fast.h"
 

@@ -396,6 +396,23 @@ mlx5cq_zip_consume(struct rte_mlx5cq *cq, uint32_t take)
 	}
 }
 
+/* Ones in bit 0 of every byte. */
+#define MLX5CQ_B0 0x01010101u
+
+/*
+ * Bytes of x (op_own ^ parity, four CQEs) that are not plain: owner bit
+ * set (bit 0), format 3 (bits 3 and 2), opcode 0xd..0xf (bits 7, 6 and
+ * 5 or 4). The shifts move bits inside a byte only where masked.
+ */
+static __rte_always_inline uint32_t
+mlx5cq_fast_bad4(uint32_t x)
+{
+	uint32_t x1 = x << 1;
+
+	return (x & MLX5CQ_B0) | (x & x1 & 0x08080808u) |
+	       (x & x1 & ((x | x1) << 2) & 0x80808080u);
+}
+
 /* Fast poll implementations (mlx5cq_poll_fast.h), by enum rte_mlx5cq_vec;
  * NULL where the build has none.
  */
