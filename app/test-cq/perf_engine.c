@@ -18,12 +18,13 @@
  * (count, byte count, WQE counter) and consumed outside the timed part.
  *
  * Reported per frame size: cycles per packet of each run (PE_ROUNDS
- * rounds), and the median of PE_RUNS runs. With a second lcore (-l 1,0)
- * a second table repeats the runs with the untimed side (RQ refill, WQE
- * writes, CQE reads and doorbell records) on that lcore: the timed pass
- * then meets every ring line as the consumer's core left it, as in a
- * two-core forwarding run (the buffers' data stays on the main lcore). The TSC frequency is printed so
- * the figure converts to packets per second of one engine core.
+ * rounds), and the median of PE_RUNS runs. The TSC frequency is printed
+ * so the figure converts to packets per second of one engine core. With a
+ * second lcore (-l 0,1 --main-lcore 1) a second table repeats the runs
+ * with the untimed side (RQ refill, WQE writes, CQE reads and doorbell
+ * records) on that lcore: the timed pass then meets every ring line as
+ * the consumer's core left it, as in a two-core forwarding run (the
+ * frames' data stays on the main lcore).
  */
 
 #include <errno.h>
@@ -430,7 +431,7 @@ pe_side_on(struct pe_round *rd, int drain, unsigned int lcore)
 /* One run: cycles per packet, or a negative value on a failure. */
 static double
 pe_run(struct pe_port *a, struct pe_port *b, const uint8_t *tx, uint32_t len,
-       unsigned int lcore)
+	unsigned int lcore)
 {
 	struct pe_round rd = { .a = a, .b = b, .tx = tx, .len = len };
 	uint64_t cycles = 0, pkts = 0;

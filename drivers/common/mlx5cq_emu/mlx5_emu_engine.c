@@ -56,12 +56,11 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-#include <inttypes.h>
 
 #include <rte_common.h>
 #include <rte_cycles.h>
