@@ -7,13 +7,15 @@
 # port statistics and the forwarding rate.
 #
 #   testpmd.sh [-b BUILD] [-t SECONDS] [-p mlx5cq|null|ring]
-#                       [-a DEVARGS] [-- TESTPMD OPTIONS]
+#                       [-a DEVARGS] [-e] [-- TESTPMD OPTIONS]
 #
 #   -b  build folder (default: build); its drivers/ folder is given to EAL
 #       with -d (EAL refuses folders with a world-writable parent)
 #   -t  seconds of forwarding (default 5)
 #   -p  PMD of the two ports: mlx5cq (default), or null / ring to compare
 #   -a  extra devargs for both mlx5cq ports (e.g. cqe_size=128,cqe_pad=1)
+#   -e  print the emulated HCA's progress engine counters (its INFO line
+#       when the engine stops: TSC cycles per WQE, WQEs per pass, naps)
 # Options after -- go to testpmd (default: --forward-mode=io --tx-first).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,13 +23,15 @@ build="$top/build"
 secs=5
 pmd=mlx5cq
 extra=""
-while getopts b:t:p:a: opt; do
+elog=""
+while getopts b:t:p:a:e opt; do
 	case $opt in
 	b) build=$(cd "$OPTARG" && pwd -P) ;;
 	t) secs=$OPTARG ;;
 	p) pmd=$OPTARG ;;
 	a) extra=",$OPTARG" ;;
-	*) sed -n '2,20p' "$0"; exit 2 ;;
+	e) elog="--log-level=pmd.common.mlx5cq_emu:info" ;;
+	*) sed -n '2,22p' "$0"; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -74,7 +78,7 @@ trap 'rm -f "$log"' EXIT
 # shellcheck disable=SC2086
 LD_LIBRARY_PATH="$drivers${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
 timeout -s INT "$secs" dpdk-testpmd --no-pci --in-memory -l 0,1 \
-	--log-level=lib.eal:error $dflag $vdevs -- \
+	--log-level=lib.eal:error $elog $dflag $vdevs -- \
 	--no-mlockall --stats-period 1 --nb-cores=1 "$@" </dev/null >"$log" 2>&1 || true
 
 if ! grep -q "Accumulated forward statistics" "$log"; then
@@ -83,6 +87,9 @@ if ! grep -q "Accumulated forward statistics" "$log"; then
 	exit 1
 fi
 sed -n '/Forward statistics for port/,/Done\./p' "$log"
+if [ -n "$elog" ]; then
+	grep "engine: .* WQEs in" "$log" || true
+fi
 # Rate: Rx-pps of all ports summed per stats period; the best period.
 awk -v pmd="$pmd" '
 	/NIC statistics for port 0/ { if (sum > best) best = sum; sum = 0 }

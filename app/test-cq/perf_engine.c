@@ -18,8 +18,13 @@
  * (count, byte count, WQE counter) and consumed outside the timed part.
  *
  * Reported per frame size: cycles per packet of each run (PE_ROUNDS
- * rounds), and the median of PE_RUNS runs. The TSC frequency is printed so
- * the figure converts to packets per second of one engine core.
+ * rounds), and the median of PE_RUNS runs. The TSC frequency is printed
+ * so the figure converts to packets per second of one engine core. With a
+ * second lcore (-l 0,1 --main-lcore 1) a second table repeats the runs
+ * with the untimed side (RQ refill, WQE writes, CQE reads and doorbell
+ * records) on that lcore: the timed pass then meets every ring line as
+ * the consumer's core left it, as in a two-core forwarding run (the
+ * frames' data stays on the main lcore).
  */
 
 #include <errno.h>
@@ -31,6 +36,8 @@
 
 #include <rte_byteorder.h>
 #include <rte_cycles.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
 #include <rte_malloc.h>
 
 #include <mlx5_glue.h>
@@ -361,48 +368,128 @@ pe_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * The untimed side of a round: fill B's RQ and post A's WQEs (prepare),
+ * or consume the CQEs (drain). Run by the main lcore itself, or by a
+ * second lcore so that the rings, doorbell records and CQEs the timed
+ * pass reads and writes were last touched by another core, as in a
+ * forwarding run.
+ */
+struct pe_round {
+	struct pe_port *a, *b;
+	const uint8_t *tx;
+	uint32_t len;
+	int drain; /* 0: prepare, 1: drain. */
+	int ret;
+};
+
+static int
+pe_side(void *arg)
+{
+	struct pe_round *rd = arg;
+	unsigned int got, txc;
+
+	if (!rd->drain) {
+		pe_rq_fill(rd->b);
+		pe_sq_post(rd->a, rd->tx, rd->len, PE_BURST);
+		rd->ret = 0;
+		return 0;
+	}
+	rd->ret = -1;
+	if (pe_cq_drain(rd->b, MLX5_CQE_RESP_SEND, rd->len, &got) != 0 ||
+	    got != PE_BURST) {
+		printf("perf-engine: %u of %u frames received\n", got,
+		       PE_BURST);
+		return 0;
+	}
+	if (pe_cq_drain(rd->a, MLX5_CQE_REQ, 0, &txc) != 0 ||
+	    txc != PE_BURST / PE_TX_CQE_EVERY) {
+		printf("perf-engine: %u TX completions\n", txc);
+		return 0;
+	}
+	rd->ret = 0;
+	return 0;
+}
+
+/* Run one side of the round here (lcore RTE_MAX_LCORE) or on lcore. */
+static int
+pe_side_on(struct pe_round *rd, int drain, unsigned int lcore)
+{
+	rd->drain = drain;
+	if (lcore == RTE_MAX_LCORE) {
+		pe_side(rd);
+	} else {
+		if (rte_eal_remote_launch(pe_side, rd, lcore) != 0) {
+			printf("perf-engine: lcore %u busy\n", lcore);
+			return -1;
+		}
+		rte_eal_wait_lcore(lcore);
+	}
+	return rd->ret;
+}
+
 /* One run: cycles per packet, or a negative value on a failure. */
 static double
-pe_run(struct pe_port *a, struct pe_port *b, const uint8_t *tx, uint32_t len)
+pe_run(struct pe_port *a, struct pe_port *b, const uint8_t *tx, uint32_t len,
+	unsigned int lcore)
 {
+	struct pe_round rd = { .a = a, .b = b, .tx = tx, .len = len };
 	uint64_t cycles = 0, pkts = 0;
-	unsigned int r, got, txc;
+	unsigned int r;
 
 	for (r = 0; r < PE_ROUNDS; r++) {
 		uint64_t t0, t1;
 
-		pe_rq_fill(b);
-		pe_sq_post(a, tx, len, PE_BURST);
+		if (pe_side_on(&rd, 0, lcore) != 0)
+			return -1;
 		t0 = rte_rdtsc_precise();
 		if (mlx5_emu_net_progress() != PE_BURST)
 			return -1;
 		t1 = rte_rdtsc_precise();
 		cycles += t1 - t0;
-		if (pe_cq_drain(b, MLX5_CQE_RESP_SEND, len, &got) != 0 ||
-		    got != PE_BURST) {
-			printf("perf-engine: %u of %u frames received\n", got,
-			       PE_BURST);
+		if (pe_side_on(&rd, 1, lcore) != 0)
 			return -1;
-		}
-		if (pe_cq_drain(a, MLX5_CQE_REQ, 0, &txc) != 0 ||
-		    txc != PE_BURST / PE_TX_CQE_EVERY) {
-			printf("perf-engine: %u TX completions\n", txc);
-			return -1;
-		}
-		pkts += got;
+		pkts += PE_BURST;
 	}
 	return (double)cycles / (double)pkts;
+}
+
+/* The table of one setting: a row per frame size; 0 or 1 on a failure. */
+static int
+pe_table(struct pe_port *a, struct pe_port *b, uint8_t *tx,
+	 unsigned int lcore)
+{
+	static const uint32_t lens[] = { 64, 1024, 1500 };
+	double v[PE_RUNS];
+	unsigned int i, k, run;
+
+	printf("%6s %10s %10s  runs\n", "bytes", "cyc/pkt", "Mpps/core");
+	for (i = 0; i < RTE_DIM(lens); i++) {
+		for (k = 0; k < 64; k++)
+			pe_frame(tx + (size_t)PE_BUF * k, lens[i], k);
+		(void)pe_run(a, b, tx, lens[i], lcore); /* Warm up. */
+		for (run = 0; run < PE_RUNS; run++) {
+			v[run] = pe_run(a, b, tx, lens[i], lcore);
+			if (v[run] < 0)
+				return 1;
+		}
+		qsort(v, PE_RUNS, sizeof(v[0]), pe_cmp);
+		printf("%6u %10.1f %10.2f ", lens[i], v[PE_RUNS / 2],
+		       (double)rte_get_tsc_hz() / v[PE_RUNS / 2] / 1e6);
+		for (run = 0; run < PE_RUNS; run++)
+			printf(" %.0f", v[run]);
+		printf("\n");
+	}
+	return 0;
 }
 
 int
 test_cq_perf_engine(int argc, char **argv)
 {
-	static const uint32_t lens[] = { 64, 1024, 1500 };
 	size_t data_sz = (size_t)PE_BUF << PE_LOG_Q;
+	unsigned int other = rte_get_next_lcore(-1, 1, 0);
 	struct pe_port a, b;
-	double v[PE_RUNS];
 	uint8_t *tx;
-	unsigned int i, k, run;
 	int ret = 0;
 
 	(void)argv;
@@ -423,28 +510,16 @@ test_cq_perf_engine(int argc, char **argv)
 	printf("perf-engine: emulated wire, SQ -> RQ, %u WQEs per engine "
 	       "pass, TX CQE every %u, TSC %" PRIu64 " Hz\n", PE_BURST,
 	       PE_TX_CQE_EVERY, rte_get_tsc_hz());
-	printf("%6s %10s %10s  runs\n", "bytes", "cyc/pkt", "Mpps/core");
-	for (i = 0; i < RTE_DIM(lens) && ret == 0; i++) {
-		for (k = 0; k < 64; k++)
-			pe_frame(tx + (size_t)PE_BUF * k, lens[i], k);
-		(void)pe_run(&a, &b, tx, lens[i]); /* Warm up. */
-		for (run = 0; run < PE_RUNS; run++) {
-			v[run] = pe_run(&a, &b, tx, lens[i]);
-			if (v[run] < 0) {
-				ret = 1;
-				break;
-			}
-		}
-		if (ret != 0)
-			break;
-		qsort(v, PE_RUNS, sizeof(v[0]), pe_cmp);
-		printf("%6u %10.1f %10.2f ", lens[i], v[PE_RUNS / 2],
-		       (double)rte_get_tsc_hz() / v[PE_RUNS / 2] / 1e6);
-		for (run = 0; run < PE_RUNS; run++)
-			printf(" %.0f", v[run]);
-		printf("\n");
+	ret = pe_table(&a, &b, tx, RTE_MAX_LCORE);
+	if (ret == 0 && other < RTE_MAX_LCORE) {
+		printf("perf-engine: rings written and CQEs read by lcore %u "
+		       "(CPU of another core), pass timed on lcore %u\n",
+		       other, rte_lcore_id());
+		ret = pe_table(&a, &b, tx, other);
 	}
 	mlx5_emu_net_engine_pause(0);
+	if (ret != 0)
+		printf("perf-engine: a run failed\n");
 out:
 	pe_port_close(&b);
 	pe_port_close(&a);

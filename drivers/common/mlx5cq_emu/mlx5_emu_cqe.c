@@ -41,6 +41,7 @@
 #include <rte_prefetch.h>
 #include <mlx5_prm.h>
 
+#include "mlx5_emu_prefetch.h"
 #include "mlx5_emu_private.h"
 
 /* Byte offsets in the 64 B CQE (struct mlx5_cqe / struct mlx5_err_cqe). */
@@ -63,6 +64,7 @@ enum {
 
 #define EMU_CQ_STATUS_OVERFLOW 0x9 /* cqc.status: CQ overflow (PRM). */
 #define EMU_CQ_PF_AHEAD 4 /* CQEs prefetched for writing ahead. */
+#define EMU_CQ_PF_BATCH 16 /* CQEs prefetched at the start of a post. */
 
 /* Solicited bit of an op byte (opcode << 4 | se << 1), or an error CQE. */
 static int
@@ -243,7 +245,7 @@ emu_cqe_emit(struct emu_cq *cq, const uint8_t cqe[64], uint8_t op)
 	cq->pi++;
 	/* The consumer's core reads the ring: fetch lines for writing early. */
 	if (!cq->cc)
-		rte_prefetch0_write(emu_cq_cqe64(cq, cq->pi + EMU_CQ_PF_AHEAD));
+		emu_prefetch_write(emu_cq_cqe64(cq, cq->pi + EMU_CQ_PF_AHEAD));
 }
 
 int
@@ -255,6 +257,31 @@ emu_cq_overrun(struct emu_cq *cq)
 		rte_be_to_cpu_32(cq->dbrec[0]) & EMU_CQN_MASK);
 	emu_ev_cq_error(cq);
 	return -EIO;
+}
+
+/*
+ * The slots n uncompressed completions will take, fetched for writing at
+ * once: the consumer's core read them last time round the ring, and the
+ * sliding prefetch of emu_cqe_emit() (EMU_CQ_PF_AHEAD) leaves the first
+ * ones of every batch to miss one by one. A prefetch is a hint: slots a
+ * full ring will refuse cost nothing wrong.
+ */
+static void
+emu_cqe_prefetch_batch(const struct emu_cq *cq, unsigned int n)
+{
+	unsigned int k;
+
+	if (cq->cc)
+		return;
+	if (n > EMU_CQ_PF_BATCH)
+		n = EMU_CQ_PF_BATCH;
+	for (k = 0; k < n; k++) {
+		uint8_t *cqe = emu_cq_cqe64(cq, cq->pi + k);
+
+		emu_prefetch_write(cqe);
+		if (cq->cqe_sz != 0)
+			emu_prefetch_write(cqe - 64);
+	}
 }
 
 /* One uncompressed completion: 1 written, 0 no room, -EIO overrun. */
@@ -285,6 +312,8 @@ emu_cqe_post_flags(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 	}
 	/* The consumer counter is read once per call (emu_cq_room()). */
 	cq->ci_seen_valid = 0;
+	if (!cq->cqe_comp_en)
+		emu_cqe_prefetch_batch(cq, n);
 	emu_ev_sample(cq);
 	for (i = 0; i < n; i++) {
 		ret = emu_cqe_build(&cpl[i], cqe, &op);

@@ -7,9 +7,14 @@
  * started when the first SQ or RQ goes ready and stopped (joined) when no
  * queue is ready any more. Each pass takes emu_net_lock once and executes
  * the send WQEs every ready SQ's doorbell record announces; the frames are
- * delivered to the receiving RQs in the same pass. When a pass finds
- * nothing to do EMU_ENGINE_SPIN times in a row the thread sleeps
- * EMU_ENGINE_NAP_US between passes (no busy burn while idle).
+ * delivered to the receiving RQs in the same pass. When the passes have
+ * found nothing to do for EMU_ENGINE_SPIN_US the thread sleeps
+ * EMU_ENGINE_NAP_US between passes (no busy burn while idle); while
+ * paused it naps at once. The spin is long on purpose: a nap costs far
+ * more than asked (timer slack, a halted vCPU to wake: about 150 us for a
+ * 30 us nap on the 2-vCPU test VM), and while traffic flows a consumer
+ * slower than the engine leaves it idle between its bursts; a nap there
+ * stalls the rings for the whole nap.
  *
  * Batching (the engine is the device's data path: everything here is per
  * pass or per batch, nothing takes a lock, allocates or reads the clock
@@ -51,18 +56,25 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_lcore.h>
 #include <rte_pause.h>
 
-#include <rte_lcore.h>
+#ifdef RTE_ARCH_X86
+#include <cpuid.h>
+#endif
 
 #include "mlx5_emu_crypto.h"
+#include "mlx5_emu_prefetch.h"
 
-#define EMU_ENGINE_SPIN 1000
+#define EMU_ENGINE_SPIN_US 2000 /* Spin this long after the last work. */
 #define EMU_ENGINE_NAP_US 30
 #define EMU_ENGINE_PAUSED_NAP_US 1000
 
@@ -76,6 +88,34 @@ static int emu_engine_paused; /* mlx5_emu_net_engine_pause(). */
 /* The current pass (emu_net_lock held). */
 static uint64_t emu_pass_ts; /* Clock when the current batch began. */
 static struct emu_cq *emu_pass_cqs; /* CQs with staged completions. */
+
+/*
+ * What the thread did since it started, counted per pass (one TSC read
+ * per pass, none per packet) and logged (INFO) when it stops: where the
+ * engine's time goes in a forwarding run. Written by the thread only, on
+ * its own cache line.
+ */
+static struct emu_engine_stats {
+	uint64_t passes; /* Passes that executed WQEs. */
+	uint64_t wqes; /* Send WQEs executed by them. */
+	uint64_t busy_tsc; /* TSC cycles of those passes. */
+	uint64_t idle_passes; /* Passes that found nothing. */
+	uint64_t idle_tsc; /* TSC cycles of idle passes and spins. */
+	uint64_t naps; /* Sleeps after EMU_ENGINE_SPIN_US without work. */
+	uint64_t nap_tsc; /* TSC cycles asleep. */
+} emu_engine_stats __rte_cache_aligned;
+
+int emu_prefetchw_ok; /* mlx5_emu_prefetch.h */
+
+RTE_INIT(emu_prefetchw_probe)
+{
+#ifdef RTE_ARCH_X86
+	unsigned int a, b, c, d;
+
+	if (__get_cpuid(0x80000001, &a, &b, &c, &d) && (c & (1u << 8)))
+		emu_prefetchw_ok = 1;
+#endif
+}
 
 void
 emu_net_lock(void)
@@ -229,12 +269,34 @@ mlx5_emu_net_progress(void)
 	return n;
 }
 
+/* Log what the thread did (it is stopped: no race on the counters). */
+static void
+emu_engine_stats_log(void)
+{
+	const struct emu_engine_stats *st = &emu_engine_stats;
+
+	EMU_LOG(INFO, "engine: %" PRIu64 " WQEs in %" PRIu64 " busy passes "
+		"(%" PRIu64 " TSC cycles per WQE, %" PRIu64 " WQEs per "
+		"pass), %" PRIu64 " idle passes (%" PRIu64 " cycles), %"
+		PRIu64 " naps (%" PRIu64 " cycles), TSC %" PRIu64 " Hz",
+		st->wqes, st->passes,
+		st->wqes != 0 ? st->busy_tsc / st->wqes : 0,
+		st->passes != 0 ? st->wqes / st->passes : 0,
+		st->idle_passes, st->idle_tsc, st->naps, st->nap_tsc,
+		rte_get_tsc_hz());
+}
+
 static void *
 emu_engine_main(void *arg)
 {
-	unsigned int idle = 0;
+	struct emu_engine_stats *st = &emu_engine_stats;
+	uint64_t spin = rte_get_tsc_hz() / 1000000 * EMU_ENGINE_SPIN_US;
+	uint64_t t0, t1, last_work;
 
 	(void)arg;
+	memset(st, 0, sizeof(*st));
+	t0 = rte_rdtsc();
+	last_work = t0;
 	while (!__atomic_load_n(&emu_engine_stop, __ATOMIC_ACQUIRE)) {
 		unsigned int n = 0;
 
@@ -243,21 +305,32 @@ emu_engine_main(void *arg)
 			n = emu_engine_pass();
 			emu_net_unlock();
 		}
+		t1 = rte_rdtsc();
 		if (n != 0) {
-			idle = 0;
+			st->passes++;
+			st->wqes += n;
+			st->busy_tsc += t1 - t0;
+			t0 = t1;
+			last_work = t1;
 			continue;
 		}
-		if (idle < EMU_ENGINE_SPIN) {
-			idle++;
+		st->idle_passes++;
+		if (t1 - last_work < spin &&
+		    !__atomic_load_n(&emu_engine_paused, __ATOMIC_RELAXED)) {
 			rte_pause();
+			st->idle_tsc += rte_rdtsc() - t0;
 		} else {
 			/* Paused: nap longer (no wake-ups to steal a core
 			 * from whoever drives mlx5_emu_net_progress()).
 			 */
+			st->idle_tsc += t1 - t0;
 			usleep(__atomic_load_n(&emu_engine_paused,
 					       __ATOMIC_RELAXED) ?
 			       EMU_ENGINE_PAUSED_NAP_US : EMU_ENGINE_NAP_US);
+			st->naps++;
+			st->nap_tsc += rte_rdtsc() - t1;
 		}
+		t0 = rte_rdtsc();
 	}
 	return NULL;
 }
@@ -312,6 +385,7 @@ emu_engine_update(void)
 		pthread_join(emu_engine_thread, NULL);
 		emu_engine_running = 0;
 		EMU_LOG(DEBUG, "engine: stopped");
+		emu_engine_stats_log();
 	}
 	pthread_mutex_unlock(&emu_engine_ctl_lock);
 }

@@ -44,10 +44,12 @@
 
 #include <rte_atomic.h>
 #include <rte_byteorder.h>
+#include <rte_common.h>
 #include <rte_prefetch.h>
 #include <mlx5_prm.h>
 
 #include "mlx5_emu_net.h"
+#include "mlx5_emu_prefetch.h"
 
 #define EMU_INVALID_LKEY 0x100 /* MLX5_INVALID_LKEY (rdma-core). */
 #define EMU_RQ_PF_WQE 16 /* WQEs prefetched ahead. */
@@ -319,6 +321,31 @@ emu_rq_error(struct emu_rq *rq, uint16_t idx, uint8_t syndrome,
 	emu_rq_error_cpl(rq, idx, syndrome, why, 0);
 }
 
+/*
+ * The WQEs a fresh doorbell read announced: the sliding prefetch of
+ * emu_rq_prefetch() reaches EMU_RQ_PF_WQE WQEs (EMU_RQ_PF_BUF buffers)
+ * ahead only, so fetch the first ones at once (their loads overlap).
+ */
+static void
+emu_rq_prefetch_batch(const struct emu_rq *rq)
+{
+	uint32_t mask = (1u << rq->wq.log_sz) - 1;
+	uint16_t ahead = (uint16_t)(rq->posted - rq->ci);
+	uint16_t k, nw = RTE_MIN(ahead, (uint16_t)EMU_RQ_PF_WQE);
+	uint16_t nb = RTE_MIN(ahead, (uint16_t)EMU_RQ_PF_BUF);
+	const uint8_t *w;
+
+	/* WQEs of 16 B share lines: one prefetch per line. */
+	for (k = 0; k < nw; k += RTE_MAX(1u, 64u >> rq->wq.log_stride))
+		rte_prefetch0(rq->wq.ring + ((size_t)((rq->ci + k) & mask) <<
+					     rq->wq.log_stride));
+	for (k = 0; k < nb; k++) {
+		w = rq->wq.ring + ((size_t)((rq->ci + k) & mask) <<
+				   rq->wq.log_stride);
+		emu_prefetch_write((const void *)(uintptr_t)emu_rd64(w + 8));
+	}
+}
+
 /* A WQE is posted: the cached doorbell value, else a fresh read. */
 static int
 emu_rq_has_wqe(struct emu_rq *rq)
@@ -328,7 +355,10 @@ emu_rq_has_wqe(struct emu_rq *rq)
 	/* The acquire orders the reads of every WQE it announces. */
 	rq->posted = rte_be_to_cpu_32(__atomic_load_n(
 		&rq->wq.dbrec[MLX5_RCV_DBR], __ATOMIC_ACQUIRE)) & 0xffff;
-	return rq->posted != rq->ci;
+	if (rq->posted == rq->ci)
+		return 0;
+	emu_rq_prefetch_batch(rq);
+	return 1;
 }
 
 /*
@@ -348,7 +378,7 @@ emu_rq_prefetch(const struct emu_rq *rq, uint32_t mask)
 	if (ahead > EMU_RQ_PF_BUF) {
 		w = rq->wq.ring + ((size_t)((rq->ci + EMU_RQ_PF_BUF) & mask) <<
 				   rq->wq.log_stride);
-		rte_prefetch0_write((const void *)(uintptr_t)emu_rd64(w + 8));
+		emu_prefetch_write((const void *)(uintptr_t)emu_rd64(w + 8));
 	}
 }
 

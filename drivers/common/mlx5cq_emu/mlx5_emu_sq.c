@@ -41,6 +41,7 @@
 
 #include <rte_atomic.h>
 #include <rte_byteorder.h>
+#include <rte_common.h>
 #include <rte_prefetch.h>
 #include <mlx5_prm.h>
 
@@ -569,29 +570,53 @@ emu_sq_execute(struct emu_sq *sq)
 	return (ds + 3) / 4;
 }
 
+/* The buffer of WQEBB w's data segment when w is a one-WQEBB SEND of the
+ * usual shape (ctrl, eth, 16 B of inline headers, one pointer). A prefetch
+ * is only a hint: a WQE of another shape costs nothing wrong.
+ */
+static void
+emu_sq_prefetch_data(const struct emu_sq *sq, uint16_t w)
+{
+	const uint8_t *wqe = emu_sq_seg(sq, w, 0);
+
+	if ((wqe[7] & 0x3f) == 4)
+		rte_prefetch0((const void *)(uintptr_t)emu_be64_at(wqe + 56));
+}
+
 /*
  * Prefetch ahead of the WQE about to run: the WQEBB EMU_SQ_PF_WQE ahead,
  * and the buffer of the first data segment of the WQEBB EMU_SQ_PF_DATA
  * ahead (prefetched as a WQEBB earlier). The rings and buffers are written
- * by another core: the misses overlap instead of stalling one by one. A
- * prefetch is only a hint: a WQE of another shape costs nothing wrong.
+ * by another core: the misses overlap instead of stalling one by one.
  */
 static void
 emu_sq_prefetch(const struct emu_sq *sq, uint16_t db)
 {
 	uint16_t ahead = (uint16_t)(db - sq->pi);
-	const uint8_t *w, *d;
 
 	if (ahead > EMU_SQ_PF_WQE)
 		rte_prefetch0(emu_sq_seg(sq, sq->pi + EMU_SQ_PF_WQE, 0));
-	if (ahead > EMU_SQ_PF_DATA) {
-		w = emu_sq_seg(sq, sq->pi + EMU_SQ_PF_DATA, 0);
-		if ((w[7] & 0x3f) == 4) { /* ctrl, eth, inline 16 B, data */
-			d = w + 48;
-			rte_prefetch0((const void *)(uintptr_t)
-				      emu_be64_at(d + 8));
-		}
-	}
+	if (ahead > EMU_SQ_PF_DATA)
+		emu_sq_prefetch_data(sq, sq->pi + EMU_SQ_PF_DATA);
+}
+
+/*
+ * The start of a batch: the sliding prefetch above only reaches WQEBBs
+ * EMU_SQ_PF_WQE ahead, so the first ones of every doorbell would miss one
+ * by one. Fetch them all at once, then the buffers of the first
+ * EMU_SQ_PF_DATA (their loads of the WQEs overlap too).
+ */
+static void
+emu_sq_prefetch_batch(const struct emu_sq *sq, uint16_t db)
+{
+	uint16_t ahead = (uint16_t)(db - sq->pi);
+	uint16_t k, nw = RTE_MIN(ahead, (uint16_t)EMU_SQ_PF_WQE);
+	uint16_t nd = RTE_MIN(ahead, (uint16_t)EMU_SQ_PF_DATA);
+
+	for (k = 0; k < nw; k++)
+		rte_prefetch0(emu_sq_seg(sq, sq->pi + k, 0));
+	for (k = 0; k < nd; k++)
+		emu_sq_prefetch_data(sq, sq->pi + k);
 }
 
 unsigned int
@@ -610,6 +635,8 @@ emu_sq_progress(struct emu_sq *sq)
 	/* At most one ring's worth per pass (a garbage counter cannot
 	 * hold the engine).
 	 */
+	if (sq->pi != db && sq->wq.state == EMU_Q_RDY)
+		emu_sq_prefetch_batch(sq, db);
 	while (sq->pi != db && sq->wq.state == EMU_Q_RDY && bbs < size) {
 		unsigned int n;
 
