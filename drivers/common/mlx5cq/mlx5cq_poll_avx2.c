@@ -238,7 +238,7 @@ mlx5cq_fast_run_avx2(volatile const uint8_t *c, unsigned int shift,
 		bad = mlx5cq_fast_bad4(w ^ p4);
 		rte_io_rmb();
 		if (unlikely(bad)) {
-			uint32_t n = rte_bsf32(bad) >> 3;
+			uint32_t n = (uint32_t)__builtin_ctz(bad) >> 3;
 
 			for (j = 0; j < n; j++)
 				mlx5cq_fast_one(c + j * st, j == 0 ? t0 :
@@ -392,6 +392,27 @@ mlx5cq_zip_burst_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 	uint16_t wn = z->wqe_next;
 	__m256i tp[ZG_STORES];
 	int tp_ok = 0;
+
+	/*
+	 * Whole arrays from an array boundary: a tight loop, the templates
+	 * in registers, two groups per array.
+	 */
+	if ((ai & 7) == 0 && want >= 8) {
+		zg_templates(&z->trec, wn, g, tp);
+		do {
+			volatile const uint8_t *m = ring +
+				((size_t)(ca & mask) << shift);
+
+			zg_group(g, tp, m, cpl + k);
+			zg_group(g, tp, m + 32, cpl + k + 4);
+			k += 8;
+			/* The second array is 7 slots after the first. */
+			ca = ca == title + 1 ? title + 8 : ca + 8;
+		} while (want - k >= 8);
+		ai += k;
+		wn = (uint16_t)(wn + k);
+		tp_ok = 1;
+	}
 	while (k < want) {
 		uint32_t pos = ai & 7u;
 		uint32_t take = RTE_MIN(8u - pos, want - k);

@@ -70,7 +70,7 @@ mlx5cq_fast_scan(volatile const uint8_t *c, unsigned int shift,
 		uint32_t bad = mlx5cq_fast_bad4(w ^ p4);
 
 		if (bad)
-			return k + (rte_bsf32(bad) >> 3);
+			return k + ((uint32_t)__builtin_ctz(bad) >> 3);
 	}
 	for (; k < room; k++)
 		if (!rte_mlx5cq__plain(o[(size_t)k << shift], par))

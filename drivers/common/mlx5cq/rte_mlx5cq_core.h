@@ -215,17 +215,34 @@ rte_mlx5cq__cqe(const struct rte_mlx5cq *cq, uint32_t idx)
 	       cq->cqe_off;
 }
 
-/** @internal Big-endian loads from a CQE. */
+/*
+ * @internal Big-endian loads from a CQE. The swaps are compiler builtins:
+ * DPDK's rte_arch_bswap*() are plain inline functions, which GCC does not
+ * inline into a function built for another target (the SIMD polls), where
+ * each swap became a call.
+ */
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+#define RTE_MLX5CQ__BE16(v) __builtin_bswap16(v)
+#define RTE_MLX5CQ__BE32(v) __builtin_bswap32(v)
+#define RTE_MLX5CQ__BE64(v) __builtin_bswap64(v)
+#else
+#define RTE_MLX5CQ__BE16(v) (v)
+#define RTE_MLX5CQ__BE32(v) (v)
+#define RTE_MLX5CQ__BE64(v) (v)
+#endif
+
+/** @internal 32-bit big-endian field at byte off of a CQE. */
 static __rte_always_inline uint32_t
 rte_mlx5cq__be32(volatile const uint8_t *p, unsigned int off)
 {
-	return rte_be_to_cpu_32(*(volatile const rte_be32_t *)(p + off));
+	return RTE_MLX5CQ__BE32(*(volatile const uint32_t *)(p + off));
 }
 
+/** @internal 16-bit big-endian field at byte off of a CQE. */
 static __rte_always_inline uint16_t
 rte_mlx5cq__be16(volatile const uint8_t *p, unsigned int off)
 {
-	return rte_be_to_cpu_16(*(volatile const rte_be16_t *)(p + off));
+	return RTE_MLX5CQ__BE16(*(volatile const uint16_t *)(p + off));
 }
 
 /**
@@ -270,7 +287,7 @@ rte_mlx5cq__decode_ok(volatile const uint8_t *cqe, uint8_t op_own,
 	c->flow_tag = rte_mlx5cq__be32(cqe, RTE_MLX5CQ_CQE_SOP_DROP_QPN) &
 		      0xffffff;
 	c->metadata = rte_mlx5cq__be32(cqe, RTE_MLX5CQ_CQE_METADATA);
-	c->timestamp = rte_be_to_cpu_64(*(volatile const rte_be64_t *)
+	c->timestamp = RTE_MLX5CQ__BE64(*(volatile const uint64_t *)
 					(cqe + RTE_MLX5CQ_CQE_TIMESTAMP));
 	c->wqe_counter = rte_mlx5cq__be16(cqe, RTE_MLX5CQ_CQE_WQE_COUNTER);
 	c->vlan_tci = rte_mlx5cq__be16(cqe, RTE_MLX5CQ_CQE_VLAN_INFO);
