@@ -42,6 +42,7 @@
 #include <rte_common.h>
 
 #include "mlx5_emu_crypto.h"
+#include "mlx5_emu_xts_aesni.h"
 
 #define EMU_XTS_BLK 16
 #define EMU_XTS_CHUNK 4096 /* Bytes per key1 ECB call (tweaks in L1). */
@@ -50,6 +51,10 @@
  * unit costs less than the tweak stream and two xor passes.
  */
 #define EMU_XTS_EVP_DU 2048
+/* MLX5_EMU_XTS=evp: OpenSSL only, even where the AES instructions are
+ * (read when a DEK is made; the tests run both paths).
+ */
+#define EMU_XTS_ENV "MLX5_EMU_XTS"
 
 struct emu_xts {
 	EVP_CIPHER_CTX *enc1; /* AES-ECB key1, encryption. */
@@ -57,6 +62,8 @@ struct emu_xts {
 	EVP_CIPHER_CTX *enc2; /* AES-ECB key2: the unit tweaks. */
 	EVP_CIPHER_CTX *xenc; /* AES-XTS, units of EMU_XTS_EVP_DU and up. */
 	EVP_CIPHER_CTX *xdec;
+	int use_ni; /* The x86 AES instructions, the round keys in ni. */
+	struct emu_xts_ni ni;
 };
 
 /* The tweak state of a walk over a message's blocks. */
@@ -108,6 +115,7 @@ emu_xts_new(const uint8_t *key, unsigned int half)
 	const EVP_CIPHER *xc = half == 16 ? EVP_aes_128_xts() :
 			       EVP_aes_256_xts();
 	struct emu_xts *x;
+	const char *sel;
 
 	if (c == NULL || memcmp(key, key + half, half) == 0)
 		return NULL;
@@ -124,6 +132,9 @@ emu_xts_new(const uint8_t *key, unsigned int half)
 		emu_xts_free(x);
 		return NULL;
 	}
+	sel = getenv(EMU_XTS_ENV);
+	x->use_ni = (sel == NULL || strcmp(sel, "evp") != 0) &&
+		    emu_xts_ni_init(&x->ni, key, half) == 0;
 	return x;
 }
 
@@ -266,11 +277,19 @@ emu_xts_pre(struct emu_xts_walk *w, const uint8_t *in, uint8_t *out,
 		k = n < w->left ? n : w->left;
 		lo = w->lo;
 		hi = w->hi;
+		/* Blocks 0-7: T times x^i, each from T (no serial chain). */
 		for (i = 0; i < k && i < 8; i++) {
-			emu_st_le64(ts + i * EMU_XTS_BLK, lo);
-			emu_st_le64(ts + i * EMU_XTS_BLK + 8, hi);
-			emu_xts_double(&lo, &hi);
+			uint64_t b = i == 0 ? 0 : hi >> (64 - i);
+
+			emu_st_le64(ts + i * EMU_XTS_BLK,
+				    i == 0 ? lo : lo << i ^
+				    (b ^ b << 1 ^ b << 2 ^ b << 7));
+			emu_st_le64(ts + i * EMU_XTS_BLK + 8,
+				    i == 0 ? hi : hi << i | lo >> (64 - i));
 		}
+		if (k <= 8) /* The next block's: T times x^k. */
+			for (j = 0; j < k; j++)
+				emu_xts_double(&lo, &hi);
 		if (k >= 16) { /* Eight chains in registers. */
 			for (j = 0; j < 8; j++)
 				memcpy(&c[j], ts + j * EMU_XTS_BLK,
@@ -415,6 +434,8 @@ emu_xts_run(struct emu_xts *x, int enc, const uint8_t tweak[16], uint32_t du,
 		return -1;
 	if (du >= EMU_XTS_EVP_DU)
 		return emu_xts_evp(x, enc, tweak, du, src, dst, len);
+	if (x->use_ni)
+		return emu_xts_ni_run(&x->ni, enc, tweak, du, src, dst, len);
 	w.x = x;
 	memcpy(w.iv, tweak, EMU_XTS_BLK);
 	w.units = (len - 1) / du + 1;
