@@ -40,6 +40,7 @@
 #include <openssl/evp.h>
 #include <rte_byteorder.h>
 #include <rte_common.h>
+#include <rte_cpuflags.h>
 
 #include "mlx5_emu_crypto.h"
 #include "mlx5_emu_xts_aesni.h"
@@ -92,6 +93,19 @@ emu_xts_free(struct emu_xts *x)
 	free(x);
 }
 
+/* The CPU has what mlx5_emu_xts_aesni.c is built for. */
+static int
+emu_xts_ni_usable(void)
+{
+#ifdef RTE_ARCH_X86
+	return rte_cpu_get_flag_enabled(RTE_CPUFLAG_AES) > 0 &&
+	       rte_cpu_get_flag_enabled(RTE_CPUFLAG_PCLMULQDQ) > 0 &&
+	       rte_cpu_get_flag_enabled(RTE_CPUFLAG_SSE4_1) > 0;
+#else
+	return 0;
+#endif
+}
+
 static EVP_CIPHER_CTX *
 emu_xts_cipher_ctx(const EVP_CIPHER *c, const uint8_t *key, int enc)
 {
@@ -134,6 +148,7 @@ emu_xts_new(const uint8_t *key, unsigned int half)
 	}
 	sel = getenv(EMU_XTS_ENV);
 	x->use_ni = (sel == NULL || strcmp(sel, "evp") != 0) &&
+		    emu_xts_ni_usable() &&
 		    emu_xts_ni_init(&x->ni, key, half) == 0;
 	return x;
 }
@@ -207,27 +222,18 @@ emu_xts_next_unit(struct emu_xts_walk *w)
 	return 0;
 }
 
-/* 16 bytes as one vector (the compiler's SIMD registers where it has
- * them): loads and stores through memcpy, any alignment.
- */
-typedef uint8_t emu_xts_v16 __attribute__((vector_size(EMU_XTS_BLK)));
-
 /* For each byte b falling out of bit 127 when a tweak is multiplied by
  * x^8: the carry-less product of b and 0x87 (x^128 = x^7 + x^2 + x + 1
- * modulo the XTS polynomial) as the 16 bytes to xor into the shifted
- * tweak (bytes 0 and 1, little endian).
+ * modulo the XTS polynomial), to xor into the shifted tweak's low bits.
  */
-static emu_xts_v16 emu_xts_fold[256];
+static uint16_t emu_xts_fold[256];
 
 RTE_INIT(emu_xts_fold_init)
 {
-	unsigned int b, f;
+	unsigned int b;
 
-	for (b = 0; b < 256; b++) {
-		f = b ^ b << 1 ^ b << 2 ^ b << 7;
-		emu_xts_fold[b][0] = (uint8_t)f;
-		emu_xts_fold[b][1] = (uint8_t)(f >> 8);
-	}
+	for (b = 0; b < 256; b++)
+		emu_xts_fold[b] = (uint16_t)(b ^ b << 1 ^ b << 2 ^ b << 7);
 }
 
 /* Tweak times alpha (x): the little-endian 128-bit number shifted left,
@@ -242,17 +248,35 @@ emu_xts_double(uint64_t *lo, uint64_t *hi)
 	*lo = *lo << 1 ^ (0x87 & (0 - c));
 }
 
-/* A tweak times x^8: the 16 bytes moved up by one, the byte that fell
- * out folded back (z: a zero vector).
- */
-static inline emu_xts_v16
-emu_xts_x8(emu_xts_v16 t, emu_xts_v16 z)
+/* out = in ^ ts over n bytes (a multiple of 16). */
+static inline void
+emu_xts_xor(uint8_t *out, const uint8_t *in, const uint8_t *ts, uint32_t n)
 {
-	uint8_t b = t[EMU_XTS_BLK - 1];
+	uint64_t a, b, c, d;
+	uint32_t i;
 
-	t = __builtin_shufflevector(t, z, 16, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
-				    10, 11, 12, 13, 14);
-	return t ^ emu_xts_fold[b];
+	for (i = 0; i < n; i += EMU_XTS_BLK) {
+		memcpy(&a, in + i, sizeof(a));
+		memcpy(&b, in + i + 8, sizeof(b));
+		memcpy(&c, ts + i, sizeof(c));
+		memcpy(&d, ts + i + 8, sizeof(d));
+		a ^= c;
+		b ^= d;
+		memcpy(out + i, &a, sizeof(a));
+		memcpy(out + i + 8, &b, sizeof(b));
+	}
+}
+
+/* A tweak (16 little-endian bytes at p) times x^8 into q: the number
+ * shifted left by 8 bits, the byte that fell out folded back.
+ */
+static inline void
+emu_xts_x8(const uint8_t *p, uint8_t *q)
+{
+	uint64_t lo = emu_ld_le64(p), hi = emu_ld_le64(p + 8);
+
+	emu_st_le64(q + 8, hi << 8 | lo >> 56);
+	emu_st_le64(q, lo << 8 ^ emu_xts_fold[hi >> 56]);
 }
 
 /*
@@ -266,8 +290,6 @@ static int
 emu_xts_pre(struct emu_xts_walk *w, const uint8_t *in, uint8_t *out,
 	    uint8_t *ts, uint32_t n)
 {
-	const emu_xts_v16 z = { 0 };
-	emu_xts_v16 t, d, c[8];
 	uint64_t lo, hi;
 	uint32_t k, i, j;
 
@@ -287,38 +309,18 @@ emu_xts_pre(struct emu_xts_walk *w, const uint8_t *in, uint8_t *out,
 			emu_st_le64(ts + i * EMU_XTS_BLK + 8,
 				    i == 0 ? hi : hi << i | lo >> (64 - i));
 		}
-		if (k <= 8) /* The next block's: T times x^k. */
-			for (j = 0; j < k; j++)
-				emu_xts_double(&lo, &hi);
-		if (k >= 16) { /* Eight chains in registers. */
-			for (j = 0; j < 8; j++)
-				memcpy(&c[j], ts + j * EMU_XTS_BLK,
-				       sizeof(c[j]));
-			for (; i + 8 <= k; i += 8) {
-#pragma GCC unroll 8
-				for (j = 0; j < 8; j++) {
-					c[j] = emu_xts_x8(c[j], z);
-					memcpy(ts + (i + j) * EMU_XTS_BLK, &c[j],
-					       sizeof(c[j]));
-				}
-			}
-		}
-		for (; i < k; i++) {
-			memcpy(&t, ts + (i - 8) * EMU_XTS_BLK, sizeof(t));
-			t = emu_xts_x8(t, z);
-			memcpy(ts + i * EMU_XTS_BLK, &t, sizeof(t));
-		}
+		for (; i < k; i++)
+			emu_xts_x8(ts + (i - 8) * EMU_XTS_BLK,
+				   ts + i * EMU_XTS_BLK);
 		if (k > 8) { /* The next block's: the last one times x. */
 			lo = emu_ld_le64(ts + (k - 1) * EMU_XTS_BLK);
 			hi = emu_ld_le64(ts + (k - 1) * EMU_XTS_BLK + 8);
 			emu_xts_double(&lo, &hi);
+		} else { /* T times x^k. */
+			for (j = 0; j < k; j++)
+				emu_xts_double(&lo, &hi);
 		}
-		for (i = 0; i < k * EMU_XTS_BLK; i += EMU_XTS_BLK) {
-			memcpy(&t, ts + i, sizeof(t));
-			memcpy(&d, in + i, sizeof(d));
-			d ^= t;
-			memcpy(out + i, &d, sizeof(d));
-		}
+		emu_xts_xor(out, in, ts, k * EMU_XTS_BLK);
 		w->lo = lo;
 		w->hi = hi;
 		w->left -= k;
@@ -328,21 +330,6 @@ emu_xts_pre(struct emu_xts_walk *w, const uint8_t *in, uint8_t *out,
 		ts += k * EMU_XTS_BLK;
 	}
 	return 0;
-}
-
-/* out = in ^ ts over n bytes (a multiple of 16). */
-static inline void
-emu_xts_xor(uint8_t *out, const uint8_t *in, const uint8_t *ts, uint32_t n)
-{
-	emu_xts_v16 a, b;
-	uint32_t i;
-
-	for (i = 0; i < n; i += EMU_XTS_BLK) {
-		memcpy(&a, in + i, sizeof(a));
-		memcpy(&b, ts + i, sizeof(b));
-		a ^= b;
-		memcpy(out + i, &a, sizeof(a));
-	}
 }
 
 /* The next block's tweak into t; 0 or -1. */

@@ -4,8 +4,9 @@
 
 /*
  * AES-XTS (IEEE 1619) with the x86 AES instructions, for CPUs that have
- * them (checked at run time; the rest of the build keeps its baseline
- * flags, these functions carry their own target attribute). Same contract
+ * them: this file alone is built with -maes -mpclmul -msse4.1 (the
+ * driver's meson.build), and mlx5_emu_xts.c calls it only when the CPU
+ * has AES, PCLMULQDQ and SSE4.1 (rte_cpu_get_flag_enabled). Same contract
  * as emu_xts_run() (mlx5_emu_xts.c): data units of du bytes, the first
  * unit's tweak given, each next one plus one as a little-endian number,
  * ciphertext stealing for a partial last block.
@@ -14,9 +15,9 @@
  * SubWord(RotWord(w)) ^ Rcon for AES-128 and SubWord(w) for the second
  * half of each AES-256 step); decryption uses the equivalent inverse
  * cipher (FIPS 197 section 5.3.5: InvMixColumns on the middle round
- * keys, AESIMC). Per unit: T = AES(key2, tweak), then four blocks at a
- * time, each block's tweak the previous one times alpha in GF(2^128)
- * (IEEE 1619 section 5.2, little-endian bytes).
+ * keys, AESIMC). Per unit: T = AES(key2, tweak), then eight blocks at a
+ * time, block j's tweak T times x^j in GF(2^128) (IEEE 1619 section 5.2,
+ * little-endian bytes).
  */
 
 #include <stdint.h>
@@ -24,26 +25,17 @@
 
 #include "mlx5_emu_xts_aesni.h"
 
-#if defined(RTE_ARCH_X86_64) || defined(__x86_64__)
+#if defined(__AES__) && defined(__PCLMUL__) && defined(__SSE4_1__)
 
 #include <immintrin.h>
 
-#define EMU_NI __attribute__((target("aes,pclmul,sse4.1")))
 #define EMU_NI_BLK 16
 #define EMU_NI_WAYS 8 /* Blocks in flight. */
-
-int
-emu_xts_ni_usable(void)
-{
-	return __builtin_cpu_supports("aes") &&
-	       __builtin_cpu_supports("pclmul") &&
-	       __builtin_cpu_supports("sse4.1");
-}
 
 /* One AES-128 key schedule step: the next round key from k and the
  * AESKEYGENASSIST result a (its word 3: SubWord(RotWord(w3)) ^ Rcon).
  */
-static inline EMU_NI __m128i
+static inline __m128i
 emu_ni_step(__m128i k, __m128i a)
 {
 	k = _mm_xor_si128(k, _mm_slli_si128(k, 4));
@@ -56,7 +48,7 @@ emu_ni_step(__m128i k, __m128i a)
 	((rk)[i] = emu_ni_step((rk)[(i) - 1], _mm_shuffle_epi32( \
 		_mm_aeskeygenassist_si128((rk)[(i) - 1], rcon), 0xff)))
 
-static EMU_NI void
+static void
 emu_ni_expand128(const uint8_t *key, __m128i *rk)
 {
 	rk[0] = _mm_loadu_si128((const __m128i *)(const void *)key);
@@ -83,7 +75,7 @@ emu_ni_expand128(const uint8_t *key, __m128i *rk)
 	((rk)[i] = emu_ni_step((rk)[(i) - 2], _mm_shuffle_epi32( \
 		_mm_aeskeygenassist_si128((rk)[(i) - 1], 0), 0xaa)))
 
-static EMU_NI void
+static void
 emu_ni_expand256(const uint8_t *key, __m128i *rk)
 {
 	rk[0] = _mm_loadu_si128((const __m128i *)(const void *)key);
@@ -103,7 +95,7 @@ emu_ni_expand256(const uint8_t *key, __m128i *rk)
 	EMU_NI_256E(rk, 14, 0x40);
 }
 
-static EMU_NI void
+static void
 emu_ni_expand(const uint8_t *key, unsigned int half, __m128i *rk)
 {
 	if (half == 16)
@@ -112,13 +104,13 @@ emu_ni_expand(const uint8_t *key, unsigned int half, __m128i *rk)
 		emu_ni_expand256(key, rk);
 }
 
-EMU_NI int
+int
 emu_xts_ni_init(struct emu_xts_ni *k, const uint8_t *key, unsigned int half)
 {
 	__m128i e[EMU_XTS_NI_RK], d[EMU_XTS_NI_RK], t[EMU_XTS_NI_RK];
 	unsigned int nr = half == 16 ? 10 : 14, i;
 
-	if ((half != 16 && half != 32) || !emu_xts_ni_usable())
+	if (half != 16 && half != 32)
 		return -1;
 	emu_ni_expand(key, half, e);
 	emu_ni_expand(key + half, half, t);
@@ -139,7 +131,7 @@ emu_xts_ni_init(struct emu_xts_ni *k, const uint8_t *key, unsigned int half)
  * the low half into the high one, 0x87 into byte 0 for the bit out of
  * the high half.
  */
-static inline EMU_NI __m128i
+static inline __m128i
 emu_ni_double(__m128i t)
 {
 	__m128i c = _mm_shuffle_epi32(_mm_srai_epi32(t, 31), 0x13);
@@ -153,7 +145,7 @@ emu_ni_double(__m128i t)
  * into the high one, the k bits out of the high half folded back as
  * their carry-less product with 0x87 (x^128 = x^7 + x^2 + x + 1).
  */
-static inline EMU_NI __m128i
+static inline __m128i
 emu_ni_mulx(__m128i t, unsigned int k)
 {
 	__m128i c = _mm_srl_epi64(t, _mm_cvtsi32_si128((int)(64 - k)));
@@ -165,7 +157,7 @@ emu_ni_mulx(__m128i t, unsigned int k)
 }
 
 /* One block with round keys rk (nr rounds), encrypting or decrypting. */
-static inline EMU_NI __m128i
+static inline __m128i
 emu_ni_block(__m128i b, const uint8_t (*rk)[EMU_NI_BLK], unsigned int nr,
 	     int enc)
 {
@@ -185,17 +177,41 @@ emu_ni_block(__m128i b, const uint8_t (*rk)[EMU_NI_BLK], unsigned int nr,
 			(const __m128i *)(const void *)rk[nr]));
 }
 
+/* Rounds 1 to nr - 1 of EMU_NI_WAYS blocks (one predictable branch per
+ * round for eight AES instructions).
+ */
+static inline void
+emu_ni_rounds(__m128i *b, const uint8_t (*rk)[EMU_NI_BLK], unsigned int nr,
+	      int enc)
+{
+	unsigned int i, j;
+	__m128i r;
+
+	for (i = 1; i < nr; i++) {
+		r = _mm_loadu_si128((const __m128i *)(const void *)rk[i]);
+		if (enc) {
+#pragma GCC unroll 8
+			for (j = 0; j < EMU_NI_WAYS; j++)
+				b[j] = _mm_aesenc_si128(b[j], r);
+		} else {
+#pragma GCC unroll 8
+			for (j = 0; j < EMU_NI_WAYS; j++)
+				b[j] = _mm_aesdec_si128(b[j], r);
+		}
+	}
+}
+
 /*
  * n full blocks of one unit from tweak *t (updated past them), eight at
  * a time (the AES units are pipelined: eight independent blocks keep
- * them busy). Inlined with enc a constant: no branch in the rounds.
+ * them busy).
  */
-static inline EMU_NI __attribute__((always_inline)) void
+static void
 emu_ni_blocks(const struct emu_xts_ni *k, int enc, __m128i *t,
 	      const uint8_t *src, uint8_t *dst, uint32_t n)
 {
 	const uint8_t (*rk)[EMU_NI_BLK] = enc ? k->ek1 : k->dk1;
-	unsigned int nr = k->rounds, i, j;
+	unsigned int nr = k->rounds, j;
 	__m128i tw[EMU_NI_WAYS], b[EMU_NI_WAYS], r, t0 = *t;
 
 	for (; n >= EMU_NI_WAYS; n -= EMU_NI_WAYS,
@@ -211,14 +227,7 @@ emu_ni_blocks(const struct emu_xts_ni *k, int enc, __m128i *t,
 			b[j] = _mm_xor_si128(_mm_loadu_si128((const __m128i *)
 				(const void *)(src + j * EMU_NI_BLK)),
 				_mm_xor_si128(tw[j], r));
-		for (i = 1; i < nr; i++) {
-			r = _mm_loadu_si128((const __m128i *)(const void *)
-					    rk[i]);
-	#pragma GCC unroll 8
-		for (j = 0; j < EMU_NI_WAYS; j++)
-				b[j] = enc ? _mm_aesenc_si128(b[j], r) :
-					     _mm_aesdec_si128(b[j], r);
-		}
+		emu_ni_rounds(b, rk, nr, enc);
 		r = _mm_loadu_si128((const __m128i *)(const void *)rk[nr]);
 #pragma GCC unroll 8
 		for (j = 0; j < EMU_NI_WAYS; j++) {
@@ -241,23 +250,8 @@ emu_ni_blocks(const struct emu_xts_ni *k, int enc, __m128i *t,
 	*t = t0;
 }
 
-/* The full blocks of a unit, the direction a constant in each call. */
-static EMU_NI void
-emu_ni_blocks_enc(const struct emu_xts_ni *k, __m128i *t, const uint8_t *src,
-		  uint8_t *dst, uint32_t n)
-{
-	emu_ni_blocks(k, 1, t, src, dst, n);
-}
-
-static EMU_NI void
-emu_ni_blocks_dec(const struct emu_xts_ni *k, __m128i *t, const uint8_t *src,
-		  uint8_t *dst, uint32_t n)
-{
-	emu_ni_blocks(k, 0, t, src, dst, n);
-}
-
 /* One block in place: AES(b ^ t) ^ t. */
-static inline EMU_NI void
+static inline void
 emu_ni_one(const struct emu_xts_ni *k, int enc, __m128i t, uint8_t *b)
 {
 	__m128i x = _mm_loadu_si128((const __m128i *)(void *)b);
@@ -268,7 +262,7 @@ emu_ni_one(const struct emu_xts_ni *k, int enc, __m128i t, uint8_t *b)
 }
 
 /* One unit of len bytes (at least 16) with tweak iv. */
-static EMU_NI void
+static void
 emu_ni_unit(const struct emu_xts_ni *k, int enc, const uint8_t *iv,
 	    const uint8_t *src, uint8_t *dst, uint32_t len)
 {
@@ -281,10 +275,7 @@ emu_ni_unit(const struct emu_xts_ni *k, int enc, const uint8_t *iv,
 	/* With stealing, the last full block waits for the partial one. */
 	if (r != 0)
 		full--;
-	if (enc)
-		emu_ni_blocks_enc(k, &t, src, dst, full);
-	else
-		emu_ni_blocks_dec(k, &t, src, dst, full);
+	emu_ni_blocks(k, enc, &t, src, dst, full);
 	if (r == 0)
 		return;
 	src += full * EMU_NI_BLK;
@@ -300,7 +291,7 @@ emu_ni_unit(const struct emu_xts_ni *k, int enc, const uint8_t *iv,
 	memcpy(dst, pp, EMU_NI_BLK);
 }
 
-EMU_NI int
+int
 emu_xts_ni_run(const struct emu_xts_ni *k, int enc, const uint8_t tweak[16],
 	       uint32_t du, const uint8_t *src, uint8_t *dst, uint32_t len)
 {
@@ -318,13 +309,7 @@ emu_xts_ni_run(const struct emu_xts_ni *k, int enc, const uint8_t tweak[16],
 	return 0;
 }
 
-#else /* No x86 AES instructions: the EVP paths only. */
-
-int
-emu_xts_ni_usable(void)
-{
-	return 0;
-}
+#else /* Built without the AES instructions: the EVP paths only. */
 
 int
 emu_xts_ni_init(struct emu_xts_ni *k, const uint8_t *key, unsigned int half)

@@ -21,10 +21,9 @@ struct emu_xts_ni {
 	unsigned int rounds; /* 10 or 14. */
 };
 
-/* The CPU has the AES instructions (and this build can use them). */
-int emu_xts_ni_usable(void);
 /* Round keys of key1 || key2 (2 * half bytes, half 16 or 32); 0, or -1
- * when the CPU or the build cannot.
+ * when this build has no AES instructions. Call only when the CPU has
+ * AES, PCLMULQDQ and SSE4.1.
  */
 int emu_xts_ni_init(struct emu_xts_ni *k, const uint8_t *key,
 		    unsigned int half);
