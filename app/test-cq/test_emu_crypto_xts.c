@@ -202,6 +202,15 @@ test_xts_error_cqes(void)
 	TEST_ASSERT_SUCCESS(mlx5_glue->devx_obj_destroy(d4), "dek");
 	TEST_ASSERT_SUCCESS(fail_case(&f, &b, f.mkey_key, f.mr->lkey, 0x14,
 				      0x01), "no DEK");
+	/* A CQ a QP uses is refused (the log line says so) and still
+	 * takes the QP's completions.
+	 */
+	TEST_ASSERT_EQUAL(mlx5_glue->devx_obj_destroy(f.cq.cq->obj), EBUSY,
+			  "a CQ a QP uses stays");
+	d4 = dek_make(&f, xts_v4_key, 16, &id4);
+	TEST_ASSERT_NOT_NULL(d4, "DEK");
+	TEST_ASSERT_SUCCESS(xfix_vector4(&f, id4), "after the refusal");
+	TEST_ASSERT_SUCCESS(mlx5_glue->devx_obj_destroy(d4), "dek");
 	TEST_ASSERT_SUCCESS(xfix_close(&f), "close");
 	return TEST_SUCCESS;
 }

@@ -14,6 +14,7 @@
  *   mlx5_emu_login.c        IMPORT_KEK, CREDENTIAL, CRYPTO_LOGIN objects
  *   mlx5_emu_dek.c          DEK objects (create, query, destroy)
  *   mlx5_emu_xts.c          AES-XTS data unit by data unit (EVP)
+ *   mlx5_emu_xts_aesni.c    AES-XTS with the x86 AES instructions
  *   mlx5_emu_mkey.c         CREATE_MKEY: indirect (KLM) mkeys, crypto_en
  *   mlx5_emu_qp.c           CREATE_QP, RST->INIT->RTR->RTS (loopback RC)
  *   mlx5_emu_umr.c          send WQE execution: UMR (KLMs + crypto BSF),

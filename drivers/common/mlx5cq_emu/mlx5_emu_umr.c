@@ -139,7 +139,6 @@ emu_umr_exec(struct emu_qp *qp, const uint8_t *w, unsigned int bytes,
 	uint32_t flags = ld_be32(w + 16), ko_bs = ld_be32(w + 20);
 	uint32_t ko = ko_bs >> 16, bs = ko_bs & 0xffff, i;
 	const uint8_t *klm = w + EMU_UMR_KLM_OFF;
-	struct emu_bsf bsf;
 
 	if (mk == NULL || !mk->umr_en || mk->pdn != qp->wq.pdn)
 		return emu_wqe_fail(e, EMU_SYND_LOC_PROT_ERR, 0);
@@ -148,10 +147,14 @@ emu_umr_exec(struct emu_qp *qp, const uint8_t *w, unsigned int bytes,
 	    (bs != 0 && !mk->crypto_en) ||
 	    EMU_UMR_KLM_OFF + 16 * (ko + bs) > bytes)
 		return emu_wqe_fail(e, EMU_SYND_LOC_QP_OP_ERR, 0);
-	memset(&bsf, 0, sizeof(bsf));
-	if (bs != 0 && emu_bsf_parse(klm + 16 * ko, &bsf) != 0)
+	/* Parsed in place (a refused BSF writes nothing): no stack copy
+	 * of the BSF to reload with wider loads than it was stored with.
+	 */
+	if (bs != 0 && emu_bsf_parse(klm + 16 * ko, &mk->bsf) != 0)
 		return emu_wqe_fail(e, EMU_SYND_LOC_QP_OP_ERR,
 				    EMU_VSYND_NO_BSF);
+	if (bs == 0)
+		memset(&mk->bsf, 0, sizeof(mk->bsf));
 	for (i = 0; i < ko; i++, klm += 16) {
 		mk->klm[i].bcount = ld_be32(klm);
 		mk->klm[i].lkey = ld_be32(klm + 4);
@@ -159,7 +162,6 @@ emu_umr_exec(struct emu_qp *qp, const uint8_t *w, unsigned int bytes,
 	}
 	mk->nklm = ko;
 	mk->len = ld_be64(w + 64 + 24); /* mkey segment: len. */
-	mk->bsf = bsf;
 	return 0;
 }
 
@@ -329,30 +331,37 @@ emu_qp_cpl(struct emu_qp *qp, uint16_t idx, uint8_t opcode,
 	cpl->qpn = qp->qpn;
 }
 
-/* Copy the WQE at WQEBB index idx (it may wrap) into w; its bytes. */
-static unsigned int
-emu_wqe_fetch(const struct emu_qp *qp, uint16_t idx, uint8_t *w)
+/* The WQE at WQEBB index idx: in the ring when it does not wrap, else
+ * copied into w; its bytes in *bytes.
+ */
+static const uint8_t *
+emu_wqe_fetch(const struct emu_qp *qp, uint16_t idx, uint8_t *w,
+	      unsigned int *bytes)
 {
 	uint32_t mask = (1u << qp->wq.log_sz) - 1;
 	uint32_t first = idx & mask, nbb, i;
+	const uint8_t *p = qp->wq.ring + (size_t)first * EMU_WQEBB;
 	unsigned int ds;
 
-	memcpy(w, qp->wq.ring + (size_t)first * EMU_WQEBB, EMU_WQEBB);
-	ds = ld_be32(w + 4) & 0x3f;
+	ds = ld_be32(p + 4) & 0x3f;
 	nbb = (ds * 16 + EMU_WQEBB - 1) / EMU_WQEBB;
 	if (nbb == 0)
 		nbb = 1;
+	*bytes = nbb * EMU_WQEBB;
+	if (first + nbb <= mask + 1)
+		return p;
+	memcpy(w, p, EMU_WQEBB);
 	for (i = 1; i < nbb && i * EMU_WQEBB < EMU_WQE_MAX; i++)
 		memcpy(w + i * EMU_WQEBB,
 		       qp->wq.ring + (size_t)((first + i) & mask) * EMU_WQEBB,
 		       EMU_WQEBB);
-	return nbb * EMU_WQEBB;
+	return w;
 }
 
 unsigned int
 emu_qp_progress(struct emu_qp *qp)
 {
-	uint8_t w[EMU_WQE_MAX];
+	uint8_t wbuf[EMU_WQE_MAX];
 	unsigned int n = 0;
 	uint16_t posted;
 
@@ -361,7 +370,8 @@ emu_qp_progress(struct emu_qp *qp)
 	posted = (uint16_t)rte_be_to_cpu_32(qp->wq.dbrec[1]);
 	rte_io_rmb();
 	while (qp->pi != posted && n < EMU_ENGINE_BATCH) {
-		unsigned int bytes = emu_wqe_fetch(qp, qp->pi, w);
+		unsigned int bytes;
+		const uint8_t *w = emu_wqe_fetch(qp, qp->pi, wbuf, &bytes);
 		uint32_t ctrl = ld_be32(w), sq_ds = ld_be32(w + 4);
 		uint8_t opcode = ctrl & 0xff;
 		uint16_t idx = (uint16_t)(ctrl >> 8);
