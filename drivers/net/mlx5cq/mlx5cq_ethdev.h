@@ -396,20 +396,6 @@ uint32_t mlx5cq_mr_lookup_cold(struct mlx5cq_mr_cache *c, uintptr_t addr,
 struct mlx5cq_mr_tbl *mlx5cq_mr_tbl_build(struct mlx5cq_priv *priv,
 					  struct rte_mempool *mp, int socket);
 
-/** Lkey of addr from the table: one load, no branch but the tag check
- * (UINT32_MAX: not in the table, search).
- */
-static __rte_always_inline uint32_t
-mlx5cq_mr_tbl_lookup(const struct mlx5cq_mr_tbl *t, uintptr_t addr)
-{
-	const uintptr_t g = addr >> t->shift;
-	const struct mlx5cq_mr_tbl_ent *e = &t->ent[g & t->mask];
-	const uint32_t lkey = e->lkey[(uint32_t)(addr & t->off_mask) >=
-				      e->split];
-
-	return likely((uintptr_t)e->tag == g >> t->log_n) ? lkey : UINT32_MAX;
-}
-
 /* mlx5cq_rxq.c */
 int mlx5cq_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
 			  uint16_t desc, unsigned int socket,

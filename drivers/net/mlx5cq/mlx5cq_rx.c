@@ -158,6 +158,7 @@ rx_plain(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t nr,
 			15, 14, 13, 12, 15, 14, -1, -1, -1, -1, -1, -1);
 		const __m128i sh_vlan = _mm_setr_epi8(-1, -1, -1, -1,
 			-1, -1, -1, -1, -1, -1, 15, 14, -1, -1, -1, -1);
+		const struct mlx5cq_rx_lkc lkc = mlx5cq_rx_lkc(rxq);
 
 		for (i = 0; i < nr; i++) {
 			volatile const uint8_t *e = rte_mlx5cq_peek_cqe(cq, i);
@@ -167,7 +168,7 @@ rx_plain(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t nr,
 			rx_plain_vec_one(rxq, e, m, sh_len, sh_vlan);
 			*bytes += m->pkt_len;
 			pkts[i] = m;
-			mlx5cq_rx_post(rxq, idx, rep[i]);
+			mlx5cq_rx_post(rxq, &lkc, idx, rep[i]);
 		}
 		r->used += nr;
 		return nr;

@@ -64,31 +64,50 @@ mlx5cq_rx_ol(const struct mlx5cq_rxq *rxq, uint16_t hte, uint16_t *vlan)
 }
 
 /*
- * Lkey of the buffer at addr of a mempool spanning several regions: the
- * queue's table, the search when the table has no answer (UINT32_MAX:
- * not registered and cannot be).
+ * The lkey table's parameters in locals for a pass of posts (the WQE
+ * stores could alias the table's fields: read once, not per packet).
  */
-static __rte_always_inline uint32_t
-mlx5cq_rx_lkey(struct mlx5cq_rxq *rxq, uintptr_t addr, struct rte_mempool *mp)
-{
-	uint32_t lkey = mlx5cq_mr_tbl_lookup(rxq->mrt, addr);
+struct mlx5cq_rx_lkc {
+	const struct mlx5cq_mr_tbl_ent *ent; /* NULL: one region. */
+	uintptr_t mask;
+	uintptr_t off_mask;
+	uint32_t shift;
+	uint32_t tag_shift; /* shift + log_n */
+};
 
-	if (unlikely(lkey == UINT32_MAX))
-		lkey = mlx5cq_mr_lookup_cold(&rxq->mrc, addr, mp);
-	return lkey;
+static __rte_always_inline struct mlx5cq_rx_lkc
+mlx5cq_rx_lkc(const struct mlx5cq_rxq *rxq)
+{
+	const struct mlx5cq_mr_tbl *t = rxq->mrt;
+	struct mlx5cq_rx_lkc c = { NULL, 0, 0, 0, 0 };
+
+	if (t != NULL) {
+		c.ent = t->ent;
+		c.mask = t->mask;
+		c.off_mask = t->off_mask;
+		c.shift = t->shift;
+		c.tag_shift = t->shift + t->log_n;
+	}
+	return c;
 }
 
-/* Post r in WQE idx, its lkey lk (written when the mempool spans several
- * regions; the byte count stays).
+/*
+ * Lkey of the buffer at addr of a mempool spanning several regions: the
+ * queue's table (one load, a tag check), the search when the table has
+ * no answer (UINT32_MAX: not registered and cannot be).
  */
-static __rte_always_inline void
-mlx5cq_rx_post_lk(struct mlx5cq_rxq *rxq, uint32_t idx, struct rte_mbuf *r,
-		  uintptr_t addr, uint32_t lk)
+static __rte_always_inline uint32_t
+mlx5cq_rx_lkey(struct mlx5cq_rxq *rxq, const struct mlx5cq_rx_lkc *c,
+	       uintptr_t addr, struct rte_mempool *mp)
 {
-	rxq->elts[idx] = r;
-	if (rxq->mrt != NULL)
-		rxq->wqes[idx].lkey = rte_cpu_to_be_32(lk);
-	rxq->wqes[idx].addr = rte_cpu_to_be_64(addr);
+	const struct mlx5cq_mr_tbl_ent *e =
+		&c->ent[(addr >> c->shift) & c->mask];
+	uint32_t lk = e->lkey[(uint32_t)(addr & c->off_mask) >= e->split];
+
+	if (unlikely((uintptr_t)e->tag != addr >> c->tag_shift ||
+		     lk == UINT32_MAX))
+		lk = mlx5cq_mr_lookup_cold(&rxq->mrc, addr, mp);
+	return lk;
 }
 
 /*
@@ -97,12 +116,16 @@ mlx5cq_rx_post_lk(struct mlx5cq_rxq *rxq, uint32_t idx, struct rte_mbuf *r,
  * pool's memory is known, mlx5cq_rx_vec_ok()).
  */
 static __rte_always_inline void
-mlx5cq_rx_post(struct mlx5cq_rxq *rxq, uint32_t idx, struct rte_mbuf *r)
+mlx5cq_rx_post(struct mlx5cq_rxq *rxq, const struct mlx5cq_rx_lkc *c,
+	       uint32_t idx, struct rte_mbuf *r)
 {
 	uintptr_t addr = (uintptr_t)r->buf_addr + RTE_PKTMBUF_HEADROOM;
 
-	mlx5cq_rx_post_lk(rxq, idx, r, addr, rxq->mrt != NULL ?
-			  mlx5cq_rx_lkey(rxq, addr, r->pool) : 0);
+	rxq->elts[idx] = r;
+	if (c->ent != NULL)
+		rxq->wqes[idx].lkey = rte_cpu_to_be_32(mlx5cq_rx_lkey(rxq, c,
+							addr, r->pool));
+	rxq->wqes[idx].addr = rte_cpu_to_be_64(addr);
 }
 
 /*
@@ -137,7 +160,9 @@ mlx5cq_rx_one(struct mlx5cq_rxq *rxq, uint32_t idx, struct rte_mbuf *m,
 	uint64_t ol;
 
 	if (unlikely(rxq->mrt != NULL)) {
-		lk = mlx5cq_rx_lkey(rxq, addr, r->pool);
+		const struct mlx5cq_rx_lkc c = mlx5cq_rx_lkc(rxq);
+
+		lk = mlx5cq_rx_lkey(rxq, &c, addr, r->pool);
 		if (unlikely(lk == UINT32_MAX)) {
 			rte_mempool_put(r->pool, r);
 			rxq->st.errors++;
@@ -153,7 +178,10 @@ mlx5cq_rx_one(struct mlx5cq_rxq *rxq, uint32_t idx, struct rte_mbuf *m,
 		(uint64_t)len << 32;
 	*(uint64_t *)(b + MLX5CQ_RX_OFF_DLEN) = (len & 0xffff) |
 		(uint32_t)vlan << 16 | (uint64_t)hash << 32;
-	mlx5cq_rx_post_lk(rxq, idx, r, addr, lk);
+	rxq->elts[idx] = r;
+	if (unlikely(rxq->mrt != NULL))
+		rxq->wqes[idx].lkey = rte_cpu_to_be_32(lk);
+	rxq->wqes[idx].addr = rte_cpu_to_be_64(addr);
 	return 0;
 }
 

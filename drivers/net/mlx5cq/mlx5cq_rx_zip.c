@@ -67,6 +67,7 @@ rx_zip_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 				hash ? 0 : (int)t->rss_hash);
 	const __m128i sh0 = rx_zip_shuf(0, hash);
 	const __m128i sh1 = rx_zip_shuf(8, hash);
+	const struct mlx5cq_rx_lkc lkc = mlx5cq_rx_lkc(rxq);
 	__m128i len = _mm_setzero_si128();
 	uint16_t i;
 
@@ -85,8 +86,8 @@ rx_zip_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 		len = _mm_add_epi32(len, _mm_add_epi32(f0, f1));
 		pkts[i] = m0;
 		pkts[i + 1] = m1;
-		mlx5cq_rx_post(rxq, i0, rep[i]);
-		mlx5cq_rx_post(rxq, i1, rep[i + 1]);
+		mlx5cq_rx_post(rxq, &lkc, i0, rep[i]);
+		mlx5cq_rx_post(rxq, &lkc, i1, rep[i + 1]);
 	}
 	if (i < k) {
 		/* The last one alone: 8 bytes, never past the array. */
@@ -99,7 +100,7 @@ rx_zip_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 		rx_zip_store(m0, rearm, f0);
 		len = _mm_add_epi32(len, f0);
 		pkts[i] = m0;
-		mlx5cq_rx_post(rxq, i0, rep[i]);
+		mlx5cq_rx_post(rxq, &lkc, i0, rep[i]);
 	}
 	/* Lane 1 summed the pkt_len of at most 8 packets: no overflow. */
 	*bytes += (uint32_t)_mm_extract_epi32(len, 1);
