@@ -162,7 +162,10 @@ mlx5cq_rx_one(struct mlx5cq_rxq *rxq, uint32_t idx, struct rte_mbuf *m,
 	if (unlikely(rxq->mrt != NULL)) {
 		const struct mlx5cq_rx_lkc c = mlx5cq_rx_lkc(rxq);
 
-		lk = mlx5cq_rx_lkey(rxq, &c, addr, r->pool);
+		/* The table knows the chunks it was built from only. */
+		lk = likely(rxq->mp->nb_mem_chunks == rxq->mrt->chunks) ?
+		     mlx5cq_rx_lkey(rxq, &c, addr, r->pool) :
+		     mlx5cq_mr_lookup_cold(&rxq->mrc, addr, r->pool);
 		if (unlikely(lk == UINT32_MAX)) {
 			rte_mempool_put(r->pool, r);
 			rxq->st.errors++;
