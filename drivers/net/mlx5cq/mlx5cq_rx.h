@@ -191,8 +191,9 @@ mlx5cq_rx_one(struct mlx5cq_rxq *rxq, uint32_t idx, struct rte_mbuf *m,
 /*
  * Hand up the buffers of the k mini-CQEs at m (one array of an open
  * compressed session whose title is t, HASH or CSUM format) from WQE
- * rq_ci on, with replacements rep[0..k); the packets go to pkts. Returns the number handed up; *bytes grows by
- * their lengths. mlx5cq_rx_zip.c.
+ * rq_ci on, with replacements rep[0..k); the packets go to pkts.
+ * Returns the number handed up; *bytes grows by their lengths.
+ * mlx5cq_rx_zip.c.
  */
 uint16_t mlx5cq_rx_minis(struct mlx5cq_rxq *rxq,
 			 const struct rte_mlx5cq_cpl *t,
