@@ -200,6 +200,32 @@ pool_chunk_free(struct rte_mempool_memhdr *memhdr, void *opaque)
 	rte_free(opaque);
 }
 
+int
+pool_shuffle(struct rte_mempool *mp, unsigned int n, uint32_t seed)
+{
+	void **objs = malloc(sizeof(*objs) * n);
+	unsigned int i;
+
+	/* Take everything, shuffle, put back. */
+	if (objs == NULL || rte_mempool_get_bulk(mp, objs, n) != 0) {
+		free(objs);
+		return -1;
+	}
+	for (i = n - 1; i > 0; i--) {
+		unsigned int j;
+		void *t;
+
+		seed = seed * 1103515245u + 12345u;
+		j = (seed >> 8) % (i + 1);
+		t = objs[i];
+		objs[i] = objs[j];
+		objs[j] = t;
+	}
+	rte_mempool_put_bulk(mp, objs, n);
+	free(objs);
+	return 0;
+}
+
 /*
  * A pktmbuf pool of n mbufs in `chunks` (at most POOL_CHUNKS_MAX)
  * separate memory areas (a gap between them while they are placed, so
@@ -219,9 +245,7 @@ pool_chunked(const char *name, unsigned int n, unsigned int cache,
 	void *gap[POOL_CHUNKS_MAX] = { NULL };
 	const int huge = rte_eal_has_hugepages();
 	const size_t pg = (size_t)sysconf(_SC_PAGESIZE);
-	void **objs = NULL;
-	unsigned int c, i, got = 0;
-	uint32_t seed = 12345;
+	unsigned int c, got = 0;
 
 	if (chunks == 0 || chunks > POOL_CHUNKS_MAX)
 		return NULL;
@@ -265,29 +289,14 @@ pool_chunked(const char *name, unsigned int n, unsigned int cache,
 	if (got < n)
 		goto fail;
 	rte_mempool_obj_iter(mp, rte_pktmbuf_init, NULL);
-	/* Random order: take everything, shuffle, put back. */
-	objs = malloc(sizeof(*objs) * n);
-	if (objs == NULL || rte_mempool_get_bulk(mp, objs, n) != 0)
+	if (pool_shuffle(mp, n, 12345) != 0)
 		goto fail;
-	for (i = n - 1; i > 0; i--) {
-		unsigned int j;
-		void *t;
-
-		seed = seed * 1103515245u + 12345u;
-		j = (seed >> 8) % (i + 1);
-		t = objs[i];
-		objs[i] = objs[j];
-		objs[j] = t;
-	}
-	rte_mempool_put_bulk(mp, objs, n);
-	free(objs);
 	for (c = 0; c < chunks; c++)
 		rte_free(gap[c]);
 	return mp;
 fail:
 	printf("mempool %s of %u mbufs in %u chunks (%u placed):"
 	       " %s\n", name, n, chunks, got, rte_strerror(rte_errno));
-	free(objs);
 	for (c = 0; c < chunks; c++)
 		rte_free(gap[c]);
 	rte_mempool_free(mp);

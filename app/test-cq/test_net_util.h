@@ -50,6 +50,8 @@ void free_all(struct rte_mbuf **p, uint16_t n);
  * POOL_CHUNKS_MAX), mbufs in random order; NULL on failure (logged).
  */
 #define POOL_CHUNKS_MAX 64
+/* Put the n mbufs of a full pool back in a random order (seeded): 0, -1. */
+int pool_shuffle(struct rte_mempool *mp, unsigned int n, uint32_t seed);
 struct rte_mempool *pool_chunked(const char *name, unsigned int n,
 				 unsigned int cache, unsigned int chunks);
 

@@ -478,6 +478,24 @@ struct mlx5_emu_net_stats {
 };
 
 /**
+ * Memory regions of an emulated device (reg_mr) that cover a range.
+ *
+ * @param ctx
+ *   Emulated context.
+ * @param addr
+ *   Start of the range.
+ * @param len
+ *   Bytes.
+ * @param[out] lkey
+ *   Lkey of the first MR found covering the range (set when >= 1).
+ * @return
+ *   How many MRs cover [addr, addr + len), or -EINVAL (foreign context).
+ */
+__rte_internal
+int mlx5_emu_mr_find(struct ibv_context *ctx, const void *addr, size_t len,
+		     uint32_t *lkey);
+
+/**
  * Put the port of an emulated device on a named wire with a MAC address.
  * Every port on a wire receives the frames the others send; a port alone
  * on its wire receives its own frames. The MAC becomes the vport's

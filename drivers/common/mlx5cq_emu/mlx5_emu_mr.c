@@ -169,6 +169,33 @@ emu_mr_lookup(struct emu_net *net, uint32_t lkey)
 	return NULL;
 }
 
+int
+mlx5_emu_mr_find(struct ibv_context *ctx, const void *addr, size_t len,
+		 uint32_t *lkey)
+{
+	struct emu_dev *dev = emu_dev_from_ctx(ctx);
+	uintptr_t a = (uintptr_t)addr;
+	struct emu_mr *mr;
+	int n = 0;
+
+	if (dev == NULL || lkey == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&dev->lock);
+	emu_net_lock();
+	if (dev->net != NULL)
+		TAILQ_FOREACH(mr, &dev->net->mrs, next) {
+			uintptr_t s = (uintptr_t)mr->mr.addr;
+
+			if (a < s || a + len < a || a + len > s + mr->mr.length)
+				continue;
+			if (n++ == 0)
+				*lkey = mr->mr.lkey;
+		}
+	emu_net_unlock();
+	pthread_mutex_unlock(&dev->lock);
+	return n;
+}
+
 /* An MR of lkey on pdn covers [addr, addr + len): 0 or the syndrome. */
 static int
 emu_mr_covers(const struct emu_mr *mr, uint32_t pdn, uint64_t addr,

@@ -121,6 +121,12 @@ struct mlx5cq_mr {
 	const struct rte_mempool *mp;
 };
 
+/* A memory chunk of a mempool: [start, end). */
+struct mlx5cq_mr_range {
+	uintptr_t start;
+	uintptr_t end;
+};
+
 /* Registered memory of a port: append-only table, readers lock-free. */
 struct mlx5cq_mr_table {
 	rte_spinlock_t lock; /* Writers. */
@@ -154,6 +160,35 @@ struct mlx5cq_mr_cache {
 	uint32_t lkey[MLX5CQ_MR_MAX];
 };
 
+/*
+ * Per-queue lkey table of a mempool spanning several regions
+ * (mlx5cq_mr_tbl.c): direct mapped, indexed by the buffer's granule
+ * number (address >> shift), each entry tagged with the rest of that
+ * number. A granule holds pieces of at most two regions (the granule is
+ * no longer than the shortest run of chunks between the first and the
+ * last): lkey[0] below split (offset in the granule), lkey[1] from it on.
+ * Filled at queue setup from the mempool's chunks only, so an entry is
+ * exact for the buffers of that mempool; a granule of three regions, a
+ * collision or an empty slot gives UINT32_MAX: the search decides.
+ */
+struct mlx5cq_mr_tbl_ent {
+	uint32_t tag; /* Granule number >> log_n; UINT32_MAX: empty. */
+	uint32_t split;
+	uint32_t lkey[2];
+};
+
+struct mlx5cq_mr_tbl {
+	uint32_t shift; /* log2 of the granule. */
+	uint32_t log_n; /* log2 of the entries. */
+	uintptr_t mask; /* Entries - 1. */
+	uintptr_t off_mask; /* Granule - 1. */
+	uint32_t chunks; /* mp->nb_mem_chunks at build time. */
+	uint32_t pages; /* Granules stored (statistics, tests). */
+	uint32_t split; /* Of those, shared by two regions. */
+	uint32_t searched; /* Granules left to the search. */
+	struct mlx5cq_mr_tbl_ent ent[];
+};
+
 /* Software counters of a queue. */
 struct mlx5cq_qstats {
 	uint64_t packets;
@@ -183,6 +218,7 @@ struct mlx5cq_rxq {
 	uint32_t rq_ci; /* WQEs consumed: the next completion's WQE. */
 	uint32_t buf_len; /* Byte count of every WQE (data room). */
 	uint32_t lkey; /* Lkey of the mempool, UINT32_MAX: several MRs. */
+	struct mlx5cq_mr_tbl *mrt; /* Several MRs: lkey table, else NULL. */
 	uint64_t mbuf_initializer; /* rearm_data of a received mbuf. */
 	uint64_t ol_rss; /* RTE_MBUF_F_RX_RSS_HASH when the offload is on. */
 	uint8_t vlan_strip; /* RTE_ETH_RX_OFFLOAD_VLAN_STRIP. */
@@ -299,6 +335,8 @@ int mlx5cq_vport_perm_mac(struct mlx5cq_priv *priv,
 int mlx5cq_mr_register_mempool(struct mlx5cq_priv *priv,
 			       struct rte_mempool *mp);
 void mlx5cq_mr_release_all(struct mlx5cq_priv *priv);
+struct mlx5cq_mr_range *mlx5cq_mr_chunks(struct rte_mempool *mp,
+					 unsigned int *n);
 uint32_t mlx5cq_mr_lookup_slow(struct mlx5cq_mr_cache *c, uintptr_t addr,
 			       struct rte_mempool *mp);
 void mlx5cq_mr_cache_init(struct mlx5cq_mr_cache *c, struct mlx5cq_priv *p);
@@ -350,6 +388,13 @@ mlx5cq_mr_lookup(struct mlx5cq_mr_cache *c, uintptr_t addr,
 		lkey = mlx5cq_mr_lookup_slow(c, addr, mp);
 	return lkey;
 }
+
+uint32_t mlx5cq_mr_lookup_cold(struct mlx5cq_mr_cache *c, uintptr_t addr,
+			       struct rte_mempool *mp);
+
+/* mlx5cq_mr_tbl.c */
+struct mlx5cq_mr_tbl *mlx5cq_mr_tbl_build(struct mlx5cq_priv *priv,
+					  struct rte_mempool *mp, int socket);
 
 /* mlx5cq_rxq.c */
 int mlx5cq_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,

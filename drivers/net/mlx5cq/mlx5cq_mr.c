@@ -35,11 +35,6 @@
 /* Chunks closer than this are registered as one region. */
 #define MLX5CQ_MR_MERGE_GAP 4096
 
-struct mlx5cq_mr_range {
-	uintptr_t start;
-	uintptr_t end;
-};
-
 struct mlx5cq_mr_walk {
 	struct mlx5cq_mr_range *r;
 	unsigned int n;
@@ -115,13 +110,14 @@ mlx5cq_mr_add(struct mlx5cq_priv *priv, struct rte_mempool *mp,
 	return 0;
 }
 
-/* Register every chunk of mp not registered yet. 0 or -errno. */
-int
-mlx5cq_mr_register_mempool(struct mlx5cq_priv *priv, struct rte_mempool *mp)
+/*
+ * The memory chunks of mp sorted by address (free() the array), *n of
+ * them; NULL with rte_errno ENOMEM.
+ */
+struct mlx5cq_mr_range *
+mlx5cq_mr_chunks(struct rte_mempool *mp, unsigned int *n)
 {
 	struct mlx5cq_mr_walk w = { .r = NULL, .n = 0, .max = 0 };
-	unsigned int i, j;
-	int ret = 0;
 
 	/* Count the chunks, then collect them. */
 	rte_mempool_mem_iter(mp, mlx5cq_mr_collect, &w);
@@ -130,22 +126,37 @@ mlx5cq_mr_register_mempool(struct mlx5cq_priv *priv, struct rte_mempool *mp)
 	w.r = calloc(w.max ? w.max : 1, sizeof(*w.r));
 	if (w.r == NULL) {
 		rte_errno = ENOMEM;
-		return -ENOMEM;
+		return NULL;
 	}
 	rte_mempool_mem_iter(mp, mlx5cq_mr_collect, &w);
 	qsort(w.r, w.max, sizeof(*w.r), mlx5cq_mr_range_cmp);
-	rte_spinlock_lock(&priv->mrs.lock);
-	for (i = 0; i < w.max && ret == 0; i = j) {
-		uintptr_t end = w.r[i].end;
+	*n = w.max;
+	return w.r;
+}
 
-		for (j = i + 1; j < w.max &&
-		     w.r[j].start < end + MLX5CQ_MR_MERGE_GAP; j++)
-			end = RTE_MAX(end, w.r[j].end);
-		if (!mlx5cq_mr_known(&priv->mrs, w.r[i].start, end))
-			ret = mlx5cq_mr_add(priv, mp, w.r[i].start, end);
+/* Register every chunk of mp not registered yet. 0 or -errno. */
+int
+mlx5cq_mr_register_mempool(struct mlx5cq_priv *priv, struct rte_mempool *mp)
+{
+	struct mlx5cq_mr_range *r;
+	unsigned int i, j, n;
+	int ret = 0;
+
+	r = mlx5cq_mr_chunks(mp, &n);
+	if (r == NULL)
+		return -ENOMEM;
+	rte_spinlock_lock(&priv->mrs.lock);
+	for (i = 0; i < n && ret == 0; i = j) {
+		uintptr_t end = r[i].end;
+
+		for (j = i + 1; j < n &&
+		     r[j].start < end + MLX5CQ_MR_MERGE_GAP; j++)
+			end = RTE_MAX(end, r[j].end);
+		if (!mlx5cq_mr_known(&priv->mrs, r[i].start, end))
+			ret = mlx5cq_mr_add(priv, mp, r[i].start, end);
 	}
 	rte_spinlock_unlock(&priv->mrs.lock);
-	free(w.r);
+	free(r);
 	if (ret != 0)
 		rte_errno = -ret;
 	return ret;
@@ -223,4 +234,12 @@ mlx5cq_mr_lookup_slow(struct mlx5cq_mr_cache *c, uintptr_t addr,
 		return UINT32_MAX;
 	mlx5cq_mr_view_build(c);
 	return mlx5cq_mr_search(c, addr);
+}
+
+/* The lookup out of line: the lkey table's miss (RX refill). */
+__rte_noinline uint32_t
+mlx5cq_mr_lookup_cold(struct mlx5cq_mr_cache *c, uintptr_t addr,
+		      struct rte_mempool *mp)
+{
+	return mlx5cq_mr_lookup(c, addr, mp);
 }

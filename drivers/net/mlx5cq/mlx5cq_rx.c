@@ -26,9 +26,10 @@
  * burst, as many as the pool gives: a WQE whose buffer cannot be replaced
  * keeps its buffer and the packet is dropped (rx_nombuf); what is left is
  * returned. Only the WQE address is rewritten (byte count fixed at queue
- * start; lkey rewritten only when the mempool spans several memory
- * regions). The RQ doorbell record is updated once per burst after a
- * write barrier.
+ * start), in the pass that hands the packet up; when the mempool spans
+ * several memory regions the lkey too, in the same pass, from the
+ * queue's lkey table (mlx5cq_mr_tbl.c: one load, a tag check). The RQ
+ * doorbell record is updated once per burst after a write barrier.
  */
 
 #include <rte_io.h>
@@ -61,23 +62,19 @@ mlx5cq_rxq_post_all(struct mlx5cq_rxq *rxq)
 /* Replacements of a burst, taken once, at its first completion. */
 struct rx_reps {
 	struct rte_mbuf *m[MLX5CQ_BURST_MAX];
-	uint32_t lkey[MLX5CQ_BURST_MAX];
-	const uint32_t *lk; /* lkey[], or NULL: one region, lkeys stay. */
 	uint16_t have;
 	uint16_t used;
 };
 
 /*
  * At least need replacements ready (want: what the rest of the burst
- * may take). The lkeys of a mempool spanning several regions are all
- * looked up before any is used: the searches do not depend on each other
- * and overlap. Returns how many are ready (fewer when the pool is short).
+ * may take). Returns how many are ready (fewer when the pool is short).
  */
 static __rte_always_inline uint16_t
 rx_reps_get(struct mlx5cq_rxq *rxq, struct rx_reps *r, uint16_t need,
 	    uint16_t want)
 {
-	uint16_t k, i;
+	uint16_t k;
 
 	if (likely(r->have - r->used >= need))
 		return need;
@@ -91,21 +88,8 @@ rx_reps_get(struct mlx5cq_rxq *rxq, struct rx_reps *r, uint16_t need,
 					    (void **)&r->m[r->have + k]) != 0)
 				break;
 	}
-	if (unlikely(rxq->lkey == UINT32_MAX)) {
-		for (i = r->have; i < r->have + k; i++)
-			r->lkey[i] = mlx5cq_mr_lookup(&rxq->mrc,
-				(uintptr_t)r->m[i]->buf_addr +
-				RTE_PKTMBUF_HEADROOM, r->m[i]->pool);
-		r->lk = r->lkey;
-	}
 	r->have += k;
 	return RTE_MIN(need, (uint16_t)(r->have - r->used));
-}
-
-static __rte_always_inline const uint32_t *
-rx_reps_lk(const struct rx_reps *r)
-{
-	return r->lk != NULL ? &r->lk[r->used] : NULL;
 }
 
 /* The headers of the mbufs handed up are written next: ask for all
@@ -162,11 +146,10 @@ rx_plain(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t nr,
 {
 	struct rte_mlx5cq *cq = rxq->cq;
 	struct rte_mbuf **rep = &r->m[r->used];
-	const uint32_t *lk = rx_reps_lk(r);
 	uint16_t i, out = 0;
 
 #ifdef RTE_ARCH_X86
-	if (likely(mlx5cq_rx_vec_ok(rxq, lk, nr))) {
+	if (likely(mlx5cq_rx_vec_ok(rxq))) {
 		/* In the RX fields half: pkt_len 4..7 and data_len 8..9 from
 		 * byte count (44..47 = hi 12..15), vlan_tci 10..11 from
 		 * 30..31 (mid 14..15).
@@ -175,6 +158,7 @@ rx_plain(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t nr,
 			15, 14, 13, 12, 15, 14, -1, -1, -1, -1, -1, -1);
 		const __m128i sh_vlan = _mm_setr_epi8(-1, -1, -1, -1,
 			-1, -1, -1, -1, -1, -1, 15, 14, -1, -1, -1, -1);
+		const struct mlx5cq_rx_lkc lkc = mlx5cq_rx_lkc(rxq);
 
 		for (i = 0; i < nr; i++) {
 			volatile const uint8_t *e = rte_mlx5cq_peek_cqe(cq, i);
@@ -184,8 +168,7 @@ rx_plain(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t nr,
 			rx_plain_vec_one(rxq, e, m, sh_len, sh_vlan);
 			*bytes += m->pkt_len;
 			pkts[i] = m;
-			mlx5cq_rx_post_lk(rxq, idx, rep[i],
-					  lk != NULL ? &lk[i] : NULL);
+			mlx5cq_rx_post(rxq, &lkc, idx, rep[i]);
 		}
 		r->used += nr;
 		return nr;
@@ -197,8 +180,7 @@ rx_plain(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t nr,
 		uint32_t len = rte_mlx5cq__be32(e, RTE_MLX5CQ_CQE_BYTE_CNT);
 		struct rte_mbuf *m = rxq->elts[idx];
 
-		if (unlikely(mlx5cq_rx_one(rxq, idx, m, rep[i],
-			lk != NULL ? &lk[i] : NULL, len,
+		if (unlikely(mlx5cq_rx_one(rxq, idx, m, rep[i], len,
 			rte_mlx5cq__be16(e, RTE_MLX5CQ_CQE_HDR_TYPE_ETC),
 			rte_mlx5cq__be16(e, RTE_MLX5CQ_CQE_VLAN_INFO),
 			rte_mlx5cq__be32(e, RTE_MLX5CQ_CQE_RX_HASH_RES))))
@@ -244,9 +226,8 @@ rx_records(struct mlx5cq_rxq *rxq, uint32_t *rq_ci, uint16_t n,
 		m = rxq->elts[idx];
 		nr--;
 		if (unlikely(mlx5cq_rx_one(rxq, idx, m, r->m[r->used],
-					   rx_reps_lk(r), c->byte_cnt,
-					   c->hdr_type_etc, c->vlan_tci,
-					   c->rss_hash))) {
+					   c->byte_cnt, c->hdr_type_etc,
+					   c->vlan_tci, c->rss_hash))) {
 			r->used++;
 			continue;
 		}
@@ -277,7 +258,6 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		n = MLX5CQ_BURST_MAX;
 	r.have = 0;
 	r.used = 0;
-	r.lk = NULL;
 	while (done < n) {
 		const struct rte_mlx5cq_cpl *t;
 		volatile const uint8_t *m;
@@ -302,8 +282,8 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 				rx_prefetch_elts(rxq, rq_ci, n - done);
 			nr = rx_reps_get(rxq, &r, got, n - done);
 			out += mlx5cq_rx_minis(rxq, t, m, nr, rq_ci,
-					       &r.m[r.used], rx_reps_lk(&r),
-					       pkts + out, &bytes);
+					       &r.m[r.used], pkts + out,
+					       &bytes);
 			r.used += nr;
 			rte_mlx5cq_zip_advance(cq, got);
 		}

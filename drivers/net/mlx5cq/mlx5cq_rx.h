@@ -63,70 +63,114 @@ mlx5cq_rx_ol(const struct mlx5cq_rxq *rxq, uint16_t hte, uint16_t *vlan)
 	return ol;
 }
 
-/* Post r in WQE idx (the WQE's lkey and byte count stay). */
-static __rte_always_inline void
-mlx5cq_rx_post(struct mlx5cq_rxq *rxq, uint32_t idx, struct rte_mbuf *r)
-{
-	rxq->elts[idx] = r;
-	rxq->wqes[idx].addr = rte_cpu_to_be_64((uintptr_t)r->buf_addr +
-					       RTE_PKTMBUF_HEADROOM);
-}
+/*
+ * The lkey table's parameters in locals for a pass of posts (the WQE
+ * stores could alias the table's fields: read once, not per packet).
+ */
+struct mlx5cq_rx_lkc {
+	const struct mlx5cq_mr_tbl_ent *ent; /* NULL: one region. */
+	uintptr_t mask;
+	uintptr_t off_mask;
+	uint32_t shift;
+	uint32_t tag_shift; /* shift + log_n */
+};
 
-/* Post r in WQE idx with its lkey *lk (NULL: the WQE's lkey stays). */
-static __rte_always_inline void
-mlx5cq_rx_post_lk(struct mlx5cq_rxq *rxq, uint32_t idx, struct rte_mbuf *r,
-		  const uint32_t *lk)
+static __rte_always_inline struct mlx5cq_rx_lkc
+mlx5cq_rx_lkc(const struct mlx5cq_rxq *rxq)
 {
-	if (lk != NULL)
-		rxq->wqes[idx].lkey = rte_cpu_to_be_32(*lk);
-	mlx5cq_rx_post(rxq, idx, r);
+	const struct mlx5cq_mr_tbl *t = rxq->mrt;
+	struct mlx5cq_rx_lkc c = { NULL, 0, 0, 0, 0 };
+
+	if (t != NULL) {
+		c.ent = t->ent;
+		c.mask = t->mask;
+		c.off_mask = t->off_mask;
+		c.shift = t->shift;
+		c.tag_shift = t->shift + t->log_n;
+	}
+	return c;
 }
 
 /*
- * Whether the SIMD stores may take k packets with replacement lkeys lk
- * (NULL: one region): every lkey known (a miss goes per packet, which
- * drops that frame).
+ * Lkey of the buffer at addr of a mempool spanning several regions: the
+ * queue's table (one load, a tag check), the search when the table has
+ * no answer (UINT32_MAX: not registered and cannot be).
+ */
+static __rte_always_inline uint32_t
+mlx5cq_rx_lkey(struct mlx5cq_rxq *rxq, const struct mlx5cq_rx_lkc *c,
+	       uintptr_t addr, struct rte_mempool *mp)
+{
+	const struct mlx5cq_mr_tbl_ent *e =
+		&c->ent[(addr >> c->shift) & c->mask];
+	uint32_t lk = e->lkey[(uint32_t)(addr & c->off_mask) >= e->split];
+
+	if (unlikely((uintptr_t)e->tag != addr >> c->tag_shift ||
+		     lk == UINT32_MAX))
+		lk = mlx5cq_mr_lookup_cold(&rxq->mrc, addr, mp);
+	return lk;
+}
+
+/*
+ * Post r in WQE idx: address and, when the mempool spans several
+ * regions, lkey in the same pass (the SIMD paths: every lkey of the
+ * pool's memory is known, mlx5cq_rx_vec_ok()).
+ */
+static __rte_always_inline void
+mlx5cq_rx_post(struct mlx5cq_rxq *rxq, const struct mlx5cq_rx_lkc *c,
+	       uint32_t idx, struct rte_mbuf *r)
+{
+	uintptr_t addr = (uintptr_t)r->buf_addr + RTE_PKTMBUF_HEADROOM;
+
+	rxq->elts[idx] = r;
+	if (c->ent != NULL)
+		rxq->wqes[idx].lkey = rte_cpu_to_be_32(mlx5cq_rx_lkey(rxq, c,
+							addr, r->pool));
+	rxq->wqes[idx].addr = rte_cpu_to_be_64(addr);
+}
+
+/*
+ * Whether the SIMD stores may take the packets: rx_vec_en, and the
+ * mempool has the chunks its lkey table was built from (every
+ * replacement then has an lkey; a chunk added later may not, and goes
+ * per packet, which drops that frame).
  */
 static __rte_always_inline int
-mlx5cq_rx_vec_ok(const struct mlx5cq_rxq *rxq, const uint32_t *lk,
-		 uint16_t k)
+mlx5cq_rx_vec_ok(const struct mlx5cq_rxq *rxq)
 {
-	uint16_t i;
-
-	if (!rxq->rx_vec)
-		return 0;
-	if (likely(lk == NULL))
-		return 1;
-	for (i = 0; i < k; i++)
-		if (unlikely(lk[i] == UINT32_MAX))
-			return 0;
-	return 1;
+	return rxq->rx_vec && (likely(rxq->mrt == NULL) ||
+			       rxq->mp->nb_mem_chunks == rxq->mrt->chunks);
 }
 
 /*
  * Hand up the buffer of WQE idx as a packet of len bytes with the given
- * header-type bits, VLAN and hash; put r in its place (lk: r's lkey
- * when the mempool spans several regions, NULL when the WQE's lkey
- * stays). Returns 0, or -1 when r's memory has no lkey (a mempool
- * populated after the queue was set up and not registrable): r is
- * returned to its pool, the buffer stays posted and the packet is dropped
- * (counted as an error).
+ * header-type bits, VLAN and hash; put r in its place (with its lkey when
+ * the mempool spans several regions). Returns 0, or -1 when r's memory
+ * has no lkey (a chunk added to the mempool after the queue was set up
+ * and not registrable): r is returned to its pool, the buffer stays
+ * posted and the packet is dropped (counted as an error).
  */
 static __rte_always_inline int
 mlx5cq_rx_one(struct mlx5cq_rxq *rxq, uint32_t idx, struct rte_mbuf *m,
-	      struct rte_mbuf *r, const uint32_t *lk, uint32_t len,
-	      uint16_t hte, uint16_t vlan, uint32_t hash)
+	      struct rte_mbuf *r, uint32_t len, uint16_t hte, uint16_t vlan,
+	      uint32_t hash)
 {
 	uintptr_t b = (uintptr_t)m;
+	uintptr_t addr = (uintptr_t)r->buf_addr + RTE_PKTMBUF_HEADROOM;
+	uint32_t lk = 0;
 	uint64_t ol;
 
-	if (unlikely(lk != NULL)) {
-		if (unlikely(*lk == UINT32_MAX)) {
+	if (unlikely(rxq->mrt != NULL)) {
+		const struct mlx5cq_rx_lkc c = mlx5cq_rx_lkc(rxq);
+
+		/* The table knows the chunks it was built from only. */
+		lk = likely(rxq->mp->nb_mem_chunks == rxq->mrt->chunks) ?
+		     mlx5cq_rx_lkey(rxq, &c, addr, r->pool) :
+		     mlx5cq_mr_lookup_cold(&rxq->mrc, addr, r->pool);
+		if (unlikely(lk == UINT32_MAX)) {
 			rte_mempool_put(r->pool, r);
 			rxq->st.errors++;
 			return -1;
 		}
-		rxq->wqes[idx].lkey = rte_cpu_to_be_32(*lk);
 	}
 	ol = mlx5cq_rx_ol(rxq, hte, &vlan);
 	/* Four 8-byte stores, built in registers (little endian). */
@@ -137,22 +181,24 @@ mlx5cq_rx_one(struct mlx5cq_rxq *rxq, uint32_t idx, struct rte_mbuf *m,
 		(uint64_t)len << 32;
 	*(uint64_t *)(b + MLX5CQ_RX_OFF_DLEN) = (len & 0xffff) |
 		(uint32_t)vlan << 16 | (uint64_t)hash << 32;
-	mlx5cq_rx_post(rxq, idx, r);
+	rxq->elts[idx] = r;
+	if (unlikely(rxq->mrt != NULL))
+		rxq->wqes[idx].lkey = rte_cpu_to_be_32(lk);
+	rxq->wqes[idx].addr = rte_cpu_to_be_64(addr);
 	return 0;
 }
 
 /*
  * Hand up the buffers of the k mini-CQEs at m (one array of an open
  * compressed session whose title is t, HASH or CSUM format) from WQE
- * rq_ci on, with replacements rep[0..k) (lk: their lkeys, or NULL);
- * the packets go to pkts. Returns the number handed up; *bytes grows by
- * their lengths. mlx5cq_rx_zip.c.
+ * rq_ci on, with replacements rep[0..k); the packets go to pkts.
+ * Returns the number handed up; *bytes grows by their lengths.
+ * mlx5cq_rx_zip.c.
  */
 uint16_t mlx5cq_rx_minis(struct mlx5cq_rxq *rxq,
 			 const struct rte_mlx5cq_cpl *t,
 			 volatile const uint8_t *m, uint16_t k,
 			 uint32_t rq_ci, struct rte_mbuf **rep,
-			 const uint32_t *lk, struct rte_mbuf **pkts,
-			 uint64_t *bytes);
+			 struct rte_mbuf **pkts, uint64_t *bytes);
 
 #endif /* MLX5CQ_RX_H_ */

@@ -8,9 +8,10 @@
  * hash in HASH format) comes from the session's title, so the flags,
  * packet type and VLAN of a whole array are computed once, and each
  * mini-CQE becomes its mbuf's fields by one byte shuffle (SSSE3, part of
- * DPDK's x86 baseline) and two 16-byte stores (with the replacement's
- * lkey when the mempool spans several regions). Elsewhere, with
- * rx_vec_en=0, or when a replacement's lkey is unknown, the same fields
+ * DPDK's x86 baseline) and two 16-byte stores; the replacement's WQE
+ * (address, and lkey when the mempool spans several regions) is written
+ * in the same pass. Elsewhere, with rx_vec_en=0, or when a chunk was
+ * added to the mempool after the queue's setup, the same fields
  * are written per packet by mlx5cq_rx_one(): the reference the RX tests
  * compare with.
  *
@@ -52,8 +53,8 @@ rx_zip_store(struct rte_mbuf *mb, __m128i rearm, __m128i fields)
 static __rte_always_inline uint16_t
 rx_zip_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 	   volatile const uint8_t *m, uint16_t k, uint32_t rq_ci,
-	   struct rte_mbuf **rep, const uint32_t *lk, struct rte_mbuf **pkts,
-	   uint64_t *bytes, int hash)
+	   struct rte_mbuf **rep, struct rte_mbuf **pkts, uint64_t *bytes,
+	   int hash)
 {
 	const uint32_t mask = rxq->mask;
 	uint16_t vlan = t->vlan_tci;
@@ -66,6 +67,7 @@ rx_zip_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 				hash ? 0 : (int)t->rss_hash);
 	const __m128i sh0 = rx_zip_shuf(0, hash);
 	const __m128i sh1 = rx_zip_shuf(8, hash);
+	const struct mlx5cq_rx_lkc lkc = mlx5cq_rx_lkc(rxq);
 	__m128i len = _mm_setzero_si128();
 	uint16_t i;
 
@@ -84,9 +86,8 @@ rx_zip_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 		len = _mm_add_epi32(len, _mm_add_epi32(f0, f1));
 		pkts[i] = m0;
 		pkts[i + 1] = m1;
-		mlx5cq_rx_post_lk(rxq, i0, rep[i], lk != NULL ? &lk[i] : NULL);
-		mlx5cq_rx_post_lk(rxq, i1, rep[i + 1],
-				  lk != NULL ? &lk[i + 1] : NULL);
+		mlx5cq_rx_post(rxq, &lkc, i0, rep[i]);
+		mlx5cq_rx_post(rxq, &lkc, i1, rep[i + 1]);
 	}
 	if (i < k) {
 		/* The last one alone: 8 bytes, never past the array. */
@@ -99,7 +100,7 @@ rx_zip_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 		rx_zip_store(m0, rearm, f0);
 		len = _mm_add_epi32(len, f0);
 		pkts[i] = m0;
-		mlx5cq_rx_post_lk(rxq, i0, rep[i], lk != NULL ? &lk[i] : NULL);
+		mlx5cq_rx_post(rxq, &lkc, i0, rep[i]);
 	}
 	/* Lane 1 summed the pkt_len of at most 8 packets: no overflow. */
 	*bytes += (uint32_t)_mm_extract_epi32(len, 1);
@@ -111,8 +112,8 @@ rx_zip_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 static uint16_t
 rx_zip_one_by_one(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 		  volatile const uint8_t *m, uint16_t k, uint32_t rq_ci,
-		  struct rte_mbuf **rep, const uint32_t *lk,
-		  struct rte_mbuf **pkts, uint64_t *bytes, int hash)
+		  struct rte_mbuf **rep, struct rte_mbuf **pkts,
+		  uint64_t *bytes, int hash)
 {
 	uint16_t i, out = 0;
 
@@ -121,8 +122,7 @@ rx_zip_one_by_one(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 		struct rte_mbuf *mb = rxq->elts[idx];
 		uint32_t len = rte_mlx5cq__be32(m, 4);
 
-		if (mlx5cq_rx_one(rxq, idx, mb, rep[i],
-				  lk != NULL ? &lk[i] : NULL, len,
+		if (mlx5cq_rx_one(rxq, idx, mb, rep[i], len,
 				  t->hdr_type_etc, t->vlan_tci,
 				  hash ? rte_mlx5cq__be32(m, 0) :
 					 t->rss_hash) != 0)
@@ -136,18 +136,17 @@ rx_zip_one_by_one(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 uint16_t
 mlx5cq_rx_minis(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 		volatile const uint8_t *m, uint16_t k, uint32_t rq_ci,
-		struct rte_mbuf **rep, const uint32_t *lk,
-		struct rte_mbuf **pkts, uint64_t *bytes)
+		struct rte_mbuf **rep, struct rte_mbuf **pkts,
+		uint64_t *bytes)
 {
 	const int hash = rxq->zip_fmt == RTE_MLX5CQ_COMP_HASH;
 
 #ifdef RTE_ARCH_X86
-	if (likely(mlx5cq_rx_vec_ok(rxq, lk, k)))
-		return hash ? rx_zip_vec(rxq, t, m, k, rq_ci, rep, lk, pkts,
-					 bytes, 1) :
-			      rx_zip_vec(rxq, t, m, k, rq_ci, rep, lk, pkts,
-					 bytes, 0);
+	if (likely(mlx5cq_rx_vec_ok(rxq)))
+		return hash ? rx_zip_vec(rxq, t, m, k, rq_ci, rep, pkts, bytes,
+					 1) :
+			      rx_zip_vec(rxq, t, m, k, rq_ci, rep, pkts, bytes,
+					 0);
 #endif
-	return rx_zip_one_by_one(rxq, t, m, k, rq_ci, rep, lk, pkts, bytes,
-				 hash);
+	return rx_zip_one_by_one(rxq, t, m, k, rq_ci, rep, pkts, bytes, hash);
 }

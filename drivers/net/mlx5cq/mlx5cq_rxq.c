@@ -91,6 +91,7 @@ mlx5cq_rxq_free(struct mlx5cq_rxq *rxq)
 		rte_free(rxq->elts);
 	}
 	rte_free(rxq->rq_obj);
+	rte_free(rxq->mrt);
 	rte_free(rxq);
 }
 
@@ -156,6 +157,14 @@ mlx5cq_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx, uint16_t desc,
 		goto error;
 	}
 	mlx5cq_rxq_rx_setup(rxq);
+	if (rxq->lkey == UINT32_MAX) {
+		/* Several regions: the refill's lkey table. */
+		rxq->mrt = mlx5cq_mr_tbl_build(priv, mp, socket);
+		if (rxq->mrt == NULL) {
+			ret = -rte_errno;
+			goto error;
+		}
+	}
 	dev->data->rx_queues[idx] = rxq;
 	return 0;
 error:

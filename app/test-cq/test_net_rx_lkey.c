@@ -1,0 +1,407 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+/*
+ * Suite "net_rx_lkey": the lkey net_mlx5cq writes in each RX WQE when it
+ * posts a replacement buffer, for mempools of 1, 3 and 16 memory chunks.
+ *
+ * Each case builds a pktmbuf pool of small mbufs (512-byte objects, 8 per
+ * 4 KiB page) from chunks of given sizes, each its own rte_malloc area or
+ * all in one, back to back (adjacent in memory) or a gap apart, in that
+ * order, mbufs in random order,
+ * and starts a port alone on its emulated wire (RX ring of LK_DESC) on
+ * it. Rounds of frames are injected on the wire and received, so the
+ * ring wraps and every WQE is refilled several times; after each round
+ * every WQE must name its buffer (address = the posted mbuf's data) and
+ * carry the lkey expected for it, computed here without the PMD: the
+ * mempool chunk holding the buffer (rte_mempool_mem_iter), then the one
+ * memory region the emulated HCA registered over that chunk
+ * (mlx5_emu_mr_find). All on the four refill paths: plain CQEs and
+ * HASH-compressed sessions, SIMD stores and per packet (rx_vec_en=0).
+ *
+ * Layouts: one chunk; three separate chunks of sizes that are not whole
+ * pages (table granules split between two regions); three adjacent
+ * chunks (one region: the lkey table is not built); 16 separate chunks;
+ * two large chunks around a one-mbuf chunk (the granule shrinks to
+ * 4 KiB, the pool spans more granules than the table has entries, so
+ * part of the lookups go to the search). The queue's table (white box:
+ * the PMD's rxq) must exist exactly when the chunks have several
+ * regions, and have searched granules in the last layout only. The
+ * emulated port must count no RX error, and the heap use is the same
+ * before and after each case.
+ */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_ethdev.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+#include <rte_mbuf_pool_ops.h>
+#include <rte_mempool.h>
+
+#include <mlx5_emu.h>
+
+#include "mlx5cq_ethdev.h"
+
+#include "test.h"
+#include "test_net_util.h"
+#include "test_usage.h"
+
+#define LK_DESC 256
+#define LK_ROUND 200 /* frames per round */
+#define LK_ROUNDS 6
+/* 512-byte objects: 64-byte object header, mbuf, data room. */
+#define LK_ROOM (512 - 64 - (unsigned int)sizeof(struct rte_mbuf))
+#define LK_CHUNKS_MAX 16
+#define LK_PAGE 4096
+#define LK_APART (-1)
+
+struct lk_layout {
+	const char *name;
+	unsigned int n; /* chunks */
+	unsigned int mbufs[LK_CHUNKS_MAX];
+	int gap; /* bytes between chunks in one area; LK_APART: areas */
+	int searched; /* the table leaves granules to the search */
+};
+
+static const struct lk_layout lk_layouts[] = {
+	{ "1 chunk", 1, { 1024 }, LK_APART, 0 },
+	{ "3 chunks", 3, { 301, 517, 223 }, LK_APART, 0 },
+	{ "3 adjacent chunks", 3, { 301, 517, 223 }, 0, 0 },
+	{ "16 chunks", 16, { 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
+			     64, 64, 64, 64 }, LK_APART, 0 },
+	{ "large, one mbuf, large", 3, { 17000, 1, 17000 }, 2 * LK_PAGE, 1 },
+};
+
+static const char *const lk_paths[] = {
+	"", "rx_vec_en=0", "cqe_comp=hash", "cqe_comp=hash,rx_vec_en=0",
+};
+
+static void
+lk_chunk_free(struct rte_mempool_memhdr *memhdr, void *opaque)
+{
+	RTE_SET_USED(memhdr);
+	rte_free(opaque);
+}
+
+/*
+ * Populate [a, a + len) as one chunk of m objects: pages of 4 KiB hold 8
+ * whole objects each, so the objects need no IOVA contiguity.
+ */
+static int
+lk_populate(struct rte_mempool *mp, char *a, size_t len, void *area)
+{
+	return rte_mempool_populate_virt(mp, a, len, LK_PAGE,
+					 area != NULL ? lk_chunk_free : NULL,
+					 area);
+}
+
+/* The layout's pool, mbufs shuffled; NULL on failure. */
+static struct rte_mempool *
+lk_pool(const struct lk_layout *l, const char *name)
+{
+	struct rte_pktmbuf_pool_private pp = {
+		.mbuf_data_room_size = LK_ROOM,
+	};
+	uint32_t elt = sizeof(struct rte_mbuf) + LK_ROOM;
+	void *gap[LK_CHUNKS_MAX] = { NULL };
+	struct rte_mempool *mp;
+	unsigned int c, n = 0;
+	char *one = NULL;
+	size_t off = 0;
+
+	for (c = 0; c < l->n; c++)
+		n += l->mbufs[c];
+	mp = rte_mempool_create_empty(name, n, elt, 0, sizeof(pp),
+				      SOCKET_ID_ANY, RTE_MEMPOOL_F_NO_SPREAD);
+	if (mp == NULL)
+		return NULL;
+	if (rte_mempool_set_ops_byname(mp, rte_mbuf_best_mempool_ops(),
+				       NULL) != 0)
+		goto fail;
+	rte_pktmbuf_pool_init(mp, &pp);
+	if (mp->elt_size + mp->header_size + mp->trailer_size != 512) {
+		printf("    objects of %u bytes, not 512\n",
+		       mp->elt_size + mp->header_size + mp->trailer_size);
+		goto fail;
+	}
+	if (l->gap != LK_APART) {
+		one = rte_malloc("lk_chunks", (size_t)512 * n +
+				 (size_t)l->gap * (l->n - 1), LK_PAGE);
+		if (one == NULL)
+			goto fail;
+	}
+	for (c = 0; c < l->n; c++) {
+		size_t len = (size_t)512 * l->mbufs[c];
+		char *a = one != NULL ? one + off : rte_malloc("lk_chunk",
+			len, LK_PAGE);
+
+		/* The adjacent area is freed with its first chunk. */
+		if (a == NULL || lk_populate(mp, a, len, one == NULL ? a :
+					     (c == 0 ? one : NULL)) !=
+		    (int)l->mbufs[c]) {
+			if (one == NULL)
+				rte_free(a);
+			else if (c == 0)
+				rte_free(one);
+			goto fail;
+		}
+		off += len + (l->gap != LK_APART ? l->gap : 0);
+		if (one == NULL) {
+			/* The next chunk lies apart. */
+			gap[c] = rte_malloc("lk_gap", LK_PAGE, LK_PAGE);
+			if (gap[c] == NULL)
+				goto fail;
+		}
+	}
+	rte_mempool_obj_iter(mp, rte_pktmbuf_init, NULL);
+	if (pool_shuffle(mp, n, 4242) != 0)
+		goto fail;
+	for (c = 0; c < l->n; c++)
+		rte_free(gap[c]);
+	return mp;
+fail:
+	printf("    mempool %s not built: %s\n", name,
+	       rte_strerror(rte_errno));
+	for (c = 0; c < l->n; c++)
+		rte_free(gap[c]);
+	rte_mempool_free(mp);
+	return NULL;
+}
+
+/* The chunks of a pool with their expected lkeys. */
+struct lk_chunks {
+	struct ibv_context *ctx;
+	unsigned int n;
+	unsigned int bad; /* chunks not covered by exactly one MR */
+	uintptr_t start[64];
+	uintptr_t end[64];
+	uint32_t lkey[64];
+};
+
+static void
+lk_chunk_add(struct rte_mempool *mp, void *opaque,
+	     struct rte_mempool_memhdr *memhdr, unsigned int idx)
+{
+	struct lk_chunks *k = opaque;
+	uint32_t lkey = 0;
+
+	RTE_SET_USED(mp);
+	RTE_SET_USED(idx);
+	if (k->n == RTE_DIM(k->start) ||
+	    mlx5_emu_mr_find(k->ctx, memhdr->addr, memhdr->len, &lkey) != 1) {
+		k->bad++;
+		return;
+	}
+	k->start[k->n] = (uintptr_t)memhdr->addr;
+	k->end[k->n] = (uintptr_t)memhdr->addr + memhdr->len;
+	k->lkey[k->n] = lkey;
+	k->n++;
+}
+
+/* Distinct lkeys of the chunks. */
+static unsigned int
+lk_distinct(const struct lk_chunks *k)
+{
+	unsigned int i, j, d = 0;
+
+	for (i = 0; i < k->n; i++) {
+		for (j = 0; j < i && k->lkey[j] != k->lkey[i]; j++)
+			;
+		d += j == i;
+	}
+	return d;
+}
+
+/* Every WQE of the queue: its buffer, the lkey of that buffer's chunk. */
+static int
+lk_check_wqes(const struct mlx5cq_rxq *rxq, const struct lk_chunks *k,
+	      unsigned int round)
+{
+	unsigned int i, c, bad = 0;
+
+	for (i = 0; i < rxq->desc_n; i++) {
+		const struct rte_mbuf *m = rxq->elts[i];
+		uint64_t addr = rte_be_to_cpu_64(rxq->wqes[i].addr);
+		uint32_t lkey = rte_be_to_cpu_32(rxq->wqes[i].lkey);
+
+		if (addr != (uintptr_t)m->buf_addr + RTE_PKTMBUF_HEADROOM) {
+			if (bad++ < 4)
+				printf("    round %u WQE %u: address %#" PRIx64
+				       ", mbuf data at %p\n", round, i, addr,
+				       (char *)m->buf_addr +
+				       RTE_PKTMBUF_HEADROOM);
+			continue;
+		}
+		for (c = 0; c < k->n; c++)
+			if (addr >= k->start[c] && addr < k->end[c])
+				break;
+		if (c == k->n || lkey != k->lkey[c]) {
+			if (bad++ < 4)
+				printf("    round %u WQE %u: buffer %#" PRIx64
+				       " lkey %#x, expected %#x\n", round, i,
+				       addr, lkey,
+				       c == k->n ? UINT32_MAX : k->lkey[c]);
+		}
+	}
+	return bad ? -1 : 0;
+}
+
+static int
+lk_start(uint16_t port, struct rte_mempool *mp)
+{
+	struct rte_eth_conf conf;
+
+	memset(&conf, 0, sizeof(conf));
+	if (rte_eth_dev_configure(port, 1, 1, &conf) != 0 ||
+	    rte_eth_rx_queue_setup(port, 0, LK_DESC, SOCKET_ID_ANY, NULL,
+				   mp) != 0 ||
+	    rte_eth_tx_queue_setup(port, 0, 64, SOCKET_ID_ANY, NULL) != 0)
+		return -1;
+	return rte_eth_dev_start(port);
+}
+
+/* Rounds of frames injected and received, the WQEs checked after each. */
+static int
+lk_traffic(uint16_t port, const char *wire, const struct mlx5cq_rxq *rxq,
+	   const struct lk_chunks *k)
+{
+	static uint8_t frame[128];
+	const void *fr[LK_ROUND];
+	uint32_t len[LK_ROUND], flen;
+	struct rte_mbuf *pkts[LK_ROUND];
+	struct rte_ether_addr mac;
+	unsigned int r, i;
+	uint16_t got;
+
+	if (rte_eth_macaddr_get(port, &mac) != 0)
+		return -1;
+	flen = frame_build(frame, &mac, RTE_IPV4(198u, 18, 3, 1), 3000, 40,
+			   0);
+	for (i = 0; i < LK_ROUND; i++) {
+		fr[i] = frame;
+		len[i] = flen;
+	}
+	if (lk_check_wqes(rxq, k, 0) != 0)
+		return -1;
+	for (r = 1; r <= LK_ROUNDS; r++) {
+		/* One port on the wire: each frame reaches 1. */
+		if (mlx5_emu_wire_inject_burst(wire, fr, len, LK_ROUND) != 1) {
+			printf("    round %u: frames not delivered\n", r);
+			return -1;
+		}
+		got = rx_all(port, 1, pkts, LK_ROUND, NULL);
+		free_all(pkts, got);
+		if (got != LK_ROUND) {
+			printf("    round %u: %u of %u frames received\n", r,
+			       got, LK_ROUND);
+			return -1;
+		}
+		if (lk_check_wqes(rxq, k, r) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+lk_case_run(unsigned int li, unsigned int pi)
+{
+	const struct lk_layout *l = &lk_layouts[li];
+	struct heap_use before, after;
+	struct mlx5_emu_port_stats ps;
+	const struct mlx5cq_rxq *rxq;
+	struct lk_chunks k;
+	struct rte_mempool *mp;
+	char name[32], args[96], wire[16];
+	unsigned int regions;
+	int port = -1, ret = -1;
+
+	printf("  case %s, path \"%s\"\n", l->name, lk_paths[pi]);
+	heap_use(&before);
+	snprintf(name, sizeof(name), "lk_pool%u_%u", li, pi);
+	mp = lk_pool(l, name);
+	if (mp == NULL)
+		goto out;
+	snprintf(wire, sizeof(wire), "lk%u_%u", li, pi);
+	snprintf(name, sizeof(name), "net_mlx5cq_lk%u_%u", li, pi);
+	snprintf(args, sizeof(args), "dev=emu,wire=%s%s%s", wire,
+		 lk_paths[pi][0] ? "," : "", lk_paths[pi]);
+	port = port_probe(name, args);
+	if (port < 0 || lk_start((uint16_t)port, mp) != 0) {
+		printf("    port not started\n");
+		goto out;
+	}
+	rxq = rte_eth_devices[port].data->rx_queues[0];
+	memset(&k, 0, sizeof(k));
+	k.ctx = rxq->priv->ctx;
+	rte_mempool_mem_iter(mp, lk_chunk_add, &k);
+	regions = lk_distinct(&k);
+	printf("    %u chunks, %u regions\n", k.n, regions);
+	if (k.bad != 0 || k.n != mp->nb_mem_chunks) {
+		printf("    %u chunks without exactly one MR\n", k.bad);
+		goto out;
+	}
+	if (l->gap == 0 ? regions != 1 : regions != l->n) {
+		printf("    %u regions for %u %s chunks\n", regions, l->n,
+		       l->gap == 0 ? "adjacent" : "separate");
+		goto out;
+	}
+	if ((rxq->mrt != NULL) != (regions > 1) ||
+	    (rxq->mrt != NULL && (rxq->mrt->searched != 0) != l->searched)) {
+		printf("    lkey table %s, %u granules searched\n",
+		       rxq->mrt != NULL ? "built" : "not built",
+		       rxq->mrt != NULL ? rxq->mrt->searched : 0);
+		goto out;
+	}
+	mlx5_emu_net_engine_pause(1);
+	ret = lk_traffic((uint16_t)port, wire, rxq, &k);
+	mlx5_emu_net_engine_pause(0);
+	if (ret == 0 && (mlx5_emu_port_stats_get(k.ctx, &ps) != 0 ||
+			 ps.rx_errors != 0 || ps.rx_packets !=
+			 (uint64_t)LK_ROUND * LK_ROUNDS)) {
+		printf("    port: %" PRIu64 " frames, %" PRIu64 " errors\n",
+		       ps.rx_packets, ps.rx_errors);
+		ret = -1;
+	}
+out:
+	if (port >= 0)
+		port_remove((uint16_t)port);
+	rte_mempool_free(mp);
+	heap_use(&after);
+	if (heap_use_same(&before, &after, l->name) != 0)
+		ret = -1;
+	return ret;
+}
+
+static int
+test_rx_lkey(void)
+{
+	unsigned int li, pi, failed = 0, n = 0;
+
+	TEST_ASSERT_SUCCESS(net_load(), "PMD not loaded");
+	TEST_ASSERT_SUCCESS(net_ethdev_hold(), "ethdev owner");
+	for (li = 0; li < RTE_DIM(lk_layouts); li++)
+		for (pi = 0; pi < RTE_DIM(lk_paths); pi++, n++)
+			if (lk_case_run(li, pi) != 0) {
+				printf("  case %s, \"%s\": FAILED\n",
+				       lk_layouts[li].name, lk_paths[pi]);
+				failed++;
+			}
+	net_ethdev_release();
+	TEST_ASSERT_EQUAL(failed, 0u, "%u of %u cases failed", failed, n);
+	return TEST_SUCCESS;
+}
+
+static struct unit_test_suite net_rx_lkey_suite = {
+	.suite_name = "net_rx_lkey",
+	.unit_test_cases = {
+		TEST_CASE(test_rx_lkey),
+		TEST_CASES_END()
+	}
+};
+
+REGISTER_TEST_SUITE(net_rx_lkey, net_rx_lkey_suite);
