@@ -52,7 +52,8 @@ open_fds(void)
 	DIR *d = opendir("/proc/self/fd");
 	struct dirent *e;
 	unsigned int n = 0;
-	char path[64], target[32];
+	char path[sizeof("/proc/self/fd/") + sizeof(e->d_name)];
+	char target[32];
 	ssize_t len;
 
 	if (d == NULL)
