@@ -323,17 +323,17 @@ zg_templates(const struct rte_mlx5cq_cpl *t, uint16_t w0,
 	__m128i p = _mm_unpacklo_epi64(x, a); /* 32..39, 0..7 */
 	__m128i q = _mm_alignr_epi8(b, a, 8); /* 8..23 */
 	__m128i u = _mm_alignr_epi8(x, b, 8); /* 24..39 */
-	unsigned int s;
 
-	tp[0] = l;
-	tp[1] = _mm256_set_m128i(q, p);
-	tp[2] = _mm256_set_m128i(a, u);
-	tp[3] = _mm256_set_m128i(p, b);
-	tp[4] = _mm256_set_m128i(u, q);
-	for (s = 0; s < ZG_STORES; s++)
-		tp[s] = _mm256_and_si256(_mm256_add_epi16(tp[s],
-			_mm256_load_si256((const void *)g->wqe[s])),
-			_mm256_load_si256((const void *)g->keep[s]));
+#define ZG_TP(s, v) \
+	(tp[s] = _mm256_and_si256(_mm256_add_epi16(v, \
+		_mm256_load_si256((const void *)g->wqe[s])), \
+		_mm256_load_si256((const void *)g->keep[s])))
+	ZG_TP(0, l);
+	ZG_TP(1, _mm256_set_m128i(q, p));
+	ZG_TP(2, _mm256_set_m128i(a, u));
+	ZG_TP(3, _mm256_set_m128i(p, b));
+	ZG_TP(4, _mm256_set_m128i(u, q));
+#undef ZG_TP
 }
 
 /* Four records from four mini-CQEs at m; the templates move on. */
@@ -407,7 +407,7 @@ mlx5cq_zip_burst_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 			zg_group(g, tp, m + 32, cpl + k + 4);
 			k += 8;
 			/* The second array is 7 slots after the first. */
-			ca = ca == title + 1 ? title + 8 : ca + 8;
+			ca += 8 - (ca == title + 1);
 		} while (want - k >= 8);
 		ai += k;
 		wn = (uint16_t)(wn + k);
