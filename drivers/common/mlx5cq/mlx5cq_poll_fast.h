@@ -160,17 +160,12 @@ MLX5CQ_FAST_NAME(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 	if (i == n && shift == 6) {
 		volatile const uint8_t *p = ring +
 			((size_t)(ci & mask) << shift);
+		uint32_t j;
 
 		/* Eight lines, or up to the end of the ring. */
 		if ((ci & mask) + 8 <= mask + 1) {
-			MLX5CQ_PREFETCH(p);
-			MLX5CQ_PREFETCH(p + 64);
-			MLX5CQ_PREFETCH(p + 128);
-			MLX5CQ_PREFETCH(p + 192);
-			MLX5CQ_PREFETCH(p + 256);
-			MLX5CQ_PREFETCH(p + 320);
-			MLX5CQ_PREFETCH(p + 384);
-			MLX5CQ_PREFETCH(p + 448);
+			for (j = 0; j < 8; j++)
+				MLX5CQ_PREFETCH(p + 64 * j);
 		} else {
 			MLX5CQ_PREFETCH(p);
 		}
