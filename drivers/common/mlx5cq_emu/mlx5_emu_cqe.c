@@ -82,13 +82,20 @@ emu_cq_stride(const struct emu_cq *cq)
 	return cq->cqe_sz == 0 ? 64 : 128;
 }
 
-void *
-emu_cq_cqe64(const struct emu_cq *cq, uint32_t idx)
+/* The 64 B CQE of entry idx (inlined in the writer's per-CQE path). */
+static inline uint8_t *
+emu_cqe_slot(const struct emu_cq *cq, uint32_t idx)
 {
-	unsigned int stride = emu_cq_stride(cq);
+	unsigned int stride = cq->cqe_sz == 0 ? 64 : 128;
 
 	idx &= (1u << cq->log_cq_size) - 1;
 	return cq->ring + (size_t)idx * stride + (stride - 64);
+}
+
+void *
+emu_cq_cqe64(const struct emu_cq *cq, uint32_t idx)
+{
+	return emu_cqe_slot(cq, idx);
 }
 
 static void
@@ -201,7 +208,7 @@ void
 emu_cqe_store(struct emu_cq *cq, uint32_t idx, const uint8_t cqe[64],
 	      uint8_t op_own)
 {
-	uint8_t *dst = emu_cq_cqe64(cq, idx);
+	uint8_t *dst = emu_cqe_slot(cq, idx);
 
 	if (cq->cqe_sz != 0)
 		memset(dst - 64, 0, 64); /* No inline data: zeros/padding. */
@@ -245,7 +252,7 @@ emu_cqe_emit(struct emu_cq *cq, const uint8_t cqe[64], uint8_t op)
 	cq->pi++;
 	/* The consumer's core reads the ring: fetch lines for writing early. */
 	if (!cq->cc)
-		emu_prefetch_write(emu_cq_cqe64(cq, cq->pi + EMU_CQ_PF_AHEAD));
+		emu_prefetch_write(emu_cqe_slot(cq, cq->pi + EMU_CQ_PF_AHEAD));
 }
 
 int
@@ -276,7 +283,7 @@ emu_cqe_prefetch_batch(const struct emu_cq *cq, unsigned int n)
 	if (n > EMU_CQ_PF_BATCH)
 		n = EMU_CQ_PF_BATCH;
 	for (k = 0; k < n; k++) {
-		uint8_t *cqe = emu_cq_cqe64(cq, cq->pi + k);
+		uint8_t *cqe = emu_cqe_slot(cq, cq->pi + k);
 
 		emu_prefetch_write(cqe);
 		if (cq->cqe_sz != 0)

@@ -170,6 +170,11 @@ struct emu_crypto {
 	 */
 	LIST_HEAD(, emu_mkey) mkey_hash[EMU_MKEY_HASH];
 	TAILQ_HEAD(, emu_qp) qps;
+	/* The last DEK and mkey looked up (consecutive WQEs name the same
+	 * ones); cleared when that object is destroyed (emu_net_lock).
+	 */
+	struct emu_dek *dek_last;
+	struct emu_mkey *mkey_last;
 	uint32_t ndeks;
 	uint32_t next_mkey; /* Next mkey index. */
 };

@@ -100,10 +100,15 @@ emu_dek_lookup(struct emu_crypto *cr, uint32_t id)
 
 	if (cr == NULL)
 		return NULL;
+	dek = cr->dek_last;
+	if (dek != NULL && dek->id == id)
+		return dek;
 	TAILQ_FOREACH(dek, &cr->deks, next)
 		if (dek->id == id)
-			return dek;
-	return NULL;
+			break;
+	if (dek != NULL)
+		cr->dek_last = dek;
+	return dek;
 }
 
 static int

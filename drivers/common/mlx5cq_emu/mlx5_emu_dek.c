@@ -206,6 +206,8 @@ emu_dek_destroy(struct emu_crypto *cr, struct emu_dek *dek)
 	emu_net_lock();
 	TAILQ_REMOVE(&cr->deks, dek, next);
 	cr->ndeks--;
+	if (cr->dek_last == dek)
+		cr->dek_last = NULL;
 	emu_net_unlock();
 	emu_xts_free(dek->xts);
 	free(dek);

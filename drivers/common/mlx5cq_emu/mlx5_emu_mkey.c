@@ -48,11 +48,16 @@ emu_mkey_lookup(struct emu_crypto *cr, uint32_t key)
 
 	if (cr == NULL)
 		return NULL;
+	mk = cr->mkey_last;
+	if (mk != NULL && mk->key == key)
+		return mk;
 	LIST_FOREACH(mk, &cr->mkey_hash[(key >> 8) & (EMU_MKEY_HASH - 1)],
 		     hnext)
 		if (mk->key == key)
-			return mk;
-	return NULL;
+			break;
+	if (mk != NULL)
+		cr->mkey_last = mk;
+	return mk;
 }
 
 static int
@@ -167,6 +172,8 @@ emu_mkey_destroy(struct emu_crypto *cr, struct emu_mkey *mk)
 	emu_net_lock();
 	TAILQ_REMOVE(&cr->mkeys, mk, next);
 	LIST_REMOVE(mk, hnext);
+	if (cr->mkey_last == mk)
+		cr->mkey_last = NULL;
 	emu_net_unlock();
 	free(mk->klm);
 	free(mk);

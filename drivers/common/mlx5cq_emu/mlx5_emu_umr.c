@@ -165,7 +165,11 @@ emu_umr_exec(struct emu_qp *qp, const uint8_t *w, unsigned int bytes,
 	return 0;
 }
 
-/* Write len bytes of src at offset off of the mkey's KLM targets. */
+/*
+ * Write len bytes of src at offset off of the mkey's KLM targets. The
+ * mkey is on the QP's PD (checked): its targets are looked up through the
+ * QP's MR hint (emu_mr_check_wq()), as its local segments are.
+ */
 static int
 emu_klm_scatter(struct emu_qp *qp, const struct emu_mkey *mk, uint64_t off,
 		const uint8_t *src, uint32_t len, struct emu_wqe_err *e)
@@ -180,8 +184,8 @@ emu_klm_scatter(struct emu_qp *qp, const struct emu_mkey *mk, uint64_t off,
 			continue;
 		}
 		n = k->bcount - off < len ? (uint32_t)(k->bcount - off) : len;
-		if (emu_mr_check(qp->net, mk->pdn, k->lkey, k->addr + off, n,
-				 1) != 0)
+		if (emu_mr_check_wq(qp->net, &qp->wq, k->lkey, k->addr + off,
+				    n, 1) != 0)
 			return emu_wqe_fail(e, EMU_SYND_REM_ACCESS_ERR, 0);
 		memmove((void *)(uintptr_t)(k->addr + off), src, n);
 		src += n;
@@ -201,8 +205,8 @@ emu_klm_single(struct emu_qp *qp, const struct emu_mkey *mk, uint64_t off,
 	const struct emu_klm *k = &mk->klm[0];
 
 	if (mk->nklm == 0 || off > k->bcount || len > k->bcount - off ||
-	    emu_mr_check(qp->net, mk->pdn, k->lkey, k->addr + off, len,
-			 1) != 0)
+	    emu_mr_check_wq(qp->net, &qp->wq, k->lkey, k->addr + off, len,
+			    1) != 0)
 		return NULL;
 	return (uint8_t *)(uintptr_t)(k->addr + off);
 }
