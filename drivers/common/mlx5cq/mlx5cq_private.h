@@ -335,8 +335,8 @@ volatile const uint8_t *mlx5cq_zip_synth(struct rte_mlx5cq *cq, uint32_t ci);
 #define MLX5CQ_CQE_INVALIDATE (RTE_MLX5CQ_OP_INVALID << 4)
 
 /*
- * Write op_own INVALIDATE into ring entries [from, to): a pointer walk
- * per run up to the end of the ring, four entries a step.
+ * Write op_own INVALIDATE into ring entries [from, to): a pointer walk,
+ * four entries a step with constant offsets in the common case.
  */
 static __rte_always_inline void
 mlx5cq_zip_invalidate(struct rte_mlx5cq *cq, uint32_t from, uint32_t to)
@@ -347,30 +347,28 @@ mlx5cq_zip_invalidate(struct rte_mlx5cq *cq, uint32_t from, uint32_t to)
 	const size_t stride = (size_t)1 << shift;
 	uint32_t idx = from & cq->mask, left = to - from;
 
+	/* Common case: 64 B entries, no wrap, whole steps of four. */
+	if (likely(shift == 6 && (left & 3) == 0 &&
+		   idx + left <= cq->mask + 1)) {
+		volatile uint8_t *p = base + ((size_t)idx << 6);
+		volatile uint8_t *e = p + ((size_t)left << 6);
+
+		for (; p != e; p += 256) {
+			p[0] = MLX5CQ_CQE_INVALIDATE;
+			p[64] = MLX5CQ_CQE_INVALIDATE;
+			p[128] = MLX5CQ_CQE_INVALIDATE;
+			p[192] = MLX5CQ_CQE_INVALIDATE;
+		}
+		return;
+	}
 	while (left) {
 		uint32_t run = RTE_MIN(left, cq->mask + 1 - idx);
 		volatile uint8_t *p = base + ((size_t)idx << shift);
-		volatile uint8_t *e = p + ((size_t)(run & ~3u) << shift);
+		uint32_t j;
 
-		/* 64 B entries: constant offsets, one instruction a store. */
-		if (shift == 6) {
-			for (; p != e; p += 256) {
-				p[0] = MLX5CQ_CQE_INVALIDATE;
-				p[64] = MLX5CQ_CQE_INVALIDATE;
-				p[128] = MLX5CQ_CQE_INVALIDATE;
-				p[192] = MLX5CQ_CQE_INVALIDATE;
-			}
-		} else {
-			for (; p != e; p += 4 * stride) {
-				p[0] = MLX5CQ_CQE_INVALIDATE;
-				p[stride] = MLX5CQ_CQE_INVALIDATE;
-				p[2 * stride] = MLX5CQ_CQE_INVALIDATE;
-				p[3 * stride] = MLX5CQ_CQE_INVALIDATE;
-			}
-		}
-		for (run &= 3u; run; run--, p += stride)
+		for (j = 0; j < run; j++, p += stride)
 			*p = MLX5CQ_CQE_INVALIDATE;
-		left -= RTE_MIN(left, cq->mask + 1 - idx);
+		left -= run;
 		idx = 0;
 	}
 }
