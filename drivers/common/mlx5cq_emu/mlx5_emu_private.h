@@ -24,10 +24,12 @@
 #include <stddef.h>
 #include <errno.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/queue.h>
 
 #include <infiniband/verbs.h>
 #include <infiniband/mlx5dv.h>
+#include <rte_byteorder.h>
 #include <rte_log.h>
 
 #include "mlx5_emu.h"
@@ -464,4 +466,23 @@ int emu_ev_subscribe(struct mlx5dv_devx_event_channel *ch,
 ssize_t emu_ev_get_event(struct mlx5dv_devx_event_channel *ch,
 			 struct mlx5dv_devx_async_event_hdr *data,
 			 size_t len);
+/* Big-endian fields of WQEs and descriptors, at any alignment. */
+static inline uint32_t
+emu_be32_at(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return rte_be_to_cpu_32(v);
+}
+
+static inline uint64_t
+emu_be64_at(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return rte_be_to_cpu_64(v);
+}
+
 #endif /* MLX5_EMU_PRIVATE_H_ */

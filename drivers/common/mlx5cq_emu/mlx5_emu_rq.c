@@ -236,24 +236,6 @@ emu_rq_destroy(struct emu_dev *dev, struct emu_rq *rq)
 
 static uint8_t emu_rx_frame[EMU_MAX_FRAME];
 
-static uint32_t
-emu_rd32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return rte_be_to_cpu_32(v);
-}
-
-static uint64_t
-emu_rd64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return rte_be_to_cpu_64(v);
-}
-
 /* hdr_type_etc of a parsed frame (VLAN bit excluded) and its csum field. */
 static uint16_t
 emu_rx_hdr_type(const uint8_t *f, const struct emu_pkt *pp, uint16_t *csum)
@@ -342,7 +324,7 @@ emu_rq_prefetch_batch(const struct emu_rq *rq)
 	for (k = 0; k < nb; k++) {
 		w = rq->wq.ring + ((size_t)((rq->ci + k) & mask) <<
 				   rq->wq.log_stride);
-		emu_prefetch_write((const void *)(uintptr_t)emu_rd64(w + 8));
+		emu_prefetch_write((const void *)(uintptr_t)emu_be64_at(w + 8));
 	}
 }
 
@@ -378,7 +360,7 @@ emu_rq_prefetch(const struct emu_rq *rq, uint32_t mask)
 	if (ahead > EMU_RQ_PF_BUF) {
 		w = rq->wq.ring + ((size_t)((rq->ci + EMU_RQ_PF_BUF) & mask) <<
 				   rq->wq.log_stride);
-		emu_prefetch_write((const void *)(uintptr_t)emu_rd64(w + 8));
+		emu_prefetch_write((const void *)(uintptr_t)emu_be64_at(w + 8));
 	}
 }
 
@@ -428,13 +410,13 @@ emu_rq_receive(struct emu_rq *rq, const uint8_t *frame,
 	/* Check every segment the frame needs before writing any. */
 	for (i = 0, left = len; i < nsegs && left > 0; i++) {
 		const uint8_t *d = wqe + 16 * i;
-		uint32_t bc = emu_rd32(d), lkey = emu_rd32(d + 4);
+		uint32_t bc = emu_be32_at(d), lkey = emu_be32_at(d + 4);
 		uint32_t n;
 
 		if (bc == 0 || lkey == EMU_INVALID_LKEY)
 			break;
 		n = bc < left ? bc : left;
-		if (emu_mr_check_wq(net, &rq->wq, lkey, emu_rd64(d + 8), n,
+		if (emu_mr_check_wq(net, &rq->wq, lkey, emu_be64_at(d + 8), n,
 				    1) != 0) {
 			emu_rq_error(rq, idx, EMU_SYND_LOC_PROT_ERR,
 				     "data segment outside a writable MR");
@@ -450,10 +432,10 @@ emu_rq_receive(struct emu_rq *rq, const uint8_t *frame,
 	}
 	for (i = 0, done = 0; done < len; i++) {
 		const uint8_t *d = wqe + 16 * i;
-		uint32_t bc = emu_rd32(d);
+		uint32_t bc = emu_be32_at(d);
 		uint32_t n = bc < len - done ? bc : len - done;
 
-		memcpy((void *)(uintptr_t)emu_rd64(d + 8), frame + done, n);
+		memcpy((void *)(uintptr_t)emu_be64_at(d + 8), frame + done, n);
 		done += n;
 	}
 	rq->ci++;

@@ -385,24 +385,6 @@ emu_sq_seg(const struct emu_sq *sq, uint16_t wqe, unsigned int k)
 	return sq->wq.ring + ((size_t)bb << 6) + (k % 4) * 16;
 }
 
-static uint32_t
-emu_be32_at(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return rte_be_to_cpu_32(v);
-}
-
-static uint64_t
-emu_be64_at(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return rte_be_to_cpu_64(v);
-}
-
 /* Copy n bytes starting at byte off of segment k of a WQE. */
 static void
 emu_sq_copy(const struct emu_sq *sq, uint16_t wqe, unsigned int k,
