@@ -21,6 +21,7 @@
 
 #include "mlx5_emu.h"
 #include "mlx5cq_emu_plugin.h"
+#include "mlx5cq_pmd.h"
 #include "mlx5cq_crypto.h"
 
 /* The RDMA device called name, opened for DevX. */
@@ -253,20 +254,6 @@ mlx5cq_crypto_device_close(struct mlx5cq_crypto_priv *priv)
 		priv->uar = NULL;
 		priv->uar_db = NULL;
 	}
-	if (priv->pd != NULL) {
-		if (mlx5_glue->dealloc_pd(priv->pd) != 0)
-			CRYPTO_LOG(ERR, "PD release failed");
-		priv->pd = NULL;
-	}
-	if (priv->cqdev != NULL) {
-		if (rte_mlx5cq_dev_close(priv->cqdev) != 0)
-			CRYPTO_LOG(ERR, "mlx5cq device close failed: %s",
-				   rte_strerror(rte_errno));
-		priv->cqdev = NULL;
-	}
-	if (priv->ctx != NULL) {
-		if (mlx5_glue->close_device(priv->ctx) != 0)
-			CRYPTO_LOG(ERR, "device close failed (objects left)");
-		priv->ctx = NULL;
-	}
+	mlx5cq_pmd_dev_release(&priv->pd, &priv->cqdev, &priv->ctx,
+			       mlx5cq_crypto_logtype, "crypto_mlx5cq");
 }

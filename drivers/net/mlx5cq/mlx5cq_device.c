@@ -20,6 +20,7 @@
 #include <mlx5_devx_cmds.h>
 
 #include "mlx5cq_emu_plugin.h"
+#include "mlx5cq_pmd.h"
 #include "mlx5cq_ethdev.h"
 
 static struct ibv_context *
@@ -287,21 +288,7 @@ mlx5cq_device_close(struct mlx5cq_priv *priv)
 		priv->qcnt = NULL;
 	}
 	mlx5cq_mr_release_all(priv);
-	if (priv->pd != NULL) {
-		if (mlx5_glue->dealloc_pd(priv->pd) != 0)
-			PMD_LOG(ERR, "PD release failed");
-		priv->pd = NULL;
-	}
-	if (priv->cqdev != NULL) {
-		if (rte_mlx5cq_dev_close(priv->cqdev) != 0)
-			PMD_LOG(ERR, "mlx5cq device close failed: %s",
-				rte_strerror(rte_errno));
-		priv->cqdev = NULL;
-	}
-	if (priv->ctx != NULL) {
-		if (mlx5_glue->close_device(priv->ctx) != 0)
-			PMD_LOG(ERR, "device close failed (objects left)");
-		priv->ctx = NULL;
-	}
+	mlx5cq_pmd_dev_release(&priv->pd, &priv->cqdev, &priv->ctx,
+			       mlx5cq_net_logtype, "net_mlx5cq");
 	priv->pdn_valid = 0;
 }
