@@ -109,7 +109,12 @@ MLX5CQ_FAST_NAME(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		room = RTE_MIN((uint32_t)(n - i), mask + 1 - idx);
 		cqe = ring + ((size_t)idx << shift);
 #ifdef MLX5CQ_FAST_RUN
-		k = MLX5CQ_FAST_RUN(cqe, shift, cpl + i, room, par);
+		/* A compressed CQE here (sessions back to back, or after a
+		 * run of plain CQEs) goes straight to its session.
+		 */
+		oo = cqe[RTE_MLX5CQ_CQE_OP_OWN];
+		k = ((oo >> 2) & 3) == RTE_MLX5CQ_FORMAT_COMPRESSED ? 0 :
+		    MLX5CQ_FAST_RUN(cqe, shift, cpl + i, room, par);
 		if (k) {
 #else
 		k = mlx5cq_fast_scan(cqe, shift, room, par);
