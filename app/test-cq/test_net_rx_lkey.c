@@ -104,10 +104,6 @@ lk_populate(struct rte_mempool *mp, char *a, size_t len, void *area)
 static struct rte_mempool *
 lk_pool(const struct lk_layout *l, const char *name)
 {
-	struct rte_pktmbuf_pool_private pp = {
-		.mbuf_data_room_size = LK_ROOM,
-	};
-	uint32_t elt = sizeof(struct rte_mbuf) + LK_ROOM;
 	void *gap[LK_CHUNKS_MAX] = { NULL };
 	struct rte_mempool *mp;
 	unsigned int c, n = 0;
@@ -116,14 +112,9 @@ lk_pool(const struct lk_layout *l, const char *name)
 
 	for (c = 0; c < l->n; c++)
 		n += l->mbufs[c];
-	mp = rte_mempool_create_empty(name, n, elt, 0, sizeof(pp),
-				      SOCKET_ID_ANY, RTE_MEMPOOL_F_NO_SPREAD);
+	mp = pool_pktmbuf_empty(name, n, LK_ROOM, 0, RTE_MEMPOOL_F_NO_SPREAD);
 	if (mp == NULL)
 		return NULL;
-	if (rte_mempool_set_ops_byname(mp, rte_mbuf_best_mempool_ops(),
-				       NULL) != 0)
-		goto fail;
-	rte_pktmbuf_pool_init(mp, &pp);
 	if (mp->elt_size + mp->header_size + mp->trailer_size != 512) {
 		printf("    objects of %u bytes, not 512\n",
 		       mp->elt_size + mp->header_size + mp->trailer_size);

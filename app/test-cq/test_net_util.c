@@ -227,6 +227,33 @@ pool_shuffle(struct rte_mempool *mp, unsigned int n, uint32_t seed)
 }
 
 /*
+ * An empty pktmbuf pool of n mbufs with room bytes of data room, the
+ * platform's best mempool ops, no memory yet (the caller populates it).
+ */
+struct rte_mempool *
+pool_pktmbuf_empty(const char *name, unsigned int n, uint16_t room,
+		   unsigned int cache, unsigned int flags)
+{
+	struct rte_pktmbuf_pool_private pp = {
+		.mbuf_data_room_size = room,
+		.mbuf_priv_size = 0,
+	};
+	struct rte_mempool *mp;
+
+	mp = rte_mempool_create_empty(name, n, sizeof(struct rte_mbuf) + room,
+				      cache, sizeof(pp), SOCKET_ID_ANY, flags);
+	if (mp == NULL)
+		return NULL;
+	if (rte_mempool_set_ops_byname(mp, rte_mbuf_best_mempool_ops(),
+				       NULL) != 0) {
+		rte_mempool_free(mp);
+		return NULL;
+	}
+	rte_pktmbuf_pool_init(mp, &pp);
+	return mp;
+}
+
+/*
  * A pktmbuf pool of n mbufs in `chunks` (at most POOL_CHUNKS_MAX)
  * separate memory areas (a gap between them while they are placed, so
  * they stay separate regions), mbufs in random order.
@@ -235,10 +262,6 @@ struct rte_mempool *
 pool_chunked(const char *name, unsigned int n, unsigned int cache,
 	     unsigned int chunks)
 {
-	struct rte_pktmbuf_pool_private pp = {
-		.mbuf_data_room_size = RTE_MBUF_DEFAULT_BUF_SIZE,
-		.mbuf_priv_size = 0,
-	};
 	uint32_t elt = sizeof(struct rte_mbuf) + RTE_MBUF_DEFAULT_BUF_SIZE;
 	struct rte_mempool_objsz sz;
 	struct rte_mempool *mp;
@@ -249,14 +272,9 @@ pool_chunked(const char *name, unsigned int n, unsigned int cache,
 
 	if (chunks == 0 || chunks > POOL_CHUNKS_MAX)
 		return NULL;
-	mp = rte_mempool_create_empty(name, n, elt, cache, sizeof(pp),
-				      SOCKET_ID_ANY, 0);
+	mp = pool_pktmbuf_empty(name, n, RTE_MBUF_DEFAULT_BUF_SIZE, cache, 0);
 	if (mp == NULL)
 		return NULL;
-	if (rte_mempool_set_ops_byname(mp, rte_mbuf_best_mempool_ops(),
-				       NULL) != 0)
-		goto fail;
-	rte_pktmbuf_pool_init(mp, &pp);
 	rte_mempool_calc_obj_size(elt, 0, &sz);
 	for (c = 0; c < chunks && got < n; c++) {
 		unsigned int per = c + 1 == chunks ? n - got : n / chunks;

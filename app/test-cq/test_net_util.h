@@ -52,6 +52,9 @@ void free_all(struct rte_mbuf **p, uint16_t n);
 #define POOL_CHUNKS_MAX 64
 /* Put the n mbufs of a full pool back in a random order (seeded): 0, -1. */
 int pool_shuffle(struct rte_mempool *mp, unsigned int n, uint32_t seed);
+struct rte_mempool *pool_pktmbuf_empty(const char *name, unsigned int n,
+				       uint16_t room, unsigned int cache,
+				       unsigned int flags);
 struct rte_mempool *pool_chunked(const char *name, unsigned int n,
 				 unsigned int cache, unsigned int chunks);
 

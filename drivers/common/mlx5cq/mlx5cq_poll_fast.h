@@ -108,11 +108,12 @@ MLX5CQ_FAST_NAME(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		par = (ci >> log_n) & 1;
 		room = RTE_MIN((uint32_t)(n - i), mask + 1 - idx);
 		cqe = ring + ((size_t)idx << shift);
+		/* The entry's op_own, tested below when no run starts here. */
+		oo = cqe[RTE_MLX5CQ_CQE_OP_OWN];
 #ifdef MLX5CQ_FAST_RUN
 		/* A compressed CQE here (sessions back to back, or after a
 		 * run of plain CQEs) goes straight to its session.
 		 */
-		oo = cqe[RTE_MLX5CQ_CQE_OP_OWN];
 		k = ((oo >> 2) & 3) == RTE_MLX5CQ_FORMAT_COMPRESSED ? 0 :
 		    MLX5CQ_FAST_RUN(cqe, shift, cpl + i, room, par);
 		if (k) {
@@ -126,7 +127,6 @@ MLX5CQ_FAST_NAME(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 			i = (uint16_t)(i + k);
 			continue;
 		}
-		oo = cqe[RTE_MLX5CQ_CQE_OP_OWN];
 		if (!rte_mlx5cq__sw_owned(oo, ci, log_n))
 			break;
 		rte_io_rmb();

@@ -70,23 +70,6 @@ struct emu_wqe_err {
 	uint8_t vsynd;
 };
 
-static inline uint32_t
-ld_be32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return rte_be_to_cpu_32(v);
-}
-
-static inline uint64_t
-ld_be64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return rte_be_to_cpu_64(v);
-}
 
 static int
 emu_wqe_fail(struct emu_wqe_err *e, uint8_t synd, uint8_t vsynd)
@@ -99,7 +82,7 @@ emu_wqe_fail(struct emu_wqe_err *e, uint8_t synd, uint8_t vsynd)
 static int
 emu_bsf_parse(const uint8_t *b, struct emu_bsf *bsf)
 {
-	uint32_t w0 = ld_be32(b);
+	uint32_t w0 = emu_be32_at(b);
 	unsigned int eo = (w0 >> 16) & 0xf;
 
 	if ((w0 >> 30) != MLX5_BSF_SIZE_64B ||
@@ -108,7 +91,7 @@ emu_bsf_parse(const uint8_t *b, struct emu_bsf *bsf)
 	     eo != MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY) ||
 	    (w0 & 0xf) != MLX5_ENCRYPTION_STANDARD_AES_XTS)
 		return -1;
-	switch (ld_be32(b + 8) >> 24) {
+	switch (emu_be32_at(b + 8) >> 24) {
 	case MLX5_BLOCK_SIZE_512B:
 		bsf->du = 512;
 		break;
@@ -122,9 +105,9 @@ emu_bsf_parse(const uint8_t *b, struct emu_bsf *bsf)
 		return -1;
 	}
 	bsf->encrypt = eo == MLX5_ENCRYPTION_ORDER_ENCRYPTED_RAW_MEMORY;
-	bsf->raw_data_size = ld_be32(b + 4);
+	bsf->raw_data_size = emu_be32_at(b + 4);
 	memcpy(bsf->tweak, b + 16, sizeof(bsf->tweak));
-	bsf->dek_id = ld_be32(b + 32) & 0xffffff;
+	bsf->dek_id = emu_be32_at(b + 32) & 0xffffff;
 	memcpy(&bsf->keytag, b + 40, sizeof(bsf->keytag));
 	bsf->valid = 1;
 	return 0;
@@ -135,14 +118,14 @@ emu_umr_exec(struct emu_qp *qp, const uint8_t *w, unsigned int bytes,
 	     struct emu_wqe_err *e)
 {
 	struct emu_mkey *mk = emu_mkey_lookup(qp->net->crypto,
-					      ld_be32(w + 12));
-	uint32_t flags = ld_be32(w + 16), ko_bs = ld_be32(w + 20);
+					      emu_be32_at(w + 12));
+	uint32_t flags = emu_be32_at(w + 16), ko_bs = emu_be32_at(w + 20);
 	uint32_t ko = ko_bs >> 16, bs = ko_bs & 0xffff, i;
 	const uint8_t *klm = w + EMU_UMR_KLM_OFF;
 
 	if (mk == NULL || !mk->umr_en || mk->pdn != qp->wq.pdn)
 		return emu_wqe_fail(e, EMU_SYND_LOC_PROT_ERR, 0);
-	if (!(flags >> MLX5_UMRC_IF_OFFSET) || ld_be64(w + 24) != 1 ||
+	if (!(flags >> MLX5_UMRC_IF_OFFSET) || emu_be64_at(w + 24) != 1 ||
 	    ko > mk->max_klm || (bs != 0 && bs != 4) ||
 	    (bs != 0 && !mk->crypto_en) ||
 	    EMU_UMR_KLM_OFF + 16 * (ko + bs) > bytes)
@@ -156,12 +139,12 @@ emu_umr_exec(struct emu_qp *qp, const uint8_t *w, unsigned int bytes,
 	if (bs == 0)
 		memset(&mk->bsf, 0, sizeof(mk->bsf));
 	for (i = 0; i < ko; i++, klm += 16) {
-		mk->klm[i].bcount = ld_be32(klm);
-		mk->klm[i].lkey = ld_be32(klm + 4);
-		mk->klm[i].addr = ld_be64(klm + 8);
+		mk->klm[i].bcount = emu_be32_at(klm);
+		mk->klm[i].lkey = emu_be32_at(klm + 4);
+		mk->klm[i].addr = emu_be64_at(klm + 8);
 	}
 	mk->nklm = ko;
-	mk->len = ld_be64(w + 64 + 24); /* mkey segment: len. */
+	mk->len = emu_be64_at(w + 64 + 24); /* mkey segment: len. */
 	return 0;
 }
 
@@ -259,9 +242,9 @@ static int
 emu_rdma_write_exec(struct emu_qp *qp, const uint8_t *w, unsigned int ds,
 		    struct emu_wqe_err *e)
 {
-	uint64_t raddr = ld_be64(w + 16), off;
+	uint64_t raddr = emu_be64_at(w + 16), off;
 	struct emu_mkey *mk = emu_mkey_lookup(qp->net->crypto,
-					      ld_be32(w + 24));
+					      emu_be32_at(w + 24));
 	const uint8_t *seg = w + 32, *src;
 	struct emu_dek *dek = NULL;
 	uint32_t nseg, len = 0, i;
@@ -271,12 +254,12 @@ emu_rdma_write_exec(struct emu_qp *qp, const uint8_t *w, unsigned int ds,
 		return emu_wqe_fail(e, EMU_SYND_LOC_QP_OP_ERR, 0);
 	nseg = ds - 2;
 	for (i = 0; i < nseg; i++) {
-		uint32_t n = ld_be32(seg + 16 * i);
+		uint32_t n = emu_be32_at(seg + 16 * i);
 
 		if (n == 0 || n > UINT32_MAX - len)
 			return emu_wqe_fail(e, EMU_SYND_LOC_LEN_ERR, 0);
-		if (emu_mr_check_wq(qp->net, &qp->wq, ld_be32(seg + 16 * i + 4),
-				    ld_be64(seg + 16 * i + 8), n, 0) != 0)
+		if (emu_mr_check_wq(qp->net, &qp->wq, emu_be32_at(seg + 16 * i + 4),
+				    emu_be64_at(seg + 16 * i + 8), n, 0) != 0)
 			return emu_wqe_fail(e, EMU_SYND_LOC_PROT_ERR, 0);
 		len += n;
 	}
@@ -293,7 +276,7 @@ emu_rdma_write_exec(struct emu_qp *qp, const uint8_t *w, unsigned int ds,
 	/* One source, one target: cipher straight from one to the other. */
 	dst = emu_klm_single(qp, mk, off, len);
 	if (nseg == 1 && dst != NULL) {
-		src = (const uint8_t *)(uintptr_t)ld_be64(seg + 8);
+		src = (const uint8_t *)(uintptr_t)emu_be64_at(seg + 8);
 		if (dek == NULL)
 			memmove(dst, src, len);
 		else if (emu_xts_run(dek->xts, mk->bsf.encrypt, mk->bsf.tweak,
@@ -306,9 +289,9 @@ emu_rdma_write_exec(struct emu_qp *qp, const uint8_t *w, unsigned int ds,
 	if (buf == NULL)
 		return emu_wqe_fail(e, EMU_SYND_LOC_QP_OP_ERR, 0);
 	for (i = 0, dst = buf; i < nseg; i++) {
-		uint32_t n = ld_be32(seg + 16 * i);
+		uint32_t n = emu_be32_at(seg + 16 * i);
 
-		memcpy(dst, (const void *)(uintptr_t)ld_be64(seg + 16 * i + 8),
+		memcpy(dst, (const void *)(uintptr_t)emu_be64_at(seg + 16 * i + 8),
 		       n);
 		dst += n;
 	}
@@ -347,7 +330,7 @@ emu_wqe_fetch(const struct emu_qp *qp, uint16_t idx, uint8_t *w,
 	const uint8_t *p = qp->wq.ring + (size_t)first * EMU_WQEBB;
 	unsigned int ds;
 
-	ds = ld_be32(p + 4) & 0x3f;
+	ds = emu_be32_at(p + 4) & 0x3f;
 	nbb = (ds * 16 + EMU_WQEBB - 1) / EMU_WQEBB;
 	if (nbb == 0)
 		nbb = 1;
@@ -376,7 +359,7 @@ emu_qp_progress(struct emu_qp *qp)
 	while (qp->pi != posted && n < EMU_ENGINE_BATCH) {
 		unsigned int bytes;
 		const uint8_t *w = emu_wqe_fetch(qp, qp->pi, wbuf, &bytes);
-		uint32_t ctrl = ld_be32(w), sq_ds = ld_be32(w + 4);
+		uint32_t ctrl = emu_be32_at(w), sq_ds = emu_be32_at(w + 4);
 		uint8_t opcode = ctrl & 0xff;
 		uint16_t idx = (uint16_t)(ctrl >> 8);
 		struct emu_wqe_err e = { 0, 0 };
@@ -408,7 +391,7 @@ emu_qp_progress(struct emu_qp *qp)
 			emu_qp_cpl(qp, idx, opcode, &e);
 			qp->qp_state = EMU_QP_ERR;
 			qp->wq.state = EMU_Q_ERR;
-		} else if (((ld_be32(w + 8) >> 2) & 3) >= 2) {
+		} else if (((emu_be32_at(w + 8) >> 2) & 3) >= 2) {
 			emu_qp_cpl(qp, idx, opcode, NULL);
 		}
 		qp->pi += bytes / EMU_WQEBB;

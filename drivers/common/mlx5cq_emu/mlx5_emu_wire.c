@@ -164,32 +164,11 @@ emu_wire_transmit(struct emu_net *from, const uint8_t *frame, uint32_t len)
 	}
 }
 
+/* One frame: a burst of one (its own engine pass). */
 int
 mlx5_emu_wire_inject(const char *wire, const void *frame, uint32_t len)
 {
-	struct emu_port *port;
-	struct emu_wire *w;
-	int n = 0;
-
-	if (wire == NULL || frame == NULL || len < 14 || len > EMU_MAX_FRAME)
-		return -EINVAL;
-	emu_net_lock();
-	w = emu_wire_find(wire);
-	if (w == NULL) {
-		emu_net_unlock();
-		return -ENOENT;
-	}
-	/* An injection is a pass of its own: its completions are written
-	 * (compressed CQs flushed) before the call returns.
-	 */
-	emu_engine_pass_begin();
-	TAILQ_FOREACH(port, &w->ports, next) {
-		emu_port_receive(port->net, frame, len, 0);
-		n++;
-	}
-	emu_engine_pass_end();
-	emu_net_unlock();
-	return n;
+	return mlx5_emu_wire_inject_burst(wire, &frame, &len, 1);
 }
 
 int
