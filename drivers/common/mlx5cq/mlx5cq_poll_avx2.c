@@ -102,12 +102,20 @@ struct zg_masks {
 	int8_t inc[ZG_STORES][32]; /* 4 at each implied WQE counter */
 };
 static struct zg_masks zg_masks[ZM_FORMATS] __rte_aligned(32);
+/*
+ * Masks of the mini-CQE format of a CQ by rte_mlx5cq.comp (format + 1):
+ * NULL without compression; formats past L34H_STRIDX take the requester
+ * masks, as zm_records() does.
+ */
+static const struct zg_masks *zg_by_comp[RTE_MLX5CQ_COMP_FORMAT_MASK + 1];
 
 /* Plain C (no AVX2 here): runs at load time on any CPU. */
 RTE_INIT(mlx5cq_zg_init)
 {
 	unsigned int f, s, b;
 
+	for (f = 1; f <= RTE_MLX5CQ_COMP_FORMAT_MASK; f++)
+		zg_by_comp[f] = &zg_masks[RTE_MIN(f - 1, ZM_FORMATS - 1u)];
 	for (f = 0; f < ZM_FORMATS; f++) {
 		struct zg_masks *g = &zg_masks[f];
 
@@ -304,22 +312,20 @@ mlx5cq_zip_records_avx2(const struct rte_mlx5cq_cpl *t, unsigned int fmt,
 }
 
 /*
- * The five group templates from the title's record t with w0 as its WQE
- * counter: windows at bytes 0, 32, 24, 16, 8 of the record repeated,
- * built from its two lanes and its tail in registers (a copy in memory
- * would be read back across stores: a forwarding stall per session);
- * then each record's place added to its WQE counter and the mini-CQE
- * bytes cleared.
+ * The five group templates from the title's record (rec: record bytes
+ * 0..31, tail: bytes 32..39) with w0 as its WQE counter: windows at bytes
+ * 0, 32, 24, 16, 8 of the record repeated, built from its two lanes and
+ * its tail in registers (a copy in memory would be read back across
+ * stores: a forwarding stall per session); then each record's place added
+ * to its WQE counter and the mini-CQE bytes cleared.
  */
 static __rte_always_inline void
-zg_templates(const struct rte_mlx5cq_cpl *t, uint16_t w0,
-	     const struct zg_masks *g, __m256i tp[ZG_STORES])
+zg_templates_v(__m256i l, uint64_t tail, const struct zg_masks *g,
+	       __m256i tp[ZG_STORES])
 {
-	__m256i l = _mm256_insert_epi16(
-		_mm256_loadu_si256((const void *)t), (short)w0, 12);
 	__m128i a = _mm256_castsi256_si128(l); /* record 0..15 */
 	__m128i b = _mm256_extracti128_si256(l, 1); /* 16..31 */
-	__m128i x = _mm_loadl_epi64((const void *)&t->opcode); /* 32..39 */
+	__m128i x = _mm_cvtsi64_si128((long long)tail); /* 32..39 */
 	__m128i p = _mm_unpacklo_epi64(x, a); /* 32..39, 0..7 */
 	__m128i q = _mm_alignr_epi8(b, a, 8); /* 8..23 */
 	__m128i u = _mm_alignr_epi8(x, b, 8); /* 24..39 */
@@ -334,6 +340,19 @@ zg_templates(const struct rte_mlx5cq_cpl *t, uint16_t w0,
 	ZG_TP(3, _mm256_set_m128i(p, b));
 	ZG_TP(4, _mm256_set_m128i(u, q));
 #undef ZG_TP
+}
+
+/* The same from the title's record t in memory. */
+static __rte_always_inline void
+zg_templates(const struct rte_mlx5cq_cpl *t, uint16_t w0,
+	     const struct zg_masks *g, __m256i tp[ZG_STORES])
+{
+	uint64_t tail;
+
+	memcpy(&tail, &t->opcode, sizeof(tail));
+	zg_templates_v(_mm256_insert_epi16(_mm256_loadu_si256(
+				(const void *)t), (short)w0, 12),
+		       tail, g, tp);
 }
 
 /* Four records from four mini-CQEs at m; the templates move on. */
@@ -461,63 +480,163 @@ mlx5cq_zip_burst_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 }
 
 /*
- * A basic-layout session whose completions all fit in what is left of the
- * burst, decoded in one go without opening it (no session state written,
- * no call): title decoded into a local record, groups of four records,
- * single records for the last (cnt % 4), entries title .. title + cnt
- * invalidated, as mlx5cq_zip_burst() would do over the same burst.
- * Returns cnt, or 0 when the session does not fit or needs
- * mlx5cq_zip_open()'s checks (and its log line): no compression on the
- * CQ, a count out of range, an error opcode in the title.
+ * Records of the last take (1..3) mini-CQEs of a session at m from the
+ * title's record (rec: bytes 0..31, tail: 32..39) with w0 as the first
+ * one's WQE counter: zm_records() on a record in registers.
  */
-static __rte_noinline uint32_t
-mlx5cq_zip_whole_avx2(struct rte_mlx5cq *cq, volatile const uint8_t *cqe,
-		      uint8_t oo, uint32_t ci, struct rte_mlx5cq_cpl *cpl,
-		      uint32_t room)
+static __rte_always_inline void
+zw_tail(__m256i rec, uint64_t tail, unsigned int f,
+	volatile const uint8_t *m, struct rte_mlx5cq_cpl *c, uint32_t take,
+	uint16_t w0)
 {
-	const uint32_t cnt = rte_mlx5cq__be32(cqe, RTE_MLX5CQ_CQE_BYTE_CNT);
-	const unsigned int op = oo >> 4;
-	volatile const uint8_t *ring = cq->ring + cq->cqe_off;
-	const uint32_t mask = cq->mask;
-	const unsigned int shift = cq->stride_shift;
 	struct rte_mlx5cq_cpl t __rte_aligned(32);
-	const struct zg_masks *g;
-	__m256i tp[ZG_STORES];
-	unsigned int fmt, f;
-	uint32_t a;
 
-	if (cnt > room || cnt < 2 || cnt > mask + 1 || cq->comp == 0 ||
-	    op == RTE_MLX5CQ_OP_REQ_ERR || op == RTE_MLX5CQ_OP_RESP_ERR)
+	_mm256_store_si256((__m256i *)(void *)&t, rec);
+	memcpy(&t.opcode, &tail, sizeof(tail));
+	zm_records(&t, f, m, c, take, w0);
+}
+
+/*
+ * A basic-layout session at c (its title, op_own oo, owned) whose
+ * completions all fit in lim entries (lim >= 1, none past the ring's end),
+ * decoded in one go without opening it (no session state written): the
+ * title's record is made in registers and becomes the group templates
+ * directly, groups of four records, single records for the last
+ * (cnt % 4), entries title .. title + cnt - 1 invalidated, as
+ * mlx5cq_zip_burst() would do over the same burst; no wrap, so the arrays
+ * (title + 1, title + 8, title + 16, ...) and the entries are at constant
+ * strides from c. g: the masks of the CQ's format (zg_by_comp[]). Returns
+ * cnt, or 0 when the session does not fit or needs mlx5cq_zip_open()'s
+ * checks (and its log line): a count out of range, an error opcode in the
+ * title.
+ */
+static __rte_always_inline uint32_t
+mlx5cq_zip_whole_avx2(const struct zg_masks *g, volatile const uint8_t *c,
+		      unsigned int shift, uint8_t oo,
+		      struct rte_mlx5cq_cpl *r, uint32_t lim)
+{
+	const uint32_t cnt = rte_mlx5cq__be32(c, RTE_MLX5CQ_CQE_BYTE_CNT);
+	const unsigned int op = oo >> 4;
+	const __m256i *v = (const __m256i *)(uintptr_t)c;
+	volatile const uint8_t *m;
+	volatile uint8_t *p;
+	__m256i tp[ZG_STORES], rec;
+	uint64_t tail;
+	uint32_t a, b;
+
+	/* 2 <= cnt <= lim; no error opcode (0xd, 0xe). */
+	if (cnt - 2u >= lim - 1u || op - RTE_MLX5CQ_OP_REQ_ERR <= 1u)
 		return 0;
-	mlx5cq_fast_decode(cqe, shift, &t, 1);
-	fmt = op == RTE_MLX5CQ_OP_REQ ? UINT32_MAX :
-	      (cq->comp & RTE_MLX5CQ_COMP_FORMAT_MASK) - 1u;
-	f = fmt < ZM_FORMATS - 1 ? fmt : ZM_FORMATS - 1;
-	g = &zg_masks[f];
-	zg_templates(&t, t.wqe_counter, g, tp);
-	for (a = 0; a < cnt; a += 8) {
-		/* Arrays at title + 1, title + 8, title + 16, ... */
-		volatile const uint8_t *m = ring +
-			((size_t)((ci + (a ? a : 1)) & mask) << shift);
-		uint32_t take = RTE_MIN(8u, cnt - a), j;
-		struct rte_mlx5cq_cpl *c = cpl + a;
-
-		for (j = 0; j + 4 <= take; j += 4, m += 32, c += 4)
-			zg_group(g, tp, m, c);
-		/* Only the last array can end inside a group. */
-		if (j < take)
-			zm_records(&t, fmt, m, c, take - j,
-				   (uint16_t)(t.wqe_counter + a + j));
+	rec = mlx5cq_fast_rec(_mm256_loadu_si256(v),
+			      _mm256_loadu_si256(v + 1),
+			      _mm256_broadcastsi128_si256(_mm_loadu_si128(
+				(const __m128i *)(uintptr_t)(c + 48))));
+	tail = (uint64_t)op |
+		(uint64_t)c[RTE_MLX5CQ_CQE_RX_HASH_TYPE] << 32;
+	/* Requester titles: requester mini-CQEs whatever the format. */
+	if (op == RTE_MLX5CQ_OP_REQ)
+		g = &zg_masks[ZM_FORMATS - 1];
+	zg_templates_v(rec, tail, g, tp);
+	/* Whole arrays: at title + 1, then title + 8, title + 16, ... */
+	m = c + ((size_t)1 << shift);
+	for (a = 8; a <= cnt; a += 8) {
+		zg_group(g, tp, m, r);
+		zg_group(g, tp, m + 32, r + 4);
+		r += 8;
+		m = c + ((size_t)a << shift);
 	}
-	mlx5cq_zip_invalidate(cq, ci, ci + cnt);
-	MLX5CQ_CNT(cq)->sessions++;
-	MLX5CQ_CNT(cq)->minis += cnt;
+	a -= 8;
+	if (a < cnt) {
+		if (cnt - a >= 4) {
+			zg_group(g, tp, m, r);
+			m += 32;
+			r += 4;
+			a += 4;
+		}
+		if (a < cnt)
+			zw_tail(rec, tail, (unsigned int)(g - zg_masks), m, r,
+				cnt - a, (uint16_t)(_mm256_extract_epi16(rec,
+								12) + a));
+	}
+	/* op_own INVALIDATE, eight entries a step on 64 B strides. */
+	p = (volatile uint8_t *)(uintptr_t)c + RTE_MLX5CQ_CQE_OP_OWN;
+	b = cnt;
+	if (shift == 6) {
+		for (; b >= 8; b -= 8, p += 512) {
+			p[0] = MLX5CQ_CQE_INVALIDATE;
+			p[64] = MLX5CQ_CQE_INVALIDATE;
+			p[128] = MLX5CQ_CQE_INVALIDATE;
+			p[192] = MLX5CQ_CQE_INVALIDATE;
+			p[256] = MLX5CQ_CQE_INVALIDATE;
+			p[320] = MLX5CQ_CQE_INVALIDATE;
+			p[384] = MLX5CQ_CQE_INVALIDATE;
+			p[448] = MLX5CQ_CQE_INVALIDATE;
+		}
+	}
+	for (; b; b--, p += (size_t)1 << shift)
+		*p = MLX5CQ_CQE_INVALIDATE;
 	return cnt;
 }
 
-#define MLX5CQ_FAST_ZIP_WHOLE mlx5cq_zip_whole_avx2
+/*
+ * From an owned compressed CQE at c, up to left entries (none past the
+ * ring's end, parity par): the basic-layout sessions that fit
+ * (mlx5cq_zip_whole_avx2()) and the runs of plain CQEs between them
+ * (mlx5cq_fast_run_avx2()), in a loop that holds only pointers and
+ * counts: the consumer index, the ring's geometry and the burst's place
+ * stay outside it (they had been spilled to the stack and reloaded around
+ * every session). Returns the number of entries consumed, one record
+ * each; it stops at anything else.
+ */
+static __rte_always_inline uint32_t
+mlx5cq_fast_seg_avx2(struct rte_mlx5cq *cq, volatile const uint8_t *c,
+		     unsigned int shift, struct rte_mlx5cq_cpl *r,
+		     uint32_t left, unsigned int par)
+{
+	const struct zg_masks *g = zg_by_comp[cq->comp &
+					      RTE_MLX5CQ_COMP_FORMAT_MASK];
+	uint32_t k = 0, s, sessions = 0, minis = 0;
+	uint8_t oo = c[RTE_MLX5CQ_CQE_OP_OWN];
+
+	/*
+	 * No compression on the CQ: mlx5cq_zip_open() logs it; a session
+	 * longer than the burst: opened, mlx5cq_zip_burst_avx2().
+	 */
+	if (g == NULL ||
+	    rte_mlx5cq__be32(c, RTE_MLX5CQ_CQE_BYTE_CNT) > left)
+		return 0;
+	for (;;) {
+		if (((oo >> 2) & 3) != RTE_MLX5CQ_FORMAT_COMPRESSED) {
+			s = mlx5cq_fast_run_avx2(c, shift, r, left - k, par);
+		} else {
+			if ((oo ^ par) & 1)
+				break;
+			rte_io_rmb();
+			s = mlx5cq_zip_whole_avx2(g, c, shift, oo, r, left - k);
+			if (s == 0)
+				break;
+			sessions++;
+			minis += s;
+		}
+		if (s == 0)
+			break;
+		k += s;
+		if (k == left)
+			break;
+		c += (size_t)s << shift;
+		r += s;
+		oo = c[RTE_MLX5CQ_CQE_OP_OWN];
+	}
+	if (sessions) {
+		MLX5CQ_CNT(cq)->sessions += sessions;
+		MLX5CQ_CNT(cq)->minis += minis;
+	}
+	return k;
+}
+
 #define MLX5CQ_FAST_NAME mlx5cq_poll_fast_avx2
 #define MLX5CQ_FAST_RUN mlx5cq_fast_run_avx2
+#define MLX5CQ_FAST_SEG mlx5cq_fast_seg_avx2
 #define MLX5CQ_FAST_ZIP_BURST mlx5cq_zip_burst_avx2
 #include "mlx5cq_poll_fast.h"
 

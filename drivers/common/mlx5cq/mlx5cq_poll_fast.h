@@ -19,9 +19,15 @@
  *                              decode the plain CQEs from c (at most
  *                              room, parity par), every owner test before
  *                              the payload reads it guards; their number;
- *   MLX5CQ_FAST_ZIP_WHOLE(cq, cqe, op_own, ci, r, room)
- *                              records of a whole session that fits in
- *                              room, its entries consumed; 0: open it;
+ *   MLX5CQ_FAST_SEG(cq, c, s, r, room, par)
+ *                              from an owned compressed CQE at c:
+ *                              the plain CQEs from c (at most room
+ *                              entries, none past the ring's end, parity
+ *                              par) and the basic-layout sessions among
+ *                              them that fit, decoded (sessions consumed
+ *                              and counted), every owner test before the
+ *                              payload reads it guards; the number of
+ *                              entries (one record each);
  * then includes this file. A session's title is decoded into its record
  * by mlx5cq_fast_decode() too.
  *
@@ -111,18 +117,17 @@ MLX5CQ_FAST_NAME(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		/* The entry's op_own, tested below when no run starts here. */
 		oo = cqe[RTE_MLX5CQ_CQE_OP_OWN];
 #ifdef MLX5CQ_FAST_RUN
-		/* A compressed CQE here (sessions back to back, or after a
-		 * run of plain CQEs) goes straight to its session.
-		 */
+		/* A compressed CQE here goes to the session loop below. */
 		k = ((oo >> 2) & 3) == RTE_MLX5CQ_FORMAT_COMPRESSED ? 0 :
 		    MLX5CQ_FAST_RUN(cqe, shift, cpl + i, room, par);
-		if (k) {
 #else
 		k = mlx5cq_fast_scan(cqe, shift, room, par);
 		if (k) {
 			rte_io_rmb();
 			mlx5cq_fast_decode(cqe, shift, cpl + i, k);
+		}
 #endif
+		if (k) {
 			ci += k;
 			i = (uint16_t)(i + k);
 			continue;
@@ -131,9 +136,8 @@ MLX5CQ_FAST_NAME(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 			break;
 		rte_io_rmb();
 		if (((oo >> 2) & 3) == RTE_MLX5CQ_FORMAT_COMPRESSED) {
-#ifdef MLX5CQ_FAST_ZIP_WHOLE
-			k = MLX5CQ_FAST_ZIP_WHOLE(cq, cqe, oo, ci, cpl + i,
-						  (uint32_t)(n - i));
+#ifdef MLX5CQ_FAST_SEG
+			k = MLX5CQ_FAST_SEG(cq, cqe, shift, cpl + i, room, par);
 			if (k) {
 				ci += k;
 				i = (uint16_t)(i + k);
@@ -180,8 +184,8 @@ MLX5CQ_FAST_NAME(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 }
 
 #undef MLX5CQ_FAST_ZIP_BURST
-#undef MLX5CQ_FAST_ZIP_WHOLE
 #undef MLX5CQ_PREFETCH
+#undef MLX5CQ_FAST_SEG
 #undef MLX5CQ_FAST_RUN
 
 #endif /* MLX5CQ_POLL_FAST_H_ */
