@@ -256,6 +256,11 @@ rte_mlx5cq_poll_slow(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 	if (likely(!(cq->slow & (RTE_MLX5CQ_SLOW_LOCK |
 				 RTE_MLX5CQ_SLOW_ENHANCED))))
 		return mlx5cq_poll_fast[cq->vec](cq, cpl, n, done);
+#ifdef RTE_ARCH_X86
+	if ((cq->slow & (RTE_MLX5CQ_SLOW_LOCK | RTE_MLX5CQ_SLOW_ENHANCED)) ==
+	    RTE_MLX5CQ_SLOW_ENHANCED && cq->vec == RTE_MLX5CQ_VEC_AVX2)
+		return mlx5cq_poll_enh_avx2(cq, cpl, n, done);
+#endif
 	mlx5cq_lock(cq);
 	ret = mlx5cq_poll_core(cq, cpl, n, done, 1);
 	mlx5cq_unlock(cq);

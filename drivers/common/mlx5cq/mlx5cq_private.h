@@ -25,6 +25,8 @@
  *   mlx5cq_poll_fast.h template of the out-of-line fast poll, built as
  *                      mlx5cq_poll_scalar.c, mlx5cq_poll_sse.c and
  *                      mlx5cq_poll_avx2.c
+ *   mlx5cq_poll_enh_avx2.c fast poll of the enhanced layout, AVX2
+ *   mlx5cq_poll_avx2.h records from CQEs and mini-CQEs, AVX2
  *   mlx5cq_vec.c       choice of the poll implementation (CPU, EAL)
  *   mlx5cq_lean.c      lean path of compressed sessions (zip_peek/advance)
  *   mlx5cq_test_cq.c   test hooks: hand-made CQ handles, private state
@@ -84,6 +86,11 @@ extern int mlx5cq_logtype;
 #define MLX5CQ_CQE_VIC_INIT 0xff
 /* Byte of the validity iteration count (enhanced layout). */
 #define MLX5CQ_CQE_VIC 62
+/*
+ * Enhanced layout: at most 7 mini-CQEs (bytes 56..63 hold vic, op_own); a
+ * compressed CQE of n minis spans n slots, the next CQE is n slots on.
+ */
+#define MLX5CQ_ENH_MINIS_MAX 7
 
 /* Doorbell-record pool: 4 KiB pages of 64 B slots, one umem per page. */
 #define MLX5CQ_DBR_PAGE_SIZE 4096u
@@ -438,6 +445,10 @@ uint16_t mlx5cq_poll_fast_avx2(struct rte_mlx5cq *cq,
 			       struct rte_mlx5cq_cpl *cpl, uint16_t n,
 			       uint16_t done);
 extern const mlx5cq_poll_fast_t mlx5cq_poll_fast[RTE_MLX5CQ_VEC_MAX];
+/* Fast poll of enhanced-layout CQs, AVX2 (mlx5cq_poll_enh_avx2.c). */
+uint16_t mlx5cq_poll_enh_avx2(struct rte_mlx5cq *cq,
+			      struct rte_mlx5cq_cpl *cpl, uint16_t n,
+			      uint16_t done);
 /* Records of take mini-CQEs from m (mlx5cq_zip.c zip_records()), AVX2;
  * fmt: PRM MLX5_CQE_RESP_FORMAT_*, UINT32_MAX for requester minis.
  */

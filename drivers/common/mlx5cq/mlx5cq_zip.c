@@ -15,12 +15,6 @@
 
 #include "mlx5cq_private.h"
 
-/*
- * Enhanced layout: at most 7 mini-CQEs (bytes 56..63 hold vic, op_own); a
- * compressed CQE of n minis spans n slots, the next CQE is n slots on.
- */
-#define MLX5CQ_ENH_MINIS_MAX 7
-
 static inline void
 st_be16(uint8_t *p, uint16_t v)
 {

@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+#ifndef MLX5CQ_POLL_AVX2_H_
+#define MLX5CQ_POLL_AVX2_H_
+
+/*
+ * Records from CQEs and mini-CQEs with AVX2, shared by the AVX2 polls
+ * (mlx5cq_poll_avx2.c: basic layout; mlx5cq_poll_enh_avx2.c: enhanced
+ * layout); the functions here are compiled for AVX2 whatever the includer.
+ *
+ * A CQE is read as two 32-byte vectors (bytes 0..31, 32..63) and its
+ * bytes 48..63 once more broadcast to both lanes. Byte shuffles work
+ * inside 16-byte lanes; the record's first 32 bytes are laid out so that
+ * each lane of a shuffle feeds the same lane of the record: lane 0 (record
+ * bytes 0..15) takes rss_hash from CQE lane 0, byte_cnt and metadata from
+ * CQE lane 2, flow_tag from the broadcast CQE lane 3; lane 1 (record bytes
+ * 16..31) takes csum, hdr_type_etc and vlan from CQE lane 1, timestamp and
+ * wqe_counter from CQE lane 3. Three shuffles, two ors and one 32-byte
+ * store per record, plus one scalar 8-byte store of its tail.
+ */
+
+#include "mlx5cq_private.h"
+
+#ifdef RTE_ARCH_X86
+#include <immintrin.h>
+
+#define Z -1 /* Shuffle index that writes a zero byte. */
+
+/*
+ * Records of mini-CQEs: the mini (8 bytes) is broadcast to the four
+ * quadwords, one shuffle puts its bytes at their record offsets in both
+ * lanes (byte swaps included; index -1 gives a zero), one blend takes
+ * them over the title's template record; HASH and CSUM minis imply the
+ * WQE counter, kept in the template and incremented per mini. The same
+ * fields as zip_records() (mlx5cq_zip.c), byte for byte. Masks by format:
+ * PRM HASH, CSUM, FTAG_STRIDX, CSUM_STRIDX, L34H_STRIDX, requester.
+ */
+#define ZM_FORMATS 6
+/* Record offset r (0..31) of mini byte b: lane-relative index. */
+static const int8_t zm_shuf[ZM_FORMATS][32] = {
+	/* HASH: byte_cnt 0..3 <- m7..m4, rss_hash 4..7 <- m3..m0 */
+	{ 7, 6, 5, 4, 3, 2, 1, 0, Z, Z, Z, Z, Z, Z, Z, Z,
+	  Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
+	/* CSUM: byte_cnt; csum 30..31 <- m1, m0 */
+	{ 7, 6, 5, 4, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z,
+	  Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 1, 0 },
+	/* FTAG_STRIDX: byte_cnt 24 bits (3 <- 0); flow_tag 8..11 <- m1,
+	 * m0, m4, 0; wqe_counter 24..25 <- m3, m2
+	 */
+	{ 7, 6, 5, Z, Z, Z, Z, Z, 1, 0, 4, Z, Z, Z, Z, Z,
+	  Z, Z, Z, Z, Z, Z, Z, Z, 3, 2, Z, Z, Z, Z, Z, Z },
+	/* CSUM_STRIDX: byte_cnt; wqe_counter <- m3, m2; csum <- m1, m0 */
+	{ 7, 6, 5, 4, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z,
+	  Z, Z, Z, Z, Z, Z, Z, Z, 3, 2, Z, Z, Z, Z, 1, 0 },
+	/* L34H_STRIDX: byte_cnt; wqe_counter <- m3, m2; hdr_type_etc low
+	 * byte 28 <- m1
+	 */
+	{ 7, 6, 5, 4, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z,
+	  Z, Z, Z, Z, Z, Z, Z, Z, 3, 2, Z, Z, 1, Z, Z, Z },
+	/* requester: byte_cnt; wqe_counter <- m1, m0 */
+	{ 7, 6, 5, 4, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z,
+	  Z, Z, Z, Z, Z, Z, Z, Z, 1, 0, Z, Z, Z, Z, Z, Z },
+};
+/* Record bytes taken from the mini (shuffle result): T, else the title. */
+#define T -128
+static const int8_t zm_take[ZM_FORMATS][32] = {
+	/* HASH: 0..7 */
+	{ T, T, T, T, T, T, T, T, 0, 0, 0, 0, 0, 0, 0, 0,
+	  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
+	/* CSUM: 0..3, 30..31 */
+	{ T, T, T, T, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, T, T },
+	/* FTAG_STRIDX: 0..3, 8..11, 24..25 */
+	{ T, T, T, T, 0, 0, 0, 0, T, T, T, T, 0, 0, 0, 0,
+	  0, 0, 0, 0, 0, 0, 0, 0, T, T, 0, 0, 0, 0, 0, 0 },
+	/* CSUM_STRIDX: 0..3, 24..25, 30..31 */
+	{ T, T, T, T, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	  0, 0, 0, 0, 0, 0, 0, 0, T, T, 0, 0, 0, 0, T, T },
+	/* L34H_STRIDX: 0..3, 24..25, 28 */
+	{ T, T, T, T, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	  0, 0, 0, 0, 0, 0, 0, 0, T, T, 0, 0, T, 0, 0, 0 },
+	/* requester: 0..3, 24..25 */
+	{ T, T, T, T, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	  0, 0, 0, 0, 0, 0, 0, 0, T, T, 0, 0, 0, 0, 0, 0 },
+};
+#undef T
+
+#pragma GCC push_options
+#pragma GCC target("avx2,tune=haswell")
+
+/*
+ * Record bytes 0..31 of a CQE from its bytes 0..31 (lo), 32..63 (hi) and
+ * 48..63 in both lanes (bc). Indexes are inside each 16-byte lane.
+ */
+static __rte_always_inline __m256i
+mlx5cq_fast_rec(__m256i lo, __m256i hi, __m256i bc)
+{
+	const __m256i m_lo = _mm256_setr_epi8(
+		/* lane 0 = CQE 0..15 -> record 0..15: rss_hash (12) */
+		Z, Z, Z, Z, 15, 14, 13, 12, Z, Z, Z, Z, Z, Z, Z, Z,
+		/* lane 1 = CQE 16..31 -> record 16..31: vlan (30),
+		 * hdr_type_etc (28), csum (20)
+		 */
+		Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 15, 14, 13, 12, 5, 4);
+	const __m256i m_hi = _mm256_setr_epi8(
+		/* lane 0 = CQE 32..47 -> record 0..15: byte_cnt (44),
+		 * metadata (36)
+		 */
+		15, 14, 13, 12, Z, Z, Z, Z, Z, Z, Z, Z, 7, 6, 5, 4,
+		/* lane 1 = CQE 48..63 -> record 16..31: timestamp (48),
+		 * wqe_counter (60)
+		 */
+		7, 6, 5, 4, 3, 2, 1, 0, 13, 12, Z, Z, Z, Z, Z, Z);
+	const __m256i m_bc = _mm256_setr_epi8(
+		/* lane 0 = CQE 48..63 -> record 8..11: flow_tag (57..59) */
+		Z, Z, Z, Z, Z, Z, Z, Z, 11, 10, 9, Z, Z, Z, Z, Z,
+		Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z);
+
+	return _mm256_or_si256(_mm256_or_si256(_mm256_shuffle_epi8(lo, m_lo),
+					       _mm256_shuffle_epi8(hi, m_hi)),
+			       _mm256_shuffle_epi8(bc, m_bc));
+}
+
+/* Record of the CQE at c whose bytes 48..63 are t (op_own: oo). */
+static __rte_always_inline void
+mlx5cq_fast_one(volatile const uint8_t *c, __m128i t, uint8_t oo,
+		struct rte_mlx5cq_cpl *r)
+{
+	const __m256i *v = (const __m256i *)(uintptr_t)c;
+	__m256i rec = mlx5cq_fast_rec(_mm256_loadu_si256(v),
+				      _mm256_loadu_si256(v + 1),
+				      _mm256_broadcastsi128_si256(t));
+	uint64_t tail = (uint64_t)(oo >> 4) |
+		(uint64_t)c[RTE_MLX5CQ_CQE_RX_HASH_TYPE] << 32;
+
+	_mm256_storeu_si256((__m256i *)(void *)r, rec);
+	memcpy(&r->opcode, &tail, sizeof(tail));
+}
+
+static __rte_always_inline void
+mlx5cq_fast_decode(volatile const uint8_t *c, unsigned int shift,
+		   struct rte_mlx5cq_cpl *r, uint32_t k)
+{
+	uint32_t j;
+
+	for (j = 0; j < k; j++, c += (size_t)1 << shift)
+		mlx5cq_fast_one(c, _mm_loadu_si128((const __m128i *)
+						   (uintptr_t)(c + 48)),
+				c[RTE_MLX5CQ_CQE_OP_OWN], &r[j]);
+}
+
+/* One record per mini-CQE (inline: a call would spill every ymm). */
+static __rte_always_inline void
+zm_records(const struct rte_mlx5cq_cpl *t, unsigned int fmt,
+	   volatile const uint8_t *m, struct rte_mlx5cq_cpl *c,
+	   uint32_t take, uint16_t w0)
+{
+	unsigned int f = fmt < ZM_FORMATS - 1 ? fmt : ZM_FORMATS - 1;
+	const __m256i shuf = _mm256_loadu_si256((const void *)zm_shuf[f]);
+	const __m256i take_m = _mm256_loadu_si256((const void *)zm_take[f]);
+	const int inc = f <= 1; /* HASH, CSUM: WQE counter implied */
+	__m256i tmpl, one;
+	uint64_t tail;
+	uint32_t j;
+
+	tmpl = _mm256_loadu_si256((const void *)t);
+	tmpl = _mm256_insert_epi16(tmpl, (short)w0, 12);
+	one = _mm256_insert_epi16(_mm256_setzero_si256(), inc, 12);
+	memcpy(&tail, &t->opcode, sizeof(tail));
+	for (j = 0; j < take; j++, m += 8) {
+		__m256i q = _mm256_set1_epi64x(*(const volatile int64_t *)m);
+		__m256i rec = _mm256_blendv_epi8(tmpl,
+						 _mm256_shuffle_epi8(q, shuf),
+						 take_m);
+
+		_mm256_storeu_si256((__m256i *)(void *)&c[j], rec);
+		memcpy(&c[j].opcode, &tail, sizeof(tail));
+		tmpl = _mm256_add_epi16(tmpl, one);
+	}
+}
+
+#pragma GCC pop_options
+
+#endif /* RTE_ARCH_X86 */
+
+#endif /* MLX5CQ_POLL_AVX2_H_ */

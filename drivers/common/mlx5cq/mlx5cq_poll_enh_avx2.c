@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+/*
+ * Fast poll, AVX2, enhanced compression layout (cqe_comp_layout 1). An
+ * entry is valid when its validity iteration count (byte 62) is the low
+ * byte of the pass number (ci >> log_n), whatever its owner bit; a
+ * compressed CQE carries its own mini-CQEs (up to seven, bytes 0..55),
+ * spans one ring entry per mini-CQE, and takes its other fields from the
+ * last regular CQE before it (the title), which may be several compressed
+ * CQEs back; nothing is invalidated (PRM-NOTES, "Compression, enhanced
+ * layout"). The rules are those of the generic poll (mlx5cq_poll.c
+ * peek(), consume()), applied to runs:
+ *   - regular CQEs four at a time: validity bytes and op_own bytes of four
+ *     entries gathered from their last 16 bytes and tested together, then
+ *     the read barrier, then the records (mlx5cq_poll_avx2.h); the run's
+ *     last CQE becomes the title once per run (its record, the WQE
+ *     counter its HASH/CSUM minis continue from, and a copy of the CQE
+ *     for the raw view) instead of once per CQE;
+ *   - a compressed CQE after it: one record per mini-CQE from the title's
+ *     record, in the same loop;
+ *   - anything else (an error CQE, a compressed CQE with no title, with
+ *     more than seven minis, or ending past the burst or the ring) one
+ *     entry at a time through the generic code (mlx5cq_zip_open(),
+ *     mlx5cq_zip_burst(), mlx5cq_decode_full()).
+ * Chosen by rte_mlx5cq_poll_slow() for an enhanced-layout CQ whose poll is
+ * AVX2 and that takes no lock.
+ */
+
+#include "mlx5cq_private.h"
+
+#ifdef RTE_ARCH_X86
+#include <immintrin.h>
+
+#include "mlx5cq_poll_avx2.h"
+
+#pragma GCC push_options
+/* tune=haswell: whole 32-byte loads and stores (mlx5cq_poll_avx2.c). */
+#pragma GCC target("avx2,tune=haswell")
+
+/* Bit 7 of each byte of x that is not zero. */
+static __rte_always_inline uint32_t
+enh_nz4(uint32_t x)
+{
+	return (((x & 0x7f7f7f7fu) + 0x7f7f7f7fu) | x) & 0x80808080u;
+}
+
+/*
+ * The regular CQE c, whose record is r, becomes the title: what
+ * mlx5cq_poll.c consume() keeps of it (the copy of the CQE serves the raw
+ * view of the minis; the ring entry may be reused once consumed).
+ */
+static __rte_always_inline void
+enh_title(struct mlx5cq_zip *z, volatile const uint8_t *c,
+	  const struct rte_mlx5cq_cpl *r)
+{
+	const __m256i *v = (const __m256i *)(uintptr_t)c;
+
+	_mm256_store_si256((__m256i *)(void *)z->title,
+			   _mm256_loadu_si256(v));
+	_mm256_store_si256((__m256i *)(void *)(z->title + 32),
+			   _mm256_loadu_si256(v + 1));
+	z->trec = *r;
+	z->wqe_next = (uint16_t)(r->wqe_counter + 1);
+	z->have_title = 1;
+}
+
+/*
+ * Regular success CQEs from c (at most room; it4: the pass's validity
+ * byte in each byte), decoded four a step; their number.
+ */
+static __rte_always_inline uint32_t
+enh_run(volatile const uint8_t *c, unsigned int shift,
+	struct rte_mlx5cq_cpl *r, uint32_t room, uint32_t it4)
+{
+	const size_t st = (size_t)1 << shift;
+	uint32_t k = 0, j, bad;
+
+	for (; k + 4 <= room; k += 4, c += 4 * st, r += 4) {
+		__m128i t0 = _mm_loadu_si128((const __m128i *)
+					     (uintptr_t)(c + 48));
+		__m128i t1 = _mm_loadu_si128((const __m128i *)
+					     (uintptr_t)(c + st + 48));
+		__m128i t2 = _mm_loadu_si128((const __m128i *)
+					     (uintptr_t)(c + 2 * st + 48));
+		__m128i t3 = _mm_loadu_si128((const __m128i *)
+					     (uintptr_t)(c + 3 * st + 48));
+		/* Bytes 8..11 of d: validity of CQEs 0..3; 12..15: op_own. */
+		__m128i d = _mm_unpackhi_epi16(_mm_unpackhi_epi8(t0, t1),
+					       _mm_unpackhi_epi8(t2, t3));
+		uint32_t wv = (uint32_t)_mm_extract_epi32(d, 2);
+		uint32_t w = (uint32_t)_mm_extract_epi32(d, 3);
+
+		/* The owner bit means nothing in this layout: cleared. */
+		bad = enh_nz4(wv ^ it4) | mlx5cq_fast_bad4(w & ~MLX5CQ_B0);
+		rte_io_rmb();
+		if (unlikely(bad)) {
+			uint32_t n = (uint32_t)__builtin_ctz(bad) >> 3;
+
+			for (j = 0; j < n; j++)
+				mlx5cq_fast_one(c + j * st, j == 0 ? t0 :
+						j == 1 ? t1 : t2,
+						(uint8_t)(w >> (8 * j)), &r[j]);
+			return k + n;
+		}
+		mlx5cq_fast_one(c, t0, (uint8_t)w, &r[0]);
+		mlx5cq_fast_one(c + st, t1, (uint8_t)(w >> 8), &r[1]);
+		mlx5cq_fast_one(c + 2 * st, t2, (uint8_t)(w >> 16), &r[2]);
+		mlx5cq_fast_one(c + 3 * st, t3, (uint8_t)(w >> 24), &r[3]);
+	}
+	for (; k < room; k++, c += st, r++) {
+		__m128i t = _mm_loadu_si128((const __m128i *)
+					    (uintptr_t)(c + 48));
+		uint32_t vo = (uint32_t)_mm_extract_epi16(t, 7);
+
+		if ((uint8_t)vo != (uint8_t)it4 ||
+		    mlx5cq_fast_bad4((vo >> 8) & ~1u))
+			break;
+		rte_io_rmb();
+		mlx5cq_fast_one(c, t, (uint8_t)(vo >> 8), r);
+	}
+	return k;
+}
+
+/*
+ * Entries from c up to left (none past the ring's end; it: the pass's
+ * validity byte): runs of regular CQEs and the compressed CQEs after
+ * them; the number of entries consumed (one record each).
+ */
+static __rte_always_inline uint32_t
+enh_seg(struct rte_mlx5cq *cq, volatile const uint8_t *c,
+	unsigned int shift, struct rte_mlx5cq_cpl *r, uint32_t left,
+	unsigned int it)
+{
+	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
+	const uint32_t it4 = it * MLX5CQ_B0;
+	const unsigned int fmt = (cq->comp & RTE_MLX5CQ_COMP_FORMAT_MASK) - 1u;
+	uint32_t k = 0, s, sessions = 0, minis = 0;
+
+	while (k < left) {
+		__m128i t;
+		uint32_t vo, cnt;
+
+		s = enh_run(c, shift, r, left - k, it4);
+		if (s) {
+			enh_title(z, c + ((size_t)(s - 1) << shift), &r[s - 1]);
+			k += s;
+			c += (size_t)s << shift;
+			r += s;
+			if (k == left)
+				break;
+		}
+		t = _mm_loadu_si128((const __m128i *)(uintptr_t)(c + 48));
+		vo = (uint32_t)_mm_extract_epi16(t, 7);
+		if ((uint8_t)vo != it ||
+		    ((vo >> 10) & 3) != RTE_MLX5CQ_FORMAT_COMPRESSED)
+			break;
+		cnt = (vo >> 12) + 1;
+		if (!z->have_title || cnt > MLX5CQ_ENH_MINIS_MAX ||
+		    cnt > left - k)
+			break;
+		rte_io_rmb();
+		/* Requester titles: requester mini-CQEs. */
+		zm_records(&z->trec, z->trec.opcode == RTE_MLX5CQ_OP_REQ ?
+			   UINT32_MAX : fmt, c, r, cnt, z->wqe_next);
+		z->wqe_next = (uint16_t)(z->wqe_next + cnt);
+		sessions++;
+		minis += cnt;
+		k += cnt;
+		c += (size_t)cnt << shift;
+		r += cnt;
+	}
+	if (sessions) {
+		MLX5CQ_CNT(cq)->sessions += sessions;
+		MLX5CQ_CNT(cq)->minis += minis;
+	}
+	return k;
+}
+
+uint16_t
+mlx5cq_poll_enh_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
+		     uint16_t n, uint16_t done)
+{
+	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
+	volatile uint8_t *ring = cq->ring + cq->cqe_off;
+	const uint32_t mask = cq->mask;
+	const unsigned int shift = cq->stride_shift;
+	const unsigned int log_n = cq->log_n;
+	uint32_t ci = cq->ci + done;
+	uint16_t i = done;
+	int stop = 0;
+
+	while (i < n) {
+		volatile const uint8_t *cqe;
+		uint32_t idx, room, k;
+		uint8_t oo;
+
+		if (z->cnt) {
+			/* A session opened below or by an earlier poll. */
+			i = (uint16_t)(i + mlx5cq_zip_burst(cq, cpl + i,
+							(uint16_t)(n - i)));
+			if (z->cnt == 0)
+				ci = z->end;
+			continue;
+		}
+		idx = ci & mask;
+		room = RTE_MIN((uint32_t)(n - i), mask + 1 - idx);
+		cqe = ring + ((size_t)idx << shift);
+		k = enh_seg(cq, cqe, shift, cpl + i, room,
+			    (ci >> log_n) & 0xff);
+		if (k) {
+			ci += k;
+			i = (uint16_t)(i + k);
+			continue;
+		}
+		/* One entry, as mlx5cq_poll.c peek() and consume(). */
+		if (cqe[MLX5CQ_CQE_VIC] != (uint8_t)(ci >> log_n))
+			break;
+		rte_io_rmb();
+		oo = cqe[RTE_MLX5CQ_CQE_OP_OWN];
+		if (((oo >> 2) & 3) == RTE_MLX5CQ_FORMAT_COMPRESSED) {
+			if (mlx5cq_zip_open(cq, cqe, oo, ci, 0)) {
+				stop = 1;
+				break;
+			}
+			continue;
+		}
+		if ((oo >> 4) == RTE_MLX5CQ_OP_INVALID)
+			break;
+		mlx5cq_decode_full(cqe, oo, &cpl[i]);
+		if (cpl[i].status != 0)
+			mlx5cq_count_error(cq, &cpl[i]);
+		else
+			enh_title(z, cqe, &cpl[i]);
+		ci++;
+		i++;
+	}
+	mlx5cq_poll_publish(cq, ci, i, stop, 1);
+	return i;
+}
+
+#pragma GCC pop_options
+
+#endif /* RTE_ARCH_X86 */
