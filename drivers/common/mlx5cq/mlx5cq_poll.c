@@ -185,30 +185,11 @@ consume(struct rte_mlx5cq *cq, volatile const uint8_t *cqe, uint8_t op_own,
 	cq->ci++;
 }
 
-/*
- * Counters and doorbell record of a poll that delivered i records and
- * moved the consumer index to ci (stop: it ended at a compressed CQE that
- * cannot be expanded); dbr 0 moves the index without publishing it (the
- * iterator publishes at end_poll).
- */
 void
 mlx5cq_poll_publish(struct rte_mlx5cq *cq, uint32_t ci, uint16_t i, int stop,
 		    int dbr)
 {
-	cq->polls++;
-	if (stop)
-		MLX5CQ_CNT(cq)->comp_unhandled++;
-	if (i) {
-		cq->completions += i;
-		if (ci != cq->ci) {
-			if (dbr)
-				rte_mlx5cq__update_ci(cq, ci);
-			else
-				cq->ci = ci;
-		}
-	} else if (!stop) {
-		cq->empty_polls++;
-	}
+	mlx5cq_poll_publish_inline(cq, ci, i, stop, dbr);
 }
 
 uint16_t

@@ -236,7 +236,7 @@ mlx5cq_poll_enh_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		ci++;
 		i++;
 	}
-	mlx5cq_poll_publish(cq, ci, i, stop, 1);
+	mlx5cq_poll_publish_inline(cq, ci, i, stop, 1);
 	return i;
 }
 

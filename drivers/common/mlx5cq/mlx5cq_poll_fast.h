@@ -179,7 +179,7 @@ MLX5CQ_FAST_NAME(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 			MLX5CQ_PREFETCH(p);
 		}
 	}
-	mlx5cq_poll_publish(cq, ci, i, stop, 1);
+	mlx5cq_poll_publish_inline(cq, ci, i, stop, 1);
 	return i;
 }
 

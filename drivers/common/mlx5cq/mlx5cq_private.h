@@ -338,6 +338,33 @@ uint16_t mlx5cq_zip_burst(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 			  uint16_t n);
 volatile const uint8_t *mlx5cq_zip_synth(struct rte_mlx5cq *cq, uint32_t ci);
 
+/*
+ * Counters and doorbell record of a poll that delivered i records and
+ * moved the consumer index to ci (stop: it ended at a compressed CQE that
+ * cannot be expanded); dbr 0 moves the index without publishing it (the
+ * iterator publishes at end_poll). Inline in the fast polls (a call and
+ * its argument moves per burst); mlx5cq_poll_publish() elsewhere.
+ */
+static __rte_always_inline void
+mlx5cq_poll_publish_inline(struct rte_mlx5cq *cq, uint32_t ci, uint16_t i,
+			   int stop, int dbr)
+{
+	cq->polls++;
+	if (unlikely(stop))
+		MLX5CQ_CNT(cq)->comp_unhandled++;
+	if (likely(i)) {
+		cq->completions += i;
+		if (ci != cq->ci) {
+			if (dbr)
+				rte_mlx5cq__update_ci(cq, ci);
+			else
+				cq->ci = ci;
+		}
+	} else if (!stop) {
+		cq->empty_polls++;
+	}
+}
+
 /* MLX5_CQE_INVALIDATE of mlx5_prm.h: INVALID opcode, owner 0. */
 #define MLX5CQ_CQE_INVALIDATE (RTE_MLX5CQ_OP_INVALID << 4)
 
