@@ -160,11 +160,11 @@ struct emu_tir {
 	uint32_t fields; /* Outer selector selected_fields. */
 	uint8_t key[EMU_RSS_KEY_LEN];
 	/*
-	 * Toeplitz by nibbles: ttab[i][h][v] is the hash of input byte i
-	 * holding nibble v in its high (h 0) or low (h 1) half, every other
-	 * bit 0 (the hash is linear: XOR of the entries of the input).
+	 * Toeplitz by bytes: ttab[i][v] is the hash of input byte i holding
+	 * v, every other bit 0 (the hash is linear: XOR of the entries of
+	 * the input).
 	 */
-	uint32_t ttab[EMU_RSS_KEY_LEN - 4][2][16];
+	uint32_t ttab[EMU_RSS_KEY_LEN - 4][256];
 	struct emu_rq *rq; /* Direct. */
 	struct emu_rqt *rqt; /* Indirect. */
 	struct emu_td *td;
@@ -375,6 +375,8 @@ uint16_t emu_ipv4_hdr_csum(const uint8_t *frame, const struct emu_pkt *p);
  * 0 for a correct segment.
  */
 uint16_t emu_l4_csum(const uint8_t *frame, const struct emu_pkt *p);
+/* The pseudo header's part of it (not folded). */
+uint32_t emu_l4_pseudo_sum(const uint8_t *frame, const struct emu_pkt *p);
 /* Fill the IPv4 header / L4 checksum fields of a frame. */
 void emu_pkt_fill_ipv4_csum(uint8_t *frame, const struct emu_pkt *p);
 void emu_pkt_fill_l4_csum(uint8_t *frame, const struct emu_pkt *p);

@@ -236,19 +236,38 @@ emu_rq_destroy(struct emu_dev *dev, struct emu_rq *rq)
 
 static uint8_t emu_rx_frame[EMU_MAX_FRAME];
 
-/* hdr_type_etc of a parsed frame (VLAN bit excluded) and its csum field. */
+/*
+ * hdr_type_etc of a parsed frame (VLAN bit excluded) and its csum field.
+ * An IPv4 header right after the Ethernet header is summed once for all:
+ * its sum (the header checksum check) plus the sum of the bytes after it
+ * (ihl is even: the words stay aligned) is the csum field's sum, and when
+ * the TCP/UDP segment is those bytes, they with the pseudo header are its
+ * checksum's sum.
+ */
 static uint16_t
 emu_rx_hdr_type(const uint8_t *f, const struct emu_pkt *pp, uint16_t *csum)
 {
 	const struct emu_pkt p = *pp;
 	uint32_t len = p.len;
 	uint16_t ht = 0x1 << 8; /* L2_OK. */
+	int split = p.ipv4 && p.l3_off == 14;
+	uint32_t ihl = split ? (f[14] & 0xf) * 4u : 0;
+	uint32_t hsum = 0, rest = 0;
+	int l4_rest = 0;
 
-	*csum = len > 14 ? emu_csum_fold(emu_csum_add(0, f + 14, len - 14)) :
-		0;
+	if (split) {
+		hsum = emu_csum_add(0, f + 14, ihl);
+		rest = emu_csum_add(0, f + 14 + ihl, len - 14 - ihl);
+		*csum = emu_csum_fold(hsum + rest);
+		l4_rest = p.l4_off == 14 + ihl && p.l4_off + p.l4_len == len;
+	} else {
+		*csum = len > 14 ?
+			emu_csum_fold(emu_csum_add(0, f + 14, len - 14)) : 0;
+	}
 	if (p.ipv4) {
 		ht |= 2 << 2;
-		if (emu_ipv4_hdr_csum(f, &p) == 0)
+		if ((split ? (uint16_t)~emu_csum_fold(hsum) :
+		     emu_ipv4_hdr_csum(f, &p)) == 0)
 			ht |= 0x2 << 8;
 		if (p.frag)
 			ht |= 1 << 7;
@@ -268,7 +287,9 @@ emu_rx_hdr_type(const uint8_t *f, const struct emu_pkt *pp, uint16_t *csum)
 		}
 		if ((p.l4_proto == 17 && p.ipv4 &&
 		     f[p.l4_off + 6] == 0 && f[p.l4_off + 7] == 0) ||
-		    emu_l4_csum(f, &p) == 0)
+		    (l4_rest ? (uint16_t)~emu_csum_fold(emu_l4_pseudo_sum(f, &p) +
+						       rest) :
+		     emu_l4_csum(f, &p)) == 0)
 			ht |= 0x4 << 8;
 	}
 	return ht;

@@ -390,6 +390,15 @@ static void
 emu_sq_copy(const struct emu_sq *sq, uint16_t wqe, unsigned int k,
 	    unsigned int off, uint8_t *dst, uint32_t n)
 {
+	uint32_t mask = (1u << sq->wq.log_sz) - 1;
+
+	if (n == 0)
+		return;
+	/* Segments k .. last in WQEBBs before the ring's end: one move. */
+	if ((wqe & mask) + (k + (off + n - 1) / 16) / 4 <= mask) {
+		memcpy(dst, emu_sq_seg(sq, wqe, k) + off, n);
+		return;
+	}
 	while (n > 0) {
 		unsigned int chunk = 16 - off;
 
@@ -455,8 +464,8 @@ emu_sq_build(struct emu_sq *sq, uint16_t idx, unsigned int ds,
 			*why = "inline headers past the WQE";
 			return EMU_SYND_LOC_QP_OP_ERR;
 		}
-		memcpy(emu_tx_frame, eseg + 14, first);
-		emu_sq_copy(sq, idx, 2, 0, emu_tx_frame + first, isz - first);
+		/* From byte 14 of the Ethernet segment on. */
+		emu_sq_copy(sq, idx, 1, 14, emu_tx_frame, isz);
 		len = isz;
 		k = 2 + (isz - first + 15) / 16;
 	}
