@@ -42,6 +42,7 @@
  */
 
 #include <stdint.h>
+#include <string.h>
 #include <sys/queue.h>
 
 #include "mlx5_emu_private.h"
@@ -205,6 +206,26 @@ struct emu_net {
 	struct mlx5_emu_net_stats nstats;
 	struct emu_crypto *crypto; /* mlx5_emu_crypto.h, or NULL. */
 };
+
+/*
+ * Copy n bytes of frame data. A frame of up to 64 bytes (the common
+ * small frame, its inline headers, the data segment after them) takes
+ * two fixed-size moves that overlap in the middle, inlined, instead of a
+ * call; nothing outside [dst, dst + n) is written.
+ */
+static inline void
+emu_copy(uint8_t *dst, const uint8_t *src, uint32_t n)
+{
+	if (n >= 32 && n <= 64) {
+		memcpy(dst, src, 32);
+		memcpy(dst + n - 32, src + n - 32, 32);
+	} else if (n >= 16 && n < 32) {
+		memcpy(dst, src, 16);
+		memcpy(dst + n - 16, src + n - 16, 16);
+	} else {
+		memcpy(dst, src, n);
+	}
+}
 
 /* mlx5_emu_engine.c */
 void emu_net_lock(void);

@@ -456,7 +456,8 @@ emu_rq_receive(struct emu_rq *rq, const uint8_t *frame,
 		uint32_t bc = emu_be32_at(d);
 		uint32_t n = bc < len - done ? bc : len - done;
 
-		memcpy((void *)(uintptr_t)emu_be64_at(d + 8), frame + done, n);
+		emu_copy((uint8_t *)(uintptr_t)emu_be64_at(d + 8), frame + done,
+			 n);
 		done += n;
 	}
 	rq->ci++;

@@ -385,20 +385,11 @@ emu_sq_seg(const struct emu_sq *sq, uint16_t wqe, unsigned int k)
 	return sq->wq.ring + ((size_t)bb << 6) + (k % 4) * 16;
 }
 
-/* Copy n bytes starting at byte off of segment k of a WQE. */
+/* Copy n bytes starting at byte off of segment k of a WQE that wraps. */
 static void
-emu_sq_copy(const struct emu_sq *sq, uint16_t wqe, unsigned int k,
-	    unsigned int off, uint8_t *dst, uint32_t n)
+emu_sq_copy_wrap(const struct emu_sq *sq, uint16_t wqe, unsigned int k,
+		 unsigned int off, uint8_t *dst, uint32_t n)
 {
-	uint32_t mask = (1u << sq->wq.log_sz) - 1;
-
-	if (n == 0)
-		return;
-	/* Segments k .. last in WQEBBs before the ring's end: one move. */
-	if ((wqe & mask) + (k + (off + n - 1) / 16) / 4 <= mask) {
-		memcpy(dst, emu_sq_seg(sq, wqe, k) + off, n);
-		return;
-	}
 	while (n > 0) {
 		unsigned int chunk = 16 - off;
 
@@ -410,6 +401,22 @@ emu_sq_copy(const struct emu_sq *sq, uint16_t wqe, unsigned int k,
 		k++;
 		off = 0;
 	}
+}
+
+/* Copy n bytes starting at byte off of segment k of a WQE. */
+static inline void
+emu_sq_copy(const struct emu_sq *sq, uint16_t wqe, unsigned int k,
+	    unsigned int off, uint8_t *dst, uint32_t n)
+{
+	uint32_t mask = (1u << sq->wq.log_sz) - 1;
+
+	if (n == 0)
+		return;
+	/* Segments k .. last in WQEBBs before the ring's end: one move. */
+	if ((wqe & mask) + (k + (off + n - 1) / 16) / 4 <= mask)
+		emu_copy(dst, emu_sq_seg(sq, wqe, k) + off, n);
+	else
+		emu_sq_copy_wrap(sq, wqe, k, off, dst, n);
 }
 
 static void
@@ -499,8 +506,8 @@ emu_sq_build(struct emu_sq *sq, uint16_t idx, unsigned int ds,
 				*why = "frame too long";
 				return EMU_SYND_LOC_LEN_ERR;
 			}
-			memcpy(emu_tx_frame + len,
-			       (const void *)(uintptr_t)addr, bc);
+			emu_copy(emu_tx_frame + len,
+				 (const uint8_t *)(uintptr_t)addr, bc);
 			len += bc;
 		}
 		k++;
