@@ -88,16 +88,18 @@ timeout -s INT "$secs" dpdk-testpmd --no-pci --in-memory -l 0,1 \
 tpid=$!
 
 # Per thread of testpmd (the forwarding lcore, the engine): name, CPU,
-# run and runqueue-wait nanoseconds, involuntary context switches.
+# run and runqueue-wait nanoseconds, involuntary context switches, and
+# the time of the sample (seconds since boot, read first).
 threads() {
+	up=$(cut -d' ' -f1 /proc/uptime)
 	for t in /proc/"$1"/task/*; do
 		c=$(cat "$t/comm" 2>/dev/null) || continue
 		case $c in rte-worker-*|mlx5-emu-net) ;; *) continue ;; esac
-		printf '%s %s %s %s\n' "$c" \
+		printf '%s %s %s %s %s\n' "$c" \
 			"$(awk '{ print $39 }' "$t/stat")" \
 			"$(awk '{ print $1, $2 }' "$t/schedstat")" \
 			"$(awk '/^nonvoluntary_ctxt_switches/ { print $2 }' \
-			   "$t/status")"
+			   "$t/status")" "$up"
 	done
 }
 sched=""
@@ -108,11 +110,15 @@ if [ -n "$elog" ] && [ "$secs" -ge 3 ]; then
 		a=$(threads "$pid")
 		sleep $((secs - 2))
 		b=$(threads "$pid")
-		sched=$(printf '%s\n%s\n' "$a" "$b" | awk -v s=$((secs - 2)) '
-			!($1 in r0) { r0[$1] = $3; w0[$1] = $4; n0[$1] = $5; next }
-			{ printf "testpmd.sh: %s on CPU %s: ran %.0f %%, " \
+		sched=$(printf '%s\n%s\n' "$a" "$b" | awk '
+			!($1 in r0) {
+				r0[$1] = $3; w0[$1] = $4; n0[$1] = $5; u0[$1] = $6
+				next
+			}
+			{ s = $6 - u0[$1]
+			  printf "testpmd.sh: %s on CPU %s: ran %.0f %%, " \
 				 "waited for a CPU %.0f %%, %d involuntary " \
-				 "switches in %d s\n", $1, $2,
+				 "switches in %.1f s\n", $1, $2,
 				 ($3 - r0[$1]) / s / 1e7,
 				 ($4 - w0[$1]) / s / 1e7, $5 - n0[$1], s }')
 	fi
