@@ -266,6 +266,24 @@ emu_cq_overrun(struct emu_cq *cq)
 	return -EIO;
 }
 
+/* The slots of n CQEs from index first, fetched for writing at once. */
+static void
+emu_cqe_prefetch_slots(const struct emu_cq *cq, uint32_t first,
+		       unsigned int n)
+{
+	unsigned int k;
+
+	if (cq->cc)
+		return;
+	for (k = 0; k < n; k++) {
+		uint8_t *cqe = emu_cqe_slot(cq, first + k);
+
+		emu_prefetch_write(cqe);
+		if (cq->cqe_sz != 0)
+			emu_prefetch_write(cqe - 64);
+	}
+}
+
 /*
  * The slots n uncompressed completions will take, fetched for writing at
  * once: the consumer's core read them last time round the ring, and the
@@ -276,19 +294,16 @@ emu_cq_overrun(struct emu_cq *cq)
 static void
 emu_cqe_prefetch_batch(const struct emu_cq *cq, unsigned int n)
 {
-	unsigned int k;
+	emu_cqe_prefetch_slots(cq, cq->pi,
+			       RTE_MIN(n, (unsigned int)EMU_CQ_PF_BATCH));
+}
 
-	if (cq->cc)
-		return;
-	if (n > EMU_CQ_PF_BATCH)
-		n = EMU_CQ_PF_BATCH;
-	for (k = 0; k < n; k++) {
-		uint8_t *cqe = emu_cqe_slot(cq, cq->pi + k);
-
-		emu_prefetch_write(cqe);
-		if (cq->cqe_sz != 0)
-			emu_prefetch_write(cqe - 64);
-	}
+void
+emu_cq_prefetch_next(const struct emu_cq *cq, unsigned int n)
+{
+	rte_prefetch0((const void *)(uintptr_t)cq->dbrec);
+	if (!cq->cqe_comp_en)
+		emu_cqe_prefetch_slots(cq, cq->pi + cq->nstage, n);
 }
 
 /*

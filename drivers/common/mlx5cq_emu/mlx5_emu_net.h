@@ -118,6 +118,11 @@ struct emu_sq {
 	struct emu_tis *tis;
 	uint16_t pi; /* WQEBBs consumed by the device. */
 	uint64_t wqes; /* WQEs executed. */
+	/* RQ that received the last frame of the previous batch (a
+	 * prefetch hint, valid while rx_hint_gen == emu_rq_gen).
+	 */
+	const struct emu_rq *rx_hint;
+	uint32_t rx_hint_gen;
 };
 
 struct emu_rq {
@@ -336,6 +341,17 @@ int emu_qcnt_destroy(struct emu_dev *dev, struct emu_net *net,
 		     struct emu_qcnt *q);
 int emu_qcnt_query(struct emu_dev *dev, struct emu_qcnt *q, const void *in,
 		   size_t inlen, void *out, size_t outlen);
+/* Bumped by every RQ destruction (emu_net_lock held): RQ hints. */
+extern uint32_t emu_rq_gen;
+/* The RQ that received the last frame of the pass, or NULL. */
+extern const struct emu_rq *emu_rq_last;
+/*
+ * Before a batch of n frames for rq: fetch its doorbell record, the lines
+ * of its next n WQEs, and its CQ's doorbell record and next n CQE slots
+ * (for writing), so these misses overlap the batch instead of coming one
+ * after the other at its start and end. A hint only.
+ */
+void emu_rq_prefetch_start(const struct emu_rq *rq, unsigned int n);
 /* Receive one frame, parsed as pkt (pkt->len bytes), into an RQ
  * (emu_net_lock held, inside a pass).
  */

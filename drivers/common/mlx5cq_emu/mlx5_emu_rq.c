@@ -54,6 +54,7 @@
 #define EMU_INVALID_LKEY 0x100 /* MLX5_INVALID_LKEY (rdma-core). */
 #define EMU_RQ_PF_WQE 16 /* WQEs prefetched ahead. */
 #define EMU_RQ_PF_BUF 4 /* WQEs ahead whose buffer is prefetched. */
+#define EMU_RQ_PF_START 32 /* Frames of a batch prefetched for at once. */
 
 struct emu_rq *
 emu_rq_lookup(struct emu_net *net, uint32_t rqn)
@@ -222,6 +223,9 @@ emu_rq_destroy(struct emu_dev *dev, struct emu_rq *rq)
 	(void)dev;
 	emu_net_lock();
 	TAILQ_REMOVE(&net->rqs, rq, next);
+	emu_rq_gen++;
+	if (emu_rq_last == rq)
+		emu_rq_last = NULL;
 	net->nstats.rqs--;
 	if (rq->qcnt != NULL)
 		rq->qcnt->refcnt--;
@@ -235,6 +239,24 @@ emu_rq_destroy(struct emu_dev *dev, struct emu_rq *rq)
 /* Delivery (emu_net_lock held). */
 
 static uint8_t emu_rx_frame[EMU_MAX_FRAME];
+uint32_t emu_rq_gen;
+const struct emu_rq *emu_rq_last;
+
+void
+emu_rq_prefetch_start(const struct emu_rq *rq, unsigned int n)
+{
+	uint32_t mask = (1u << rq->wq.log_sz) - 1;
+	unsigned int k, step = RTE_MAX(1u, 64u >> rq->wq.log_stride);
+
+	if (rq->wq.state != EMU_Q_RDY)
+		return;
+	n = RTE_MIN(n, (unsigned int)EMU_RQ_PF_START);
+	rte_prefetch0((const void *)(uintptr_t)rq->wq.dbrec);
+	for (k = 0; k < n; k += step)
+		rte_prefetch0(rq->wq.ring + ((size_t)((rq->ci + k) & mask) <<
+					     rq->wq.log_stride));
+	emu_cq_prefetch_next(rq->wq.cq, n);
+}
 
 /*
  * hdr_type_etc of a parsed frame (VLAN bit excluded) and its csum field.
@@ -461,6 +483,7 @@ emu_rq_receive(struct emu_rq *rq, const uint8_t *frame,
 		done += n;
 	}
 	rq->ci++;
+	emu_rq_last = rq;
 	net->pstats.rx_packets++;
 	net->pstats.rx_bytes += len;
 	/*

@@ -633,8 +633,14 @@ emu_sq_progress(struct emu_sq *sq)
 	/* At most one ring's worth per pass (a garbage counter cannot
 	 * hold the engine).
 	 */
-	if (sq->pi != db && sq->wq.state == EMU_Q_RDY)
+	if (sq->pi != db && sq->wq.state == EMU_Q_RDY) {
 		emu_sq_prefetch_batch(sq, db);
+		/* The receiving side of the last batch, likely this one's. */
+		if (sq->rx_hint != NULL && sq->rx_hint_gen == emu_rq_gen)
+			emu_rq_prefetch_start(sq->rx_hint,
+					      (uint16_t)(db - sq->pi));
+	}
+	emu_rq_last = NULL;
 	while (sq->pi != db && sq->wq.state == EMU_Q_RDY && bbs < size) {
 		unsigned int n;
 
@@ -647,6 +653,10 @@ emu_sq_progress(struct emu_sq *sq)
 			break;
 		sq->pi = (uint16_t)(sq->pi + n);
 		bbs += n;
+	}
+	if (emu_rq_last != NULL) {
+		sq->rx_hint = emu_rq_last;
+		sq->rx_hint_gen = emu_rq_gen;
 	}
 	return done;
 }
