@@ -16,6 +16,11 @@
 #   -a  extra devargs for both mlx5cq ports (e.g. cqe_size=128,cqe_pad=1)
 #   -e  print the emulated HCA's progress engine counters (its INFO line
 #       when the engine stops: TSC cycles per WQE, WQEs per pass, naps)
+#       and, for the forwarding lcore and the engine thread, the CPU,
+#       the share of the middle of the run (1 s to SECONDS - 1 s) they
+#       ran, the share they waited runnable for a CPU and their
+#       involuntary context switches (/proc/PID/task/TID: schedstat,
+#       status): how much of the two CPUs testpmd had
 # Options after -- go to testpmd (default: --forward-mode=io --tx-first).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,7 +36,7 @@ while getopts b:t:p:a:e opt; do
 	p) pmd=$OPTARG ;;
 	a) extra=",$OPTARG" ;;
 	e) elog="--log-level=pmd.common.mlx5cq_emu:info" ;;
-	*) sed -n '2,22p' "$0"; exit 2 ;;
+	*) sed -n '2,24p' "$0"; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -79,7 +84,46 @@ trap 'rm -f "$log"' EXIT
 LD_LIBRARY_PATH="$drivers${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
 timeout -s INT "$secs" dpdk-testpmd --no-pci --in-memory -l 0,1 \
 	--log-level=lib.eal:error $elog $dflag $vdevs -- \
-	--no-mlockall --stats-period 1 --nb-cores=1 "$@" </dev/null >"$log" 2>&1 || true
+	--no-mlockall --stats-period 1 --nb-cores=1 "$@" </dev/null >"$log" 2>&1 &
+tpid=$!
+
+# Per thread of testpmd (the forwarding lcore, the engine): name, CPU,
+# run and runqueue-wait nanoseconds, involuntary context switches, and
+# the time of the sample (seconds since boot, read first).
+threads() {
+	up=$(cut -d' ' -f1 /proc/uptime)
+	for t in /proc/"$1"/task/*; do
+		c=$(cat "$t/comm" 2>/dev/null) || continue
+		case $c in rte-worker-*|mlx5-emu-net) ;; *) continue ;; esac
+		printf '%s %s %s %s %s\n' "$c" \
+			"$(awk '{ print $39 }' "$t/stat")" \
+			"$(awk '{ print $1, $2 }' "$t/schedstat")" \
+			"$(awk '/^nonvoluntary_ctxt_switches/ { print $2 }' \
+			   "$t/status")" "$up"
+	done
+}
+sched=""
+if [ -n "$elog" ] && [ "$secs" -ge 3 ]; then
+	sleep 1
+	pid=$(pgrep -P "$tpid" dpdk-testpmd || true)
+	if [ -n "$pid" ]; then
+		a=$(threads "$pid")
+		sleep $((secs - 2))
+		b=$(threads "$pid")
+		sched=$(printf '%s\n%s\n' "$a" "$b" | awk '
+			!($1 in r0) {
+				r0[$1] = $3; w0[$1] = $4; n0[$1] = $5; u0[$1] = $6
+				next
+			}
+			{ s = $6 - u0[$1]
+			  printf "testpmd.sh: %s on CPU %s: ran %.0f %%, " \
+				 "waited for a CPU %.0f %%, %d involuntary " \
+				 "switches in %.1f s\n", $1, $2,
+				 ($3 - r0[$1]) / s / 1e7,
+				 ($4 - w0[$1]) / s / 1e7, $5 - n0[$1], s }')
+	fi
+fi
+wait "$tpid" || true
 
 if ! grep -q "Accumulated forward statistics" "$log"; then
 	cat "$log"
@@ -89,6 +133,7 @@ fi
 sed -n '/Forward statistics for port/,/Done\./p' "$log"
 if [ -n "$elog" ]; then
 	grep "engine: .* WQEs in" "$log" || true
+	[ -z "$sched" ] || echo "$sched"
 fi
 # Rate: Rx-pps of all ports summed per stats period; the best period.
 awk -v pmd="$pmd" '

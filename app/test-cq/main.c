@@ -125,7 +125,8 @@ print_usage(const char *prog)
 	struct test_cq_suite *s;
 
 	printf("usage: %s EAL-OPTIONS -- unit [SUITE...] | perf [--json FILE]"
-	       " | demo | perf-engine | perf-rx [--reps N] | soak [--count N]"
+	       " | demo | perf-engine [--reps N] [--len N] [--burst N]"
+	       " | perf-rx [--reps N] | soak [--count N]"
 	       " | perf-crypto [--reps N] [--burst N]"
 	       " | bench-xts [--reps N]"
 	       "\nsuites:", prog);

@@ -18,7 +18,11 @@
  * (count, byte count, WQE counter) and consumed outside the timed part.
  *
  * Reported per frame size: cycles per packet of each run (PE_ROUNDS
- * rounds), and the median of PE_RUNS runs. The TSC frequency is printed
+ * rounds, or --reps N), and the median of PE_RUNS runs; --burst N
+ * times passes of N WQEs instead of PE_BURST (32: a forwarding core's
+ * burst, the batch one engine pass meets in testpmd); --len N runs
+ * one frame size only (64, 1024 or 1500; for callgrind, with --reps 1:
+ * valgrind --tool=callgrind --toggle-collect=mlx5_emu_net_progress). The TSC frequency is printed
  * so the figure converts to packets per second of one engine core. With a
  * second lcore (-l 0,1 --main-lcore 1) a second table repeats the runs
  * with the untimed side (RQ refill, WQE writes, CQE reads and doorbell
@@ -57,7 +61,8 @@ struct mlx5_devx_obj {
 
 #define PE_LOG_Q 10 /* SQ WQEBBs, RQ WQEs. */
 #define PE_LOG_CQ 12
-#define PE_BURST 256 /* WQEs per timed engine pass. */
+#define PE_BURST 256 /* WQEs per timed engine pass (--burst). */
+#define PE_BURST_MAX 512 /* Half the SQ and RQ. */
 #define PE_TX_CQE_EVERY 32
 #define PE_ROUNDS 400
 #define PE_RUNS 7
@@ -379,6 +384,7 @@ struct pe_round {
 	struct pe_port *a, *b;
 	const uint8_t *tx;
 	uint32_t len;
+	unsigned int burst; /* WQEs per timed pass. */
 	int drain; /* 0: prepare, 1: drain. */
 	int ret;
 };
@@ -391,19 +397,19 @@ pe_side(void *arg)
 
 	if (!rd->drain) {
 		pe_rq_fill(rd->b);
-		pe_sq_post(rd->a, rd->tx, rd->len, PE_BURST);
+		pe_sq_post(rd->a, rd->tx, rd->len, rd->burst);
 		rd->ret = 0;
 		return 0;
 	}
 	rd->ret = -1;
 	if (pe_cq_drain(rd->b, MLX5_CQE_RESP_SEND, rd->len, &got) != 0 ||
-	    got != PE_BURST) {
+	    got != rd->burst) {
 		printf("perf-engine: %u of %u frames received\n", got,
-		       PE_BURST);
+		       rd->burst);
 		return 0;
 	}
 	if (pe_cq_drain(rd->a, MLX5_CQE_REQ, 0, &txc) != 0 ||
-	    txc != PE_BURST / PE_TX_CQE_EVERY) {
+	    txc != rd->burst / PE_TX_CQE_EVERY) {
 		printf("perf-engine: %u TX completions\n", txc);
 		return 0;
 	}
@@ -431,50 +437,57 @@ pe_side_on(struct pe_round *rd, int drain, unsigned int lcore)
 /* One run: cycles per packet, or a negative value on a failure. */
 static double
 pe_run(struct pe_port *a, struct pe_port *b, const uint8_t *tx, uint32_t len,
-	unsigned int lcore)
+	unsigned int lcore, unsigned int rounds, unsigned int burst)
 {
-	struct pe_round rd = { .a = a, .b = b, .tx = tx, .len = len };
+	struct pe_round rd = { .a = a, .b = b, .tx = tx, .len = len,
+			       .burst = burst };
 	uint64_t cycles = 0, pkts = 0;
 	unsigned int r;
 
-	for (r = 0; r < PE_ROUNDS; r++) {
+	for (r = 0; r < rounds; r++) {
 		uint64_t t0, t1;
 
 		if (pe_side_on(&rd, 0, lcore) != 0)
 			return -1;
 		t0 = rte_rdtsc_precise();
-		if (mlx5_emu_net_progress() != PE_BURST)
+		if (mlx5_emu_net_progress() != burst)
 			return -1;
 		t1 = rte_rdtsc_precise();
 		cycles += t1 - t0;
 		if (pe_side_on(&rd, 1, lcore) != 0)
 			return -1;
-		pkts += PE_BURST;
+		pkts += burst;
 	}
 	return (double)cycles / (double)pkts;
 }
 
+static const uint32_t pe_lens[] = { 64, 1024, 1500 };
+
 /* The table of one setting: a row per frame size; 0 or 1 on a failure. */
 static int
 pe_table(struct pe_port *a, struct pe_port *b, uint8_t *tx,
-	 unsigned int lcore)
+	 unsigned int lcore, unsigned int rounds, unsigned int burst,
+	 uint32_t only)
 {
-	static const uint32_t lens[] = { 64, 1024, 1500 };
 	double v[PE_RUNS];
 	unsigned int i, k, run;
 
 	printf("%6s %10s %10s  runs\n", "bytes", "cyc/pkt", "Mpps/core");
-	for (i = 0; i < RTE_DIM(lens); i++) {
+	for (i = 0; i < RTE_DIM(pe_lens); i++) {
+		if (only != 0 && pe_lens[i] != only)
+			continue;
 		for (k = 0; k < 64; k++)
-			pe_frame(tx + (size_t)PE_BUF * k, lens[i], k);
-		(void)pe_run(a, b, tx, lens[i], lcore); /* Warm up. */
+			pe_frame(tx + (size_t)PE_BUF * k, pe_lens[i], k);
+		/* Warm up. */
+		(void)pe_run(a, b, tx, pe_lens[i], lcore, rounds, burst);
 		for (run = 0; run < PE_RUNS; run++) {
-			v[run] = pe_run(a, b, tx, lens[i], lcore);
+			v[run] = pe_run(a, b, tx, pe_lens[i], lcore, rounds,
+					burst);
 			if (v[run] < 0)
 				return 1;
 		}
 		qsort(v, PE_RUNS, sizeof(v[0]), pe_cmp);
-		printf("%6u %10.1f %10.2f ", lens[i], v[PE_RUNS / 2],
+		printf("%6u %10.1f %10.2f ", pe_lens[i], v[PE_RUNS / 2],
 		       (double)rte_get_tsc_hz() / v[PE_RUNS / 2] / 1e6);
 		for (run = 0; run < PE_RUNS; run++)
 			printf(" %.0f", v[run]);
@@ -489,12 +502,30 @@ test_cq_perf_engine(int argc, char **argv)
 	size_t data_sz = (size_t)PE_BUF << PE_LOG_Q;
 	unsigned int other = rte_get_next_lcore(-1, 1, 0);
 	struct pe_port a, b;
+	unsigned int rounds = PE_ROUNDS, burst = PE_BURST, i, k;
+	uint32_t only = 0;
 	uint8_t *tx;
 	int ret = 0;
 
-	(void)argv;
-	if (argc != 0) {
-		printf("perf-engine: no options\n");
+	for (i = 0; i + 1 < (unsigned int)argc; i += 2) {
+		if (strcmp(argv[i], "--reps") == 0)
+			rounds = (unsigned int)atoi(argv[i + 1]);
+		else if (strcmp(argv[i], "--burst") == 0)
+			burst = (unsigned int)atoi(argv[i + 1]);
+		else if (strcmp(argv[i], "--len") == 0)
+			only = (uint32_t)atoi(argv[i + 1]);
+		else
+			break;
+	}
+	for (k = 0; only != 0 && k < RTE_DIM(pe_lens); k++)
+		if (pe_lens[k] == only)
+			break;
+	if (i != (unsigned int)argc || rounds < 1 || rounds > 100000 ||
+	    burst < PE_TX_CQE_EVERY || burst > PE_BURST_MAX ||
+	    burst % PE_TX_CQE_EVERY != 0 || k == RTE_DIM(pe_lens)) {
+		printf("usage: perf-engine [--reps 1..100000] "
+		       "[--len 64|1024|1500] [--burst 32..%u, a multiple "
+		       "of %u]\n", PE_BURST_MAX, PE_TX_CQE_EVERY);
 		return 2;
 	}
 	if (pe_port_open(&a, "pe_a", "pe_wire", 0x0a, data_sz) != 0 ||
@@ -508,14 +539,14 @@ test_cq_perf_engine(int argc, char **argv)
 	mlx5_emu_net_engine_pause(1);
 	tx = a.data; /* 64 frame slots of PE_BUF bytes in A's MR. */
 	printf("perf-engine: emulated wire, SQ -> RQ, %u WQEs per engine "
-	       "pass, TX CQE every %u, TSC %" PRIu64 " Hz\n", PE_BURST,
+	       "pass, TX CQE every %u, TSC %" PRIu64 " Hz\n", burst,
 	       PE_TX_CQE_EVERY, rte_get_tsc_hz());
-	ret = pe_table(&a, &b, tx, RTE_MAX_LCORE);
+	ret = pe_table(&a, &b, tx, RTE_MAX_LCORE, rounds, burst, only);
 	if (ret == 0 && other < RTE_MAX_LCORE) {
 		printf("perf-engine: rings written and CQEs read by lcore %u "
 		       "(CPU of another core), pass timed on lcore %u\n",
 		       other, rte_lcore_id());
-		ret = pe_table(&a, &b, tx, other);
+		ret = pe_table(&a, &b, tx, other, rounds, burst, only);
 	}
 	mlx5_emu_net_engine_pause(0);
 	if (ret != 0)

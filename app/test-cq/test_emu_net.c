@@ -53,6 +53,7 @@ struct mlx5_devx_obj {
 /* CQE offsets (struct mlx5_cqe, struct mlx5_err_cqe). */
 #define CQE_HASH_RES 12
 #define CQE_HASH_TYPE 16
+#define CQE_CSUM 20
 #define CQE_HDR_TYPE 28
 #define CQE_VLAN 30
 #define CQE_BYTE_CNT 44
@@ -1647,6 +1648,53 @@ frame_csum(const uint8_t *f, uint32_t len)
 	return (uint16_t)s;
 }
 
+/*
+ * Frames with Ethernet padding after the IP datagram (a 54-byte TCP SYN
+ * padded to 64 bytes with non-zero bytes): the CQE's csum field sums every
+ * byte after the Ethernet header, padding included; the IPv4 and TCP
+ * checksums cover the datagram only (IP total length), so a good frame is
+ * L3_OK|L4_OK and a bad TCP or IP checksum clears only its own bit.
+ */
+static int
+test_net_padded_frame(void)
+{
+	static const int bad[3][2] = { { 0, 0 }, { 0, 1 }, { 1, 0 } };
+	/* L2_OK, IPv4, TCP without ACK; then without L4_OK, without L3_OK. */
+	static const uint16_t ht[3] = { 0x0718, 0x0318, 0x0518 };
+	uint8_t frame[3][64];
+	struct nport p;
+	const uint8_t *c;
+	uint32_t i, k;
+	int ret;
+
+	ret = nport_open(&p, "enet_pad", "enet_wire_pad", mac_a, 0);
+	if (ret != TEST_SUCCESS)
+		return ret;
+	rq_post(&p, 4);
+	for (k = 0; k < 3; k++) {
+		TEST_ASSERT_EQUAL(frame_tcp4(frame[k], mac_a, mac_b, 0,
+					     bad[k][0], bad[k][1]), 54u,
+				  "54-byte frame");
+		for (i = 54; i < 64; i++)
+			frame[k][i] = (uint8_t)(0xa0 + i);
+		send_frame(&p, frame[k], 64, 0);
+	}
+	TEST_ASSERT_EQUAL(mlx5_emu_net_progress(), 3u, "three WQEs");
+	for (k = 0; k < 3; k++) {
+		c = cqe_next(&p.rcq, &p.rcq_ci);
+		TEST_ASSERT_NOT_NULL(c, "RX CQE %u", k);
+		TEST_ASSERT_EQUAL(rd32(c + CQE_BYTE_CNT), 64u, "byte_cnt");
+		TEST_ASSERT_EQUAL(rd16(c + CQE_HDR_TYPE), ht[k],
+				  "frame %u: hdr_type_etc 0x%04x", k,
+				  rd16(c + CQE_HDR_TYPE));
+		TEST_ASSERT_EQUAL(rd16(c + CQE_CSUM), frame_csum(frame[k], 64),
+				  "frame %u: csum over the padding too", k);
+		TEST_ASSERT_BUFFERS_ARE_EQUAL(p.data + k * BUF_SZ, frame[k],
+					      64, "frame %u byte-exact", k);
+	}
+	return nport_close(&p);
+}
+
 static uint64_t
 rd64(const uint8_t *p)
 {
@@ -2215,6 +2263,7 @@ static struct unit_test_suite emu_net_suite = {
 		TEST_CASE(test_net_loopback),
 		TEST_CASE(test_net_two_ports),
 		TEST_CASE(test_net_vlan_strip),
+		TEST_CASE(test_net_padded_frame),
 		TEST_CASE(test_net_lkey_error),
 		TEST_CASE(test_net_rx_errors),
 		TEST_CASE(test_net_vport_filter),

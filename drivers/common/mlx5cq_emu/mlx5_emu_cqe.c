@@ -266,6 +266,24 @@ emu_cq_overrun(struct emu_cq *cq)
 	return -EIO;
 }
 
+/* The slots of n CQEs from index first, fetched for writing at once. */
+static void
+emu_cqe_prefetch_slots(const struct emu_cq *cq, uint32_t first,
+		       unsigned int n)
+{
+	unsigned int k;
+
+	if (cq->cc)
+		return;
+	for (k = 0; k < n; k++) {
+		uint8_t *cqe = emu_cqe_slot(cq, first + k);
+
+		emu_prefetch_write(cqe);
+		if (cq->cqe_sz != 0)
+			emu_prefetch_write(cqe - 64);
+	}
+}
+
 /*
  * The slots n uncompressed completions will take, fetched for writing at
  * once: the consumer's core read them last time round the ring, and the
@@ -276,28 +294,34 @@ emu_cq_overrun(struct emu_cq *cq)
 static void
 emu_cqe_prefetch_batch(const struct emu_cq *cq, unsigned int n)
 {
-	unsigned int k;
-
-	if (cq->cc)
-		return;
-	if (n > EMU_CQ_PF_BATCH)
-		n = EMU_CQ_PF_BATCH;
-	for (k = 0; k < n; k++) {
-		uint8_t *cqe = emu_cqe_slot(cq, cq->pi + k);
-
-		emu_prefetch_write(cqe);
-		if (cq->cqe_sz != 0)
-			emu_prefetch_write(cqe - 64);
-	}
+	emu_cqe_prefetch_slots(cq, cq->pi,
+			       RTE_MIN(n, (unsigned int)EMU_CQ_PF_BATCH));
 }
 
-/* One uncompressed completion: 1 written, 0 no room, -EIO overrun. */
+void
+emu_cq_prefetch_next(const struct emu_cq *cq, unsigned int n)
+{
+	rte_prefetch0((const void *)(uintptr_t)cq->dbrec);
+	if (!cq->cqe_comp_en)
+		emu_cqe_prefetch_slots(cq, cq->pi + cq->nstage, n);
+}
+
+/*
+ * One uncompressed completion: 1 written, 0 no room, -EIO overrun. *room
+ * is what the last room check left (0: check again); it goes down by one
+ * per CQE written, so the ring's room is checked once per run of CQEs it
+ * has room for, not per CQE.
+ */
 static int
 emu_cqe_put(struct emu_cq *cq, const uint8_t cqe[64], uint8_t op,
-	    int overrun)
+	    int overrun, uint32_t *room)
 {
-	if (emu_cq_room(cq, 1) == 0)
-		return overrun ? emu_cq_overrun(cq) : 0;
+	if (*room == 0) {
+		*room = emu_cq_room(cq, 1);
+		if (*room == 0)
+			return overrun ? emu_cq_overrun(cq) : 0;
+	}
+	(*room)--;
 	emu_cqe_emit(cq, cqe, op);
 	emu_ev_written(cq, 1, emu_cqe_op_se(op));
 	return 1;
@@ -308,6 +332,7 @@ emu_cqe_post_flags(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 		   unsigned int n, uint32_t flags)
 {
 	int overrun = !!(flags & MLX5_EMU_POST_OVERRUN);
+	uint32_t room = 0;
 	uint8_t cqe[64], op;
 	unsigned int i;
 	int ret = 0, r;
@@ -334,7 +359,7 @@ emu_cqe_post_flags(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 			r = emu_comp_add(cq, &cpl[i], cqe, op, overrun,
 					 !!(flags & EMU_POST_CYCLIC_RQ));
 		else
-			r = emu_cqe_put(cq, cqe, op, overrun);
+			r = emu_cqe_put(cq, cqe, op, overrun, &room);
 		if (r < 0) {
 			ret = r;
 			goto out;

@@ -201,6 +201,21 @@ emu_engine_cq_write(struct emu_cq *cq, int final)
 			(int)n - (ret < 0 ? 0 : ret), n);
 }
 
+/*
+ * Write what the CQs of the pass have staged so far, sessions kept open:
+ * called after each SQ's batch, so the consumer sees the completions of
+ * one SQ while the engine executes the next one's WQEs (in a forwarding
+ * run the RX CQEs of one port then do not wait for the other port's TX).
+ */
+static void
+emu_engine_pass_write(void)
+{
+	struct emu_cq *cq;
+
+	for (cq = emu_pass_cqs; cq != NULL; cq = cq->pass_next)
+		emu_engine_cq_write(cq, 0);
+}
+
 void
 emu_engine_pass_end(void)
 {
@@ -248,9 +263,16 @@ emu_engine_pass(void)
 
 	/* The clock is sampled by each SQ batch (emu_sq_progress()). */
 	TAILQ_FOREACH(net, &emu_nets, next) {
-		TAILQ_FOREACH(sq, &net->sqs, next)
-			if (sq->wq.state == EMU_Q_RDY)
-				n += emu_sq_progress(sq);
+		TAILQ_FOREACH(sq, &net->sqs, next) {
+			unsigned int k;
+
+			if (sq->wq.state != EMU_Q_RDY)
+				continue;
+			k = emu_sq_progress(sq);
+			if (k != 0)
+				emu_engine_pass_write();
+			n += k;
+		}
 		/* Loopback crypto QPs (mlx5_emu_umr.c). */
 		n += emu_crypto_progress(net);
 	}

@@ -42,6 +42,7 @@
  */
 
 #include <stdint.h>
+#include <string.h>
 #include <sys/queue.h>
 
 #include "mlx5_emu_private.h"
@@ -117,6 +118,11 @@ struct emu_sq {
 	struct emu_tis *tis;
 	uint16_t pi; /* WQEBBs consumed by the device. */
 	uint64_t wqes; /* WQEs executed. */
+	/* RQ that received the last frame of the previous batch (a
+	 * prefetch hint, valid while rx_hint_gen == emu_rq_gen).
+	 */
+	const struct emu_rq *rx_hint;
+	uint32_t rx_hint_gen;
 };
 
 struct emu_rq {
@@ -160,11 +166,11 @@ struct emu_tir {
 	uint32_t fields; /* Outer selector selected_fields. */
 	uint8_t key[EMU_RSS_KEY_LEN];
 	/*
-	 * Toeplitz by nibbles: ttab[i][h][v] is the hash of input byte i
-	 * holding nibble v in its high (h 0) or low (h 1) half, every other
-	 * bit 0 (the hash is linear: XOR of the entries of the input).
+	 * Toeplitz by bytes: ttab[i][v] is the hash of input byte i holding
+	 * v, every other bit 0 (the hash is linear: XOR of the entries of
+	 * the input).
 	 */
-	uint32_t ttab[EMU_RSS_KEY_LEN - 4][2][16];
+	uint32_t ttab[EMU_RSS_KEY_LEN - 4][256];
 	struct emu_rq *rq; /* Direct. */
 	struct emu_rqt *rqt; /* Indirect. */
 	struct emu_td *td;
@@ -205,6 +211,26 @@ struct emu_net {
 	struct mlx5_emu_net_stats nstats;
 	struct emu_crypto *crypto; /* mlx5_emu_crypto.h, or NULL. */
 };
+
+/*
+ * Copy n bytes of frame data. A frame of up to 64 bytes (the common
+ * small frame, its inline headers, the data segment after them) takes
+ * two fixed-size moves that overlap in the middle, inlined, instead of a
+ * call; nothing outside [dst, dst + n) is written.
+ */
+static inline void
+emu_copy(uint8_t *dst, const uint8_t *src, uint32_t n)
+{
+	if (n >= 32 && n <= 64) {
+		memcpy(dst, src, 32);
+		memcpy(dst + n - 32, src + n - 32, 32);
+	} else if (n >= 16 && n < 32) {
+		memcpy(dst, src, 16);
+		memcpy(dst + n - 16, src + n - 16, 16);
+	} else {
+		memcpy(dst, src, n);
+	}
+}
 
 /* mlx5_emu_engine.c */
 void emu_net_lock(void);
@@ -315,6 +341,17 @@ int emu_qcnt_destroy(struct emu_dev *dev, struct emu_net *net,
 		     struct emu_qcnt *q);
 int emu_qcnt_query(struct emu_dev *dev, struct emu_qcnt *q, const void *in,
 		   size_t inlen, void *out, size_t outlen);
+/* Bumped by every RQ destruction (emu_net_lock held): RQ hints. */
+extern uint32_t emu_rq_gen;
+/* The RQ that received the last frame of the pass, or NULL. */
+extern const struct emu_rq *emu_rq_last;
+/*
+ * Before a batch of n frames for rq: fetch its doorbell record, the lines
+ * of its next n WQEs, and its CQ's doorbell record and next n CQE slots
+ * (for writing), so these misses overlap the batch instead of coming one
+ * after the other at its start and end. A hint only.
+ */
+void emu_rq_prefetch_start(const struct emu_rq *rq, unsigned int n);
 /* Receive one frame, parsed as pkt (pkt->len bytes), into an RQ
  * (emu_net_lock held, inside a pass).
  */
@@ -375,6 +412,8 @@ uint16_t emu_ipv4_hdr_csum(const uint8_t *frame, const struct emu_pkt *p);
  * 0 for a correct segment.
  */
 uint16_t emu_l4_csum(const uint8_t *frame, const struct emu_pkt *p);
+/* The pseudo header's part of it (not folded). */
+uint32_t emu_l4_pseudo_sum(const uint8_t *frame, const struct emu_pkt *p);
 /* Fill the IPv4 header / L4 checksum fields of a frame. */
 void emu_pkt_fill_ipv4_csum(uint8_t *frame, const struct emu_pkt *p);
 void emu_pkt_fill_l4_csum(uint8_t *frame, const struct emu_pkt *p);

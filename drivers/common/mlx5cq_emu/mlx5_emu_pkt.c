@@ -139,8 +139,8 @@ emu_ipv4_hdr_csum(const uint8_t *f, const struct emu_pkt *p)
 	return (uint16_t)~emu_csum_fold(emu_csum_add(0, f + p->l3_off, ihl));
 }
 
-uint16_t
-emu_l4_csum(const uint8_t *f, const struct emu_pkt *p)
+uint32_t
+emu_l4_pseudo_sum(const uint8_t *f, const struct emu_pkt *p)
 {
 	uint32_t sum = 0;
 	uint8_t tail[4];
@@ -153,7 +153,14 @@ emu_l4_csum(const uint8_t *f, const struct emu_pkt *p)
 	tail[1] = p->l4_proto;
 	tail[2] = (uint8_t)(p->l4_len >> 8);
 	tail[3] = (uint8_t)p->l4_len;
-	sum = emu_csum_add(sum, tail, 4);
+	return emu_csum_add(sum, tail, 4);
+}
+
+uint16_t
+emu_l4_csum(const uint8_t *f, const struct emu_pkt *p)
+{
+	uint32_t sum = emu_l4_pseudo_sum(f, p);
+
 	sum = emu_csum_add(sum, f + p->l4_off, p->l4_len);
 	return (uint16_t)~emu_csum_fold(sum);
 }

@@ -337,6 +337,10 @@ int emu_cqe_post(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 /* Bytes of one ring entry (64 or 128) and the 64 B CQE of entry idx. */
 unsigned int emu_cq_stride(const struct emu_cq *cq);
 void *emu_cq_cqe64(const struct emu_cq *cq, uint32_t idx);
+/* Fetch the CQ's doorbell record and, for writing, the slots of its next
+ * n CQEs (after those already staged); a hint, compression ignored.
+ */
+void emu_cq_prefetch_next(const struct emu_cq *cq, unsigned int n);
 
 /*
  * mlx5_emu_verbs.c: the verbs path (rdma-core mlx5 provider behaviour).

@@ -54,6 +54,7 @@
 #define EMU_INVALID_LKEY 0x100 /* MLX5_INVALID_LKEY (rdma-core). */
 #define EMU_RQ_PF_WQE 16 /* WQEs prefetched ahead. */
 #define EMU_RQ_PF_BUF 4 /* WQEs ahead whose buffer is prefetched. */
+#define EMU_RQ_PF_START 32 /* Frames of a batch prefetched for at once. */
 
 struct emu_rq *
 emu_rq_lookup(struct emu_net *net, uint32_t rqn)
@@ -222,6 +223,9 @@ emu_rq_destroy(struct emu_dev *dev, struct emu_rq *rq)
 	(void)dev;
 	emu_net_lock();
 	TAILQ_REMOVE(&net->rqs, rq, next);
+	emu_rq_gen++;
+	if (emu_rq_last == rq)
+		emu_rq_last = NULL;
 	net->nstats.rqs--;
 	if (rq->qcnt != NULL)
 		rq->qcnt->refcnt--;
@@ -235,20 +239,57 @@ emu_rq_destroy(struct emu_dev *dev, struct emu_rq *rq)
 /* Delivery (emu_net_lock held). */
 
 static uint8_t emu_rx_frame[EMU_MAX_FRAME];
+uint32_t emu_rq_gen;
+const struct emu_rq *emu_rq_last;
 
-/* hdr_type_etc of a parsed frame (VLAN bit excluded) and its csum field. */
+void
+emu_rq_prefetch_start(const struct emu_rq *rq, unsigned int n)
+{
+	uint32_t mask = (1u << rq->wq.log_sz) - 1;
+	unsigned int k, step = RTE_MAX(1u, 64u >> rq->wq.log_stride);
+
+	if (rq->wq.state != EMU_Q_RDY)
+		return;
+	n = RTE_MIN(n, (unsigned int)EMU_RQ_PF_START);
+	rte_prefetch0((const void *)(uintptr_t)rq->wq.dbrec);
+	for (k = 0; k < n; k += step)
+		rte_prefetch0(rq->wq.ring + ((size_t)((rq->ci + k) & mask) <<
+					     rq->wq.log_stride));
+	emu_cq_prefetch_next(rq->wq.cq, n);
+}
+
+/*
+ * hdr_type_etc of a parsed frame (VLAN bit excluded) and its csum field.
+ * An IPv4 header right after the Ethernet header is summed once for all:
+ * its sum (the header checksum check) plus the sum of the bytes after it
+ * (ihl is even: the words stay aligned) is the csum field's sum, and when
+ * the TCP/UDP segment is those bytes, they with the pseudo header are its
+ * checksum's sum.
+ */
 static uint16_t
 emu_rx_hdr_type(const uint8_t *f, const struct emu_pkt *pp, uint16_t *csum)
 {
 	const struct emu_pkt p = *pp;
 	uint32_t len = p.len;
 	uint16_t ht = 0x1 << 8; /* L2_OK. */
+	int split = p.ipv4 && p.l3_off == 14;
+	uint32_t ihl = split ? (f[14] & 0xf) * 4u : 0;
+	uint32_t hsum = 0, rest = 0;
+	int l4_rest = 0;
 
-	*csum = len > 14 ? emu_csum_fold(emu_csum_add(0, f + 14, len - 14)) :
-		0;
+	if (split) {
+		hsum = emu_csum_add(0, f + 14, ihl);
+		rest = emu_csum_add(0, f + 14 + ihl, len - 14 - ihl);
+		*csum = emu_csum_fold(hsum + rest);
+		l4_rest = p.l4_off == 14 + ihl && p.l4_off + p.l4_len == len;
+	} else {
+		*csum = len > 14 ?
+			emu_csum_fold(emu_csum_add(0, f + 14, len - 14)) : 0;
+	}
 	if (p.ipv4) {
 		ht |= 2 << 2;
-		if (emu_ipv4_hdr_csum(f, &p) == 0)
+		if ((split ? (uint16_t)~emu_csum_fold(hsum) :
+		     emu_ipv4_hdr_csum(f, &p)) == 0)
 			ht |= 0x2 << 8;
 		if (p.frag)
 			ht |= 1 << 7;
@@ -268,7 +309,9 @@ emu_rx_hdr_type(const uint8_t *f, const struct emu_pkt *pp, uint16_t *csum)
 		}
 		if ((p.l4_proto == 17 && p.ipv4 &&
 		     f[p.l4_off + 6] == 0 && f[p.l4_off + 7] == 0) ||
-		    emu_l4_csum(f, &p) == 0)
+		    (l4_rest ? (uint16_t)~emu_csum_fold(emu_l4_pseudo_sum(f, &p) +
+						       rest) :
+		     emu_l4_csum(f, &p)) == 0)
 			ht |= 0x4 << 8;
 	}
 	return ht;
@@ -435,10 +478,12 @@ emu_rq_receive(struct emu_rq *rq, const uint8_t *frame,
 		uint32_t bc = emu_be32_at(d);
 		uint32_t n = bc < len - done ? bc : len - done;
 
-		memcpy((void *)(uintptr_t)emu_be64_at(d + 8), frame + done, n);
+		emu_copy((uint8_t *)(uintptr_t)emu_be64_at(d + 8), frame + done,
+			 n);
 		done += n;
 	}
 	rq->ci++;
+	emu_rq_last = rq;
 	net->pstats.rx_packets++;
 	net->pstats.rx_bytes += len;
 	/*

@@ -271,33 +271,44 @@ emu_toeplitz(const uint8_t *key, const uint8_t *data, size_t len)
 void
 emu_toeplitz_table(struct emu_tir *tir)
 {
-	unsigned int i, h, v;
+	unsigned int i, b, v;
 	uint8_t one[EMU_RSS_KEY_LEN - 4];
+	uint32_t bit[8];
 
-	/* The bit-serial definition, once per nibble value and position. */
+	/*
+	 * The bit-serial definition once per input bit; a byte value's
+	 * entry is the XOR of the entries of its bits (linearity): the
+	 * entry of v is that of v without its lowest set bit, XOR that bit's.
+	 */
 	memset(one, 0, sizeof(one));
 	for (i = 0; i < EMU_RSS_KEY_LEN - 4; i++) {
-		for (h = 0; h < 2; h++) {
-			for (v = 0; v < 16; v++) {
-				one[i] = (uint8_t)(h == 0 ? v << 4 : v);
-				tir->ttab[i][h][v] =
-					emu_toeplitz(tir->key, one, i + 1);
-			}
+		for (b = 0; b < 8; b++) {
+			one[i] = (uint8_t)(1u << b);
+			bit[b] = emu_toeplitz(tir->key, one, i + 1);
 		}
 		one[i] = 0;
+		tir->ttab[i][0] = 0;
+		for (v = 1; v < 256; v++)
+			tir->ttab[i][v] = tir->ttab[i][v & (v - 1)] ^
+					  bit[__builtin_ctz(v)];
 	}
 }
 
-/* Toeplitz hash of len (at most 36) bytes with the TIR's tables. */
+/*
+ * The Toeplitz hash of len bytes at input bytes pos.. (pos + len at most
+ * 36) with the TIR's tables; the hash is linear, so the fields of the
+ * input are hashed where they lie in the frame and XORed.
+ */
 static uint32_t
-emu_toeplitz_fast(const struct emu_tir *tir, const uint8_t *data, size_t len)
+emu_toeplitz_at(const struct emu_tir *tir, size_t pos, const uint8_t *data,
+		size_t len)
 {
+	const uint32_t (*t)[256] = &tir->ttab[pos];
 	uint32_t hash = 0;
 	size_t i;
 
 	for (i = 0; i < len; i++)
-		hash ^= tir->ttab[i][0][data[i] >> 4] ^
-			tir->ttab[i][1][data[i] & 0xf];
+		hash ^= t[i][data[i]];
 	return hash;
 }
 
@@ -307,9 +318,9 @@ emu_rss_hash(const struct emu_tir *tir, const uint8_t *f,
 	     const struct emu_pkt *pp, uint8_t *type)
 {
 	const struct emu_pkt p = *pp;
-	uint8_t in[36];
 	size_t n = 0, alen;
 	const uint8_t *src, *dst;
+	uint32_t hash = 0;
 
 	*type = 0;
 	if (tir->hash_fn != MLX5_RX_HASH_FN_TOEPLITZ || tir->fields == 0)
@@ -319,30 +330,33 @@ emu_rss_hash(const struct emu_tir *tir, const uint8_t *f,
 	alen = p.ipv6 ? 16 : 4;
 	src = f + p.l3_off + (p.ipv6 ? 8 : 12);
 	dst = src + alen;
-	if (tir->fields & EMU_HASH_SRC_IP) {
-		memcpy(in + n, src, alen);
-		n += alen;
-	}
-	if (tir->fields & EMU_HASH_DST_IP) {
-		memcpy(in + n, dst, alen);
-		n += alen;
+	if ((tir->fields & (EMU_HASH_SRC_IP | EMU_HASH_DST_IP)) ==
+	    (EMU_HASH_SRC_IP | EMU_HASH_DST_IP)) {
+		/* Adjacent in the header: one run. */
+		hash = emu_toeplitz_at(tir, 0, src, 2 * alen);
+		n = 2 * alen;
+	} else if (tir->fields & EMU_HASH_SRC_IP) {
+		hash = emu_toeplitz_at(tir, 0, src, alen);
+		n = alen;
+	} else if (tir->fields & EMU_HASH_DST_IP) {
+		hash = emu_toeplitz_at(tir, 0, dst, alen);
+		n = alen;
 	}
 	if (n != 0)
 		*type |= (p.ipv6 ? 2 : 1) << 2;
 	if ((tir->fields & (EMU_HASH_SPORT | EMU_HASH_DPORT)) &&
 	    p.l4_off != 0 && !p.frag &&
 	    p.l4_proto == (tir->l4_udp ? 17 : 6)) {
-		if (tir->fields & EMU_HASH_SPORT) {
-			memcpy(in + n, f + p.l4_off, 2);
-			n += 2;
-		}
-		if (tir->fields & EMU_HASH_DPORT) {
-			memcpy(in + n, f + p.l4_off + 2, 2);
-			n += 2;
-		}
+		if ((tir->fields & (EMU_HASH_SPORT | EMU_HASH_DPORT)) ==
+		    (EMU_HASH_SPORT | EMU_HASH_DPORT))
+			hash ^= emu_toeplitz_at(tir, n, f + p.l4_off, 4);
+		else if (tir->fields & EMU_HASH_SPORT)
+			hash ^= emu_toeplitz_at(tir, n, f + p.l4_off, 2);
+		else
+			hash ^= emu_toeplitz_at(tir, n, f + p.l4_off + 2, 2);
 		*type |= (tir->l4_udp ? 2 : 1) << 6;
 	}
-	return emu_toeplitz_fast(tir, in, n);
+	return hash;
 }
 
 void

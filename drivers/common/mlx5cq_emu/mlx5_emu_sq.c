@@ -385,10 +385,10 @@ emu_sq_seg(const struct emu_sq *sq, uint16_t wqe, unsigned int k)
 	return sq->wq.ring + ((size_t)bb << 6) + (k % 4) * 16;
 }
 
-/* Copy n bytes starting at byte off of segment k of a WQE. */
+/* Copy n bytes starting at byte off of segment k of a WQE that wraps. */
 static void
-emu_sq_copy(const struct emu_sq *sq, uint16_t wqe, unsigned int k,
-	    unsigned int off, uint8_t *dst, uint32_t n)
+emu_sq_copy_wrap(const struct emu_sq *sq, uint16_t wqe, unsigned int k,
+		 unsigned int off, uint8_t *dst, uint32_t n)
 {
 	while (n > 0) {
 		unsigned int chunk = 16 - off;
@@ -401,6 +401,22 @@ emu_sq_copy(const struct emu_sq *sq, uint16_t wqe, unsigned int k,
 		k++;
 		off = 0;
 	}
+}
+
+/* Copy n bytes starting at byte off of segment k of a WQE. */
+static inline void
+emu_sq_copy(const struct emu_sq *sq, uint16_t wqe, unsigned int k,
+	    unsigned int off, uint8_t *dst, uint32_t n)
+{
+	uint32_t mask = (1u << sq->wq.log_sz) - 1;
+
+	if (n == 0)
+		return;
+	/* Segments k .. last in WQEBBs before the ring's end: one move. */
+	if ((wqe & mask) + (k + (off + n - 1) / 16) / 4 <= mask)
+		emu_copy(dst, emu_sq_seg(sq, wqe, k) + off, n);
+	else
+		emu_sq_copy_wrap(sq, wqe, k, off, dst, n);
 }
 
 static void
@@ -455,8 +471,8 @@ emu_sq_build(struct emu_sq *sq, uint16_t idx, unsigned int ds,
 			*why = "inline headers past the WQE";
 			return EMU_SYND_LOC_QP_OP_ERR;
 		}
-		memcpy(emu_tx_frame, eseg + 14, first);
-		emu_sq_copy(sq, idx, 2, 0, emu_tx_frame + first, isz - first);
+		/* From byte 14 of the Ethernet segment on. */
+		emu_sq_copy(sq, idx, 1, 14, emu_tx_frame, isz);
 		len = isz;
 		k = 2 + (isz - first + 15) / 16;
 	}
@@ -490,8 +506,8 @@ emu_sq_build(struct emu_sq *sq, uint16_t idx, unsigned int ds,
 				*why = "frame too long";
 				return EMU_SYND_LOC_LEN_ERR;
 			}
-			memcpy(emu_tx_frame + len,
-			       (const void *)(uintptr_t)addr, bc);
+			emu_copy(emu_tx_frame + len,
+				 (const uint8_t *)(uintptr_t)addr, bc);
 			len += bc;
 		}
 		k++;
@@ -617,8 +633,14 @@ emu_sq_progress(struct emu_sq *sq)
 	/* At most one ring's worth per pass (a garbage counter cannot
 	 * hold the engine).
 	 */
-	if (sq->pi != db && sq->wq.state == EMU_Q_RDY)
+	if (sq->pi != db && sq->wq.state == EMU_Q_RDY) {
 		emu_sq_prefetch_batch(sq, db);
+		/* The receiving side of the last batch, likely this one's. */
+		if (sq->rx_hint != NULL && sq->rx_hint_gen == emu_rq_gen)
+			emu_rq_prefetch_start(sq->rx_hint,
+					      (uint16_t)(db - sq->pi));
+	}
+	emu_rq_last = NULL;
 	while (sq->pi != db && sq->wq.state == EMU_Q_RDY && bbs < size) {
 		unsigned int n;
 
@@ -631,6 +653,10 @@ emu_sq_progress(struct emu_sq *sq)
 			break;
 		sq->pi = (uint16_t)(sq->pi + n);
 		bbs += n;
+	}
+	if (emu_rq_last != NULL) {
+		sq->rx_hint = emu_rq_last;
+		sq->rx_hint_gen = emu_rq_gen;
 	}
 	return done;
 }
