@@ -497,15 +497,45 @@ uint16_t rte_mlx5cq_zip_peek(struct rte_mlx5cq *cq,
 			     uint16_t n);
 
 /**
- * Consume k mini-CQEs given by rte_mlx5cq_zip_peek(): the consumed slots
- * are invalidated as the basic layout requires, the counters count them,
+ * Lean path for compressed sessions (basic layout), whole session: what
+ * is left of the open session, or of the one starting at the consumer
+ * index (opened as rte_mlx5cq_zip_peek() opens it), with its title decoded
+ * once. The caller reads the mini-CQEs in place across arrays: the one at
+ * position p of the session is the (p % 8)-th 8-byte mini-CQE of the
+ * entry at ring index first + 1 when p < 8, else first + (p & ~7)
+ * (rte_mlx5cq__cqe() masks the index: a session may wrap the ring), in
+ * the format rte_mlx5cq_zip_peek() describes, and consumes them with
+ * rte_mlx5cq_zip_advance(), in one call or several.
+ *
+ * @param cq
+ *   CQ created SINGLE_THREADED with the basic layout (0 otherwise).
+ * @param title
+ *   Set to the session's title record.
+ * @param first
+ *   Set to the ring index (free running) of the session's title CQE.
+ * @param pos
+ *   Set to the position in the session of the next mini-CQE to read.
+ * @return
+ *   Mini-CQEs left in the session; 0 when no session is open and none
+ *   starts at the consumer index.
+ */
+__rte_experimental
+uint32_t rte_mlx5cq_zip_session(struct rte_mlx5cq *cq,
+				const struct rte_mlx5cq_cpl **title,
+				uint32_t *first, uint32_t *pos);
+
+/**
+ * Consume k mini-CQEs given by rte_mlx5cq_zip_peek() or
+ * rte_mlx5cq_zip_session() (k may span arrays): the consumed slots are
+ * invalidated as the basic layout requires, the counters count them,
  * and at the session's end the consumer index moves past it and is
  * published (doorbell record after a write barrier).
  *
  * @param cq
  *   CQ.
  * @param k
- *   Mini-CQEs consumed (at most what rte_mlx5cq_zip_peek() returned).
+ *   Mini-CQEs consumed (at most what is left of the session; more are
+ *   not consumed).
  */
 __rte_experimental
 void rte_mlx5cq_zip_advance(struct rte_mlx5cq *cq, uint16_t k);

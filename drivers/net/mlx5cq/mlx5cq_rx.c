@@ -260,8 +260,7 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	r.used = 0;
 	while (done < n) {
 		const struct rte_mlx5cq_cpl *t;
-		volatile const uint8_t *m;
-		uint32_t pos;
+		uint32_t first, pos, left;
 
 		got = rte_mlx5cq_peek(cq, n - done);
 		if (got) {
@@ -272,16 +271,17 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		} else {
 			if (rxq->zip_fmt == 0)
 				break;
-			got = rte_mlx5cq_zip_peek(cq, &t, &m, &pos, n - done);
-			if (got == 0)
+			left = rte_mlx5cq_zip_session(cq, &t, &first, &pos);
+			if (left == 0)
 				break;
+			got = (uint16_t)RTE_MIN(left, (uint32_t)(n - done));
 			/* A session is likely to fill the burst: the mbuf
 			 * headers of all of it, once.
 			 */
 			if (r.have == 0)
 				rx_prefetch_elts(rxq, rq_ci, n - done);
 			nr = rx_reps_get(rxq, &r, got, n - done);
-			out += mlx5cq_rx_minis(rxq, t, m, nr, rq_ci,
+			out += mlx5cq_rx_minis(rxq, t, first, pos, nr, rq_ci,
 					       &r.m[r.used], pkts + out,
 					       &bytes);
 			r.used += nr;

@@ -189,16 +189,17 @@ mlx5cq_rx_one(struct mlx5cq_rxq *rxq, uint32_t idx, struct rte_mbuf *m,
 }
 
 /*
- * Hand up the buffers of the k mini-CQEs at m (one array of an open
- * compressed session whose title is t, HASH or CSUM format) from WQE
- * rq_ci on, with replacements rep[0..k); the packets go to pkts.
- * Returns the number handed up; *bytes grows by their lengths.
- * mlx5cq_rx_zip.c.
+ * Hand up the buffers of k mini-CQEs of the open compressed session
+ * whose title is t (HASH or CSUM format; title CQE at ring index first),
+ * from position pos of the session on, across its arrays
+ * (rte_mlx5cq_zip_session()), from WQE rq_ci on, with replacements
+ * rep[0..k); the packets go to pkts. Returns the number handed up;
+ * *bytes grows by their lengths. mlx5cq_rx_zip.c.
  */
 uint16_t mlx5cq_rx_minis(struct mlx5cq_rxq *rxq,
-			 const struct rte_mlx5cq_cpl *t,
-			 volatile const uint8_t *m, uint16_t k,
-			 uint32_t rq_ci, struct rte_mbuf **rep,
-			 struct rte_mbuf **pkts, uint64_t *bytes);
+			 const struct rte_mlx5cq_cpl *t, uint32_t first,
+			 uint32_t pos, uint16_t k, uint32_t rq_ci,
+			 struct rte_mbuf **rep, struct rte_mbuf **pkts,
+			 uint64_t *bytes);
 
 #endif /* MLX5CQ_RX_H_ */

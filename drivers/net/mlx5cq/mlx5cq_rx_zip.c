@@ -50,12 +50,33 @@ rx_zip_store(struct rte_mbuf *mb, __m128i rearm, __m128i fields)
 	_mm_store_si128((__m128i *)(b + MLX5CQ_RX_OFF_PTYPE), fields);
 }
 
+/*
+ * Post r in WQE idx (locals of the queue: the mbuf and WQE stores could
+ * alias its fields, which would then be reloaded per packet).
+ */
+static __rte_always_inline void
+rx_zip_post(struct mlx5cq_rxq *rxq, struct rte_mbuf **elts,
+	    volatile struct mlx5_wqe_dseg_rx *wqes,
+	    const struct mlx5cq_rx_lkc *c, uint32_t idx, struct rte_mbuf *r)
+{
+	uintptr_t addr = (uintptr_t)r->buf_addr + RTE_PKTMBUF_HEADROOM;
+
+	elts[idx] = r;
+	if (c->ent != NULL)
+		wqes[idx].lkey = rte_cpu_to_be_32(mlx5cq_rx_lkey(rxq, c, addr,
+								 r->pool));
+	wqes[idx].addr = rte_cpu_to_be_64(addr);
+}
+
 static __rte_always_inline uint16_t
 rx_zip_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
-	   volatile const uint8_t *m, uint16_t k, uint32_t rq_ci,
+	   uint32_t first, uint32_t pos, uint16_t k, uint32_t rq_ci,
 	   struct rte_mbuf **rep, struct rte_mbuf **pkts, uint64_t *bytes,
 	   int hash)
 {
+	const struct rte_mlx5cq *cq = rxq->cq;
+	struct rte_mbuf **const elts = rxq->elts;
+	volatile struct mlx5_wqe_dseg_rx *const wqes = rxq->wqes;
 	const uint32_t mask = rxq->mask;
 	uint16_t vlan = t->vlan_tci;
 	const uint64_t ol = mlx5cq_rx_ol(rxq, t->hdr_type_etc, &vlan);
@@ -69,40 +90,65 @@ rx_zip_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 	const __m128i sh1 = rx_zip_shuf(8, hash);
 	const struct mlx5cq_rx_lkc lkc = mlx5cq_rx_lkc(rxq);
 	__m128i len = _mm_setzero_si128();
-	uint16_t i;
+	uint16_t i = 0;
 
-	for (i = 0; i + 2 <= k; i += 2) {
-		const __m128i v = _mm_loadu_si128((const __m128i *)
-						  (uintptr_t)(m + 8 * i));
-		const __m128i f0 = _mm_or_si128(_mm_shuffle_epi8(v, sh0), fix);
-		const __m128i f1 = _mm_or_si128(_mm_shuffle_epi8(v, sh1), fix);
-		const uint32_t i0 = (rq_ci + i) & mask;
-		const uint32_t i1 = (rq_ci + i + 1) & mask;
-		struct rte_mbuf *m0 = rxq->elts[i0];
-		struct rte_mbuf *m1 = rxq->elts[i1];
+	while (i < k) {
+		/* The array holding position p, and what is left of it. */
+		const uint32_t p = pos + i;
+		const uint32_t base = p & ~7u;
+		const uint16_t e = (uint16_t)RTE_MIN((uint32_t)(k - i),
+						     8u - (p & 7u)) + i;
+		volatile const uint8_t *m = rte_mlx5cq__cqe(cq, p < 8 ?
+				first + 1 : first + base) + 8u * (p & 7u);
+		const uint16_t i_0 = i;
+		uint32_t j;
 
-		rx_zip_store(m0, rearm, f0);
-		rx_zip_store(m1, rearm, f1);
-		len = _mm_add_epi32(len, _mm_add_epi32(f0, f1));
-		pkts[i] = m0;
-		pkts[i + 1] = m1;
-		mlx5cq_rx_post(rxq, &lkc, i0, rep[i]);
-		mlx5cq_rx_post(rxq, &lkc, i1, rep[i + 1]);
+		/* The session's slots of the next array's range are
+		 * invalidated when it closes, the next array is read
+		 * next: ask for their lines now.
+		 */
+		for (j = 8; j < 16; j++)
+			rte_prefetch0((const void *)(uintptr_t)
+				      rte_mlx5cq__cqe(cq, first + base + j));
+		for (; i + 2 <= e; i += 2) {
+			const __m128i v = _mm_loadu_si128((const __m128i *)
+						(uintptr_t)(m + 8u * (i - i_0)));
+			const __m128i f0 = _mm_or_si128(_mm_shuffle_epi8(v, sh0),
+							fix);
+			const __m128i f1 = _mm_or_si128(_mm_shuffle_epi8(v, sh1),
+							fix);
+			const uint32_t i0 = (rq_ci + i) & mask;
+			const uint32_t i1 = (rq_ci + i + 1) & mask;
+			struct rte_mbuf *m0 = elts[i0];
+			struct rte_mbuf *m1 = elts[i1];
+
+			rx_zip_store(m0, rearm, f0);
+			rx_zip_store(m1, rearm, f1);
+			len = _mm_add_epi32(len, _mm_add_epi32(f0, f1));
+			pkts[i] = m0;
+			pkts[i + 1] = m1;
+			rx_zip_post(rxq, elts, wqes, &lkc, i0, rep[i]);
+			rx_zip_post(rxq, elts, wqes, &lkc, i1, rep[i + 1]);
+		}
+		if (i < e) {
+			/* The last one alone: 8 bytes, never past the array. */
+			const __m128i v = _mm_loadl_epi64((const __m128i *)
+						(uintptr_t)(m + 8u * (i - i_0)));
+			const __m128i f0 = _mm_or_si128(_mm_shuffle_epi8(v, sh0),
+							fix);
+			const uint32_t i0 = (rq_ci + i) & mask;
+			struct rte_mbuf *m0 = elts[i0];
+
+			rx_zip_store(m0, rearm, f0);
+			len = _mm_add_epi32(len, f0);
+			pkts[i] = m0;
+			rx_zip_post(rxq, elts, wqes, &lkc, i0, rep[i]);
+			i++;
+		}
 	}
-	if (i < k) {
-		/* The last one alone: 8 bytes, never past the array. */
-		const __m128i v = _mm_loadl_epi64((const __m128i *)
-						  (uintptr_t)(m + 8 * i));
-		const __m128i f0 = _mm_or_si128(_mm_shuffle_epi8(v, sh0), fix);
-		const uint32_t i0 = (rq_ci + i) & mask;
-		struct rte_mbuf *m0 = rxq->elts[i0];
-
-		rx_zip_store(m0, rearm, f0);
-		len = _mm_add_epi32(len, f0);
-		pkts[i] = m0;
-		mlx5cq_rx_post(rxq, &lkc, i0, rep[i]);
-	}
-	/* Lane 1 summed the pkt_len of at most 8 packets: no overflow. */
+	/* Lane 1 summed the pkt_len of at most MLX5CQ_BURST_MAX packets of
+	 * at most 64 KiB each: no overflow.
+	 */
 	*bytes += (uint32_t)_mm_extract_epi32(len, 1);
 	return k;
 }
@@ -111,13 +157,16 @@ rx_zip_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 /* Per packet, with mlx5cq_rx_one(): any architecture, lkeys, reference. */
 static uint16_t
 rx_zip_one_by_one(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
-		  volatile const uint8_t *m, uint16_t k, uint32_t rq_ci,
+		  uint32_t first, uint32_t pos, uint16_t k, uint32_t rq_ci,
 		  struct rte_mbuf **rep, struct rte_mbuf **pkts,
 		  uint64_t *bytes, int hash)
 {
 	uint16_t i, out = 0;
 
-	for (i = 0; i < k; i++, m += 8) {
+	for (i = 0; i < k; i++) {
+		const uint32_t p = pos + i;
+		volatile const uint8_t *m = rte_mlx5cq__cqe(rxq->cq, p < 8 ?
+				first + 1 : first + (p & ~7u)) + 8u * (p & 7u);
 		uint32_t idx = (rq_ci + i) & rxq->mask;
 		struct rte_mbuf *mb = rxq->elts[idx];
 		uint32_t len = rte_mlx5cq__be32(m, 4);
@@ -135,7 +184,7 @@ rx_zip_one_by_one(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 
 uint16_t
 mlx5cq_rx_minis(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
-		volatile const uint8_t *m, uint16_t k, uint32_t rq_ci,
+		uint32_t first, uint32_t pos, uint16_t k, uint32_t rq_ci,
 		struct rte_mbuf **rep, struct rte_mbuf **pkts,
 		uint64_t *bytes)
 {
@@ -143,10 +192,11 @@ mlx5cq_rx_minis(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 
 #ifdef RTE_ARCH_X86
 	if (likely(mlx5cq_rx_vec_ok(rxq)))
-		return hash ? rx_zip_vec(rxq, t, m, k, rq_ci, rep, pkts, bytes,
-					 1) :
-			      rx_zip_vec(rxq, t, m, k, rq_ci, rep, pkts, bytes,
-					 0);
+		return hash ? rx_zip_vec(rxq, t, first, pos, k, rq_ci, rep,
+					 pkts, bytes, 1) :
+			      rx_zip_vec(rxq, t, first, pos, k, rq_ci, rep,
+					 pkts, bytes, 0);
 #endif
-	return rx_zip_one_by_one(rxq, t, m, k, rq_ci, rep, pkts, bytes, hash);
+	return rx_zip_one_by_one(rxq, t, first, pos, k, rq_ci, rep, pkts,
+				 bytes, hash);
 }
