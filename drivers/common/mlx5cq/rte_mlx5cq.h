@@ -497,6 +497,50 @@ uint16_t rte_mlx5cq_zip_peek(struct rte_mlx5cq *cq,
 			     uint16_t n);
 
 /**
+ * Lean path, rte_mlx5cq_peek() for a stream of one kind: count the CQEs
+ * ready at the consumer index that are software-owned, of opcode op and
+ * format 0 (no inline data; the solicited-event bit is not looked at),
+ * at most n, not past the end of the ring, with one compare each; then a
+ * read barrier orders the caller's payload reads. The count stops at any
+ * other CQE (another opcode, compressed, error, hardware-owned): the
+ * caller goes on with rte_mlx5cq_peek(), the session functions or
+ * rte_mlx5cq_poll_burst(). Read the CQEs with rte_mlx5cq_peek_cqe(),
+ * consume them with rte_mlx5cq_advance().
+ *
+ * @param cq
+ *   CQ created SINGLE_THREADED (0 when the poll is not on the inline
+ *   path, as rte_mlx5cq_peek()).
+ * @param n
+ *   Maximum number of CQEs.
+ * @param op
+ *   Opcode (enum rte_mlx5cq_opcode, below RTE_MLX5CQ_OP_REQ_ERR).
+ * @return
+ *   Number of such CQEs ready.
+ */
+static __rte_always_inline uint16_t
+rte_mlx5cq_peek_op(const struct rte_mlx5cq *cq, uint16_t n, uint8_t op)
+{
+	const unsigned int shift = cq->stride_shift;
+	const uint32_t idx = cq->ci & cq->mask;
+	const uint8_t want = (uint8_t)(op << 4 | ((cq->ci >> cq->log_n) & 1));
+	volatile const uint8_t *p = cq->ring + cq->cqe_off +
+				    ((size_t)idx << shift) +
+				    RTE_MLX5CQ_CQE_OP_OWN;
+	uint32_t room = cq->mask + 1 - idx;
+	uint16_t k;
+
+	if (unlikely(cq->slow & ~RTE_MLX5CQ_SLOW_VEC))
+		return 0;
+	if (room < n)
+		n = (uint16_t)room;
+	for (k = 0; k < n; k++, p += (size_t)1 << shift)
+		if ((*p & 0xfd) != want)
+			break;
+	rte_io_rmb();
+	return k;
+}
+
+/**
  * Lean path for compressed sessions (basic layout), whole session: what
  * is left of the open session, or of the one starting at the consumer
  * index (opened as rte_mlx5cq_zip_peek() opens it), with its title decoded

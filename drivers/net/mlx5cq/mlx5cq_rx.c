@@ -55,6 +55,7 @@ mlx5cq_rxq_post_all(struct mlx5cq_rxq *rxq)
 	}
 	rxq->pi = rxq->desc_n;
 	rxq->rq_ci = 0;
+	rxq->zip_ahead = 0;
 	rte_io_wmb();
 	rxq->dbrec[0] = rte_cpu_to_be_32(rxq->pi & 0xffff);
 }
@@ -98,10 +99,82 @@ rx_reps_get(struct mlx5cq_rxq *rxq, struct rx_reps *r, uint16_t need,
 static __rte_always_inline void
 rx_prefetch_elts(const struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t k)
 {
+	const uint32_t idx = rq_ci & rxq->mask;
 	uint16_t i;
 
+	if (likely(idx + k <= rxq->desc_n)) {
+		struct rte_mbuf *const *e = &rxq->elts[idx];
+
+		for (i = 0; i < k; i++)
+			rte_prefetch0(e[i]);
+		return;
+	}
 	for (i = 0; i < k; i++)
 		rte_prefetch0(rxq->elts[(rq_ci + i) & rxq->mask]);
+}
+
+/*
+ * Whether k packets from WQE rq_ci on may take the direct hand-up: one
+ * lkey for the whole mempool (only WQE addresses change) and no wrap of
+ * the buffer ring.
+ */
+static __rte_always_inline int
+rx_direct_ok(const struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t k)
+{
+	return likely(rxq->mrt == NULL) &&
+	       (rq_ci & rxq->mask) + k <= rxq->desc_n;
+}
+
+/*
+ * Replace the buffers of the k packets pkts[0..k) taken from WQEs
+ * idx..idx+k-1 (rx_direct_ok()) straight from the mempool, in one get.
+ * Returns how many are replaced, the first ones: when the pool is short,
+ * those it gives buffers for; the others stay posted (their packets are
+ * dropped, counted by the caller).
+ */
+static __rte_always_inline uint16_t
+rx_replace_direct(struct mlx5cq_rxq *rxq, uint32_t idx, uint16_t k,
+		  struct rte_mbuf **pkts)
+{
+	struct rte_mbuf **const e = &rxq->elts[idx];
+	volatile struct mlx5_wqe_dseg_rx *const w = &rxq->wqes[idx];
+	uint16_t i, nr = k;
+
+	if (unlikely(rte_mempool_get_bulk(rxq->mp, (void **)e, k) != 0)) {
+		for (nr = 0; nr < k; nr++)
+			if (rte_mempool_get(rxq->mp, (void **)&e[nr]) != 0)
+				break;
+		for (i = nr; i < k; i++)
+			e[i] = pkts[i];
+	}
+	for (i = 0; i < nr; i++)
+		w[i].addr = rte_cpu_to_be_64((uintptr_t)e[i]->buf_addr +
+					     RTE_PKTMBUF_HEADROOM);
+	return nr;
+}
+
+/*
+ * Hand up the k packets already written into the mbufs of WQEs
+ * idx..idx+k-1 (rx_direct_ok()), replaced by rx_replace_direct().
+ * Returns how many are handed up.
+ */
+static __rte_always_inline uint16_t
+rx_up_direct(struct mlx5cq_rxq *rxq, uint32_t idx, uint16_t k,
+	     struct rte_mbuf **pkts, uint64_t *bytes)
+{
+	struct rte_mbuf **const e = &rxq->elts[idx];
+	uint64_t b = 0;
+	uint16_t i, nr;
+
+	for (i = 0; i < k; i++) {
+		pkts[i] = e[i];
+		b += e[i]->pkt_len;
+	}
+	nr = rx_replace_direct(rxq, idx, k, pkts);
+	for (i = nr; unlikely(i < k); i++)
+		b -= pkts[i]->pkt_len;
+	*bytes += b;
+	return nr;
 }
 
 #ifdef RTE_ARCH_X86
@@ -111,7 +184,7 @@ rx_prefetch_elts(const struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t k)
  * (30..31), all swapped; the hash (12..15) and the packet type are
  * inserted; two aligned 16-byte stores (template + flags, RX fields).
  */
-static __rte_always_inline void
+static __rte_always_inline __m128i
 rx_plain_vec_one(const struct mlx5cq_rxq *rxq, volatile const uint8_t *e,
 		 struct rte_mbuf *m, __m128i sh_len, __m128i sh_vlan)
 {
@@ -136,6 +209,47 @@ rx_plain_vec_one(const struct mlx5cq_rxq *rxq, volatile const uint8_t *e,
 			_mm_set_epi64x((long long)ol,
 				       (long long)rxq->mbuf_initializer));
 	_mm_store_si128((__m128i *)(b + MLX5CQ_RX_OFF_PTYPE), f);
+	return f;
+}
+#endif
+
+#ifdef RTE_ARCH_X86
+/*
+ * Plain CQEs, SIMD stores, direct hand-up (rx_direct_ok()): the k CQEs
+ * found by rte_mlx5cq_peek() into their mbufs, then rx_up_direct().
+ * Returns the packets handed up, *nr the buffers replaced.
+ */
+static __rte_always_inline uint16_t
+rx_plain_direct(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t k,
+		struct rte_mbuf **pkts, uint64_t *bytes, uint16_t *nr)
+{
+	const struct rte_mlx5cq *cq = rxq->cq;
+	const uint32_t idx = rq_ci & rxq->mask;
+	struct rte_mbuf **const e = &rxq->elts[idx];
+	/* As rx_plain(). */
+	const __m128i sh_len = _mm_setr_epi8(-1, -1, -1, -1,
+		15, 14, 13, 12, 15, 14, -1, -1, -1, -1, -1, -1);
+	const __m128i sh_vlan = _mm_setr_epi8(-1, -1, -1, -1,
+		-1, -1, -1, -1, -1, -1, 15, 14, -1, -1, -1, -1);
+	__m128i len = _mm_setzero_si128();
+	uint64_t b;
+	uint16_t i;
+
+	for (i = 0; i < k; i++) {
+		struct rte_mbuf *m = e[i];
+
+		len = _mm_add_epi32(len, rx_plain_vec_one(rxq,
+				rte_mlx5cq_peek_cqe(cq, i), m, sh_len,
+				sh_vlan));
+		pkts[i] = m;
+	}
+	/* Lane 1 summed pkt_len: at most MLX5CQ_BURST_MAX of 64 KiB. */
+	b = (uint32_t)_mm_extract_epi32(len, 1);
+	*nr = rx_replace_direct(rxq, idx, k, pkts);
+	for (i = *nr; unlikely(i < k); i++)
+		b -= pkts[i]->pkt_len;
+	*bytes += b;
+	return *nr;
 }
 #endif
 
@@ -193,6 +307,69 @@ rx_plain(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t nr,
 }
 
 /*
+ * Hand up the k packets decoded ahead in the mbufs of WQEs rq_ci.. with
+ * the nr replacements ready (the buffers of the others stay posted: the
+ * packets are dropped, counted by the caller). When the mempool spans
+ * several regions a replacement without lkey (a chunk added after the
+ * queue's setup) goes back to its pool and that packet is dropped too,
+ * as mlx5cq_rx_one() does.
+ */
+static __rte_always_inline uint16_t
+rx_ahead_up(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t nr,
+	    struct rx_reps *r, struct rte_mbuf **pkts, uint64_t *bytes)
+{
+	struct rte_mbuf **const elts = rxq->elts;
+	volatile struct mlx5_wqe_dseg_rx *const wqes = rxq->wqes;
+	struct rte_mbuf **const rep = &r->m[r->used];
+	const uint32_t mask = rxq->mask;
+	uint64_t b = 0;
+	uint16_t i, out = 0;
+
+	r->used += nr;
+	if (likely(rxq->mrt == NULL)) {
+		for (i = 0; i < nr; i++) {
+			const uint32_t idx = (rq_ci + i) & mask;
+			struct rte_mbuf *m = elts[idx];
+			struct rte_mbuf *x = rep[i];
+
+			pkts[i] = m;
+			b += m->pkt_len;
+			elts[idx] = x;
+			wqes[idx].addr = rte_cpu_to_be_64((uintptr_t)
+				x->buf_addr + RTE_PKTMBUF_HEADROOM);
+		}
+		*bytes += b;
+		return nr;
+	}
+	{
+		const struct mlx5cq_rx_lkc c = mlx5cq_rx_lkc(rxq);
+
+		for (i = 0; i < nr; i++) {
+			const uint32_t idx = (rq_ci + i) & mask;
+			struct rte_mbuf *m = elts[idx];
+			struct rte_mbuf *x = rep[i];
+			uintptr_t addr = (uintptr_t)x->buf_addr +
+					 RTE_PKTMBUF_HEADROOM;
+			uint32_t lk = mlx5cq_rx_rep_lkey(rxq, &c, addr,
+							 x->pool);
+
+			if (unlikely(lk == UINT32_MAX)) {
+				rte_mempool_put(x->pool, x);
+				rxq->st.errors++;
+				continue;
+			}
+			pkts[out++] = m;
+			b += m->pkt_len;
+			elts[idx] = x;
+			wqes[idx].lkey = rte_cpu_to_be_32(lk);
+			wqes[idx].addr = rte_cpu_to_be_64(addr);
+		}
+	}
+	*bytes += b;
+	return out;
+}
+
+/*
  * Records of rte_mlx5cq_poll_burst() for at most n completions: error
  * CQEs (the buffer stays posted; the RQ went to ERR and is recovered at
  * the end of the burst), sessions not on the lean path, the rest.
@@ -238,6 +415,69 @@ rx_records(struct mlx5cq_rxq *rxq, uint32_t *rq_ci, uint16_t n,
 	return out;
 }
 
+#ifdef RTE_ARCH_X86
+/*
+ * A compressed session at the consumer index, SIMD stores: decoded ahead
+ * in one pass (mlx5cq_rx_zip_ahead()), what the burst has room for (want)
+ * handed up, the rest left in the buffer ring for the next bursts.
+ * Returns the packets taken from the ring (0: no session), *nr the
+ * replacements they got, *out grows by the packets handed up.
+ */
+static __rte_always_inline uint16_t
+rx_zip_vec(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t want,
+	   struct rx_reps *r, struct rte_mbuf **pkts, uint16_t *out,
+	   uint64_t *bytes, uint16_t *nr)
+{
+	uint32_t left = mlx5cq_rx_zip_ahead(rxq, rq_ci);
+	uint16_t got;
+
+	if (left == 0)
+		return 0;
+	got = (uint16_t)RTE_MIN(left, (uint32_t)want);
+	rxq->zip_ahead = left - got;
+	if (rx_direct_ok(rxq, rq_ci, got)) {
+		*nr = rx_up_direct(rxq, rq_ci & rxq->mask, got, pkts + *out,
+				   bytes);
+		*out += *nr;
+		return got;
+	}
+	*nr = rx_reps_get(rxq, r, got, want);
+	*out += rx_ahead_up(rxq, rq_ci, *nr, r, pkts + *out, bytes);
+	return got;
+}
+#endif
+
+/*
+ * A compressed session at the consumer index, per packet (the
+ * reference): at most want of its mini-CQEs read in place and consumed.
+ * Returns and sets as rx_zip_vec().
+ */
+static __rte_always_inline uint16_t
+rx_zip_ref(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t want,
+	   struct rx_reps *r, struct rte_mbuf **pkts, uint16_t *out,
+	   uint64_t *bytes, uint16_t *nr)
+{
+	const struct rte_mlx5cq_cpl *t;
+	uint32_t first, pos;
+	uint32_t left = rte_mlx5cq_zip_session(rxq->cq, &t, &first, &pos);
+	uint16_t got;
+
+	if (left == 0)
+		return 0;
+	got = (uint16_t)RTE_MIN(left, (uint32_t)want);
+	/* A session is likely to fill the burst: the mbuf headers of all
+	 * of it, once.
+	 */
+	if (r->have == 0)
+		rx_prefetch_elts(rxq, rq_ci, want);
+	*nr = rx_reps_get(rxq, r, got, want);
+	*out += mlx5cq_rx_minis(rxq, t, first, pos, *nr, rq_ci,
+				&r->m[r->used], pkts + *out, bytes);
+	r->used += *nr;
+	rte_mlx5cq_zip_advance(rxq->cq, got);
+	return got;
+}
+
 uint16_t
 mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
@@ -258,34 +498,56 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		n = MLX5CQ_BURST_MAX;
 	r.have = 0;
 	r.used = 0;
+	if (rxq->zip_ahead != 0) {
+		/* The rest of a session decoded by an earlier burst. */
+		got = (uint16_t)RTE_MIN(rxq->zip_ahead, (uint32_t)n);
+		if (rx_direct_ok(rxq, rq_ci, got)) {
+			nr = rx_up_direct(rxq, rq_ci & rxq->mask, got, pkts,
+					  &bytes);
+		} else {
+			nr = rx_reps_get(rxq, &r, got, n);
+			nr = rx_ahead_up(rxq, rq_ci, nr, &r, pkts, &bytes);
+		}
+		out += nr;
+		rxq->st.nombuf += got - nr;
+		rxq->zip_ahead -= got;
+		rq_ci += got;
+		done += got;
+	}
 	while (done < n) {
-		const struct rte_mlx5cq_cpl *t;
-		uint32_t first, pos, left;
-
-		got = rte_mlx5cq_peek(cq, n - done);
+		/* Plain receive CQEs (one compare each), else any kind. */
+		got = rte_mlx5cq_peek_op(cq, n - done, RTE_MLX5CQ_OP_RESP_SEND);
+		if (got == 0)
+			got = rte_mlx5cq_peek(cq, n - done);
 		if (got) {
 			rx_prefetch_elts(rxq, rq_ci, got);
-			nr = rx_reps_get(rxq, &r, got, n - done);
-			out += rx_plain(rxq, rq_ci, nr, &r, pkts + out, &bytes);
+#ifdef RTE_ARCH_X86
+			if (likely(mlx5cq_rx_vec_ok(rxq)) &&
+			    rx_direct_ok(rxq, rq_ci, got)) {
+				out += rx_plain_direct(rxq, rq_ci, got,
+						       pkts + out, &bytes,
+						       &nr);
+			} else
+#endif
+			{
+				nr = rx_reps_get(rxq, &r, got, n - done);
+				out += rx_plain(rxq, rq_ci, nr, &r, pkts + out,
+						&bytes);
+			}
 			rte_mlx5cq_advance(cq, got);
+		} else if (rxq->zip_fmt == 0) {
+			break;
 		} else {
-			if (rxq->zip_fmt == 0)
+#ifdef RTE_ARCH_X86
+			if (likely(mlx5cq_rx_vec_ok(rxq)))
+				got = rx_zip_vec(rxq, rq_ci, n - done, &r,
+						 pkts, &out, &bytes, &nr);
+			else
+#endif
+				got = rx_zip_ref(rxq, rq_ci, n - done, &r,
+						 pkts, &out, &bytes, &nr);
+			if (got == 0)
 				break;
-			left = rte_mlx5cq_zip_session(cq, &t, &first, &pos);
-			if (left == 0)
-				break;
-			got = (uint16_t)RTE_MIN(left, (uint32_t)(n - done));
-			/* A session is likely to fill the burst: the mbuf
-			 * headers of all of it, once.
-			 */
-			if (r.have == 0)
-				rx_prefetch_elts(rxq, rq_ci, n - done);
-			nr = rx_reps_get(rxq, &r, got, n - done);
-			out += mlx5cq_rx_minis(rxq, t, first, pos, nr, rq_ci,
-					       &r.m[r.used], pkts + out,
-					       &bytes);
-			r.used += nr;
-			rte_mlx5cq_zip_advance(cq, got);
 		}
 		/* No replacement: the buffers stay posted, packets dropped. */
 		rxq->st.nombuf += got - nr;

@@ -51,32 +51,17 @@ rx_zip_store(struct rte_mbuf *mb, __m128i rearm, __m128i fields)
 }
 
 /*
- * Post r in WQE idx (locals of the queue: the mbuf and WQE stores could
- * alias its fields, which would then be reloaded per packet).
+ * Decode k mini-CQEs of the session (title t at ring index first) from
+ * position pos on into the mbufs of WQEs rq_ci.. (their fields only: the
+ * mbufs stay in the buffer ring until handed up).
  */
 static __rte_always_inline void
-rx_zip_post(struct mlx5cq_rxq *rxq, struct rte_mbuf **elts,
-	    volatile struct mlx5_wqe_dseg_rx *wqes,
-	    const struct mlx5cq_rx_lkc *c, uint32_t idx, struct rte_mbuf *r)
-{
-	uintptr_t addr = (uintptr_t)r->buf_addr + RTE_PKTMBUF_HEADROOM;
-
-	elts[idx] = r;
-	if (c->ent != NULL)
-		wqes[idx].lkey = rte_cpu_to_be_32(mlx5cq_rx_lkey(rxq, c, addr,
-								 r->pool));
-	wqes[idx].addr = rte_cpu_to_be_64(addr);
-}
-
-static __rte_always_inline uint16_t
-rx_zip_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
-	   uint32_t first, uint32_t pos, uint16_t k, uint32_t rq_ci,
-	   struct rte_mbuf **rep, struct rte_mbuf **pkts, uint64_t *bytes,
-	   int hash)
+rx_zip_decode_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
+		  uint32_t first, uint32_t pos, uint32_t k, uint32_t rq_ci,
+		  int hash)
 {
 	const struct rte_mlx5cq *cq = rxq->cq;
 	struct rte_mbuf **const elts = rxq->elts;
-	volatile struct mlx5_wqe_dseg_rx *const wqes = rxq->wqes;
 	const uint32_t mask = rxq->mask;
 	uint16_t vlan = t->vlan_tci;
 	const uint64_t ol = mlx5cq_rx_ol(rxq, t->hdr_type_etc, &vlan);
@@ -88,79 +73,89 @@ rx_zip_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 				hash ? 0 : (int)t->rss_hash);
 	const __m128i sh0 = rx_zip_shuf(0, hash);
 	const __m128i sh1 = rx_zip_shuf(8, hash);
-	const struct mlx5cq_rx_lkc lkc = mlx5cq_rx_lkc(rxq);
-	__m128i len = _mm_setzero_si128();
-	uint16_t i = 0;
+	uint32_t i = 0;
 
 	while (i < k) {
 		/* The array holding position p, and what is left of it. */
 		const uint32_t p = pos + i;
 		const uint32_t base = p & ~7u;
-		const uint16_t e = (uint16_t)RTE_MIN((uint32_t)(k - i),
-						     8u - (p & 7u)) + i;
+		const uint32_t e = RTE_MIN(k - i, 8u - (p & 7u)) + i;
 		volatile const uint8_t *m = rte_mlx5cq__cqe(cq, p < 8 ?
 				first + 1 : first + base) + 8u * (p & 7u);
-		const uint16_t i_0 = i;
-		uint32_t j;
+		const uint32_t i_0 = i;
+		const uint32_t nx = (first + base + 8) & cq->mask;
 
 		/* The session's slots of the next array's range are
 		 * invalidated when it closes, the next array is read
-		 * next: ask for their lines now.
+		 * next: ask for their lines now (not across the wrap).
 		 */
-		for (j = 8; j < 16; j++)
-			rte_prefetch0((const void *)(uintptr_t)
-				      rte_mlx5cq__cqe(cq, first + base + j));
+		if (likely(nx + 8 <= cq->mask + 1)) {
+			const uintptr_t a = (uintptr_t)rte_mlx5cq__cqe(cq, nx);
+			const unsigned int sh = cq->stride_shift;
+
+			rte_prefetch0((const void *)a);
+			rte_prefetch0((const void *)(a + (1u << sh)));
+			rte_prefetch0((const void *)(a + (2u << sh)));
+			rte_prefetch0((const void *)(a + (3u << sh)));
+			rte_prefetch0((const void *)(a + (4u << sh)));
+			rte_prefetch0((const void *)(a + (5u << sh)));
+			rte_prefetch0((const void *)(a + (6u << sh)));
+			rte_prefetch0((const void *)(a + (7u << sh)));
+		}
 		for (; i + 2 <= e; i += 2) {
 			const __m128i v = _mm_loadu_si128((const __m128i *)
 						(uintptr_t)(m + 8u * (i - i_0)));
-			const __m128i f0 = _mm_or_si128(_mm_shuffle_epi8(v, sh0),
-							fix);
-			const __m128i f1 = _mm_or_si128(_mm_shuffle_epi8(v, sh1),
-							fix);
-			const uint32_t i0 = (rq_ci + i) & mask;
-			const uint32_t i1 = (rq_ci + i + 1) & mask;
-			struct rte_mbuf *m0 = elts[i0];
-			struct rte_mbuf *m1 = elts[i1];
 
-			rx_zip_store(m0, rearm, f0);
-			rx_zip_store(m1, rearm, f1);
-			len = _mm_add_epi32(len, _mm_add_epi32(f0, f1));
-			pkts[i] = m0;
-			pkts[i + 1] = m1;
-			rx_zip_post(rxq, elts, wqes, &lkc, i0, rep[i]);
-			rx_zip_post(rxq, elts, wqes, &lkc, i1, rep[i + 1]);
+			rx_zip_store(elts[(rq_ci + i) & mask], rearm,
+				     _mm_or_si128(_mm_shuffle_epi8(v, sh0),
+						  fix));
+			rx_zip_store(elts[(rq_ci + i + 1) & mask], rearm,
+				     _mm_or_si128(_mm_shuffle_epi8(v, sh1),
+						  fix));
 		}
 		if (i < e) {
 			/* The last one alone: 8 bytes, never past the array. */
 			const __m128i v = _mm_loadl_epi64((const __m128i *)
 						(uintptr_t)(m + 8u * (i - i_0)));
-			const __m128i f0 = _mm_or_si128(_mm_shuffle_epi8(v, sh0),
-							fix);
-			const uint32_t i0 = (rq_ci + i) & mask;
-			struct rte_mbuf *m0 = elts[i0];
 
-			rx_zip_store(m0, rearm, f0);
-			len = _mm_add_epi32(len, f0);
-			pkts[i] = m0;
-			rx_zip_post(rxq, elts, wqes, &lkc, i0, rep[i]);
+			rx_zip_store(elts[(rq_ci + i) & mask], rearm,
+				     _mm_or_si128(_mm_shuffle_epi8(v, sh0),
+						  fix));
 			i++;
 		}
 	}
-	/* Lane 1 summed the pkt_len of at most MLX5CQ_BURST_MAX packets of
-	 * at most 64 KiB each: no overflow.
-	 */
-	*bytes += (uint32_t)_mm_extract_epi32(len, 1);
+}
+
+uint32_t
+mlx5cq_rx_zip_ahead(struct mlx5cq_rxq *rxq, uint32_t rq_ci)
+{
+	const struct rte_mlx5cq_cpl *t;
+	uint32_t first, pos, k, i;
+
+	k = rte_mlx5cq_zip_session(rxq->cq, &t, &first, &pos);
+	if (k == 0)
+		return 0;
+	k = RTE_MIN(k, (uint32_t)MLX5CQ_RX_AHEAD_MAX);
+	/* Ask for every mbuf header line at once: the misses overlap. */
+	for (i = 0; i < k; i++)
+		rte_prefetch0(rxq->elts[(rq_ci + i) & rxq->mask]);
+	if (rxq->zip_fmt == RTE_MLX5CQ_COMP_HASH)
+		rx_zip_decode_vec(rxq, t, first, pos, k, rq_ci, 1);
+	else
+		rx_zip_decode_vec(rxq, t, first, pos, k, rq_ci, 0);
+	rte_mlx5cq_zip_advance(rxq->cq, (uint16_t)k);
 	return k;
 }
 #endif
 
 /* Per packet, with mlx5cq_rx_one(): any architecture, lkeys, reference. */
-static uint16_t
-rx_zip_one_by_one(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
-		  uint32_t first, uint32_t pos, uint16_t k, uint32_t rq_ci,
-		  struct rte_mbuf **rep, struct rte_mbuf **pkts,
-		  uint64_t *bytes, int hash)
+uint16_t
+mlx5cq_rx_minis(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
+		uint32_t first, uint32_t pos, uint16_t k, uint32_t rq_ci,
+		struct rte_mbuf **rep, struct rte_mbuf **pkts,
+		uint64_t *bytes)
 {
+	const int hash = rxq->zip_fmt == RTE_MLX5CQ_COMP_HASH;
 	uint16_t i, out = 0;
 
 	for (i = 0; i < k; i++) {
@@ -180,23 +175,4 @@ rx_zip_one_by_one(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 		pkts[out++] = mb;
 	}
 	return out;
-}
-
-uint16_t
-mlx5cq_rx_minis(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
-		uint32_t first, uint32_t pos, uint16_t k, uint32_t rq_ci,
-		struct rte_mbuf **rep, struct rte_mbuf **pkts,
-		uint64_t *bytes)
-{
-	const int hash = rxq->zip_fmt == RTE_MLX5CQ_COMP_HASH;
-
-#ifdef RTE_ARCH_X86
-	if (likely(mlx5cq_rx_vec_ok(rxq)))
-		return hash ? rx_zip_vec(rxq, t, first, pos, k, rq_ci, rep,
-					 pkts, bytes, 1) :
-			      rx_zip_vec(rxq, t, first, pos, k, rq_ci, rep,
-					 pkts, bytes, 0);
-#endif
-	return rx_zip_one_by_one(rxq, t, first, pos, k, rq_ci, rep, pkts,
-				 bytes, hash);
 }
