@@ -178,36 +178,54 @@ rx_up_direct(struct mlx5cq_rxq *rxq, uint32_t idx, uint16_t k,
 }
 
 #ifdef RTE_ARCH_X86
+/* What a burst's CQEs of one header-type value share (most of a stream). */
+struct rx_hte_memo {
+	uint32_t hte; /* UINT32_MAX: none yet. */
+	uint32_t ptype;
+	int vlan;
+	__m128i rearm; /* Template + ol_flags. */
+};
+
 /*
  * One plain CQE into mbuf m with SSSE3 shuffles: bytes 32..47 of the CQE
  * give pkt_len and data_len (byte count, 44..47), bytes 16..31 the VLAN
  * (30..31), all swapped; the hash (12..15) and the packet type are
- * inserted; two aligned 16-byte stores (template + flags, RX fields).
+ * inserted; two aligned 16-byte stores (template + flags, RX fields),
+ * the second returned. The flags, packet type and template of the
+ * previous CQE's header-type value are reused: one compare per CQE in a
+ * stream of one kind.
  */
 static __rte_always_inline __m128i
-rx_plain_vec_one(const struct mlx5cq_rxq *rxq, volatile const uint8_t *e,
-		 struct rte_mbuf *m, __m128i sh_len, __m128i sh_vlan)
+rx_plain_vec_memo(const struct mlx5cq_rxq *rxq, struct rx_hte_memo *mm,
+		  volatile const uint8_t *e, struct rte_mbuf *m,
+		  __m128i sh_len, __m128i sh_vlan)
 {
-	const __m128i mid = _mm_loadu_si128((const __m128i *)
-					    (uintptr_t)(e + 16));
+	const uint16_t hte = rte_mlx5cq__be16(e, RTE_MLX5CQ_CQE_HDR_TYPE_ETC);
 	const __m128i hi = _mm_loadu_si128((const __m128i *)
 					   (uintptr_t)(e + 32));
-	const uint16_t hte = rte_mlx5cq__be16(e, RTE_MLX5CQ_CQE_HDR_TYPE_ETC);
-	const unsigned int t = MLX5CQ_RX_LUT_IDX(hte);
-	uint64_t ol = mlx5cq_rx_csum_lut[t] | rxq->ol_rss;
 	__m128i f = _mm_shuffle_epi8(hi, sh_len);
 	uintptr_t b = (uintptr_t)m;
 
-	if ((hte & RTE_MLX5CQ_HDR_VLAN_STRIPPED) && rxq->vlan_strip) {
-		ol |= RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED;
-		f = _mm_or_si128(f, _mm_shuffle_epi8(mid, sh_vlan));
+	if (unlikely(hte != mm->hte)) {
+		const unsigned int t = MLX5CQ_RX_LUT_IDX(hte);
+		uint64_t ol = mlx5cq_rx_csum_lut[t] | rxq->ol_rss;
+
+		mm->vlan = (hte & RTE_MLX5CQ_HDR_VLAN_STRIPPED) &&
+			   rxq->vlan_strip;
+		if (mm->vlan)
+			ol |= RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED;
+		mm->hte = hte;
+		mm->ptype = mlx5cq_rx_ptype_lut[t];
+		mm->rearm = _mm_set_epi64x((long long)ol,
+					   (long long)rxq->mbuf_initializer);
 	}
-	f = _mm_insert_epi32(f, (int)mlx5cq_rx_ptype_lut[t], 0);
+	if (mm->vlan)
+		f = _mm_or_si128(f, _mm_shuffle_epi8(_mm_loadu_si128(
+				(const __m128i *)(uintptr_t)(e + 16)), sh_vlan));
+	f = _mm_insert_epi32(f, (int)mm->ptype, 0);
 	f = _mm_insert_epi32(f, (int)rte_mlx5cq__be32(e,
 				RTE_MLX5CQ_CQE_RX_HASH_RES), 3);
-	_mm_store_si128((__m128i *)(b + MLX5CQ_RX_OFF_REARM),
-			_mm_set_epi64x((long long)ol,
-				       (long long)rxq->mbuf_initializer));
+	_mm_store_si128((__m128i *)(b + MLX5CQ_RX_OFF_REARM), mm->rearm);
 	_mm_store_si128((__m128i *)(b + MLX5CQ_RX_OFF_PTYPE), f);
 	return f;
 }
@@ -231,16 +249,19 @@ rx_plain_direct(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t k,
 		15, 14, 13, 12, 15, 14, -1, -1, -1, -1, -1, -1);
 	const __m128i sh_vlan = _mm_setr_epi8(-1, -1, -1, -1,
 		-1, -1, -1, -1, -1, -1, 15, 14, -1, -1, -1, -1);
+	/* Consecutive entries: rte_mlx5cq_peek*() stop at the ring end. */
+	volatile const uint8_t *c = rte_mlx5cq_peek_cqe(cq, 0);
+	const size_t st = (size_t)1 << cq->stride_shift;
 	__m128i len = _mm_setzero_si128();
+	struct rx_hte_memo memo = { .hte = UINT32_MAX };
 	uint64_t b;
 	uint16_t i;
 
-	for (i = 0; i < k; i++) {
+	for (i = 0; i < k; i++, c += st) {
 		struct rte_mbuf *m = e[i];
 
-		len = _mm_add_epi32(len, rx_plain_vec_one(rxq,
-				rte_mlx5cq_peek_cqe(cq, i), m, sh_len,
-				sh_vlan));
+		len = _mm_add_epi32(len, rx_plain_vec_memo(rxq, &memo, c, m,
+							   sh_len, sh_vlan));
 		pkts[i] = m;
 	}
 	/* Lane 1 summed pkt_len: at most MLX5CQ_BURST_MAX of 64 KiB. */
@@ -273,13 +294,14 @@ rx_plain(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t nr,
 		const __m128i sh_vlan = _mm_setr_epi8(-1, -1, -1, -1,
 			-1, -1, -1, -1, -1, -1, 15, 14, -1, -1, -1, -1);
 		const struct mlx5cq_rx_lkc lkc = mlx5cq_rx_lkc(rxq);
+		struct rx_hte_memo memo = { .hte = UINT32_MAX };
 
 		for (i = 0; i < nr; i++) {
 			volatile const uint8_t *e = rte_mlx5cq_peek_cqe(cq, i);
 			uint32_t idx = (rq_ci + i) & rxq->mask;
 			struct rte_mbuf *m = rxq->elts[idx];
 
-			rx_plain_vec_one(rxq, e, m, sh_len, sh_vlan);
+			rx_plain_vec_memo(rxq, &memo, e, m, sh_len, sh_vlan);
 			*bytes += m->pkt_len;
 			pkts[i] = m;
 			mlx5cq_rx_post(rxq, &lkc, idx, rep[i]);
