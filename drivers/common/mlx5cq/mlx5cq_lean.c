@@ -80,18 +80,20 @@ void
 rte_mlx5cq_zip_advance(struct rte_mlx5cq *cq, uint16_t k)
 {
 	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
-	uint32_t left;
+	uint32_t left, take;
 
 	if (k == 0 || z->cnt == 0)
 		return;
-	if (k > z->cnt - z->ai)
+	if (k >= z->cnt - z->ai) {
+		/* The rest of the session: closed in one step. */
 		k = (uint16_t)(z->cnt - z->ai);
-	/* Array by array: the session's state moves as the poll moves it. */
-	for (left = k; left != 0; ) {
-		uint32_t take = RTE_MIN(left, 8u - (z->ai & 7u));
-
-		mlx5cq_zip_consume(cq, take);
-		left -= take;
+		mlx5cq_zip_consume(cq, k);
+	} else {
+		/* Array by array: the state moves as the poll moves it. */
+		for (left = k; left != 0; left -= take) {
+			take = RTE_MIN(left, 8u - (z->ai & 7u));
+			mlx5cq_zip_consume(cq, take);
+		}
 	}
 	MLX5CQ_CNT(cq)->minis += k;
 	cq->polls++;

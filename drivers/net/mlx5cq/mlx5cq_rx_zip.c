@@ -102,6 +102,23 @@ rx_zip_decode_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 			rte_prefetch0((const void *)(a + (6u << sh)));
 			rte_prefetch0((const void *)(a + (7u << sh)));
 		}
+		if (e - i == 8 && ((rq_ci + i) & mask) + 8 <= mask + 1) {
+			/* A whole array into eight consecutive buffers. */
+			struct rte_mbuf **const b = &elts[(rq_ci + i) & mask];
+			unsigned int q;
+
+			for (q = 0; q < 8; q += 2) {
+				const __m128i v = _mm_loadu_si128(
+					(const __m128i *)(uintptr_t)(m + 8 * q));
+
+				rx_zip_store(b[q], rearm, _mm_or_si128(
+					_mm_shuffle_epi8(v, sh0), fix));
+				rx_zip_store(b[q + 1], rearm, _mm_or_si128(
+					_mm_shuffle_epi8(v, sh1), fix));
+			}
+			i = e;
+			continue;
+		}
 		for (; i + 2 <= e; i += 2) {
 			const __m128i v = _mm_loadu_si128((const __m128i *)
 						(uintptr_t)(m + 8u * (i - i_0)));
@@ -137,8 +154,15 @@ mlx5cq_rx_zip_ahead(struct mlx5cq_rxq *rxq, uint32_t rq_ci)
 		return 0;
 	k = RTE_MIN(k, (uint32_t)MLX5CQ_RX_AHEAD_MAX);
 	/* Ask for every mbuf header line at once: the misses overlap. */
-	for (i = 0; i < k; i++)
-		rte_prefetch0(rxq->elts[(rq_ci + i) & rxq->mask]);
+	if (likely((rq_ci & rxq->mask) + k <= rxq->desc_n)) {
+		struct rte_mbuf *const *e = &rxq->elts[rq_ci & rxq->mask];
+
+		for (i = 0; i < k; i++)
+			rte_prefetch0(e[i]);
+	} else {
+		for (i = 0; i < k; i++)
+			rte_prefetch0(rxq->elts[(rq_ci + i) & rxq->mask]);
+	}
 	if (rxq->zip_fmt == RTE_MLX5CQ_COMP_HASH)
 		rx_zip_decode_vec(rxq, t, first, pos, k, rq_ci, 1);
 	else
