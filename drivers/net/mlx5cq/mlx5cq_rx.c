@@ -33,6 +33,7 @@
  */
 
 #include <rte_io.h>
+#include <rte_memcpy.h>
 #include <rte_vect.h>
 
 #include "mlx5cq_rx.h"
@@ -126,6 +127,27 @@ rx_direct_ok(const struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t k)
 }
 
 /*
+ * k mbufs of the queue's mempool into objs: straight from this lcore's
+ * cache when it holds them (one copy: their order does not matter
+ * here), else rte_mempool_get_bulk(). 0, or < 0 and nothing taken.
+ */
+static __rte_always_inline int
+rx_mp_get(struct rte_mempool *mp, struct rte_mbuf **objs, uint16_t k)
+{
+	struct rte_mempool_cache *c = rte_mempool_default_cache(mp,
+							rte_lcore_id());
+
+	if (likely(c != NULL && c->len >= k)) {
+		c->len -= k;
+		rte_memcpy(objs, &c->objs[c->len], k * sizeof(objs[0]));
+		RTE_MEMPOOL_CACHE_STAT_ADD(c, get_success_bulk, 1);
+		RTE_MEMPOOL_CACHE_STAT_ADD(c, get_success_objs, k);
+		return 0;
+	}
+	return rte_mempool_get_bulk(mp, (void **)objs, k);
+}
+
+/*
  * Replace the buffers of the k packets pkts[0..k) taken from WQEs
  * idx..idx+k-1 (rx_direct_ok()) straight from the mempool, in one get.
  * Returns how many are replaced, the first ones: when the pool is short,
@@ -140,7 +162,7 @@ rx_replace_direct(struct mlx5cq_rxq *rxq, uint32_t idx, uint16_t k,
 	volatile struct mlx5_wqe_dseg_rx *const w = &rxq->wqes[idx];
 	uint16_t i, nr = k;
 
-	if (unlikely(rte_mempool_get_bulk(rxq->mp, (void **)e, k) != 0)) {
+	if (unlikely(rx_mp_get(rxq->mp, e, k) != 0)) {
 		for (nr = 0; nr < k; nr++)
 			if (rte_mempool_get(rxq->mp, (void **)&e[nr]) != 0)
 				break;
@@ -162,17 +184,13 @@ static __rte_always_inline uint16_t
 rx_up_direct(struct mlx5cq_rxq *rxq, uint32_t idx, uint16_t k,
 	     struct rte_mbuf **pkts, uint64_t *bytes)
 {
-	struct rte_mbuf **const e = &rxq->elts[idx];
 	uint64_t b = 0;
 	uint16_t i, nr;
 
-	for (i = 0; i < k; i++) {
-		pkts[i] = e[i];
-		b += e[i]->pkt_len;
-	}
+	rte_memcpy(pkts, &rxq->elts[idx], k * sizeof(pkts[0]));
 	nr = rx_replace_direct(rxq, idx, k, pkts);
-	for (i = nr; unlikely(i < k); i++)
-		b -= pkts[i]->pkt_len;
+	for (i = 0; i < nr; i++)
+		b += pkts[i]->pkt_len;
 	*bytes += b;
 	return nr;
 }
