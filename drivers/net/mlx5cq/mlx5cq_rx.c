@@ -106,7 +106,13 @@ rx_prefetch_elts(const struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t k)
 	if (likely(idx + k <= rxq->desc_n)) {
 		struct rte_mbuf *const *e = &rxq->elts[idx];
 
-		for (i = 0; i < k; i++)
+		for (i = 0; i + 4 <= k; i += 4) {
+			rte_prefetch0(e[i]);
+			rte_prefetch0(e[i + 1]);
+			rte_prefetch0(e[i + 2]);
+			rte_prefetch0(e[i + 3]);
+		}
+		for (; i < k; i++)
 			rte_prefetch0(e[i]);
 		return;
 	}
@@ -152,14 +158,16 @@ rx_mp_get(struct rte_mempool *mp, struct rte_mbuf **objs, uint16_t k)
  * idx..idx+k-1 (rx_direct_ok()) straight from the mempool, in one get.
  * Returns how many are replaced, the first ones: when the pool is short,
  * those it gives buffers for; the others stay posted (their packets are
- * dropped, counted by the caller).
+ * dropped, counted by the caller). With sum, *bytes grows by the
+ * pkt_len of the packets replaced (read in the same pass).
  */
 static __rte_always_inline uint16_t
 rx_replace_direct(struct mlx5cq_rxq *rxq, uint32_t idx, uint16_t k,
-		  struct rte_mbuf **pkts)
+		  struct rte_mbuf **pkts, int sum, uint64_t *bytes)
 {
 	struct rte_mbuf **const e = &rxq->elts[idx];
 	volatile struct mlx5_wqe_dseg_rx *const w = &rxq->wqes[idx];
+	uint64_t b0 = 0, b1 = 0;
 	uint16_t i, nr = k;
 
 	if (unlikely(rx_mp_get(rxq->mp, e, k) != 0)) {
@@ -169,9 +177,26 @@ rx_replace_direct(struct mlx5cq_rxq *rxq, uint32_t idx, uint16_t k,
 		for (i = nr; i < k; i++)
 			e[i] = pkts[i];
 	}
-	for (i = 0; i < nr; i++)
+	/* Two at a time: the stores are to a volatile ring. */
+	for (i = 0; i + 2 <= nr; i += 2) {
+		const uintptr_t a0 = (uintptr_t)e[i]->buf_addr;
+		const uintptr_t a1 = (uintptr_t)e[i + 1]->buf_addr;
+
+		if (sum) {
+			b0 += pkts[i]->pkt_len;
+			b1 += pkts[i + 1]->pkt_len;
+		}
+		w[i].addr = rte_cpu_to_be_64(a0 + RTE_PKTMBUF_HEADROOM);
+		w[i + 1].addr = rte_cpu_to_be_64(a1 + RTE_PKTMBUF_HEADROOM);
+	}
+	if (i < nr) {
+		if (sum)
+			b0 += pkts[i]->pkt_len;
 		w[i].addr = rte_cpu_to_be_64((uintptr_t)e[i]->buf_addr +
 					     RTE_PKTMBUF_HEADROOM);
+	}
+	if (sum)
+		*bytes += b0 + b1;
 	return nr;
 }
 
@@ -184,15 +209,8 @@ static __rte_always_inline uint16_t
 rx_up_direct(struct mlx5cq_rxq *rxq, uint32_t idx, uint16_t k,
 	     struct rte_mbuf **pkts, uint64_t *bytes)
 {
-	uint64_t b = 0;
-	uint16_t i, nr;
-
 	rte_memcpy(pkts, &rxq->elts[idx], k * sizeof(pkts[0]));
-	nr = rx_replace_direct(rxq, idx, k, pkts);
-	for (i = 0; i < nr; i++)
-		b += pkts[i]->pkt_len;
-	*bytes += b;
-	return nr;
+	return rx_replace_direct(rxq, idx, k, pkts, 1, bytes);
 }
 
 #ifdef RTE_ARCH_X86
@@ -284,7 +302,7 @@ rx_plain_direct(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t k,
 	}
 	/* Lane 1 summed pkt_len: at most MLX5CQ_BURST_MAX of 64 KiB. */
 	b = (uint32_t)_mm_extract_epi32(len, 1);
-	*nr = rx_replace_direct(rxq, idx, k, pkts);
+	*nr = rx_replace_direct(rxq, idx, k, pkts, 0, NULL);
 	for (i = *nr; unlikely(i < k); i++)
 		b -= pkts[i]->pkt_len;
 	*bytes += b;

@@ -157,7 +157,13 @@ mlx5cq_rx_zip_ahead(struct mlx5cq_rxq *rxq, uint32_t rq_ci)
 	if (likely((rq_ci & rxq->mask) + k <= rxq->desc_n)) {
 		struct rte_mbuf *const *e = &rxq->elts[rq_ci & rxq->mask];
 
-		for (i = 0; i < k; i++)
+		for (i = 0; i + 4 <= k; i += 4) {
+			rte_prefetch0(e[i]);
+			rte_prefetch0(e[i + 1]);
+			rte_prefetch0(e[i + 2]);
+			rte_prefetch0(e[i + 3]);
+		}
+		for (; i < k; i++)
 			rte_prefetch0(e[i]);
 	} else {
 		for (i = 0; i < k; i++)
