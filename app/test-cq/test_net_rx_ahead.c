@@ -127,7 +127,8 @@ ahd_port(const char *extra, struct rte_mempool *mp, char *wire,
 	snprintf(wire, wsz, "ahd%u", ahd_seq);
 	snprintf(name, sizeof(name), "net_mlx5cq_ahd%u", ahd_seq++);
 	snprintf(args, sizeof(args), "dev=emu,wire=%s,rxq_desc=%u%s%s", wire,
-		 AHD_DESC, extra != NULL ? "," : "", extra != NULL ? extra : "");
+		 AHD_DESC, extra != NULL ? "," : "",
+		 extra != NULL ? extra : "");
 	port = port_probe(name, args);
 	if (port < 0)
 		return -1;
@@ -149,7 +150,7 @@ ahd_port(const char *extra, struct rte_mempool *mp, char *wire,
 /* Receive exactly n packets in bursts of b: the frames of sport0.. */
 static int
 ahd_rx(uint16_t port, const struct rte_ether_addr *mac, uint16_t n,
-       uint16_t b, uint16_t sport0)
+	uint16_t b, uint16_t sport0)
 {
 	struct rte_mbuf *pkts[AHD_MAX];
 	uint16_t got = 0, r, idle = 0;
@@ -297,9 +298,9 @@ ahd_short(const char *extra)
 	    st.rx_nombuf != 15 || st.ipackets != 5 ||
 	    rte_mempool_in_use_count(mp) != AHD_DESC + 5) {
 		printf("    %s: %u packets (5), rx_nombuf %" PRIu64
-		       " (15), %u in use (%u)\n", extra != NULL ? extra : "plain",
-		       r, st.rx_nombuf, rte_mempool_in_use_count(mp),
-		       AHD_DESC + 5);
+		       " (15), %u in use (%u)\n",
+		       extra != NULL ? extra : "plain", r, st.rx_nombuf,
+		       rte_mempool_in_use_count(mp), AHD_DESC + 5);
 		free_all(pkts, r);
 		goto out_port;
 	}

@@ -66,7 +66,10 @@ rte_mlx5cq_zip_peek(struct rte_mlx5cq *cq, const struct rte_mlx5cq_cpl **title,
 	struct mlx5cq_zip *z;
 	uint32_t left;
 
-	if (n == 0 || (z = zip_open_at_ci(cq)) == NULL)
+	if (n == 0)
+		return 0;
+	z = zip_open_at_ci(cq);
+	if (z == NULL)
 		return 0;
 	/* What is left of the current array (8 mini-CQEs a slot). */
 	left = RTE_MIN(z->cnt - z->ai, 8u - (z->ai & 7u));

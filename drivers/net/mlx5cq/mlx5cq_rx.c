@@ -9,26 +9,31 @@
  * WQE counter is not needed, and the stride index of compressed STRIDX
  * formats is not defined on such queues (the emulated HCA writes 0).
  *
- * One pass, segment by segment, on the lean paths:
- * - plain CQEs (rte_mlx5cq_peek / rte_mlx5cq_advance): each CQE is read
- *   once and turned into its mbuf (8-byte rearm template: data_off,
- *   refcnt, nb_segs, port; packet type and checksum flags from two tables
- *   indexed by the CQE's header-type bits; length, VLAN, RSS hash);
+ * Segment by segment, on the lean paths:
+ * - packets of a compressed session decoded ahead by an earlier burst
+ *   (rxq->zip_ahead), first;
+ * - plain CQEs (rte_mlx5cq_peek_op for receive CQEs, else
+ *   rte_mlx5cq_peek; rte_mlx5cq_advance): each CQE is read once and
+ *   turned into its mbuf (8-byte rearm template: data_off, refcnt,
+ *   nb_segs, port; packet type and checksum flags from two tables indexed
+ *   by the CQE's header-type bits; length, VLAN, RSS hash);
  * - compressed sessions of the basic layout in HASH or CSUM format
- *   (rte_mlx5cq_zip_peek / rte_mlx5cq_zip_advance): the mini-CQEs of an
- *   array straight into their mbufs (mlx5cq_rx_zip.c).
+ *   (rte_mlx5cq_zip_session / rte_mlx5cq_zip_advance): decoded ahead into
+ *   the mbufs of the buffer ring, or per packet (mlx5cq_rx_zip.c).
  * On x86 with rx_vec_en=1 (default) both write the mbufs with byte
  * shuffles and 16-byte stores; rx_vec_en=0 writes them per packet, the
  * reference. Error CQEs, the other mini-CQE formats and the enhanced
  * layout go through the records of rte_mlx5cq_poll_burst().
- * Replacements come raw from the mempool (no
- * reset: every field a received mbuf needs is written here), once per
- * burst, as many as the pool gives: a WQE whose buffer cannot be replaced
- * keeps its buffer and the packet is dropped (rx_nombuf); what is left is
- * returned. Only the WQE address is rewritten (byte count fixed at queue
- * start), in the pass that hands the packet up; when the mempool spans
- * several memory regions the lkey too, in the same pass, from the
- * queue's lkey table (mlx5cq_mr_tbl.c: one load, a tag check). The RQ
+ * Replacements come raw from the mempool (no reset: every field a
+ * received mbuf needs is written here). With the SIMD stores, one lkey
+ * and no wrap of the buffer ring in the segment they are taken in one get
+ * straight into the ring and the WQE addresses written in one pass
+ * after; elsewhere once per burst, as many as the pool gives, and each
+ * WQE in the pass that hands its packet up (the lkey too when the mempool
+ * spans several memory regions, from the queue's lkey table,
+ * mlx5cq_mr_tbl.c: one load, a tag check). A WQE whose buffer cannot be
+ * replaced keeps its buffer and the packet is dropped (rx_nombuf). Only
+ * the WQE address is rewritten (byte count fixed at queue start). The RQ
  * doorbell record is updated once per burst after a write barrier.
  */
 
@@ -255,9 +260,12 @@ rx_plain_vec_memo(const struct mlx5cq_rxq *rxq, struct rx_hte_memo *mm,
 		mm->rearm = _mm_set_epi64x((long long)ol,
 					   (long long)rxq->mbuf_initializer);
 	}
-	if (mm->vlan)
-		f = _mm_or_si128(f, _mm_shuffle_epi8(_mm_loadu_si128(
-				(const __m128i *)(uintptr_t)(e + 16)), sh_vlan));
+	if (mm->vlan) {
+		const __m128i mid = _mm_loadu_si128((const __m128i *)
+						    (uintptr_t)(e + 16));
+
+		f = _mm_or_si128(f, _mm_shuffle_epi8(mid, sh_vlan));
+	}
 	f = _mm_insert_epi32(f, (int)mm->ptype, 0);
 	f = _mm_insert_epi32(f, (int)rte_mlx5cq__be32(e,
 				RTE_MLX5CQ_CQE_RX_HASH_RES), 3);
@@ -536,6 +544,47 @@ rx_zip_ref(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t want,
 	return got;
 }
 
+/*
+ * The k plain CQEs found by the peek (want: what the burst may still
+ * take): the direct path when it applies, else replacements of the
+ * burst. Returns the buffers replaced; *out grows by the packets handed
+ * up.
+ */
+static __rte_always_inline uint16_t
+rx_plain_seg(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t k,
+	     uint16_t want, struct rx_reps *r, struct rte_mbuf **pkts,
+	     uint16_t *out, uint64_t *bytes)
+{
+	uint16_t nr;
+
+	rx_prefetch_elts(rxq, rq_ci, k);
+#ifdef RTE_ARCH_X86
+	if (likely(mlx5cq_rx_vec_ok(rxq)) && rx_direct_ok(rxq, rq_ci, k)) {
+		*out += rx_plain_direct(rxq, rq_ci, k, pkts + *out, bytes,
+					&nr);
+		return nr;
+	}
+#endif
+	nr = rx_reps_get(rxq, r, k, want);
+	*out += rx_plain(rxq, rq_ci, nr, r, pkts + *out, bytes);
+	return nr;
+}
+
+/* A compressed session at the consumer index: rx_zip_vec() or the
+ * reference, rx_zip_ref().
+ */
+static __rte_always_inline uint16_t
+rx_zip_seg(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t want,
+	   struct rx_reps *r, struct rte_mbuf **pkts, uint16_t *out,
+	   uint64_t *bytes, uint16_t *nr)
+{
+#ifdef RTE_ARCH_X86
+	if (likely(mlx5cq_rx_vec_ok(rxq)))
+		return rx_zip_vec(rxq, rq_ci, want, r, pkts, out, bytes, nr);
+#endif
+	return rx_zip_ref(rxq, rq_ci, want, r, pkts, out, bytes, nr);
+}
+
 uint16_t
 mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
@@ -578,32 +627,14 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		if (got == 0)
 			got = rte_mlx5cq_peek(cq, n - done);
 		if (got) {
-			rx_prefetch_elts(rxq, rq_ci, got);
-#ifdef RTE_ARCH_X86
-			if (likely(mlx5cq_rx_vec_ok(rxq)) &&
-			    rx_direct_ok(rxq, rq_ci, got)) {
-				out += rx_plain_direct(rxq, rq_ci, got,
-						       pkts + out, &bytes,
-						       &nr);
-			} else
-#endif
-			{
-				nr = rx_reps_get(rxq, &r, got, n - done);
-				out += rx_plain(rxq, rq_ci, nr, &r, pkts + out,
-						&bytes);
-			}
+			nr = rx_plain_seg(rxq, rq_ci, got, n - done, &r, pkts,
+					  &out, &bytes);
 			rte_mlx5cq_advance(cq, got);
-		} else if (rxq->zip_fmt == 0) {
-			break;
 		} else {
-#ifdef RTE_ARCH_X86
-			if (likely(mlx5cq_rx_vec_ok(rxq)))
-				got = rx_zip_vec(rxq, rq_ci, n - done, &r,
-						 pkts, &out, &bytes, &nr);
-			else
-#endif
-				got = rx_zip_ref(rxq, rq_ci, n - done, &r,
-						 pkts, &out, &bytes, &nr);
+			if (rxq->zip_fmt == 0)
+				break;
+			got = rx_zip_seg(rxq, rq_ci, n - done, &r, pkts, &out,
+					 &bytes, &nr);
 			if (got == 0)
 				break;
 		}

@@ -4,16 +4,19 @@
 
 /*
  * RX of compressed sessions (basic layout, HASH or CSUM mini-CQEs), read
- * in place with rte_mlx5cq_zip_peek(): everything but the length (and the
- * hash in HASH format) comes from the session's title, so the flags,
- * packet type and VLAN of a whole array are computed once, and each
- * mini-CQE becomes its mbuf's fields by one byte shuffle (SSSE3, part of
- * DPDK's x86 baseline) and two 16-byte stores; the replacement's WQE
- * (address, and lkey when the mempool spans several regions) is written
- * in the same pass. Elsewhere, with rx_vec_en=0, or when a chunk was
- * added to the mempool after the queue's setup, the same fields
- * are written per packet by mlx5cq_rx_one(): the reference the RX tests
- * compare with.
+ * in place across their arrays (rte_mlx5cq_zip_session()): everything but
+ * the length (and the hash in HASH format) comes from the session's
+ * title, so the flags, packet type and VLAN of a session are computed
+ * once. With the SIMD stores (x86, rx_vec_en=1) a session is decoded
+ * ahead, up to MLX5CQ_RX_AHEAD_MAX packets in one pass: each pair of
+ * mini-CQEs becomes the fields of two mbufs of the buffer ring by two
+ * byte shuffles (SSSE3, part of DPDK's x86 baseline) and four 16-byte
+ * stores, and the session is consumed from the CQ; the bursts hand the
+ * packets up and replace their buffers (mlx5cq_rx.c). With rx_vec_en=0,
+ * or when a chunk was added to the mempool after the queue's setup, the
+ * burst's share of the session is written per packet by
+ * mlx5cq_rx_one(), replacement and WQE in the same pass: the reference
+ * the RX tests compare with.
  *
  * Mini-CQE (8 bytes, mlx5_prm.h struct mlx5_mini_cqe8): HASH: rx hash
  * result (bytes 0..3, big endian), byte count (4..7); CSUM: checksum
@@ -108,20 +111,23 @@ rx_zip_decode_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 			unsigned int q;
 
 			for (q = 0; q < 8; q += 2) {
-				const __m128i v = _mm_loadu_si128(
-					(const __m128i *)(uintptr_t)(m + 8 * q));
+				const __m128i *a = (const __m128i *)
+						   (uintptr_t)(m + 8 * q);
+				const __m128i v = _mm_loadu_si128(a);
+				const __m128i f0 = _mm_shuffle_epi8(v, sh0);
+				const __m128i f1 = _mm_shuffle_epi8(v, sh1);
 
-				rx_zip_store(b[q], rearm, _mm_or_si128(
-					_mm_shuffle_epi8(v, sh0), fix));
-				rx_zip_store(b[q + 1], rearm, _mm_or_si128(
-					_mm_shuffle_epi8(v, sh1), fix));
+				rx_zip_store(b[q], rearm,
+					     _mm_or_si128(f0, fix));
+				rx_zip_store(b[q + 1], rearm,
+					     _mm_or_si128(f1, fix));
 			}
 			i = e;
 			continue;
 		}
 		for (; i + 2 <= e; i += 2) {
 			const __m128i v = _mm_loadu_si128((const __m128i *)
-						(uintptr_t)(m + 8u * (i - i_0)));
+					(uintptr_t)(m + 8u * (i - i_0)));
 
 			rx_zip_store(elts[(rq_ci + i) & mask], rearm,
 				     _mm_or_si128(_mm_shuffle_epi8(v, sh0),
@@ -133,7 +139,7 @@ rx_zip_decode_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 		if (i < e) {
 			/* The last one alone: 8 bytes, never past the array. */
 			const __m128i v = _mm_loadl_epi64((const __m128i *)
-						(uintptr_t)(m + 8u * (i - i_0)));
+					(uintptr_t)(m + 8u * (i - i_0)));
 
 			rx_zip_store(elts[(rq_ci + i) & mask], rearm,
 				     _mm_or_si128(_mm_shuffle_epi8(v, sh0),
