@@ -86,25 +86,7 @@ rx_zip_decode_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 		volatile const uint8_t *m = rte_mlx5cq__cqe(cq, p < 8 ?
 				first + 1 : first + base) + 8u * (p & 7u);
 		const uint32_t i_0 = i;
-		const uint32_t nx = (first + base + 8) & cq->mask;
 
-		/* The session's slots of the next array's range are
-		 * invalidated when it closes, the next array is read
-		 * next: ask for their lines now (not across the wrap).
-		 */
-		if (likely(nx + 8 <= cq->mask + 1)) {
-			const uintptr_t a = (uintptr_t)rte_mlx5cq__cqe(cq, nx);
-			const unsigned int sh = cq->stride_shift;
-
-			rte_prefetch0((const void *)a);
-			rte_prefetch0((const void *)(a + (1u << sh)));
-			rte_prefetch0((const void *)(a + (2u << sh)));
-			rte_prefetch0((const void *)(a + (3u << sh)));
-			rte_prefetch0((const void *)(a + (4u << sh)));
-			rte_prefetch0((const void *)(a + (5u << sh)));
-			rte_prefetch0((const void *)(a + (6u << sh)));
-			rte_prefetch0((const void *)(a + (7u << sh)));
-		}
 		if (e - i == 8 && ((rq_ci + i) & mask) + 8 <= mask + 1) {
 			/* A whole array into eight consecutive buffers. */
 			struct rte_mbuf **const b = &elts[(rq_ci + i) & mask];
@@ -149,6 +131,30 @@ rx_zip_decode_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 	}
 }
 
+/*
+ * The slots [from, from + n) of the CQ (n a multiple of 4): read (the
+ * arrays) and invalidated when the session closes, right after the
+ * decode: their lines asked for before it, the misses overlap with it.
+ */
+static __rte_always_inline void
+rx_zip_prefetch_slots(const struct rte_mlx5cq *cq, uint32_t from,
+		      uint32_t n)
+{
+	const uint32_t idx = from & cq->mask;
+	const size_t st = (size_t)1 << cq->stride_shift;
+	uintptr_t a = (uintptr_t)rte_mlx5cq__cqe(cq, idx);
+	uint32_t i;
+
+	if (unlikely(idx + n > cq->mask + 1))
+		n = cq->mask + 1 - idx; /* not across the wrap */
+	for (i = 0; i + 4 <= n; i += 4, a += 4 * st) {
+		rte_prefetch0((const void *)a);
+		rte_prefetch0((const void *)(a + st));
+		rte_prefetch0((const void *)(a + 2 * st));
+		rte_prefetch0((const void *)(a + 3 * st));
+	}
+}
+
 uint32_t
 mlx5cq_rx_zip_ahead(struct mlx5cq_rxq *rxq, uint32_t rq_ci)
 {
@@ -175,6 +181,7 @@ mlx5cq_rx_zip_ahead(struct mlx5cq_rxq *rxq, uint32_t rq_ci)
 		for (i = 0; i < k; i++)
 			rte_prefetch0(rxq->elts[(rq_ci + i) & rxq->mask]);
 	}
+	rx_zip_prefetch_slots(rxq->cq, first + pos, k);
 	if (rxq->zip_fmt == RTE_MLX5CQ_COMP_HASH)
 		rx_zip_decode_vec(rxq, t, first, pos, k, rq_ci, 1);
 	else
