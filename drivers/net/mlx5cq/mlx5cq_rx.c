@@ -546,18 +546,19 @@ rx_zip_ref(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t want,
 
 /*
  * The k plain CQEs found by the peek (want: what the burst may still
- * take): the direct path when it applies, else replacements of the
- * burst. Returns the buffers replaced; *out grows by the packets handed
+ * take; pf: their mbuf headers already asked for): the direct path when
+ * it applies, else replacements of the burst. Returns the buffers replaced; *out grows by the packets handed
  * up.
  */
 static __rte_always_inline uint16_t
 rx_plain_seg(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t k,
-	     uint16_t want, struct rx_reps *r, struct rte_mbuf **pkts,
+	     uint16_t want, int pf, struct rx_reps *r, struct rte_mbuf **pkts,
 	     uint16_t *out, uint64_t *bytes)
 {
 	uint16_t nr;
 
-	rx_prefetch_elts(rxq, rq_ci, k);
+	if (!pf)
+		rx_prefetch_elts(rxq, rq_ci, k);
 #ifdef RTE_ARCH_X86
 	if (likely(mlx5cq_rx_vec_ok(rxq)) && rx_direct_ok(rxq, rq_ci, k)) {
 		*out += rx_plain_direct(rxq, rq_ci, k, pkts + *out, bytes,
@@ -594,7 +595,7 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	uint16_t done = 0, out = 0, got, nr;
 	uint64_t bytes = 0;
 	struct rx_reps r;
-	int polled = 0;
+	int polled = 0, pf;
 
 	if (unlikely(!rxq->started))
 		return 0;
@@ -621,14 +622,20 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		rq_ci += got;
 		done += got;
 	}
+	/* Something is there: ask for the burst's mbuf headers before the
+	 * CQEs are read, so both kinds of misses overlap.
+	 */
+	pf = done == 0 && rte_mlx5cq_ready(cq);
+	if (pf)
+		rx_prefetch_elts(rxq, rq_ci, n);
 	while (done < n) {
 		/* Plain receive CQEs (one compare each), else any kind. */
 		got = rte_mlx5cq_peek_op(cq, n - done, RTE_MLX5CQ_OP_RESP_SEND);
 		if (got == 0)
 			got = rte_mlx5cq_peek(cq, n - done);
 		if (got) {
-			nr = rx_plain_seg(rxq, rq_ci, got, n - done, &r, pkts,
-					  &out, &bytes);
+			nr = rx_plain_seg(rxq, rq_ci, got, n - done, pf, &r,
+					  pkts, &out, &bytes);
 			rte_mlx5cq_advance(cq, got);
 		} else {
 			if (rxq->zip_fmt == 0)
