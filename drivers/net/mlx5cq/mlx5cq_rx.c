@@ -623,9 +623,10 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		done += got;
 	}
 	/* Something is there: ask for the burst's mbuf headers before the
-	 * CQEs are read, so both kinds of misses overlap.
+	 * CQEs are read, so both kinds of misses overlap (without sessions
+	 * read in place: a session's decode asks for its own).
 	 */
-	pf = done == 0 && rte_mlx5cq_ready(cq);
+	pf = rxq->zip_fmt == 0 && done == 0 && rte_mlx5cq_ready(cq);
 	if (pf)
 		rx_prefetch_elts(rxq, rq_ci, n);
 	while (done < n) {
