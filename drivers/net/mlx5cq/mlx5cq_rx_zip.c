@@ -131,30 +131,6 @@ rx_zip_decode_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 	}
 }
 
-/*
- * The slots [from, from + n) of the CQ (n a multiple of 4): read (the
- * arrays) and invalidated when the session closes, right after the
- * decode: their lines asked for before it, the misses overlap with it.
- */
-static __rte_always_inline void
-rx_zip_prefetch_slots(const struct rte_mlx5cq *cq, uint32_t from,
-		      uint32_t n)
-{
-	const uint32_t idx = from & cq->mask;
-	const size_t st = (size_t)1 << cq->stride_shift;
-	uintptr_t a = (uintptr_t)rte_mlx5cq__cqe(cq, idx);
-	uint32_t i;
-
-	if (unlikely(idx + n > cq->mask + 1))
-		n = cq->mask + 1 - idx; /* not across the wrap */
-	for (i = 0; i + 4 <= n; i += 4, a += 4 * st) {
-		rte_prefetch0((const void *)a);
-		rte_prefetch0((const void *)(a + st));
-		rte_prefetch0((const void *)(a + 2 * st));
-		rte_prefetch0((const void *)(a + 3 * st));
-	}
-}
-
 uint32_t
 mlx5cq_rx_zip_ahead(struct mlx5cq_rxq *rxq, uint32_t rq_ci)
 {
@@ -181,7 +157,6 @@ mlx5cq_rx_zip_ahead(struct mlx5cq_rxq *rxq, uint32_t rq_ci)
 		for (i = 0; i < k; i++)
 			rte_prefetch0(rxq->elts[(rq_ci + i) & rxq->mask]);
 	}
-	rx_zip_prefetch_slots(rxq->cq, first + pos, k);
 	if (rxq->zip_fmt == RTE_MLX5CQ_COMP_HASH)
 		rx_zip_decode_vec(rxq, t, first, pos, k, rq_ci, 1);
 	else
