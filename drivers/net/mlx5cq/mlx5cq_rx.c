@@ -547,8 +547,8 @@ rx_zip_ref(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t want,
 /*
  * The k plain CQEs found by the peek (want: what the burst may still
  * take; pf: their mbuf headers already asked for): the direct path when
- * it applies, else replacements of the burst. Returns the buffers replaced; *out grows by the packets handed
- * up.
+ * it applies, else replacements of the burst. Returns the buffers
+ * replaced; *out grows by the packets handed up.
  */
 static __rte_always_inline uint16_t
 rx_plain_seg(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t k,
