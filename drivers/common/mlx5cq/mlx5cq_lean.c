@@ -15,16 +15,18 @@
 
 #include "mlx5cq_private.h"
 
-uint16_t
-rte_mlx5cq_zip_peek(struct rte_mlx5cq *cq, const struct rte_mlx5cq_cpl **title,
-		    volatile const uint8_t **minis, uint32_t *pos, uint16_t n)
+/*
+ * The open session, or the one starting at the consumer index (opened
+ * after the owner check and the read barrier). 0 when there is none.
+ */
+static __rte_always_inline struct mlx5cq_zip *
+zip_open_at_ci(struct rte_mlx5cq *cq)
 {
 	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
-	uint32_t left;
 
 	if (unlikely(cq->slow & (RTE_MLX5CQ_SLOW_LOCK |
-				 RTE_MLX5CQ_SLOW_ENHANCED)) || n == 0)
-		return 0;
+				 RTE_MLX5CQ_SLOW_ENHANCED)))
+		return NULL;
 	if (z->cnt == 0) {
 		uint32_t ci = cq->ci;
 		volatile const uint8_t *e = rte_mlx5cq__cqe(cq, ci);
@@ -32,13 +34,43 @@ rte_mlx5cq_zip_peek(struct rte_mlx5cq *cq, const struct rte_mlx5cq_cpl **title,
 
 		if (!rte_mlx5cq__sw_owned(oo, ci, cq->log_n) ||
 		    ((oo >> 2) & 3) != RTE_MLX5CQ_FORMAT_COMPRESSED)
-			return 0;
+			return NULL;
 		rte_io_rmb();
 		if (mlx5cq_zip_open(cq, e, oo, ci, 1) != 0) {
 			MLX5CQ_CNT(cq)->comp_unhandled++;
-			return 0;
+			return NULL;
 		}
 	}
+	return z;
+}
+
+uint32_t
+rte_mlx5cq_zip_session(struct rte_mlx5cq *cq,
+		       const struct rte_mlx5cq_cpl **title, uint32_t *first,
+		       uint32_t *pos)
+{
+	struct mlx5cq_zip *z = zip_open_at_ci(cq);
+
+	if (z == NULL)
+		return 0;
+	*title = &z->trec;
+	*first = z->end - z->cnt;
+	*pos = z->ai;
+	return z->cnt - z->ai;
+}
+
+uint16_t
+rte_mlx5cq_zip_peek(struct rte_mlx5cq *cq, const struct rte_mlx5cq_cpl **title,
+		    volatile const uint8_t **minis, uint32_t *pos, uint16_t n)
+{
+	struct mlx5cq_zip *z;
+	uint32_t left;
+
+	if (n == 0)
+		return 0;
+	z = zip_open_at_ci(cq);
+	if (z == NULL)
+		return 0;
 	/* What is left of the current array (8 mini-CQEs a slot). */
 	left = RTE_MIN(z->cnt - z->ai, 8u - (z->ai & 7u));
 	*title = &z->trec;
@@ -51,10 +83,21 @@ void
 rte_mlx5cq_zip_advance(struct rte_mlx5cq *cq, uint16_t k)
 {
 	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
+	uint32_t left, take;
 
 	if (k == 0 || z->cnt == 0)
 		return;
-	mlx5cq_zip_consume(cq, k);
+	if (k >= z->cnt - z->ai) {
+		/* The rest of the session: closed in one step. */
+		k = (uint16_t)(z->cnt - z->ai);
+		mlx5cq_zip_consume(cq, k);
+	} else {
+		/* Array by array: the state moves as the poll moves it. */
+		for (left = k; left != 0; left -= take) {
+			take = RTE_MIN(left, 8u - (z->ai & 7u));
+			mlx5cq_zip_consume(cq, take);
+		}
+	}
 	MLX5CQ_CNT(cq)->minis += k;
 	cq->polls++;
 	cq->completions += k;

@@ -497,15 +497,94 @@ uint16_t rte_mlx5cq_zip_peek(struct rte_mlx5cq *cq,
 			     uint16_t n);
 
 /**
- * Consume k mini-CQEs given by rte_mlx5cq_zip_peek(): the consumed slots
- * are invalidated as the basic layout requires, the counters count them,
+ * Lean path, rte_mlx5cq_peek() for a stream of one kind: count the CQEs
+ * ready at the consumer index that are software-owned, of opcode op and
+ * format 0 (no inline data; the solicited-event bit is not looked at),
+ * at most n, not past the end of the ring, with one compare each; then a
+ * read barrier orders the caller's payload reads. The count stops at any
+ * other CQE (another opcode, compressed, error, hardware-owned): the
+ * caller goes on with rte_mlx5cq_peek(), the session functions or
+ * rte_mlx5cq_poll_burst(). Read the CQEs with rte_mlx5cq_peek_cqe(),
+ * consume them with rte_mlx5cq_advance().
+ *
+ * @param cq
+ *   CQ created SINGLE_THREADED (0 when the poll is not on the inline
+ *   path, as rte_mlx5cq_peek()).
+ * @param n
+ *   Maximum number of CQEs.
+ * @param op
+ *   Opcode (enum rte_mlx5cq_opcode, below RTE_MLX5CQ_OP_REQ_ERR).
+ * @return
+ *   Number of such CQEs ready.
+ */
+static __rte_always_inline uint16_t
+rte_mlx5cq_peek_op(const struct rte_mlx5cq *cq, uint16_t n, uint8_t op)
+{
+	const size_t st = (size_t)1 << cq->stride_shift;
+	const uint32_t idx = cq->ci & cq->mask;
+	const uint32_t want = (uint32_t)(op << 4 | ((cq->ci >> cq->log_n) & 1));
+	volatile const uint8_t *p = cq->ring + cq->cqe_off + idx * st +
+				    RTE_MLX5CQ_CQE_OP_OWN;
+	uint32_t room = cq->mask + 1 - idx;
+	uint16_t k = 0;
+
+	if (unlikely(cq->slow & ~RTE_MLX5CQ_SLOW_VEC))
+		return 0;
+	if (room < n)
+		n = (uint16_t)room;
+	/* Four owner bytes in one compare, then one by one. */
+	for (; k + 4 <= n; k += 4, p += 4 * st)
+		if (((p[0] | (uint32_t)p[st] << 8 | (uint32_t)p[2 * st] << 16 |
+		      (uint32_t)p[3 * st] << 24) & 0xfdfdfdfdu) !=
+		    want * 0x01010101u)
+			break;
+	for (; k < n; k++, p += st)
+		if ((*p & 0xfdu) != want)
+			break;
+	rte_io_rmb();
+	return k;
+}
+
+/**
+ * Lean path for compressed sessions (basic layout), whole session: what
+ * is left of the open session, or of the one starting at the consumer
+ * index (opened as rte_mlx5cq_zip_peek() opens it), with its title decoded
+ * once. The caller reads the mini-CQEs in place across arrays: the one at
+ * position p of the session is the (p % 8)-th 8-byte mini-CQE of the
+ * entry at ring index first + 1 when p < 8, else first + (p & ~7)
+ * (rte_mlx5cq__cqe() masks the index: a session may wrap the ring), in
+ * the format rte_mlx5cq_zip_peek() describes, and consumes them with
+ * rte_mlx5cq_zip_advance(), in one call or several.
+ *
+ * @param cq
+ *   CQ created SINGLE_THREADED with the basic layout (0 otherwise).
+ * @param title
+ *   Set to the session's title record.
+ * @param first
+ *   Set to the ring index (free running) of the session's title CQE.
+ * @param pos
+ *   Set to the position in the session of the next mini-CQE to read.
+ * @return
+ *   Mini-CQEs left in the session; 0 when no session is open and none
+ *   starts at the consumer index.
+ */
+__rte_experimental
+uint32_t rte_mlx5cq_zip_session(struct rte_mlx5cq *cq,
+				const struct rte_mlx5cq_cpl **title,
+				uint32_t *first, uint32_t *pos);
+
+/**
+ * Consume k mini-CQEs given by rte_mlx5cq_zip_peek() or
+ * rte_mlx5cq_zip_session() (k may span arrays): the consumed slots are
+ * invalidated as the basic layout requires, the counters count them,
  * and at the session's end the consumer index moves past it and is
  * published (doorbell record after a write barrier).
  *
  * @param cq
  *   CQ.
  * @param k
- *   Mini-CQEs consumed (at most what rte_mlx5cq_zip_peek() returned).
+ *   Mini-CQEs consumed (at most what is left of the session; more are
+ *   not consumed).
  */
 __rte_experimental
 void rte_mlx5cq_zip_advance(struct rte_mlx5cq *cq, uint16_t k);

@@ -229,6 +229,10 @@ struct mlx5cq_rxq {
 	uint8_t rx_vec; /* rx_vec_en: SIMD stores (x86). */
 	uint16_t port_id;
 	uint16_t idx;
+	/* Packets of a compressed session decoded ahead into the mbufs of
+	 * WQEs rq_ci.. (consumed from the CQ, not handed up yet).
+	 */
+	uint32_t zip_ahead;
 	uint64_t offloads;
 	uint8_t started;
 	uint8_t deferred;

@@ -9,30 +9,36 @@
  * WQE counter is not needed, and the stride index of compressed STRIDX
  * formats is not defined on such queues (the emulated HCA writes 0).
  *
- * One pass, segment by segment, on the lean paths:
- * - plain CQEs (rte_mlx5cq_peek / rte_mlx5cq_advance): each CQE is read
- *   once and turned into its mbuf (8-byte rearm template: data_off,
- *   refcnt, nb_segs, port; packet type and checksum flags from two tables
- *   indexed by the CQE's header-type bits; length, VLAN, RSS hash);
+ * Segment by segment, on the lean paths:
+ * - packets of a compressed session decoded ahead by an earlier burst
+ *   (rxq->zip_ahead), first;
+ * - plain CQEs (rte_mlx5cq_peek_op for receive CQEs, else
+ *   rte_mlx5cq_peek; rte_mlx5cq_advance): each CQE is read once and
+ *   turned into its mbuf (8-byte rearm template: data_off, refcnt,
+ *   nb_segs, port; packet type and checksum flags from two tables indexed
+ *   by the CQE's header-type bits; length, VLAN, RSS hash);
  * - compressed sessions of the basic layout in HASH or CSUM format
- *   (rte_mlx5cq_zip_peek / rte_mlx5cq_zip_advance): the mini-CQEs of an
- *   array straight into their mbufs (mlx5cq_rx_zip.c).
+ *   (rte_mlx5cq_zip_session / rte_mlx5cq_zip_advance): decoded ahead into
+ *   the mbufs of the buffer ring, or per packet (mlx5cq_rx_zip.c).
  * On x86 with rx_vec_en=1 (default) both write the mbufs with byte
  * shuffles and 16-byte stores; rx_vec_en=0 writes them per packet, the
  * reference. Error CQEs, the other mini-CQE formats and the enhanced
  * layout go through the records of rte_mlx5cq_poll_burst().
- * Replacements come raw from the mempool (no
- * reset: every field a received mbuf needs is written here), once per
- * burst, as many as the pool gives: a WQE whose buffer cannot be replaced
- * keeps its buffer and the packet is dropped (rx_nombuf); what is left is
- * returned. Only the WQE address is rewritten (byte count fixed at queue
- * start), in the pass that hands the packet up; when the mempool spans
- * several memory regions the lkey too, in the same pass, from the
- * queue's lkey table (mlx5cq_mr_tbl.c: one load, a tag check). The RQ
+ * Replacements come raw from the mempool (no reset: every field a
+ * received mbuf needs is written here). With the SIMD stores, one lkey
+ * and no wrap of the buffer ring in the segment they are taken in one get
+ * straight into the ring and the WQE addresses written in one pass
+ * after; elsewhere once per burst, as many as the pool gives, and each
+ * WQE in the pass that hands its packet up (the lkey too when the mempool
+ * spans several memory regions, from the queue's lkey table,
+ * mlx5cq_mr_tbl.c: one load, a tag check). A WQE whose buffer cannot be
+ * replaced keeps its buffer and the packet is dropped (rx_nombuf). Only
+ * the WQE address is rewritten (byte count fixed at queue start). The RQ
  * doorbell record is updated once per burst after a write barrier.
  */
 
 #include <rte_io.h>
+#include <rte_memcpy.h>
 #include <rte_vect.h>
 
 #include "mlx5cq_rx.h"
@@ -55,6 +61,7 @@ mlx5cq_rxq_post_all(struct mlx5cq_rxq *rxq)
 	}
 	rxq->pi = rxq->desc_n;
 	rxq->rq_ci = 0;
+	rxq->zip_ahead = 0;
 	rte_io_wmb();
 	rxq->dbrec[0] = rte_cpu_to_be_32(rxq->pi & 0xffff);
 }
@@ -98,44 +105,216 @@ rx_reps_get(struct mlx5cq_rxq *rxq, struct rx_reps *r, uint16_t need,
 static __rte_always_inline void
 rx_prefetch_elts(const struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t k)
 {
+	const uint32_t idx = rq_ci & rxq->mask;
 	uint16_t i;
 
+	if (likely(idx + k <= rxq->desc_n)) {
+		struct rte_mbuf *const *e = &rxq->elts[idx];
+
+		for (i = 0; i + 4 <= k; i += 4) {
+			rte_prefetch0(e[i]);
+			rte_prefetch0(e[i + 1]);
+			rte_prefetch0(e[i + 2]);
+			rte_prefetch0(e[i + 3]);
+		}
+		for (; i < k; i++)
+			rte_prefetch0(e[i]);
+		return;
+	}
 	for (i = 0; i < k; i++)
 		rte_prefetch0(rxq->elts[(rq_ci + i) & rxq->mask]);
 }
 
+/*
+ * Whether k packets from WQE rq_ci on may take the direct hand-up: one
+ * lkey for the whole mempool (only WQE addresses change) and no wrap of
+ * the buffer ring.
+ */
+static __rte_always_inline int
+rx_direct_ok(const struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t k)
+{
+	return likely(rxq->mrt == NULL) &&
+	       (rq_ci & rxq->mask) + k <= rxq->desc_n;
+}
+
+/*
+ * k mbufs of the queue's mempool into objs: straight from this lcore's
+ * cache when it holds them (one copy: their order does not matter
+ * here), else rte_mempool_get_bulk(). 0, or < 0 and nothing taken.
+ */
+static __rte_always_inline int
+rx_mp_get(struct rte_mempool *mp, struct rte_mbuf **objs, uint16_t k)
+{
+	struct rte_mempool_cache *c = rte_mempool_default_cache(mp,
+							rte_lcore_id());
+
+	if (likely(c != NULL && c->len >= k)) {
+		c->len -= k;
+		rte_memcpy(objs, &c->objs[c->len], k * sizeof(objs[0]));
+		RTE_MEMPOOL_CACHE_STAT_ADD(c, get_success_bulk, 1);
+		RTE_MEMPOOL_CACHE_STAT_ADD(c, get_success_objs, k);
+		return 0;
+	}
+	return rte_mempool_get_bulk(mp, (void **)objs, k);
+}
+
+/*
+ * Replace the buffers of the k packets pkts[0..k) taken from WQEs
+ * idx..idx+k-1 (rx_direct_ok()) straight from the mempool, in one get.
+ * Returns how many are replaced, the first ones: when the pool is short,
+ * those it gives buffers for; the others stay posted (their packets are
+ * dropped, counted by the caller). With sum, *bytes grows by the
+ * pkt_len of the packets replaced (read in the same pass).
+ */
+static __rte_always_inline uint16_t
+rx_replace_direct(struct mlx5cq_rxq *rxq, uint32_t idx, uint16_t k,
+		  struct rte_mbuf **pkts, int sum, uint64_t *bytes)
+{
+	struct rte_mbuf **const e = &rxq->elts[idx];
+	volatile struct mlx5_wqe_dseg_rx *const w = &rxq->wqes[idx];
+	uint64_t b0 = 0, b1 = 0;
+	uint16_t i, nr = k;
+
+	if (unlikely(rx_mp_get(rxq->mp, e, k) != 0)) {
+		for (nr = 0; nr < k; nr++)
+			if (rte_mempool_get(rxq->mp, (void **)&e[nr]) != 0)
+				break;
+		for (i = nr; i < k; i++)
+			e[i] = pkts[i];
+	}
+	/* Two at a time: the stores are to a volatile ring. */
+	for (i = 0; i + 2 <= nr; i += 2) {
+		const uintptr_t a0 = (uintptr_t)e[i]->buf_addr;
+		const uintptr_t a1 = (uintptr_t)e[i + 1]->buf_addr;
+
+		if (sum) {
+			b0 += pkts[i]->pkt_len;
+			b1 += pkts[i + 1]->pkt_len;
+		}
+		w[i].addr = rte_cpu_to_be_64(a0 + RTE_PKTMBUF_HEADROOM);
+		w[i + 1].addr = rte_cpu_to_be_64(a1 + RTE_PKTMBUF_HEADROOM);
+	}
+	if (i < nr) {
+		if (sum)
+			b0 += pkts[i]->pkt_len;
+		w[i].addr = rte_cpu_to_be_64((uintptr_t)e[i]->buf_addr +
+					     RTE_PKTMBUF_HEADROOM);
+	}
+	if (sum)
+		*bytes += b0 + b1;
+	return nr;
+}
+
+/*
+ * Hand up the k packets already written into the mbufs of WQEs
+ * idx..idx+k-1 (rx_direct_ok()), replaced by rx_replace_direct().
+ * Returns how many are handed up.
+ */
+static __rte_always_inline uint16_t
+rx_up_direct(struct mlx5cq_rxq *rxq, uint32_t idx, uint16_t k,
+	     struct rte_mbuf **pkts, uint64_t *bytes)
+{
+	rte_memcpy(pkts, &rxq->elts[idx], k * sizeof(pkts[0]));
+	return rx_replace_direct(rxq, idx, k, pkts, 1, bytes);
+}
+
 #ifdef RTE_ARCH_X86
+/* What a burst's CQEs of one header-type value share (most of a stream). */
+struct rx_hte_memo {
+	uint32_t hte; /* UINT32_MAX: none yet. */
+	uint32_t ptype;
+	int vlan;
+	__m128i rearm; /* Template + ol_flags. */
+};
+
 /*
  * One plain CQE into mbuf m with SSSE3 shuffles: bytes 32..47 of the CQE
  * give pkt_len and data_len (byte count, 44..47), bytes 16..31 the VLAN
  * (30..31), all swapped; the hash (12..15) and the packet type are
- * inserted; two aligned 16-byte stores (template + flags, RX fields).
+ * inserted; two aligned 16-byte stores (template + flags, RX fields),
+ * the second returned. The flags, packet type and template of the
+ * previous CQE's header-type value are reused: one compare per CQE in a
+ * stream of one kind.
  */
-static __rte_always_inline void
-rx_plain_vec_one(const struct mlx5cq_rxq *rxq, volatile const uint8_t *e,
-		 struct rte_mbuf *m, __m128i sh_len, __m128i sh_vlan)
+static __rte_always_inline __m128i
+rx_plain_vec_memo(const struct mlx5cq_rxq *rxq, struct rx_hte_memo *mm,
+		  volatile const uint8_t *e, struct rte_mbuf *m,
+		  __m128i sh_len, __m128i sh_vlan)
 {
-	const __m128i mid = _mm_loadu_si128((const __m128i *)
-					    (uintptr_t)(e + 16));
+	const uint16_t hte = rte_mlx5cq__be16(e, RTE_MLX5CQ_CQE_HDR_TYPE_ETC);
 	const __m128i hi = _mm_loadu_si128((const __m128i *)
 					   (uintptr_t)(e + 32));
-	const uint16_t hte = rte_mlx5cq__be16(e, RTE_MLX5CQ_CQE_HDR_TYPE_ETC);
-	const unsigned int t = MLX5CQ_RX_LUT_IDX(hte);
-	uint64_t ol = mlx5cq_rx_csum_lut[t] | rxq->ol_rss;
 	__m128i f = _mm_shuffle_epi8(hi, sh_len);
 	uintptr_t b = (uintptr_t)m;
 
-	if ((hte & RTE_MLX5CQ_HDR_VLAN_STRIPPED) && rxq->vlan_strip) {
-		ol |= RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED;
+	if (unlikely(hte != mm->hte)) {
+		const unsigned int t = MLX5CQ_RX_LUT_IDX(hte);
+		uint64_t ol = mlx5cq_rx_csum_lut[t] | rxq->ol_rss;
+
+		mm->vlan = (hte & RTE_MLX5CQ_HDR_VLAN_STRIPPED) &&
+			   rxq->vlan_strip;
+		if (mm->vlan)
+			ol |= RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED;
+		mm->hte = hte;
+		mm->ptype = mlx5cq_rx_ptype_lut[t];
+		mm->rearm = _mm_set_epi64x((long long)ol,
+					   (long long)rxq->mbuf_initializer);
+	}
+	if (mm->vlan) {
+		const __m128i mid = _mm_loadu_si128((const __m128i *)
+						    (uintptr_t)(e + 16));
+
 		f = _mm_or_si128(f, _mm_shuffle_epi8(mid, sh_vlan));
 	}
-	f = _mm_insert_epi32(f, (int)mlx5cq_rx_ptype_lut[t], 0);
+	f = _mm_insert_epi32(f, (int)mm->ptype, 0);
 	f = _mm_insert_epi32(f, (int)rte_mlx5cq__be32(e,
 				RTE_MLX5CQ_CQE_RX_HASH_RES), 3);
-	_mm_store_si128((__m128i *)(b + MLX5CQ_RX_OFF_REARM),
-			_mm_set_epi64x((long long)ol,
-				       (long long)rxq->mbuf_initializer));
+	_mm_store_si128((__m128i *)(b + MLX5CQ_RX_OFF_REARM), mm->rearm);
 	_mm_store_si128((__m128i *)(b + MLX5CQ_RX_OFF_PTYPE), f);
+	return f;
+}
+#endif
+
+#ifdef RTE_ARCH_X86
+/*
+ * Plain CQEs, SIMD stores, direct hand-up (rx_direct_ok()): the k CQEs
+ * found by rte_mlx5cq_peek() into their mbufs, then rx_up_direct().
+ * Returns the packets handed up, *nr the buffers replaced.
+ */
+static __rte_always_inline uint16_t
+rx_plain_direct(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t k,
+		struct rte_mbuf **pkts, uint64_t *bytes, uint16_t *nr)
+{
+	const struct rte_mlx5cq *cq = rxq->cq;
+	const uint32_t idx = rq_ci & rxq->mask;
+	struct rte_mbuf **const e = &rxq->elts[idx];
+	/* As rx_plain(). */
+	const __m128i sh_len = _mm_setr_epi8(-1, -1, -1, -1,
+		15, 14, 13, 12, 15, 14, -1, -1, -1, -1, -1, -1);
+	const __m128i sh_vlan = _mm_setr_epi8(-1, -1, -1, -1,
+		-1, -1, -1, -1, -1, -1, 15, 14, -1, -1, -1, -1);
+	/* Consecutive entries: rte_mlx5cq_peek*() stop at the ring end. */
+	volatile const uint8_t *c = rte_mlx5cq_peek_cqe(cq, 0);
+	const size_t st = (size_t)1 << cq->stride_shift;
+	__m128i len = _mm_setzero_si128();
+	struct rx_hte_memo memo = { .hte = UINT32_MAX };
+	uint64_t b;
+	uint16_t i;
+
+	for (i = 0; i < k; i++, c += st) {
+		struct rte_mbuf *m = e[i];
+
+		len = _mm_add_epi32(len, rx_plain_vec_memo(rxq, &memo, c, m,
+							   sh_len, sh_vlan));
+		pkts[i] = m;
+	}
+	/* Lane 1 summed pkt_len: at most MLX5CQ_BURST_MAX of 64 KiB. */
+	b = (uint32_t)_mm_extract_epi32(len, 1);
+	*nr = rx_replace_direct(rxq, idx, k, pkts, 0, NULL);
+	for (i = *nr; unlikely(i < k); i++)
+		b -= pkts[i]->pkt_len;
+	*bytes += b;
+	return *nr;
 }
 #endif
 
@@ -159,13 +338,14 @@ rx_plain(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t nr,
 		const __m128i sh_vlan = _mm_setr_epi8(-1, -1, -1, -1,
 			-1, -1, -1, -1, -1, -1, 15, 14, -1, -1, -1, -1);
 		const struct mlx5cq_rx_lkc lkc = mlx5cq_rx_lkc(rxq);
+		struct rx_hte_memo memo = { .hte = UINT32_MAX };
 
 		for (i = 0; i < nr; i++) {
 			volatile const uint8_t *e = rte_mlx5cq_peek_cqe(cq, i);
 			uint32_t idx = (rq_ci + i) & rxq->mask;
 			struct rte_mbuf *m = rxq->elts[idx];
 
-			rx_plain_vec_one(rxq, e, m, sh_len, sh_vlan);
+			rx_plain_vec_memo(rxq, &memo, e, m, sh_len, sh_vlan);
 			*bytes += m->pkt_len;
 			pkts[i] = m;
 			mlx5cq_rx_post(rxq, &lkc, idx, rep[i]);
@@ -189,6 +369,69 @@ rx_plain(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t nr,
 		pkts[out++] = m;
 	}
 	r->used += nr;
+	return out;
+}
+
+/*
+ * Hand up the k packets decoded ahead in the mbufs of WQEs rq_ci.. with
+ * the nr replacements ready (the buffers of the others stay posted: the
+ * packets are dropped, counted by the caller). When the mempool spans
+ * several regions a replacement without lkey (a chunk added after the
+ * queue's setup) goes back to its pool and that packet is dropped too,
+ * as mlx5cq_rx_one() does.
+ */
+static __rte_always_inline uint16_t
+rx_ahead_up(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t nr,
+	    struct rx_reps *r, struct rte_mbuf **pkts, uint64_t *bytes)
+{
+	struct rte_mbuf **const elts = rxq->elts;
+	volatile struct mlx5_wqe_dseg_rx *const wqes = rxq->wqes;
+	struct rte_mbuf **const rep = &r->m[r->used];
+	const uint32_t mask = rxq->mask;
+	uint64_t b = 0;
+	uint16_t i, out = 0;
+
+	r->used += nr;
+	if (likely(rxq->mrt == NULL)) {
+		for (i = 0; i < nr; i++) {
+			const uint32_t idx = (rq_ci + i) & mask;
+			struct rte_mbuf *m = elts[idx];
+			struct rte_mbuf *x = rep[i];
+
+			pkts[i] = m;
+			b += m->pkt_len;
+			elts[idx] = x;
+			wqes[idx].addr = rte_cpu_to_be_64((uintptr_t)
+				x->buf_addr + RTE_PKTMBUF_HEADROOM);
+		}
+		*bytes += b;
+		return nr;
+	}
+	{
+		const struct mlx5cq_rx_lkc c = mlx5cq_rx_lkc(rxq);
+
+		for (i = 0; i < nr; i++) {
+			const uint32_t idx = (rq_ci + i) & mask;
+			struct rte_mbuf *m = elts[idx];
+			struct rte_mbuf *x = rep[i];
+			uintptr_t addr = (uintptr_t)x->buf_addr +
+					 RTE_PKTMBUF_HEADROOM;
+			uint32_t lk = mlx5cq_rx_rep_lkey(rxq, &c, addr,
+							 x->pool);
+
+			if (unlikely(lk == UINT32_MAX)) {
+				rte_mempool_put(x->pool, x);
+				rxq->st.errors++;
+				continue;
+			}
+			pkts[out++] = m;
+			b += m->pkt_len;
+			elts[idx] = x;
+			wqes[idx].lkey = rte_cpu_to_be_32(lk);
+			wqes[idx].addr = rte_cpu_to_be_64(addr);
+		}
+	}
+	*bytes += b;
 	return out;
 }
 
@@ -238,6 +481,111 @@ rx_records(struct mlx5cq_rxq *rxq, uint32_t *rq_ci, uint16_t n,
 	return out;
 }
 
+#ifdef RTE_ARCH_X86
+/*
+ * A compressed session at the consumer index, SIMD stores: decoded ahead
+ * in one pass (mlx5cq_rx_zip_ahead()), what the burst has room for (want)
+ * handed up, the rest left in the buffer ring for the next bursts.
+ * Returns the packets taken from the ring (0: no session), *nr the
+ * replacements they got, *out grows by the packets handed up.
+ */
+static __rte_always_inline uint16_t
+rx_zip_vec(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t want,
+	   struct rx_reps *r, struct rte_mbuf **pkts, uint16_t *out,
+	   uint64_t *bytes, uint16_t *nr)
+{
+	uint32_t left = mlx5cq_rx_zip_ahead(rxq, rq_ci);
+	uint16_t got;
+
+	if (left == 0)
+		return 0;
+	got = (uint16_t)RTE_MIN(left, (uint32_t)want);
+	rxq->zip_ahead = left - got;
+	if (rx_direct_ok(rxq, rq_ci, got)) {
+		*nr = rx_up_direct(rxq, rq_ci & rxq->mask, got, pkts + *out,
+				   bytes);
+		*out += *nr;
+		return got;
+	}
+	*nr = rx_reps_get(rxq, r, got, want);
+	*out += rx_ahead_up(rxq, rq_ci, *nr, r, pkts + *out, bytes);
+	return got;
+}
+#endif
+
+/*
+ * A compressed session at the consumer index, per packet (the
+ * reference): at most want of its mini-CQEs read in place and consumed.
+ * Returns and sets as rx_zip_vec().
+ */
+static __rte_always_inline uint16_t
+rx_zip_ref(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t want,
+	   struct rx_reps *r, struct rte_mbuf **pkts, uint16_t *out,
+	   uint64_t *bytes, uint16_t *nr)
+{
+	const struct rte_mlx5cq_cpl *t;
+	uint32_t first, pos;
+	uint32_t left = rte_mlx5cq_zip_session(rxq->cq, &t, &first, &pos);
+	uint16_t got;
+
+	if (left == 0)
+		return 0;
+	got = (uint16_t)RTE_MIN(left, (uint32_t)want);
+	/* A session is likely to fill the burst: the mbuf headers of all
+	 * of it, once.
+	 */
+	if (r->have == 0)
+		rx_prefetch_elts(rxq, rq_ci, want);
+	*nr = rx_reps_get(rxq, r, got, want);
+	*out += mlx5cq_rx_minis(rxq, t, first, pos, *nr, rq_ci,
+				&r->m[r->used], pkts + *out, bytes);
+	r->used += *nr;
+	rte_mlx5cq_zip_advance(rxq->cq, got);
+	return got;
+}
+
+/*
+ * The k plain CQEs found by the peek (want: what the burst may still
+ * take; pf: their mbuf headers already asked for): the direct path when
+ * it applies, else replacements of the burst. Returns the buffers
+ * replaced; *out grows by the packets handed up.
+ */
+static __rte_always_inline uint16_t
+rx_plain_seg(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t k,
+	     uint16_t want, int pf, struct rx_reps *r, struct rte_mbuf **pkts,
+	     uint16_t *out, uint64_t *bytes)
+{
+	uint16_t nr;
+
+	if (!pf)
+		rx_prefetch_elts(rxq, rq_ci, k);
+#ifdef RTE_ARCH_X86
+	if (likely(mlx5cq_rx_vec_ok(rxq)) && rx_direct_ok(rxq, rq_ci, k)) {
+		*out += rx_plain_direct(rxq, rq_ci, k, pkts + *out, bytes,
+					&nr);
+		return nr;
+	}
+#endif
+	nr = rx_reps_get(rxq, r, k, want);
+	*out += rx_plain(rxq, rq_ci, nr, r, pkts + *out, bytes);
+	return nr;
+}
+
+/* A compressed session at the consumer index: rx_zip_vec() or the
+ * reference, rx_zip_ref().
+ */
+static __rte_always_inline uint16_t
+rx_zip_seg(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t want,
+	   struct rx_reps *r, struct rte_mbuf **pkts, uint16_t *out,
+	   uint64_t *bytes, uint16_t *nr)
+{
+#ifdef RTE_ARCH_X86
+	if (likely(mlx5cq_rx_vec_ok(rxq)))
+		return rx_zip_vec(rxq, rq_ci, want, r, pkts, out, bytes, nr);
+#endif
+	return rx_zip_ref(rxq, rq_ci, want, r, pkts, out, bytes, nr);
+}
+
 uint16_t
 mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
@@ -247,7 +595,7 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	uint16_t done = 0, out = 0, got, nr;
 	uint64_t bytes = 0;
 	struct rx_reps r;
-	int polled = 0;
+	int polled = 0, pf;
 
 	if (unlikely(!rxq->started))
 		return 0;
@@ -258,34 +606,45 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		n = MLX5CQ_BURST_MAX;
 	r.have = 0;
 	r.used = 0;
+	if (rxq->zip_ahead != 0) {
+		/* The rest of a session decoded by an earlier burst. */
+		got = (uint16_t)RTE_MIN(rxq->zip_ahead, (uint32_t)n);
+		if (rx_direct_ok(rxq, rq_ci, got)) {
+			nr = rx_up_direct(rxq, rq_ci & rxq->mask, got, pkts,
+					  &bytes);
+		} else {
+			nr = rx_reps_get(rxq, &r, got, n);
+			nr = rx_ahead_up(rxq, rq_ci, nr, &r, pkts, &bytes);
+		}
+		out += nr;
+		rxq->st.nombuf += got - nr;
+		rxq->zip_ahead -= got;
+		rq_ci += got;
+		done += got;
+	}
+	/* Something is there: ask for the burst's mbuf headers before the
+	 * CQEs are read, so both kinds of misses overlap (without sessions
+	 * read in place: a session's decode asks for its own).
+	 */
+	pf = rxq->zip_fmt == 0 && done == 0 && rte_mlx5cq_ready(cq);
+	if (pf)
+		rx_prefetch_elts(rxq, rq_ci, n);
 	while (done < n) {
-		const struct rte_mlx5cq_cpl *t;
-		volatile const uint8_t *m;
-		uint32_t pos;
-
-		got = rte_mlx5cq_peek(cq, n - done);
+		/* Plain receive CQEs (one compare each), else any kind. */
+		got = rte_mlx5cq_peek_op(cq, n - done, RTE_MLX5CQ_OP_RESP_SEND);
+		if (got == 0)
+			got = rte_mlx5cq_peek(cq, n - done);
 		if (got) {
-			rx_prefetch_elts(rxq, rq_ci, got);
-			nr = rx_reps_get(rxq, &r, got, n - done);
-			out += rx_plain(rxq, rq_ci, nr, &r, pkts + out, &bytes);
+			nr = rx_plain_seg(rxq, rq_ci, got, n - done, pf, &r,
+					  pkts, &out, &bytes);
 			rte_mlx5cq_advance(cq, got);
 		} else {
 			if (rxq->zip_fmt == 0)
 				break;
-			got = rte_mlx5cq_zip_peek(cq, &t, &m, &pos, n - done);
+			got = rx_zip_seg(rxq, rq_ci, n - done, &r, pkts, &out,
+					 &bytes, &nr);
 			if (got == 0)
 				break;
-			/* A session is likely to fill the burst: the mbuf
-			 * headers of all of it, once.
-			 */
-			if (r.have == 0)
-				rx_prefetch_elts(rxq, rq_ci, n - done);
-			nr = rx_reps_get(rxq, &r, got, n - done);
-			out += mlx5cq_rx_minis(rxq, t, m, nr, rq_ci,
-					       &r.m[r.used], pkts + out,
-					       &bytes);
-			r.used += nr;
-			rte_mlx5cq_zip_advance(cq, got);
 		}
 		/* No replacement: the buffers stay posted, packets dropped. */
 		rxq->st.nombuf += got - nr;

@@ -111,6 +111,19 @@ mlx5cq_rx_lkey(struct mlx5cq_rxq *rxq, const struct mlx5cq_rx_lkc *c,
 }
 
 /*
+ * Lkey of replacement buffer addr (mempool spanning several regions):
+ * the table knows the chunks it was built from only; UINT32_MAX: none.
+ */
+static __rte_always_inline uint32_t
+mlx5cq_rx_rep_lkey(struct mlx5cq_rxq *rxq, const struct mlx5cq_rx_lkc *c,
+		   uintptr_t addr, struct rte_mempool *mp)
+{
+	return likely(rxq->mp->nb_mem_chunks == rxq->mrt->chunks) ?
+	       mlx5cq_rx_lkey(rxq, c, addr, mp) :
+	       mlx5cq_mr_lookup_cold(&rxq->mrc, addr, mp);
+}
+
+/*
  * Post r in WQE idx: address and, when the mempool spans several
  * regions, lkey in the same pass (the SIMD paths: every lkey of the
  * pool's memory is known, mlx5cq_rx_vec_ok()).
@@ -162,10 +175,7 @@ mlx5cq_rx_one(struct mlx5cq_rxq *rxq, uint32_t idx, struct rte_mbuf *m,
 	if (unlikely(rxq->mrt != NULL)) {
 		const struct mlx5cq_rx_lkc c = mlx5cq_rx_lkc(rxq);
 
-		/* The table knows the chunks it was built from only. */
-		lk = likely(rxq->mp->nb_mem_chunks == rxq->mrt->chunks) ?
-		     mlx5cq_rx_lkey(rxq, &c, addr, r->pool) :
-		     mlx5cq_mr_lookup_cold(&rxq->mrc, addr, r->pool);
+		lk = mlx5cq_rx_rep_lkey(rxq, &c, addr, r->pool);
 		if (unlikely(lk == UINT32_MAX)) {
 			rte_mempool_put(r->pool, r);
 			rxq->st.errors++;
@@ -188,17 +198,30 @@ mlx5cq_rx_one(struct mlx5cq_rxq *rxq, uint32_t idx, struct rte_mbuf *m,
 	return 0;
 }
 
+/* Most packets a compressed session is decoded ahead by (one pass). */
+#define MLX5CQ_RX_AHEAD_MAX 64
+
 /*
- * Hand up the buffers of the k mini-CQEs at m (one array of an open
- * compressed session whose title is t, HASH or CSUM format) from WQE
- * rq_ci on, with replacements rep[0..k); the packets go to pkts.
- * Returns the number handed up; *bytes grows by their lengths.
- * mlx5cq_rx_zip.c.
+ * SIMD stores (x86): decode what is left of the open compressed session,
+ * or of the one at the CQ's consumer index, at most MLX5CQ_RX_AHEAD_MAX
+ * mini-CQEs, into the mbufs of WQEs rq_ci.. (fields only; they stay in
+ * the buffer ring), and consume them from the CQ. Returns how many
+ * (rxq->zip_ahead is the caller's). mlx5cq_rx_zip.c.
+ */
+uint32_t mlx5cq_rx_zip_ahead(struct mlx5cq_rxq *rxq, uint32_t rq_ci);
+
+/*
+ * Hand up the buffers of k mini-CQEs of the open compressed session
+ * whose title is t (HASH or CSUM format; title CQE at ring index first),
+ * from position pos of the session on, across its arrays
+ * (rte_mlx5cq_zip_session()), from WQE rq_ci on, with replacements
+ * rep[0..k); the packets go to pkts. Returns the number handed up;
+ * *bytes grows by their lengths. mlx5cq_rx_zip.c.
  */
 uint16_t mlx5cq_rx_minis(struct mlx5cq_rxq *rxq,
-			 const struct rte_mlx5cq_cpl *t,
-			 volatile const uint8_t *m, uint16_t k,
-			 uint32_t rq_ci, struct rte_mbuf **rep,
-			 struct rte_mbuf **pkts, uint64_t *bytes);
+			 const struct rte_mlx5cq_cpl *t, uint32_t first,
+			 uint32_t pos, uint16_t k, uint32_t rq_ci,
+			 struct rte_mbuf **rep, struct rte_mbuf **pkts,
+			 uint64_t *bytes);
 
 #endif /* MLX5CQ_RX_H_ */

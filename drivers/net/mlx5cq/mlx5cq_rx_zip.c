@@ -4,16 +4,19 @@
 
 /*
  * RX of compressed sessions (basic layout, HASH or CSUM mini-CQEs), read
- * in place with rte_mlx5cq_zip_peek(): everything but the length (and the
- * hash in HASH format) comes from the session's title, so the flags,
- * packet type and VLAN of a whole array are computed once, and each
- * mini-CQE becomes its mbuf's fields by one byte shuffle (SSSE3, part of
- * DPDK's x86 baseline) and two 16-byte stores; the replacement's WQE
- * (address, and lkey when the mempool spans several regions) is written
- * in the same pass. Elsewhere, with rx_vec_en=0, or when a chunk was
- * added to the mempool after the queue's setup, the same fields
- * are written per packet by mlx5cq_rx_one(): the reference the RX tests
- * compare with.
+ * in place across their arrays (rte_mlx5cq_zip_session()): everything but
+ * the length (and the hash in HASH format) comes from the session's
+ * title, so the flags, packet type and VLAN of a session are computed
+ * once. With the SIMD stores (x86, rx_vec_en=1) a session is decoded
+ * ahead, up to MLX5CQ_RX_AHEAD_MAX packets in one pass: each pair of
+ * mini-CQEs becomes the fields of two mbufs of the buffer ring by two
+ * byte shuffles (SSSE3, part of DPDK's x86 baseline) and four 16-byte
+ * stores, and the session is consumed from the CQ; the bursts hand the
+ * packets up and replace their buffers (mlx5cq_rx.c). With rx_vec_en=0,
+ * or when a chunk was added to the mempool after the queue's setup, the
+ * burst's share of the session is written per packet by
+ * mlx5cq_rx_one(), replacement and WQE in the same pass: the reference
+ * the RX tests compare with.
  *
  * Mini-CQE (8 bytes, mlx5_prm.h struct mlx5_mini_cqe8): HASH: rx hash
  * result (bytes 0..3, big endian), byte count (4..7); CSUM: checksum
@@ -50,12 +53,18 @@ rx_zip_store(struct rte_mbuf *mb, __m128i rearm, __m128i fields)
 	_mm_store_si128((__m128i *)(b + MLX5CQ_RX_OFF_PTYPE), fields);
 }
 
-static __rte_always_inline uint16_t
-rx_zip_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
-	   volatile const uint8_t *m, uint16_t k, uint32_t rq_ci,
-	   struct rte_mbuf **rep, struct rte_mbuf **pkts, uint64_t *bytes,
-	   int hash)
+/*
+ * Decode k mini-CQEs of the session (title t at ring index first) from
+ * position pos on into the mbufs of WQEs rq_ci.. (their fields only: the
+ * mbufs stay in the buffer ring until handed up).
+ */
+static __rte_always_inline void
+rx_zip_decode_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
+		  uint32_t first, uint32_t pos, uint32_t k, uint32_t rq_ci,
+		  int hash)
 {
+	const struct rte_mlx5cq *cq = rxq->cq;
+	struct rte_mbuf **const elts = rxq->elts;
 	const uint32_t mask = rxq->mask;
 	uint16_t vlan = t->vlan_tci;
 	const uint64_t ol = mlx5cq_rx_ol(rxq, t->hdr_type_etc, &vlan);
@@ -67,57 +76,110 @@ rx_zip_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 				hash ? 0 : (int)t->rss_hash);
 	const __m128i sh0 = rx_zip_shuf(0, hash);
 	const __m128i sh1 = rx_zip_shuf(8, hash);
-	const struct mlx5cq_rx_lkc lkc = mlx5cq_rx_lkc(rxq);
-	__m128i len = _mm_setzero_si128();
-	uint16_t i;
+	uint32_t i = 0;
 
-	for (i = 0; i + 2 <= k; i += 2) {
-		const __m128i v = _mm_loadu_si128((const __m128i *)
-						  (uintptr_t)(m + 8 * i));
-		const __m128i f0 = _mm_or_si128(_mm_shuffle_epi8(v, sh0), fix);
-		const __m128i f1 = _mm_or_si128(_mm_shuffle_epi8(v, sh1), fix);
-		const uint32_t i0 = (rq_ci + i) & mask;
-		const uint32_t i1 = (rq_ci + i + 1) & mask;
-		struct rte_mbuf *m0 = rxq->elts[i0];
-		struct rte_mbuf *m1 = rxq->elts[i1];
+	while (i < k) {
+		/* The array holding position p, and what is left of it. */
+		const uint32_t p = pos + i;
+		const uint32_t base = p & ~7u;
+		const uint32_t e = RTE_MIN(k - i, 8u - (p & 7u)) + i;
+		volatile const uint8_t *m = rte_mlx5cq__cqe(cq, p < 8 ?
+				first + 1 : first + base) + 8u * (p & 7u);
+		const uint32_t i_0 = i;
 
-		rx_zip_store(m0, rearm, f0);
-		rx_zip_store(m1, rearm, f1);
-		len = _mm_add_epi32(len, _mm_add_epi32(f0, f1));
-		pkts[i] = m0;
-		pkts[i + 1] = m1;
-		mlx5cq_rx_post(rxq, &lkc, i0, rep[i]);
-		mlx5cq_rx_post(rxq, &lkc, i1, rep[i + 1]);
+		if (e - i == 8 && ((rq_ci + i) & mask) + 8 <= mask + 1) {
+			/* A whole array into eight consecutive buffers. */
+			struct rte_mbuf **const b = &elts[(rq_ci + i) & mask];
+			unsigned int q;
+
+			for (q = 0; q < 8; q += 2) {
+				const __m128i *a = (const __m128i *)
+						   (uintptr_t)(m + 8 * q);
+				const __m128i v = _mm_loadu_si128(a);
+				const __m128i f0 = _mm_shuffle_epi8(v, sh0);
+				const __m128i f1 = _mm_shuffle_epi8(v, sh1);
+
+				rx_zip_store(b[q], rearm,
+					     _mm_or_si128(f0, fix));
+				rx_zip_store(b[q + 1], rearm,
+					     _mm_or_si128(f1, fix));
+			}
+			i = e;
+			continue;
+		}
+		for (; i + 2 <= e; i += 2) {
+			const __m128i v = _mm_loadu_si128((const __m128i *)
+					(uintptr_t)(m + 8u * (i - i_0)));
+
+			rx_zip_store(elts[(rq_ci + i) & mask], rearm,
+				     _mm_or_si128(_mm_shuffle_epi8(v, sh0),
+						  fix));
+			rx_zip_store(elts[(rq_ci + i + 1) & mask], rearm,
+				     _mm_or_si128(_mm_shuffle_epi8(v, sh1),
+						  fix));
+		}
+		if (i < e) {
+			/* The last one alone: 8 bytes, never past the array. */
+			const __m128i v = _mm_loadl_epi64((const __m128i *)
+					(uintptr_t)(m + 8u * (i - i_0)));
+
+			rx_zip_store(elts[(rq_ci + i) & mask], rearm,
+				     _mm_or_si128(_mm_shuffle_epi8(v, sh0),
+						  fix));
+			i++;
+		}
 	}
-	if (i < k) {
-		/* The last one alone: 8 bytes, never past the array. */
-		const __m128i v = _mm_loadl_epi64((const __m128i *)
-						  (uintptr_t)(m + 8 * i));
-		const __m128i f0 = _mm_or_si128(_mm_shuffle_epi8(v, sh0), fix);
-		const uint32_t i0 = (rq_ci + i) & mask;
-		struct rte_mbuf *m0 = rxq->elts[i0];
+}
 
-		rx_zip_store(m0, rearm, f0);
-		len = _mm_add_epi32(len, f0);
-		pkts[i] = m0;
-		mlx5cq_rx_post(rxq, &lkc, i0, rep[i]);
+uint32_t
+mlx5cq_rx_zip_ahead(struct mlx5cq_rxq *rxq, uint32_t rq_ci)
+{
+	const struct rte_mlx5cq_cpl *t;
+	uint32_t first, pos, k, i;
+
+	k = rte_mlx5cq_zip_session(rxq->cq, &t, &first, &pos);
+	if (k == 0)
+		return 0;
+	k = RTE_MIN(k, (uint32_t)MLX5CQ_RX_AHEAD_MAX);
+	/* Ask for every mbuf header line at once: the misses overlap. */
+	if (likely((rq_ci & rxq->mask) + k <= rxq->desc_n)) {
+		struct rte_mbuf *const *e = &rxq->elts[rq_ci & rxq->mask];
+
+		for (i = 0; i + 4 <= k; i += 4) {
+			rte_prefetch0(e[i]);
+			rte_prefetch0(e[i + 1]);
+			rte_prefetch0(e[i + 2]);
+			rte_prefetch0(e[i + 3]);
+		}
+		for (; i < k; i++)
+			rte_prefetch0(e[i]);
+	} else {
+		for (i = 0; i < k; i++)
+			rte_prefetch0(rxq->elts[(rq_ci + i) & rxq->mask]);
 	}
-	/* Lane 1 summed the pkt_len of at most 8 packets: no overflow. */
-	*bytes += (uint32_t)_mm_extract_epi32(len, 1);
+	if (rxq->zip_fmt == RTE_MLX5CQ_COMP_HASH)
+		rx_zip_decode_vec(rxq, t, first, pos, k, rq_ci, 1);
+	else
+		rx_zip_decode_vec(rxq, t, first, pos, k, rq_ci, 0);
+	rte_mlx5cq_zip_advance(rxq->cq, (uint16_t)k);
 	return k;
 }
 #endif
 
 /* Per packet, with mlx5cq_rx_one(): any architecture, lkeys, reference. */
-static uint16_t
-rx_zip_one_by_one(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
-		  volatile const uint8_t *m, uint16_t k, uint32_t rq_ci,
-		  struct rte_mbuf **rep, struct rte_mbuf **pkts,
-		  uint64_t *bytes, int hash)
+uint16_t
+mlx5cq_rx_minis(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
+		uint32_t first, uint32_t pos, uint16_t k, uint32_t rq_ci,
+		struct rte_mbuf **rep, struct rte_mbuf **pkts,
+		uint64_t *bytes)
 {
+	const int hash = rxq->zip_fmt == RTE_MLX5CQ_COMP_HASH;
 	uint16_t i, out = 0;
 
-	for (i = 0; i < k; i++, m += 8) {
+	for (i = 0; i < k; i++) {
+		const uint32_t p = pos + i;
+		volatile const uint8_t *m = rte_mlx5cq__cqe(rxq->cq, p < 8 ?
+				first + 1 : first + (p & ~7u)) + 8u * (p & 7u);
 		uint32_t idx = (rq_ci + i) & rxq->mask;
 		struct rte_mbuf *mb = rxq->elts[idx];
 		uint32_t len = rte_mlx5cq__be32(m, 4);
@@ -131,22 +193,4 @@ rx_zip_one_by_one(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 		pkts[out++] = mb;
 	}
 	return out;
-}
-
-uint16_t
-mlx5cq_rx_minis(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
-		volatile const uint8_t *m, uint16_t k, uint32_t rq_ci,
-		struct rte_mbuf **rep, struct rte_mbuf **pkts,
-		uint64_t *bytes)
-{
-	const int hash = rxq->zip_fmt == RTE_MLX5CQ_COMP_HASH;
-
-#ifdef RTE_ARCH_X86
-	if (likely(mlx5cq_rx_vec_ok(rxq)))
-		return hash ? rx_zip_vec(rxq, t, m, k, rq_ci, rep, pkts, bytes,
-					 1) :
-			      rx_zip_vec(rxq, t, m, k, rq_ci, rep, pkts, bytes,
-					 0);
-#endif
-	return rx_zip_one_by_one(rxq, t, m, k, rq_ci, rep, pkts, bytes, hash);
 }

@@ -1,0 +1,362 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+/*
+ * Suite "net_rx_ahead": what net_mlx5cq's RX burst keeps between bursts
+ * and how it replaces buffers.
+ *
+ * - ahead: a HASH-compressed session (basic layout) is decoded ahead in
+ *   one pass and consumed from the CQ at the first burst (CQ counters:
+ *   one session, every mini-CQE, while the queue counted one packet);
+ *   bursts of 1, 7 and 32 hand its packets up in order, also a session
+ *   that straddles the end of the 64-entry buffer ring; the port stopped
+ *   with decoded packets pending drops them (the completions of a
+ *   stopped queue are dropped) and, started again, delivers only what
+ *   arrives after; removed with packets pending, it leaves every mbuf
+ *   back in its pool and the heap as it was.
+ * - short pool: a pool that has 5 mbufs beside the 64 a queue posts;
+ *   20 frames arrive: a burst hands up the first 5 (replaced), counts 15
+ *   in rx_nombuf and leaves their buffers posted, which receive the next
+ *   frames; with compression (session decoded ahead) and without (plain
+ *   CQEs), with SIMD stores.
+ * Every packet is checked by its UDP source port: its place in the
+ * sequence, pkt_len, data_len and bytes.
+ */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+#include <rte_udp.h>
+
+#include <mlx5_emu.h>
+
+#include "test.h"
+#include "test_net_util.h"
+
+#define AHD_DESC 64
+#define AHD_MAX 64 /* frames injected at once, at most */
+#define AHD_SRC_IP RTE_IPV4(10u, 9, 8, 7)
+
+static unsigned int ahd_seq; /* unique port and pool names */
+
+/*
+ * Frame of source port sport (its payload bytes depend on it). One
+ * length and one source address: the checksum field of the CQE, which
+ * HASH mini-CQEs do not carry, depends only on the pseudo-header of a
+ * valid frame, so the completions can join one session.
+ */
+static uint32_t
+ahd_frame(uint8_t *f, const struct rte_ether_addr *dst, uint16_t sport)
+{
+	return frame_build(f, dst, AHD_SRC_IP, sport, 26, 0);
+}
+
+/* n frames of source ports sport0.. on wire, in one engine pass. */
+static int
+ahd_inject(const char *wire, const struct rte_ether_addr *dst,
+	   uint16_t sport0, unsigned int n)
+{
+	static uint8_t buf[AHD_MAX][128];
+	const void *fr[AHD_MAX];
+	uint32_t len[AHD_MAX];
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		len[i] = ahd_frame(buf[i], dst, (uint16_t)(sport0 + i));
+		fr[i] = buf[i];
+	}
+	if (mlx5_emu_wire_inject_burst(wire, fr, len, n) != 1) {
+		printf("    inject of %u frames failed\n", n);
+		return -1;
+	}
+	return 0;
+}
+
+/* Packets pkts[0..n) must be the frames of source ports sport0.. */
+static int
+ahd_check(const struct rte_ether_addr *dst, struct rte_mbuf **pkts,
+	  uint16_t n, uint16_t sport0)
+{
+	uint8_t want[128];
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct rte_mbuf *m = pkts[i];
+		uint32_t len = ahd_frame(want, dst, (uint16_t)(sport0 + i));
+
+		if (m->pkt_len != len || m->data_len != len ||
+		    m->nb_segs != 1 ||
+		    memcmp(rte_pktmbuf_mtod(m, const void *), want,
+			   len) != 0) {
+			printf("    packet %u: len %u/%u, not the frame of "
+			       "source port %u\n", i, m->pkt_len, m->data_len,
+			       sport0 + i);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Queue 0 xstat "rx_q0_<what>". */
+static uint64_t
+ahd_xstat(uint16_t port, const char *what)
+{
+	char name[RTE_ETH_XSTATS_NAME_SIZE];
+	uint64_t id, v;
+
+	snprintf(name, sizeof(name), "rx_q0_%s", what);
+	if (rte_eth_xstats_get_id_by_name(port, name, &id) != 0 ||
+	    rte_eth_xstats_get_by_id(port, &id, &v, 1) != 1)
+		return UINT64_MAX;
+	return v;
+}
+
+static int
+ahd_port(const char *extra, struct rte_mempool *mp, char *wire,
+	 size_t wsz, struct rte_ether_addr *mac)
+{
+	struct rte_eth_conf conf;
+	char name[48], args[160];
+	int port;
+
+	snprintf(wire, wsz, "ahd%u", ahd_seq);
+	snprintf(name, sizeof(name), "net_mlx5cq_ahd%u", ahd_seq++);
+	snprintf(args, sizeof(args), "dev=emu,wire=%s,rxq_desc=%u%s%s", wire,
+		 AHD_DESC, extra != NULL ? "," : "",
+		 extra != NULL ? extra : "");
+	port = port_probe(name, args);
+	if (port < 0)
+		return -1;
+	memset(&conf, 0, sizeof(conf));
+	if (rte_eth_dev_configure((uint16_t)port, 1, 1, &conf) != 0 ||
+	    rte_eth_rx_queue_setup((uint16_t)port, 0, AHD_DESC, SOCKET_ID_ANY,
+				   NULL, mp) != 0 ||
+	    rte_eth_tx_queue_setup((uint16_t)port, 0, AHD_DESC, SOCKET_ID_ANY,
+				   NULL) != 0 ||
+	    rte_eth_dev_start((uint16_t)port) != 0 ||
+	    rte_eth_macaddr_get((uint16_t)port, mac) != 0) {
+		printf("    port %s not started\n", name);
+		port_remove((uint16_t)port);
+		return -1;
+	}
+	return port;
+}
+
+/* Receive exactly n packets in bursts of b: the frames of sport0.. */
+static int
+ahd_rx(uint16_t port, const struct rte_ether_addr *mac, uint16_t n,
+	uint16_t b, uint16_t sport0)
+{
+	struct rte_mbuf *pkts[AHD_MAX];
+	uint16_t got = 0, r, idle = 0;
+
+	while (got < n && idle < 100) {
+		r = rte_eth_rx_burst(port, 0, pkts, RTE_MIN(b, n - got));
+		if (r == 0) {
+			idle++;
+			continue;
+		}
+		if (ahd_check(mac, pkts, r, (uint16_t)(sport0 + got)) != 0) {
+			free_all(pkts, r);
+			return -1;
+		}
+		free_all(pkts, r);
+		got += r;
+	}
+	r = rte_eth_rx_burst(port, 0, pkts, AHD_MAX);
+	free_all(pkts, r);
+	if (got != n || r != 0) {
+		printf("    %u packets, then %u more (%u expected)\n", got, r,
+		       n);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+test_rx_ahead(void)
+{
+	struct rte_mempool *mp;
+	struct rte_ether_addr mac;
+	struct rte_mbuf *pkts[AHD_MAX];
+	struct heap_use h0, h1;
+	char wire[16];
+	int port, ret = TEST_FAILED;
+	uint16_t r;
+
+	heap_use(&h0);
+	mp = rte_pktmbuf_pool_create("ahd_pool", 512, 0, 0,
+				     RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+	TEST_ASSERT_NOT_NULL(mp, "pool");
+	mlx5_emu_net_engine_pause(1);
+	port = ahd_port("cqe_comp=hash", mp, wire, sizeof(wire), &mac);
+	if (port < 0)
+		goto out;
+	if (rte_mempool_in_use_count(mp) != AHD_DESC) {
+		printf("    %u mbufs in use after start (%u)\n",
+		       rte_mempool_in_use_count(mp), AHD_DESC);
+		goto out_port;
+	}
+	/* One session of 40; a burst of 1 consumes all of it from the CQ. */
+	if (ahd_inject(wire, &mac, 1000, 40) != 0)
+		goto out_port;
+	r = rte_eth_rx_burst((uint16_t)port, 0, pkts, 1);
+	if (r != 1 || ahd_check(&mac, pkts, 1, 1000) != 0) {
+		printf("    first burst: %u packets\n", r);
+		free_all(pkts, r);
+		goto out_port;
+	}
+	free_all(pkts, r);
+	if (ahd_xstat((uint16_t)port, "cq_sessions") != 1 ||
+	    ahd_xstat((uint16_t)port, "cq_minis") != 40 ||
+	    ahd_xstat((uint16_t)port, "packets") != 1) {
+		printf("    after one packet: sessions %" PRIu64 " (1), minis %"
+		       PRIu64 " (40), packets %" PRIu64 " (1)\n",
+		       ahd_xstat((uint16_t)port, "cq_sessions"),
+		       ahd_xstat((uint16_t)port, "cq_minis"),
+		       ahd_xstat((uint16_t)port, "packets"));
+		goto out_port;
+	}
+	/* The rest in bursts of 7, then 40 more across the ring's end
+	 * (WQEs 40..79 of 64) in bursts of 32.
+	 */
+	if (ahd_rx((uint16_t)port, &mac, 39, 7, 1001) != 0 ||
+	    ahd_inject(wire, &mac, 1100, 40) != 0 ||
+	    ahd_rx((uint16_t)port, &mac, 40, 32, 1100) != 0)
+		goto out_port;
+	/* Stopped with 39 packets decoded ahead: dropped with the queue. */
+	if (ahd_inject(wire, &mac, 1200, 40) != 0)
+		goto out_port;
+	r = rte_eth_rx_burst((uint16_t)port, 0, pkts, 1);
+	free_all(pkts, r);
+	if (r != 1 || rte_eth_dev_stop((uint16_t)port) != 0 ||
+	    rte_mempool_in_use_count(mp) != AHD_DESC ||
+	    rte_eth_dev_start((uint16_t)port) != 0) {
+		printf("    stop with packets decoded ahead: %u in use (%u)\n",
+		       rte_mempool_in_use_count(mp), AHD_DESC);
+		goto out_port;
+	}
+	if (ahd_inject(wire, &mac, 1300, 5) != 0 ||
+	    ahd_rx((uint16_t)port, &mac, 5, 32, 1300) != 0)
+		goto out_port;
+	/* Removed with packets decoded ahead. */
+	if (ahd_inject(wire, &mac, 1400, 40) != 0)
+		goto out_port;
+	r = rte_eth_rx_burst((uint16_t)port, 0, pkts, 3);
+	free_all(pkts, r);
+	if (r != 3)
+		goto out_port;
+	ret = TEST_SUCCESS;
+out_port:
+	port_remove((uint16_t)port);
+out:
+	mlx5_emu_net_engine_pause(0);
+	if (rte_mempool_in_use_count(mp) != 0) {
+		printf("    %u mbufs not returned\n",
+		       rte_mempool_in_use_count(mp));
+		ret = TEST_FAILED;
+	}
+	rte_mempool_free(mp);
+	heap_use(&h1);
+	if (heap_use_same(&h0, &h1, "rx ahead") != 0)
+		ret = TEST_FAILED;
+	return ret;
+}
+
+/* Short pool, with the given devargs of the port. */
+static int
+ahd_short(const char *extra)
+{
+	struct rte_mempool *mp;
+	struct rte_ether_addr mac;
+	struct rte_mbuf *pkts[AHD_MAX];
+	struct rte_eth_stats st;
+	struct heap_use h0, h1;
+	char wire[16];
+	int port, ret = -1;
+	uint16_t r;
+
+	heap_use(&h0);
+	mp = rte_pktmbuf_pool_create("ahd_short", AHD_DESC + 5, 0, 0,
+				     RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+	if (mp == NULL)
+		return -1;
+	mlx5_emu_net_engine_pause(1);
+	port = ahd_port(extra, mp, wire, sizeof(wire), &mac);
+	if (port < 0)
+		goto out;
+	if (ahd_inject(wire, &mac, 2000, 20) != 0)
+		goto out_port;
+	r = rte_eth_rx_burst((uint16_t)port, 0, pkts, 32);
+	if (r != 5 || ahd_check(&mac, pkts, r, 2000) != 0 ||
+	    rte_eth_stats_get((uint16_t)port, &st) != 0 ||
+	    st.rx_nombuf != 15 || st.ipackets != 5 ||
+	    rte_mempool_in_use_count(mp) != AHD_DESC + 5) {
+		printf("    %s: %u packets (5), rx_nombuf %" PRIu64
+		       " (15), %u in use (%u)\n",
+		       extra != NULL ? extra : "plain", r, st.rx_nombuf,
+		       rte_mempool_in_use_count(mp), AHD_DESC + 5);
+		free_all(pkts, r);
+		goto out_port;
+	}
+	free_all(pkts, r);
+	/* The 15 buffers stayed posted: the next frames land in them. */
+	if (ahd_inject(wire, &mac, 2100, 3) != 0 ||
+	    ahd_rx((uint16_t)port, &mac, 3, 32, 2100) != 0)
+		goto out_port;
+	ret = 0;
+out_port:
+	port_remove((uint16_t)port);
+out:
+	mlx5_emu_net_engine_pause(0);
+	if (rte_mempool_in_use_count(mp) != 0) {
+		printf("    %u mbufs not returned\n",
+		       rte_mempool_in_use_count(mp));
+		ret = -1;
+	}
+	rte_mempool_free(mp);
+	heap_use(&h1);
+	if (heap_use_same(&h0, &h1, "rx short pool") != 0)
+		ret = -1;
+	return ret;
+}
+
+static int
+test_rx_short_pool(void)
+{
+	TEST_ASSERT_SUCCESS(ahd_short("cqe_comp=hash"), "compressed");
+	TEST_ASSERT_SUCCESS(ahd_short(NULL), "plain");
+	return TEST_SUCCESS;
+}
+
+static int
+ahd_setup(void)
+{
+	if (net_load() != 0 || net_ethdev_hold() != 0)
+		return -1;
+	return 0;
+}
+
+static void
+ahd_teardown(void)
+{
+	net_ethdev_release();
+}
+
+static struct unit_test_suite net_rx_ahead_suite = {
+	.suite_name = "net_rx_ahead",
+	.setup = ahd_setup,
+	.teardown = ahd_teardown,
+	.unit_test_cases = {
+		TEST_CASE(test_rx_ahead),
+		TEST_CASE(test_rx_short_pool),
+		TEST_CASES_END()
+	}
+};
+
+REGISTER_TEST_SUITE(net_rx_ahead, net_rx_ahead_suite);
