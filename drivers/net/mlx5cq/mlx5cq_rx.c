@@ -25,10 +25,11 @@
  * reference. Error CQEs, the other mini-CQE formats and the enhanced
  * layout go through the records of rte_mlx5cq_poll_burst().
  * Replacements come raw from the mempool (no reset: every field a
- * received mbuf needs is written here). With the SIMD stores, one lkey
- * and no wrap of the buffer ring in the segment they are taken in one get
- * straight into the ring and the WQE addresses written in one pass
- * after; elsewhere once per burst, as many as the pool gives, and each
+ * received mbuf needs is written here). With the SIMD stores and no
+ * wrap of the buffer ring in the segment they are taken in one get
+ * straight into the ring and the WQE addresses written in one pass after
+ * (lkeys too, from the queue's table, when the mempool spans several
+ * regions and every chunk is in the table); elsewhere once per burst, as many as the pool gives, and each
  * WQE in the pass that hands its packet up (the lkey too when the mempool
  * spans several memory regions, from the queue's lkey table,
  * mlx5cq_mr_tbl.c: one load, a tag check). A WQE whose buffer cannot be
@@ -127,13 +128,15 @@ rx_prefetch_elts(const struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t k)
 
 /*
  * Whether k packets from WQE rq_ci on may take the direct hand-up: one
- * lkey for the whole mempool (only WQE addresses change) and no wrap of
- * the buffer ring.
+ * lkey for the whole mempool (only WQE addresses change), or a mempool
+ * of several regions whose every chunk is in the queue's lkey table (the
+ * lkey is written with the address); and no wrap of the buffer ring.
  */
 static __rte_always_inline int
 rx_direct_ok(const struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t k)
 {
-	return likely(rxq->mrt == NULL) &&
+	return (likely(rxq->mrt == NULL) ||
+		rxq->mp->nb_mem_chunks == rxq->mrt->chunks) &&
 	       (rq_ci & rxq->mask) + k <= rxq->desc_n;
 }
 
@@ -156,6 +159,48 @@ rx_mp_get(struct rte_mempool *mp, struct rte_mbuf **objs, uint16_t k)
 		return 0;
 	}
 	return rte_mempool_get_bulk(mp, (void **)objs, k);
+}
+
+/*
+ * rx_replace_direct() for a mempool of several regions: the nr
+ * replacements already in the buffer ring at idx.. get their WQE's lkey
+ * (the queue's table: every chunk is in it, rx_direct_ok()) and address
+ * in one pass. A replacement without lkey (the table and the search both
+ * fail: not expected while every chunk is known) ends the pass: it and
+ * the ones after it go back to the pool, the received buffers stay
+ * posted, and the count of replaced packets is returned as for a short
+ * pool.
+ */
+static __rte_noinline uint16_t
+rx_replace_direct_lkey(struct mlx5cq_rxq *rxq, uint32_t idx, uint16_t nr,
+		       uint16_t k, struct rte_mbuf **pkts, int sum,
+		       uint64_t *bytes)
+{
+	const struct mlx5cq_rx_lkc c = mlx5cq_rx_lkc(rxq);
+	struct rte_mbuf **const e = &rxq->elts[idx];
+	volatile struct mlx5_wqe_dseg_rx *const w = &rxq->wqes[idx];
+	uint64_t b = 0;
+	uint16_t i, j;
+
+	for (i = 0; i < nr; i++) {
+		uintptr_t addr = (uintptr_t)e[i]->buf_addr +
+				 RTE_PKTMBUF_HEADROOM;
+		uint32_t lk = mlx5cq_rx_lkey(rxq, &c, addr, rxq->mp);
+
+		if (unlikely(lk == UINT32_MAX)) {
+			rte_mempool_put_bulk(rxq->mp, (void **)&e[i], nr - i);
+			for (j = i; j < k; j++)
+				e[j] = pkts[j];
+			break;
+		}
+		if (sum)
+			b += pkts[i]->pkt_len;
+		w[i].lkey = rte_cpu_to_be_32(lk);
+		w[i].addr = rte_cpu_to_be_64(addr);
+	}
+	if (sum)
+		*bytes += b;
+	return i;
 }
 
 /*
@@ -182,6 +227,9 @@ rx_replace_direct(struct mlx5cq_rxq *rxq, uint32_t idx, uint16_t k,
 		for (i = nr; i < k; i++)
 			e[i] = pkts[i];
 	}
+	if (rxq->mrt != NULL)
+		return rx_replace_direct_lkey(rxq, idx, nr, k, pkts, sum,
+					      bytes);
 	/* Two at a time: the stores are to a volatile ring. */
 	for (i = 0; i + 2 <= nr; i += 2) {
 		const uintptr_t a0 = (uintptr_t)e[i]->buf_addr;
