@@ -218,6 +218,13 @@ struct mlx5cq_rxq {
 	uint32_t rq_ci; /* WQEs consumed: the next completion's WQE. */
 	uint32_t buf_len; /* Byte count of every WQE (data room). */
 	uint32_t lkey; /* Lkey of the mempool, UINT32_MAX: several MRs. */
+	/*
+	 * Offset of a free mbuf's data (after the headroom) from the mbuf
+	 * itself, the same for every mbuf of the pool (rte_mbuf_buf_addr():
+	 * buffer embedded after the header and private area); 0 for pools
+	 * of pinned external buffers, where buf_addr is read.
+	 */
+	uint32_t data_off;
 	struct mlx5cq_mr_tbl *mrt; /* Several MRs: lkey table, else NULL. */
 	uint64_t mbuf_initializer; /* rearm_data of a received mbuf. */
 	uint64_t ol_rss; /* RTE_MBUF_F_RX_RSS_HASH when the offload is on. */

@@ -141,6 +141,20 @@ rx_direct_ok(const struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t k)
 }
 
 /*
+ * Receive address of a free mbuf of the queue's pool: computed from the
+ * mbuf's own address (its header line is not read: in a pool handed out
+ * in random order that read is a cache miss per replacement), or its
+ * buf_addr for pools of pinned external buffers.
+ */
+static __rte_always_inline uintptr_t
+rx_buf_addr(const struct mlx5cq_rxq *rxq, const struct rte_mbuf *m)
+{
+	if (likely(rxq->data_off != 0))
+		return (uintptr_t)m + rxq->data_off;
+	return (uintptr_t)m->buf_addr + RTE_PKTMBUF_HEADROOM;
+}
+
+/*
  * k mbufs of the queue's mempool into objs: straight from this lcore's
  * cache when it holds them (one copy: their order does not matter
  * here), else rte_mempool_get_bulk(). 0, or < 0 and nothing taken.
@@ -183,8 +197,7 @@ rx_replace_direct_lkey(struct mlx5cq_rxq *rxq, uint32_t idx, uint16_t nr,
 	uint16_t i, j;
 
 	for (i = 0; i < nr; i++) {
-		uintptr_t addr = (uintptr_t)e[i]->buf_addr +
-				 RTE_PKTMBUF_HEADROOM;
+		uintptr_t addr = rx_buf_addr(rxq, e[i]);
 		uint32_t lk = mlx5cq_rx_lkey(rxq, &c, addr, rxq->mp);
 
 		if (unlikely(lk == UINT32_MAX)) {
@@ -232,21 +245,20 @@ rx_replace_direct(struct mlx5cq_rxq *rxq, uint32_t idx, uint16_t k,
 					      bytes);
 	/* Two at a time: the stores are to a volatile ring. */
 	for (i = 0; i + 2 <= nr; i += 2) {
-		const uintptr_t a0 = (uintptr_t)e[i]->buf_addr;
-		const uintptr_t a1 = (uintptr_t)e[i + 1]->buf_addr;
+		const uintptr_t a0 = rx_buf_addr(rxq, e[i]);
+		const uintptr_t a1 = rx_buf_addr(rxq, e[i + 1]);
 
 		if (sum) {
 			b0 += pkts[i]->pkt_len;
 			b1 += pkts[i + 1]->pkt_len;
 		}
-		w[i].addr = rte_cpu_to_be_64(a0 + RTE_PKTMBUF_HEADROOM);
-		w[i + 1].addr = rte_cpu_to_be_64(a1 + RTE_PKTMBUF_HEADROOM);
+		w[i].addr = rte_cpu_to_be_64(a0);
+		w[i + 1].addr = rte_cpu_to_be_64(a1);
 	}
 	if (i < nr) {
 		if (sum)
 			b0 += pkts[i]->pkt_len;
-		w[i].addr = rte_cpu_to_be_64((uintptr_t)e[i]->buf_addr +
-					     RTE_PKTMBUF_HEADROOM);
+		w[i].addr = rte_cpu_to_be_64(rx_buf_addr(rxq, e[i]));
 	}
 	if (sum)
 		*bytes += b0 + b1;

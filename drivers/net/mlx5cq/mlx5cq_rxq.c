@@ -126,6 +126,9 @@ mlx5cq_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx, uint16_t desc,
 		return -ENOMEM;
 	rxq->priv = priv;
 	rxq->mp = mp;
+	if (!(rte_pktmbuf_priv_flags(mp) & RTE_PKTMBUF_POOL_F_PINNED_EXT_BUF))
+		rxq->data_off = sizeof(struct rte_mbuf) +
+				rte_pktmbuf_priv_size(mp) + RTE_PKTMBUF_HEADROOM;
 	rxq->desc_n = n;
 	rxq->mask = n - 1;
 	rxq->port_id = dev->data->port_id;
