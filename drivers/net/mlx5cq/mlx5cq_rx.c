@@ -32,10 +32,11 @@
  * regions and every chunk is in the table); elsewhere once per burst,
  * as many as the pool gives, and each WQE in the pass that hands its
  * packet up (the lkey too when the mempool spans several memory regions,
- * from the queue's lkey table, mlx5cq_mr_tbl.c: one load, a tag check). A WQE whose buffer cannot be
- * replaced keeps its buffer and the packet is dropped (rx_nombuf). Only
- * the WQE address is rewritten (byte count fixed at queue start). The RQ
- * doorbell record is updated once per burst after a write barrier.
+ * from the queue's lkey table, mlx5cq_mr_tbl.c: one load, a tag check).
+ * A WQE whose buffer cannot be replaced keeps its buffer and the packet
+ * is dropped (rx_nombuf). Only the WQE address is rewritten (byte count
+ * fixed at queue start). The RQ doorbell record is updated once per
+ * burst after a write barrier.
  */
 
 #include <rte_io.h>
