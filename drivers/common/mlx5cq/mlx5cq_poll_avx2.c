@@ -99,37 +99,22 @@ mlx5cq_fast_run_avx2(volatile const uint8_t *c, unsigned int shift,
 {
 	const size_t st = (size_t)1 << shift;
 	const uint32_t p4 = par * MLX5CQ_B0;
-	uint32_t k = 0, j, bad;
+	uint32_t k = 0, bad;
 
 	for (; k + 4 <= room; k += 4, c += 4 * st, r += 4) {
-		__m128i t0 = _mm_loadu_si128((const __m128i *)
-					     (uintptr_t)(c + 48));
-		__m128i t1 = _mm_loadu_si128((const __m128i *)
-					     (uintptr_t)(c + st + 48));
-		__m128i t2 = _mm_loadu_si128((const __m128i *)
-					     (uintptr_t)(c + 2 * st + 48));
-		__m128i t3 = _mm_loadu_si128((const __m128i *)
-					     (uintptr_t)(c + 3 * st + 48));
-		/* Bytes 12..15 of d: op_own of CQEs 0..3. */
-		__m128i d = _mm_unpackhi_epi16(_mm_unpackhi_epi8(t0, t1),
-					       _mm_unpackhi_epi8(t2, t3));
-		uint32_t w = (uint32_t)_mm_extract_epi32(d, 3);
+		__m128i t[4];
+		uint32_t w = (uint32_t)_mm_extract_epi32(
+			mlx5cq_fast_tails4(c, st, t), 3);
 
 		bad = mlx5cq_fast_bad4(w ^ p4);
 		rte_io_rmb();
 		if (unlikely(bad)) {
 			uint32_t n = (uint32_t)__builtin_ctz(bad) >> 3;
 
-			for (j = 0; j < n; j++)
-				mlx5cq_fast_one(c + j * st, j == 0 ? t0 :
-						j == 1 ? t1 : t2,
-						(uint8_t)(w >> (8 * j)), &r[j]);
+			mlx5cq_fast_step4(c, st, t, w, r, n);
 			return k + n;
 		}
-		mlx5cq_fast_one(c, t0, (uint8_t)w, &r[0]);
-		mlx5cq_fast_one(c + st, t1, (uint8_t)(w >> 8), &r[1]);
-		mlx5cq_fast_one(c + 2 * st, t2, (uint8_t)(w >> 16), &r[2]);
-		mlx5cq_fast_one(c + 3 * st, t3, (uint8_t)(w >> 24), &r[3]);
+		mlx5cq_fast_step4(c, st, t, w, r, 4);
 	}
 	for (; k < room; k++, c += st, r++) {
 		uint8_t oo = c[RTE_MLX5CQ_CQE_OP_OWN];

@@ -151,6 +151,47 @@ mlx5cq_fast_decode(volatile const uint8_t *c, unsigned int shift,
 				c[RTE_MLX5CQ_CQE_OP_OWN], &r[j]);
 }
 
+/*
+ * One step of four CQEs from c (stride st): the last 16 bytes of each
+ * (op_own is byte 63, the enhanced layout's validity byte 62) in t[],
+ * one 16-byte load per CQE (a 16-byte aligned load is single-copy atomic
+ * on x86 CPUs with AVX, and the device writes those bytes last: an owned
+ * CQE's last 16 bytes are whole); returned: their bytes 62 of CQEs 0..3
+ * in bytes 8..11, their op_own in bytes 12..15 (three unpacks).
+ */
+static __rte_always_inline __m128i
+mlx5cq_fast_tails4(volatile const uint8_t *c, size_t st, __m128i t[4])
+{
+	t[0] = _mm_loadu_si128((const __m128i *)(uintptr_t)(c + 48));
+	t[1] = _mm_loadu_si128((const __m128i *)(uintptr_t)(c + st + 48));
+	t[2] = _mm_loadu_si128((const __m128i *)(uintptr_t)(c + 2 * st + 48));
+	t[3] = _mm_loadu_si128((const __m128i *)(uintptr_t)(c + 3 * st + 48));
+	return _mm_unpackhi_epi16(_mm_unpackhi_epi8(t[0], t[1]),
+				  _mm_unpackhi_epi8(t[2], t[3]));
+}
+
+/*
+ * Records of the first n (1..4) CQEs of a step (mlx5cq_fast_tails4():
+ * tails t, op_own bytes w), after the read barrier.
+ */
+static __rte_always_inline void
+mlx5cq_fast_step4(volatile const uint8_t *c, size_t st, const __m128i t[4],
+		  uint32_t w, struct rte_mlx5cq_cpl *r, uint32_t n)
+{
+	uint32_t j;
+
+	if (likely(n == 4)) {
+		mlx5cq_fast_one(c, t[0], (uint8_t)w, &r[0]);
+		mlx5cq_fast_one(c + st, t[1], (uint8_t)(w >> 8), &r[1]);
+		mlx5cq_fast_one(c + 2 * st, t[2], (uint8_t)(w >> 16), &r[2]);
+		mlx5cq_fast_one(c + 3 * st, t[3], (uint8_t)(w >> 24), &r[3]);
+		return;
+	}
+	for (j = 0; j < n; j++)
+		mlx5cq_fast_one(c + j * st, j == 0 ? t[0] : j == 1 ? t[1] :
+				t[2], (uint8_t)(w >> (8 * j)), &r[j]);
+}
+
 /* One record per mini-CQE (inline: a call would spill every ymm). */
 static __rte_always_inline void
 zm_records(const struct rte_mlx5cq_cpl *t, unsigned int fmt,

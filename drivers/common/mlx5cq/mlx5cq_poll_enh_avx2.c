@@ -75,20 +75,11 @@ enh_run(volatile const uint8_t *c, unsigned int shift,
 	struct rte_mlx5cq_cpl *r, uint32_t room, uint32_t it4)
 {
 	const size_t st = (size_t)1 << shift;
-	uint32_t k = 0, j, bad;
+	uint32_t k = 0, bad;
 
 	for (; k + 4 <= room; k += 4, c += 4 * st, r += 4) {
-		__m128i t0 = _mm_loadu_si128((const __m128i *)
-					     (uintptr_t)(c + 48));
-		__m128i t1 = _mm_loadu_si128((const __m128i *)
-					     (uintptr_t)(c + st + 48));
-		__m128i t2 = _mm_loadu_si128((const __m128i *)
-					     (uintptr_t)(c + 2 * st + 48));
-		__m128i t3 = _mm_loadu_si128((const __m128i *)
-					     (uintptr_t)(c + 3 * st + 48));
-		/* Bytes 8..11 of d: validity of CQEs 0..3; 12..15: op_own. */
-		__m128i d = _mm_unpackhi_epi16(_mm_unpackhi_epi8(t0, t1),
-					       _mm_unpackhi_epi8(t2, t3));
+		__m128i t[4];
+		__m128i d = mlx5cq_fast_tails4(c, st, t);
 		uint32_t wv = (uint32_t)_mm_extract_epi32(d, 2);
 		uint32_t w = (uint32_t)_mm_extract_epi32(d, 3);
 
@@ -98,16 +89,10 @@ enh_run(volatile const uint8_t *c, unsigned int shift,
 		if (unlikely(bad)) {
 			uint32_t n = (uint32_t)__builtin_ctz(bad) >> 3;
 
-			for (j = 0; j < n; j++)
-				mlx5cq_fast_one(c + j * st, j == 0 ? t0 :
-						j == 1 ? t1 : t2,
-						(uint8_t)(w >> (8 * j)), &r[j]);
+			mlx5cq_fast_step4(c, st, t, w, r, n);
 			return k + n;
 		}
-		mlx5cq_fast_one(c, t0, (uint8_t)w, &r[0]);
-		mlx5cq_fast_one(c + st, t1, (uint8_t)(w >> 8), &r[1]);
-		mlx5cq_fast_one(c + 2 * st, t2, (uint8_t)(w >> 16), &r[2]);
-		mlx5cq_fast_one(c + 3 * st, t3, (uint8_t)(w >> 24), &r[3]);
+		mlx5cq_fast_step4(c, st, t, w, r, 4);
 	}
 	for (; k < room; k++, c += st, r++) {
 		__m128i t = _mm_loadu_si128((const __m128i *)

@@ -101,32 +101,6 @@ rx_reps_get(struct mlx5cq_rxq *rxq, struct rx_reps *r, uint16_t need,
 	return RTE_MIN(need, (uint16_t)(r->have - r->used));
 }
 
-/* The headers of the mbufs handed up are written next: ask for all
- * their lines at once, so the misses overlap.
- */
-static __rte_always_inline void
-rx_prefetch_elts(const struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t k)
-{
-	const uint32_t idx = rq_ci & rxq->mask;
-	uint16_t i;
-
-	if (likely(idx + k <= rxq->desc_n)) {
-		struct rte_mbuf *const *e = &rxq->elts[idx];
-
-		for (i = 0; i + 4 <= k; i += 4) {
-			rte_prefetch0(e[i]);
-			rte_prefetch0(e[i + 1]);
-			rte_prefetch0(e[i + 2]);
-			rte_prefetch0(e[i + 3]);
-		}
-		for (; i < k; i++)
-			rte_prefetch0(e[i]);
-		return;
-	}
-	for (i = 0; i < k; i++)
-		rte_prefetch0(rxq->elts[(rq_ci + i) & rxq->mask]);
-}
-
 /*
  * Whether k packets from WQE rq_ci on may take the direct hand-up: one
  * lkey for the whole mempool (only WQE addresses change), or a mempool
@@ -511,7 +485,7 @@ rx_records(struct mlx5cq_rxq *rxq, uint32_t *rq_ci, uint16_t n,
 
 	if (k == 0)
 		return 0;
-	rx_prefetch_elts(rxq, *rq_ci, k);
+	mlx5cq_rx_prefetch_elts(rxq, *rq_ci, k);
 	nr = rx_reps_get(rxq, r, k, k);
 	for (i = 0; i < k; i++) {
 		const struct rte_mlx5cq_cpl *c = &rxq->cpl[i];
@@ -596,7 +570,7 @@ rx_zip_ref(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t want,
 	 * of it, once.
 	 */
 	if (r->have == 0)
-		rx_prefetch_elts(rxq, rq_ci, want);
+		mlx5cq_rx_prefetch_elts(rxq, rq_ci, want);
 	*nr = rx_reps_get(rxq, r, got, want);
 	*out += mlx5cq_rx_minis(rxq, t, first, pos, *nr, rq_ci,
 				&r->m[r->used], pkts + *out, bytes);
@@ -619,7 +593,7 @@ rx_plain_seg(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t k,
 	uint16_t nr;
 
 	if (!pf)
-		rx_prefetch_elts(rxq, rq_ci, k);
+		mlx5cq_rx_prefetch_elts(rxq, rq_ci, k);
 #ifdef RTE_ARCH_X86
 	if (likely(mlx5cq_rx_vec_ok(rxq)) && rx_direct_ok(rxq, rq_ci, k)) {
 		*out += rx_plain_direct(rxq, rq_ci, k, pkts + *out, bytes,
@@ -689,7 +663,7 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	 */
 	pf = rxq->zip_fmt == 0 && done == 0 && rte_mlx5cq_ready(cq);
 	if (pf)
-		rx_prefetch_elts(rxq, rq_ci, n);
+		mlx5cq_rx_prefetch_elts(rxq, rq_ci, n);
 	while (done < n) {
 		/* Plain receive CQEs (one compare each), else any kind. */
 		got = rte_mlx5cq_peek_op(cq, n - done, RTE_MLX5CQ_OP_RESP_SEND);

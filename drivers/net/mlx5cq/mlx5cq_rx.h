@@ -142,6 +142,35 @@ mlx5cq_rx_post(struct mlx5cq_rxq *rxq, const struct mlx5cq_rx_lkc *c,
 }
 
 /*
+ * The headers of the k mbufs of WQEs rq_ci.. are written next (handed
+ * up, or a session decoded into them): ask for all their lines at once,
+ * so the misses overlap.
+ */
+static __rte_always_inline void
+mlx5cq_rx_prefetch_elts(const struct mlx5cq_rxq *rxq, uint32_t rq_ci,
+			uint16_t k)
+{
+	const uint32_t idx = rq_ci & rxq->mask;
+	uint16_t i;
+
+	if (likely(idx + k <= rxq->desc_n)) {
+		struct rte_mbuf *const *e = &rxq->elts[idx];
+
+		for (i = 0; i + 4 <= k; i += 4) {
+			rte_prefetch0(e[i]);
+			rte_prefetch0(e[i + 1]);
+			rte_prefetch0(e[i + 2]);
+			rte_prefetch0(e[i + 3]);
+		}
+		for (; i < k; i++)
+			rte_prefetch0(e[i]);
+		return;
+	}
+	for (i = 0; i < k; i++)
+		rte_prefetch0(rxq->elts[(rq_ci + i) & rxq->mask]);
+}
+
+/*
  * Whether the SIMD stores may take the packets: rx_vec_en, and the
  * mempool has the chunks its lkey table was built from (every
  * replacement then has an lkey; a chunk added later may not, and goes

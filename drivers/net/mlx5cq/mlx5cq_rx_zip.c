@@ -135,28 +135,14 @@ uint32_t
 mlx5cq_rx_zip_ahead(struct mlx5cq_rxq *rxq, uint32_t rq_ci)
 {
 	const struct rte_mlx5cq_cpl *t;
-	uint32_t first, pos, k, i;
+	uint32_t first, pos, k;
 
 	k = rte_mlx5cq_zip_session(rxq->cq, &t, &first, &pos);
 	if (k == 0)
 		return 0;
 	k = RTE_MIN(k, (uint32_t)MLX5CQ_RX_AHEAD_MAX);
 	/* Ask for every mbuf header line at once: the misses overlap. */
-	if (likely((rq_ci & rxq->mask) + k <= rxq->desc_n)) {
-		struct rte_mbuf *const *e = &rxq->elts[rq_ci & rxq->mask];
-
-		for (i = 0; i + 4 <= k; i += 4) {
-			rte_prefetch0(e[i]);
-			rte_prefetch0(e[i + 1]);
-			rte_prefetch0(e[i + 2]);
-			rte_prefetch0(e[i + 3]);
-		}
-		for (; i < k; i++)
-			rte_prefetch0(e[i]);
-	} else {
-		for (i = 0; i < k; i++)
-			rte_prefetch0(rxq->elts[(rq_ci + i) & rxq->mask]);
-	}
+	mlx5cq_rx_prefetch_elts(rxq, rq_ci, (uint16_t)k);
 	if (rxq->zip_fmt == RTE_MLX5CQ_COMP_HASH)
 		rx_zip_decode_vec(rxq, t, first, pos, k, rq_ci, 1);
 	else
