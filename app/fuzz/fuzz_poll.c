@@ -17,8 +17,10 @@
  *    input's burst sizes).
  * Checks: no call returns more than n records and none writes past n
  * (the record array of each call is malloc'd with exactly n entries);
- * every burst consumer gives the same records byte for byte and leaves
- * the same doorbell record; the raw view and the iterator give the same
+ * every burst consumer gives the same records byte for byte (each call's
+ * array is first filled with a byte of its consumer's own, so a record
+ * byte one of them leaves unwritten shows) and leaves the same doorbell
+ * record; the raw view and the iterator give the same
  * completions (opcode, status, WQE counter, byte count); no read outside
  * the ring (each ring is malloc'd with exactly its size, so ASan sees a
  * read past either end); a fixed ring image ends: a consumer takes at
@@ -123,15 +125,21 @@ calls_bound(const struct ring_case *rc)
 	return (rc->bound + 2) * rc->h.nb;
 }
 
-/* One burst poll into an array of exactly n records. */
+/*
+ * One burst poll into an array of exactly n records, filled first with a
+ * byte of the consumer's own (fill): a record byte one consumer leaves
+ * unwritten differs from the scalar poll's.
+ */
 static uint16_t
 poll_exact(struct rte_mlx5cq *cq, uint16_t n, struct rte_mlx5cq_cpl *dst,
-	   uint32_t have, const struct ring_case *rc, const char *who)
+	   uint32_t have, const struct ring_case *rc, const char *who,
+	   uint8_t fill)
 {
 	struct rte_mlx5cq_cpl *buf = malloc(sizeof(*buf) * (n ? n : 1));
 	uint16_t got;
 
 	FUZZ_CHECK(buf != NULL, "out of memory");
+	memset(buf, fill, sizeof(*buf) * (n ? n : 1));
 	got = rte_mlx5cq_poll_burst(cq, n ? buf : buf + 1, n);
 	FUZZ_CHECK(got <= n, "%s: %u records for a burst of %u", who, got, n);
 	FUZZ_CHECK(have + got <= rc->bound,
@@ -192,10 +200,11 @@ consume_burst(const struct ring_case *rc, int c, struct rte_mlx5cq_cpl *rec,
 			got = k;
 			if (k < n)
 				got += poll_exact(h.cq, n - k, rec, total, rc,
-						  names[c]);
+						  names[c], 0x5a + 0x11 * c);
 			total += got - k;
 		} else {
-			got = poll_exact(h.cq, n, rec, total, rc, names[c]);
+			got = poll_exact(h.cq, n, rec, total, rc, names[c],
+					 0x5a + 0x11 * c);
 			total += got;
 		}
 		if (got == 0 && n > 0)
@@ -305,6 +314,36 @@ check_brief(const char *who, const struct rte_mlx5cq_cpl *ref, uint32_t nref,
 	}
 }
 
+/* Records of two consumers side by side, from the first that differs. */
+static void
+dump_diff(const char *who, const struct rte_mlx5cq_cpl *a, uint32_t na,
+	  const struct rte_mlx5cq_cpl *ref, uint32_t nref)
+{
+	uint32_t i, k, first = 0;
+
+	while (first < RTE_MIN(na, nref) &&
+	       memcmp(&a[first], &ref[first], sizeof(*a)) == 0)
+		first++;
+	fprintf(stderr, "%s: %u records, scalar %u; first difference at %u\n",
+		who, na, nref, first);
+	for (i = first; i < RTE_MAX(na, nref) && i < first + 4; i++) {
+		const uint8_t *p[2] = {
+			i < na ? (const uint8_t *)&a[i] : NULL,
+			i < nref ? (const uint8_t *)&ref[i] : NULL,
+		};
+
+		for (k = 0; k < 2; k++) {
+			size_t j;
+
+			fprintf(stderr, "  %s %4u:", k ? "scalar" : who, i);
+			for (j = 0; p[k] != NULL && j < sizeof(*a); j++)
+				fprintf(stderr, "%s%02x", j % 4 ? "" : " ",
+					p[k][j]);
+			fputc('\n', stderr);
+		}
+	}
+}
+
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -346,6 +385,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		n = consume_burst(&rc, c, rec, &db);
 		if (n == UINT32_MAX)
 			continue;
+		if (n != nref || memcmp(rec, ref, sizeof(*rec) * n) != 0)
+			dump_diff(names[c], rec, n, ref, nref);
 		FUZZ_CHECK(n == nref, "%s: %u records, scalar %u", names[c], n,
 			   nref);
 		FUZZ_CHECK(memcmp(rec, ref, sizeof(*rec) * n) == 0,

@@ -241,6 +241,27 @@ poll_seeds(void)
 	put_session(&r, 13, 8);
 	ring_write(&r, "session-wrap");
 
+	/*
+	 * Sessions of 4 and 8, then a compressed CQE of the consumer's pass
+	 * with opcode INVALID (not written yet) and a count of 7: every
+	 * consumer stops before it (a vector poll once decoded it).
+	 */
+	for (f = 0; f < 2; f++) {
+		struct mlx5_cqe *c;
+
+		ring_init(&r, 5, f ? 128 : 64, 1, 0, 0, b_big,
+			  RTE_DIM(b_big));
+		put_session(&r, 0, 4);
+		put_session(&r, 4, 8);
+		put_session(&r, 12, 7);
+		c = ring_cqe(&r, 12);
+		c->op_own = (uint8_t)(MLX5_CQE_INVALID << 4 |
+				      MLX5_COMPRESSED << 2 | owner(&r, 12));
+		snprintf(name, sizeof(name), "invalid-after-session-%u",
+			 f ? 128 : 64);
+		ring_write(&r, name);
+	}
+
 	/* Enhanced layout, HASH and CSUM: title, compressed CQEs. */
 	for (f = 1; f <= 2; f++) {
 		ring_init(&r, 4, 64, f, 1, 0, b_mix, RTE_DIM(b_mix));

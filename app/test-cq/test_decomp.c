@@ -373,6 +373,70 @@ test_decomp_error_after(void)
 }
 
 /*
+ * A session, then a compressed CQE of the consumer's pass whose opcode is
+ * INVALID (0xf: not written yet, whatever its owner bit) and whose byte
+ * count would make it a session of 7: every poll implementation this CPU
+ * has stops before it, with the session's 4 records; once a regular CQE
+ * replaces it, the next burst returns that one. Entries of 64 and 128 B.
+ */
+static int
+test_decomp_invalid_after(void)
+{
+	struct rte_mlx5cq_cpl c[32], e;
+	struct img_cqe t, bad;
+	uint8_t m[4][8];
+	unsigned int v, stride, j;
+
+	for (stride = 64; stride <= 128; stride += 64)
+		for (v = 0; v < RTE_MLX5CQ_VEC_MAX; v++) {
+			TEST_ASSERT_SUCCESS(hand_cq_init(&h, 5, stride,
+							 F_HASH + 1, 0),
+					    "init");
+			if (rte_mlx5cq_vec_set(h.cq,
+					       (enum rte_mlx5cq_vec)v) != 0) {
+				hand_cq_fini(&h);
+				continue; /* not on this CPU or EAL */
+			}
+			memset(m, 0, sizeof(m));
+			for (j = 0; j < 4; j++)
+				img_be32(m[j] + 4, 60 + j); /* byte counts */
+			title_img(&t, 2);
+			hand_put_session(&h, 0, &t,
+					 (const uint8_t (*)[8])m, 4);
+			bad = t;
+			bad.opcode = 0xf;
+			bad.format = 3;
+			bad.byte_cnt = 7;
+			hand_put(&h, 4, &bad);
+			TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(h.cq, c, 32),
+					  4, "%s, stride %u: session records",
+					  rte_mlx5cq_vec_name(
+						(enum rte_mlx5cq_vec)v),
+					  stride);
+			for (j = 0; j < 4; j++)
+				TEST_ASSERT_EQUAL(c[j].byte_cnt, 60 + j,
+						  "record %u byte count", j);
+			TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(h.cq, c, 32),
+					  0, "%s, stride %u: past INVALID",
+					  rte_mlx5cq_vec_name(
+						(enum rte_mlx5cq_vec)v),
+					  stride);
+			TEST_ASSERT_EQUAL(h.cq->ci, 4, "ci %u", h.cq->ci);
+			bad.opcode = 2;
+			bad.format = 0;
+			bad.byte_cnt = 1500;
+			hand_put(&h, 4, &bad);
+			TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(h.cq, c, 32),
+					  1, "regular CQE after the session");
+			bad.format = 0;
+			expect_img_record(&bad, &e);
+			TEST_CHECK(check_rec(&c[0], &e, 0));
+			hand_cq_fini(&h);
+		}
+	return TEST_SUCCESS;
+}
+
+/*
  * Requester mini-CQEs (title opcode REQ): the WQE counter comes from each
  * mini-CQE, for every configured responder format.
  */
@@ -1050,6 +1114,7 @@ static struct unit_test_suite decomp_suite = {
 		TEST_CASE_ST(NULL, decomp_teardown, test_decomp_formats),
 		TEST_CASE_ST(NULL, decomp_teardown, test_decomp_wrap),
 		TEST_CASE_ST(NULL, decomp_teardown, test_decomp_error_after),
+		TEST_CASE_ST(NULL, decomp_teardown, test_decomp_invalid_after),
 		TEST_CASE_ST(NULL, decomp_teardown, test_decomp_requester),
 		TEST_CASE_ST(NULL, decomp_teardown, test_decomp_ftag_vlan),
 		FMT_CASE(test_decomp_enhanced, F_HASH),

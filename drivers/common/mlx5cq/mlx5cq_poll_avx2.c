@@ -366,8 +366,11 @@ mlx5cq_zip_whole_avx2(const struct zg_masks *g, volatile const uint8_t *c,
 	uint64_t tail;
 	uint32_t a, b;
 
-	/* 2 <= cnt <= lim; no error opcode (0xd, 0xe). */
-	if (cnt - 2u >= lim - 1u || op - RTE_MLX5CQ_OP_REQ_ERR <= 1u)
+	/*
+	 * 2 <= cnt <= lim; no error opcode (0xd, 0xe) and not INVALID (0xf:
+	 * not written yet, whatever its owner bit, so the burst ends there).
+	 */
+	if (cnt - 2u >= lim - 1u || op >= RTE_MLX5CQ_OP_REQ_ERR)
 		return 0;
 	rec = mlx5cq_fast_rec(_mm256_loadu_si256(v),
 			      _mm256_loadu_si256(v + 1),
