@@ -109,7 +109,16 @@ mlx5cq_fast_run_avx2(volatile const uint8_t *c, unsigned int shift,
 		bad = mlx5cq_fast_bad4(w ^ p4);
 		rte_io_rmb();
 		if (unlikely(bad)) {
-			uint32_t n = (uint32_t)__builtin_ctz(bad) >> 3;
+			uint32_t n;
+
+			/*
+			 * The first of the four ends the run (a session's
+			 * title after plain CQEs, mostly): k alone, so the
+			 * caller's next address waits on no load.
+			 */
+			if (bad & 0xff)
+				return k;
+			n = (uint32_t)__builtin_ctz(bad) >> 3;
 
 			mlx5cq_fast_step4(c, st, t, w, r, n);
 			return k + n;
