@@ -39,6 +39,10 @@
 /* tune=haswell: whole 32-byte loads and stores (mlx5cq_poll_avx2.c). */
 #pragma GCC target("avx2,tune=haswell")
 
+/* A prefetch hint as a builtin (rte_prefetch0() is not inlined here). */
+#define MLX5CQ_ENH_PREFETCH(p) \
+	__builtin_prefetch((const void *)(uintptr_t)(p), 0, 3)
+
 /* Bit 7 of each byte of x that is not zero. */
 static __rte_always_inline uint32_t
 enh_nz4(uint32_t x)
@@ -127,24 +131,38 @@ enh_seg(struct rte_mlx5cq *cq, volatile const uint8_t *c,
 		__m128i t;
 		uint32_t vo, cnt;
 
-		s = enh_run(c, shift, r, left - k, it4);
-		if (s) {
+		/*
+		 * The entry's last bytes first: a compressed CQE (most
+		 * entries of a compressed stream) skips the run's four-CQE
+		 * test, which would stop at it.
+		 */
+		t = _mm_loadu_si128((const __m128i *)(uintptr_t)(c + 48));
+		vo = (uint32_t)_mm_extract_epi16(t, 7);
+		if ((uint8_t)vo != it ||
+		    ((vo >> 10) & 3) != RTE_MLX5CQ_FORMAT_COMPRESSED) {
+			s = enh_run(c, shift, r, left - k, it4);
+			if (s == 0)
+				break;
 			enh_title(z, c + ((size_t)(s - 1) << shift), &r[s - 1]);
 			k += s;
 			c += (size_t)s << shift;
 			r += s;
-			if (k == left)
-				break;
+			continue;
 		}
-		t = _mm_loadu_si128((const __m128i *)(uintptr_t)(c + 48));
-		vo = (uint32_t)_mm_extract_epi16(t, 7);
-		if ((uint8_t)vo != it ||
-		    ((vo >> 10) & 3) != RTE_MLX5CQ_FORMAT_COMPRESSED)
-			break;
 		cnt = (vo >> 12) + 1;
 		if (!z->have_title || cnt > MLX5CQ_ENH_MINIS_MAX ||
 		    cnt > left - k)
 			break;
+		/*
+		 * The next compressed CQE's place depends on this one's
+		 * count, and nothing else reads the entries it spans: the
+		 * two after it are asked for, so the core's stream
+		 * prefetcher keeps running ahead on the ring (perf, 16K
+		 * flushed: 8.7 cycles with the run's four-CQE test that
+		 * used to read them, 20.6 with neither, 5.3 with these).
+		 */
+		MLX5CQ_ENH_PREFETCH(c + ((size_t)1 << shift));
+		MLX5CQ_ENH_PREFETCH(c + ((size_t)2 << shift));
 		rte_io_rmb();
 		/* Requester titles: requester mini-CQEs. */
 		zm_records(&z->trec, z->trec.opcode == RTE_MLX5CQ_OP_REQ ?
