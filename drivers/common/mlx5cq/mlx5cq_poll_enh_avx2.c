@@ -20,10 +20,13 @@
  *     for the raw view) instead of once per CQE;
  *   - a compressed CQE after it: one record per mini-CQE from the title's
  *     record, in the same loop;
- *   - anything else (an error CQE, a compressed CQE with no title, with
- *     more than seven minis, or ending past the burst or the ring) one
- *     entry at a time through the generic code (mlx5cq_zip_open(),
- *     mlx5cq_zip_burst(), mlx5cq_decode_full()).
+ *   - a compressed CQE ending past the burst or the ring: opened by
+ *     mlx5cq_zip_open(), its mini-CQEs delivered in this burst and the
+ *     next ones from the session state, inline (what mlx5cq_zip_burst()
+ *     does for this layout);
+ *   - anything else (an error CQE, a compressed CQE with no title or with
+ *     more than seven minis) one entry at a time through the generic
+ *     code (mlx5cq_zip_open(), mlx5cq_decode_full()).
  * Chosen by rte_mlx5cq_poll_slow() for an enhanced-layout CQ whose poll is
  * AVX2 and that takes no lock.
  */
@@ -190,6 +193,7 @@ mlx5cq_poll_enh_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 	const uint32_t mask = cq->mask;
 	const unsigned int shift = cq->stride_shift;
 	const unsigned int log_n = cq->log_n;
+	const unsigned int fmt = (cq->comp & RTE_MLX5CQ_COMP_FORMAT_MASK) - 1u;
 	uint32_t ci = cq->ci + done;
 	uint16_t i = done;
 	int stop = 0;
@@ -200,9 +204,19 @@ mlx5cq_poll_enh_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		uint8_t oo;
 
 		if (z->cnt) {
-			/* A session opened below or by an earlier poll. */
-			i = (uint16_t)(i + mlx5cq_zip_burst(cq, cpl + i,
-							(uint16_t)(n - i)));
+			/*
+			 * The rest of a compressed CQE opened below or by an
+			 * earlier poll (it ended past a burst): what
+			 * mlx5cq_zip_burst() does for this layout, inline.
+			 */
+			k = RTE_MIN(z->cnt - z->ai, (uint32_t)(n - i));
+			zm_records(&z->trec, z->trec.opcode ==
+				   RTE_MLX5CQ_OP_REQ ? UINT32_MAX : fmt,
+				   rte_mlx5cq__cqe(cq, z->ca) + 8u * z->ai,
+				   cpl + i, k, z->wqe_next);
+			MLX5CQ_CNT(cq)->minis += k;
+			mlx5cq_zip_consume(cq, k);
+			i = (uint16_t)(i + k);
 			if (z->cnt == 0)
 				ci = z->end;
 			continue;
