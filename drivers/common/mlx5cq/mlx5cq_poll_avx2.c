@@ -234,8 +234,7 @@ mlx5cq_zip_burst_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		      uint16_t n)
 {
 	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
-	const unsigned int fmt = z->trec.opcode == RTE_MLX5CQ_OP_REQ ?
-		UINT32_MAX : (cq->comp & RTE_MLX5CQ_COMP_FORMAT_MASK) - 1u;
+	const unsigned int fmt = mlx5cq_zip_format(cq, z);
 	const unsigned int f = fmt < ZM_FORMATS - 1 ? fmt : ZM_FORMATS - 1;
 	const struct zg_masks *g = &zg_masks[f];
 	volatile const uint8_t *ring = cq->ring + cq->cqe_off;

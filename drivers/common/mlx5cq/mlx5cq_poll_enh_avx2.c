@@ -42,10 +42,6 @@
 /* tune=haswell: whole 32-byte loads and stores (mlx5cq_poll_avx2.c). */
 #pragma GCC target("avx2,tune=haswell")
 
-/* A prefetch hint as a builtin (rte_prefetch0() is not inlined here). */
-#define MLX5CQ_ENH_PREFETCH(p) \
-	__builtin_prefetch((const void *)(uintptr_t)(p), 0, 3)
-
 /* Bit 7 of each byte of x that is not zero. */
 static __rte_always_inline uint32_t
 enh_nz4(uint32_t x)
@@ -127,7 +123,6 @@ enh_seg(struct rte_mlx5cq *cq, volatile const uint8_t *c,
 {
 	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
 	const uint32_t it4 = it * MLX5CQ_B0;
-	const unsigned int fmt = (cq->comp & RTE_MLX5CQ_COMP_FORMAT_MASK) - 1u;
 	uint32_t k = 0, s, sessions = 0, minis = 0;
 
 	while (k < left) {
@@ -164,12 +159,12 @@ enh_seg(struct rte_mlx5cq *cq, volatile const uint8_t *c,
 		 * flushed: 8.7 cycles with the run's four-CQE test that
 		 * used to read them, 20.6 with neither, 5.3 with these).
 		 */
-		MLX5CQ_ENH_PREFETCH(c + ((size_t)1 << shift));
-		MLX5CQ_ENH_PREFETCH(c + ((size_t)2 << shift));
+		MLX5CQ_PREFETCH(c + ((size_t)1 << shift));
+		MLX5CQ_PREFETCH(c + ((size_t)2 << shift));
 		rte_io_rmb();
 		/* Requester titles: requester mini-CQEs. */
-		zm_records(&z->trec, z->trec.opcode == RTE_MLX5CQ_OP_REQ ?
-			   UINT32_MAX : fmt, c, r, cnt, z->wqe_next);
+		zm_records(&z->trec, mlx5cq_zip_format(cq, z), c, r, cnt,
+			   z->wqe_next);
 		z->wqe_next = (uint16_t)(z->wqe_next + cnt);
 		sessions++;
 		minis += cnt;
@@ -193,7 +188,6 @@ mlx5cq_poll_enh_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 	const uint32_t mask = cq->mask;
 	const unsigned int shift = cq->stride_shift;
 	const unsigned int log_n = cq->log_n;
-	const unsigned int fmt = (cq->comp & RTE_MLX5CQ_COMP_FORMAT_MASK) - 1u;
 	uint32_t ci = cq->ci + done;
 	uint16_t i = done;
 	int stop = 0;
@@ -210,8 +204,7 @@ mlx5cq_poll_enh_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 			 * mlx5cq_zip_burst() does for this layout, inline.
 			 */
 			k = RTE_MIN(z->cnt - z->ai, (uint32_t)(n - i));
-			zm_records(&z->trec, z->trec.opcode ==
-				   RTE_MLX5CQ_OP_REQ ? UINT32_MAX : fmt,
+			zm_records(&z->trec, mlx5cq_zip_format(cq, z),
 				   rte_mlx5cq__cqe(cq, z->ca) + 8u * z->ai,
 				   cpl + i, k, z->wqe_next);
 			MLX5CQ_CNT(cq)->minis += k;

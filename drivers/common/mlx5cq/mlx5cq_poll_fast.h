@@ -47,14 +47,6 @@
 
 #include "mlx5cq_private.h"
 
-/*
- * rte_prefetch0() is plain inline: GCC does not inline it into a function
- * built for another target (the AVX2 file), where each prefetch became a
- * call (callgrind: 49 instructions per burst for eight prefetches).
- */
-#define MLX5CQ_PREFETCH(p) __builtin_prefetch((const void *)(uintptr_t)(p), \
-					      0, 3)
-
 #ifndef MLX5CQ_FAST_ZIP_BURST
 #define MLX5CQ_FAST_ZIP_BURST mlx5cq_zip_burst
 #endif
@@ -184,7 +176,6 @@ MLX5CQ_FAST_NAME(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 }
 
 #undef MLX5CQ_FAST_ZIP_BURST
-#undef MLX5CQ_PREFETCH
 #undef MLX5CQ_FAST_SEG
 #undef MLX5CQ_FAST_RUN
 

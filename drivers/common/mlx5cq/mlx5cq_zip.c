@@ -160,21 +160,12 @@ zip_records(const struct mlx5cq_zip *z, unsigned int fmt,
 #undef ZIP_LOOP
 }
 
-/* Requester titles use the requester mini-CQE whatever the CQ's format. */
-static inline unsigned int
-zip_format(const struct rte_mlx5cq *cq, const struct mlx5cq_zip *z)
-{
-	if (z->trec.opcode == RTE_MLX5CQ_OP_REQ)
-		return UINT32_MAX;
-	return (cq->comp & RTE_MLX5CQ_COMP_FORMAT_MASK) - 1u;
-}
-
 uint16_t
 mlx5cq_zip_burst(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		 uint16_t n)
 {
 	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
-	const unsigned int fmt = zip_format(cq, z);
+	const unsigned int fmt = mlx5cq_zip_format(cq, z);
 	const int enh = !!(cq->comp & RTE_MLX5CQ_COMP_ENHANCED);
 	uint16_t k = 0;
 
@@ -226,7 +217,7 @@ mlx5cq_zip_synth(struct rte_mlx5cq *cq, uint32_t ci)
 		r[RTE_MLX5CQ_CQE_WQE_COUNTER + 1] = m[1];
 		r[RTE_MLX5CQ_CQE_SOP_DROP_QPN] = m[2];
 	} else {
-		switch (zip_format(cq, z)) {
+		switch (mlx5cq_zip_format(cq, z)) {
 		case MLX5_CQE_RESP_FORMAT_HASH:
 			for (k = 0; k < 4; k++)
 				r[RTE_MLX5CQ_CQE_RX_HASH_RES + k] = m[k];
