@@ -5,7 +5,8 @@
 /*
  * dpdk-test-cq ... -- perf-rx [--reps N] [--case PREFIX] [--fill inject|port]
  *   (also the last table of perf; --case: only the cases whose name
- *   starts with PREFIX; --fill: how each pass fills the ring, prx_fill)
+ *   starts with PREFIX, or the one named NAME with NAME$; --fill: how
+ *   each pass fills the ring, prx_fill)
  *
  * Cycles per packet of rte_eth_rx_burst() on a net_mlx5cq port whose RX
  * CQ and RQ are prepared in memory: the emulator's engine thread is
@@ -252,9 +253,21 @@ out:
 	return ret;
 }
 
+/* Whether case name is asked for: its prefix, or all of it with '$'. */
+static int
+prx_case_match(const char *name, const char *only)
+{
+	size_t n = strlen(only);
+
+	if (n > 0 && only[n - 1] == '$')
+		return strlen(name) == n - 1 && strncmp(name, only, n - 1) == 0;
+	return strncmp(name, only, n) == 0;
+}
+
 /*
  * The PMD RX table (also printed by perf); only: the cases whose name
- * starts with it (NULL: all). 0, or 1 on a failure.
+ * starts with it, or the one case it names when it ends with '$' (NULL:
+ * all). 0, or 1 on a failure.
  */
 int
 test_cq_perf_rx_table(unsigned int reps, const char *only)
@@ -283,8 +296,7 @@ test_cq_perf_rx_table(unsigned int reps, const char *only)
 	printf("%-26s %10s %10s\n", "PMD rx_burst (b32)", "cyc/pkt",
 	       "vs 1chunk");
 	for (i = 0; i < RTE_DIM(cases); i++) {
-		if (only != NULL &&
-		    strncmp(cases[i].name, only, strlen(only)) != 0)
+		if (only != NULL && !prx_case_match(cases[i].name, only))
 			continue;
 		if (prx_case_run(&cases[i], seq++, reps, &cpp[i]) != 0) {
 			printf("perf-rx: case %s failed\n", cases[i].name);

@@ -27,7 +27,8 @@
  * 4 KiB, the pool spans more granules than the table has entries, so
  * part of the lookups go to the search). The queue's table (white box:
  * the PMD's rxq) must exist exactly when the chunks have several
- * regions, and have searched granules in the last layout only. The
+ * regions, and have searched granules and slot collisions (not exact:
+ * the refill checks the tags) in the last layout only. The
  * emulated port must count no RX error, and the heap use is the same
  * before and after each case.
  */
@@ -342,10 +343,13 @@ lk_case_run(unsigned int li, unsigned int pi)
 		goto out;
 	}
 	if ((rxq->mrt != NULL) != (regions > 1) ||
-	    (rxq->mrt != NULL && (rxq->mrt->searched != 0) != l->searched)) {
-		printf("    lkey table %s, %u granules searched\n",
+	    (rxq->mrt != NULL && ((rxq->mrt->searched != 0) != l->searched ||
+				  rxq->mrt->exact != !l->searched))) {
+		printf("    lkey table %s, %u granules searched, %s\n",
 		       rxq->mrt != NULL ? "built" : "not built",
-		       rxq->mrt != NULL ? rxq->mrt->searched : 0);
+		       rxq->mrt != NULL ? rxq->mrt->searched : 0,
+		       rxq->mrt != NULL && rxq->mrt->exact ? "exact" :
+		       "collisions");
 		goto out;
 	}
 	mlx5_emu_net_engine_pause(1);

@@ -170,11 +170,23 @@ struct mlx5cq_mr_cache {
  * Filled at queue setup from the mempool's chunks only, so an entry is
  * exact for the buffers of that mempool; a granule of three regions, a
  * collision or an empty slot gives UINT32_MAX: the search decides.
+ *
+ * Exact tables: when the entries are at least the granules the pool spans
+ * (no two share a slot), none was left to the search and every chunk has
+ * its region, a buffer of the pool always finds the answer in its own
+ * granule's entry. The refill of the pool's own buffers then reads a
+ * second array, fast[], without checks: the split as an address and the
+ * lkeys as the WQE takes them (big endian).
  */
 struct mlx5cq_mr_tbl_ent {
 	uint32_t tag; /* Granule number >> log_n; UINT32_MAX: empty. */
 	uint32_t split;
 	uint32_t lkey[2];
+};
+
+struct mlx5cq_mr_tbl_fast {
+	uintptr_t split; /* First address of lkey_be[1]'s region. */
+	rte_be32_t lkey_be[2];
 };
 
 struct mlx5cq_mr_tbl {
@@ -186,6 +198,8 @@ struct mlx5cq_mr_tbl {
 	uint32_t pages; /* Granules stored (statistics, tests). */
 	uint32_t split; /* Of those, shared by two regions. */
 	uint32_t searched; /* Granules left to the search. */
+	uint32_t exact; /* fast[] holds every answer (see above). */
+	struct mlx5cq_mr_tbl_fast *fast; /* Exact tables, else NULL. */
 	struct mlx5cq_mr_tbl_ent ent[];
 };
 

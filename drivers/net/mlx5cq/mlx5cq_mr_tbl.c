@@ -150,6 +150,41 @@ mlx5cq_mr_tbl_put(struct mlx5cq_mr_tbl *t, const struct mlx5cq_mr_run *r,
 	e->lkey[1] = UINT32_MAX;
 }
 
+/*
+ * Whether every buffer of the runs finds its lkey in its granule's entry
+ * without a check (no collision, nothing searched, every run
+ * registered); if so, fill fast[] (after ent[] in the table's memory).
+ */
+static void
+mlx5cq_mr_tbl_exact(struct mlx5cq_mr_tbl *t, const struct mlx5cq_mr_run *r,
+		    unsigned int n, uint64_t granules)
+{
+	uintptr_t i;
+	unsigned int k;
+
+	t->exact = 0;
+	t->fast = NULL;
+	if (n == 0 || granules > t->mask + 1 || t->searched != 0)
+		return;
+	for (k = 0; k < n; k++)
+		if (r[k].lkey == UINT32_MAX)
+			return;
+	t->fast = (struct mlx5cq_mr_tbl_fast *)&t->ent[t->mask + 1];
+	for (i = 0; i <= t->mask; i++) {
+		const struct mlx5cq_mr_tbl_ent *e = &t->ent[i];
+		/* The granule of slot i: its tag above, i below. */
+		uintptr_t base = (((uintptr_t)e->tag << t->log_n) | i) <<
+				 t->shift;
+
+		if (e->tag == UINT32_MAX)
+			continue; /* No buffer of the pool maps here. */
+		t->fast[i].split = base + e->split;
+		t->fast[i].lkey_be[0] = rte_cpu_to_be_32(e->lkey[0]);
+		t->fast[i].lkey_be[1] = rte_cpu_to_be_32(e->lkey[1]);
+	}
+	t->exact = 1;
+}
+
 /**
  * Build the lkey table of mp's chunks (registered before) for an RX queue
  * on socket. Returns it (rte_free() it), or NULL with rte_errno ENOMEM.
@@ -176,9 +211,11 @@ mlx5cq_mr_tbl_build(struct mlx5cq_priv *priv, struct rte_mempool *mp,
 	while (((uint64_t)1 << log_n) < granules &&
 	       ((uint32_t)1 << log_n) < MLX5CQ_MR_TBL_MAX)
 		log_n++;
+	/* ent[], then fast[] (used only when the table turns out exact). */
 	t = rte_zmalloc_socket("mlx5cq_mr_tbl", sizeof(*t) +
-			       sizeof(t->ent[0]) * ((size_t)1 << log_n),
-			       RTE_CACHE_LINE_SIZE, socket);
+			       (sizeof(t->ent[0]) + sizeof(t->fast[0])) *
+			       ((size_t)1 << log_n), RTE_CACHE_LINE_SIZE,
+			       socket);
 	if (t == NULL) {
 		free(r);
 		PMD_LOG(ERR, "mempool %s: no memory for an lkey table of %u "
@@ -200,10 +237,11 @@ mlx5cq_mr_tbl_build(struct mlx5cq_priv *priv, struct rte_mempool *mp,
 		for (g = r[i].start >> shift; g <= (r[i].end - 1) >> shift;
 		     g++)
 			mlx5cq_mr_tbl_put(t, &r[i], g);
-	PMD_LOG(DEBUG, "mempool %s: %u regions, lkey table of %u entries, "
+	mlx5cq_mr_tbl_exact(t, r, n, granules);
+	PMD_LOG(DEBUG, "mempool %s: %u regions, lkey table of %u entries%s, "
 		"%u KiB granules: %u stored (%u split), %u searched",
-		mp->name, n, 1u << log_n, 1u << (shift - 10), t->pages,
-		t->split, t->searched);
+		mp->name, n, 1u << log_n, t->exact ? "" : " (collisions)",
+		1u << (shift - 10), t->pages, t->split, t->searched);
 	free(r);
 	return t;
 }

@@ -122,11 +122,17 @@ rx_direct_ok(const struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t k)
  * buf_addr for pools of pinned external buffers.
  */
 static __rte_always_inline uintptr_t
+rx_buf_addr_at(uintptr_t data_off, const struct rte_mbuf *m)
+{
+	if (likely(data_off != 0))
+		return (uintptr_t)m + data_off;
+	return (uintptr_t)m->buf_addr + RTE_PKTMBUF_HEADROOM;
+}
+
+static __rte_always_inline uintptr_t
 rx_buf_addr(const struct mlx5cq_rxq *rxq, const struct rte_mbuf *m)
 {
-	if (likely(rxq->data_off != 0))
-		return (uintptr_t)m + rxq->data_off;
-	return (uintptr_t)m->buf_addr + RTE_PKTMBUF_HEADROOM;
+	return rx_buf_addr_at(rxq->data_off, m);
 }
 
 /*
@@ -151,27 +157,22 @@ rx_mp_get(struct rte_mempool *mp, struct rte_mbuf **objs, uint16_t k)
 }
 
 /*
- * rx_replace_direct() for a mempool of several regions: the nr
- * replacements already in the buffer ring at idx.. get their WQE's lkey
- * (the queue's table: every chunk is in it, rx_direct_ok()) and address
- * in one pass. A replacement without lkey (the table and the search both
- * fail: not expected while every chunk is known) ends the pass: it and
- * the ones after it go back to the pool, the received buffers stay
- * posted, and the count of replaced packets is returned as for a short
- * pool.
+ * rx_replace_direct_lkey() from replacement i on, with the search when
+ * the table has no answer. A replacement without lkey (the table and the
+ * search both fail: not expected while every chunk is known) ends the
+ * pass: it and the ones after it go back to the pool, the received
+ * buffers stay posted. Returns the replacements posted in all.
  */
 static __rte_noinline uint16_t
-rx_replace_direct_lkey(struct mlx5cq_rxq *rxq, uint32_t idx, uint16_t nr,
-		       uint16_t k, struct rte_mbuf **pkts, int sum,
-		       uint64_t *bytes)
+rx_replace_lkey_rest(struct mlx5cq_rxq *rxq, uint32_t idx, uint16_t i,
+		     uint16_t nr, uint16_t k, struct rte_mbuf **pkts)
 {
 	const struct mlx5cq_rx_lkc c = mlx5cq_rx_lkc(rxq);
 	struct rte_mbuf **const e = &rxq->elts[idx];
 	volatile struct mlx5_wqe_dseg_rx *const w = &rxq->wqes[idx];
-	uint64_t b = 0;
-	uint16_t i, j;
+	uint16_t j;
 
-	for (i = 0; i < nr; i++) {
+	for (; i < nr; i++) {
 		uintptr_t addr = rx_buf_addr(rxq, e[i]);
 		uint32_t lk = mlx5cq_rx_lkey(rxq, &c, addr, rxq->mp);
 
@@ -181,13 +182,105 @@ rx_replace_direct_lkey(struct mlx5cq_rxq *rxq, uint32_t idx, uint16_t nr,
 				e[j] = pkts[j];
 			break;
 		}
-		if (sum)
-			b += pkts[i]->pkt_len;
 		w[i].lkey = rte_cpu_to_be_32(lk);
 		w[i].addr = rte_cpu_to_be_64(addr);
 	}
-	if (sum)
+	return i;
+}
+
+/*
+ * WQE lkeys and addresses of the replacements e[0..nr) of the pool
+ * (rx_direct_ok(): every chunk is in the queue's table) from an exact
+ * table: per buffer one entry of fast[], the lkey picked by the split,
+ * two stores; nothing to check. Returns nr.
+ */
+static __rte_always_inline uint16_t
+rx_lkey_fast(const struct mlx5cq_rx_lkc *c, struct rte_mbuf *const *e,
+	     volatile struct mlx5_wqe_dseg_rx *w, uintptr_t doff, uint16_t nr)
+{
+	const struct mlx5cq_mr_tbl_fast *const fast = c->fast;
+	const uintptr_t mask = c->mask;
+	const uint32_t shift = c->shift;
+	uint16_t i;
+
+	for (i = 0; i < nr; i++) {
+		const uintptr_t addr = (uintptr_t)e[i] + doff;
+		const struct mlx5cq_mr_tbl_fast *f =
+			&fast[(addr >> shift) & mask];
+
+		/* An index, not a branch: which side of a split granule a
+		 * buffer of a pool in random order lies is not predictable.
+		 */
+		w[i].lkey = f->lkey_be[addr >= f->split];
+		w[i].addr = rte_cpu_to_be_64(addr);
+	}
+	return nr;
+}
+
+/*
+ * As rx_lkey_fast() from a table that may have collisions: the tag and
+ * the lkey checked; stops at the first buffer the table does not answer
+ * for. Returns where it stopped.
+ */
+static __rte_always_inline uint16_t
+rx_lkey_tagged(const struct mlx5cq_rx_lkc *c, struct rte_mbuf *const *e,
+	       volatile struct mlx5_wqe_dseg_rx *w, uintptr_t doff,
+	       uint16_t nr)
+{
+	uint16_t i;
+
+	for (i = 0; i < nr; i++) {
+		const uintptr_t addr = (uintptr_t)e[i] + doff;
+		const struct mlx5cq_mr_tbl_ent *t =
+			&c->ent[(addr >> c->shift) & c->mask];
+		const uint32_t lk = t->lkey[(uint32_t)(addr & c->off_mask) >=
+					    t->split];
+
+		if (unlikely((uintptr_t)t->tag != addr >> c->tag_shift ||
+			     lk == UINT32_MAX))
+			break;
+		w[i].lkey = rte_cpu_to_be_32(lk);
+		w[i].addr = rte_cpu_to_be_64(addr);
+	}
+	return i;
+}
+
+/*
+ * rx_replace_direct() for a mempool of several regions: the nr
+ * replacements already in the buffer ring at idx.. get their WQE's lkey
+ * (the queue's table: every chunk is in it, rx_direct_ok()) and address
+ * in one pass (rx_lkey_fast(), or rx_lkey_tagged()); anything else (an
+ * address the table does not answer for, external buffers) goes to
+ * rx_replace_lkey_rest(). Returns the count of replaced packets as for a
+ * short pool.
+ */
+static __rte_always_inline uint16_t
+rx_replace_direct_lkey(struct mlx5cq_rxq *rxq, uint32_t idx, uint16_t nr,
+		       uint16_t k, struct rte_mbuf **pkts, int sum,
+		       uint64_t *bytes)
+{
+	const struct mlx5cq_rx_lkc c = mlx5cq_rx_lkc(rxq);
+	struct rte_mbuf **const e = &rxq->elts[idx];
+	volatile struct mlx5_wqe_dseg_rx *const w = &rxq->wqes[idx];
+	const uintptr_t doff = rxq->data_off;
+	uint64_t b = 0;
+	uint16_t i = 0;
+
+	if (likely(doff != 0)) {
+		if (likely(c.fast != NULL))
+			i = rx_lkey_fast(&c, e, w, doff, nr);
+		else
+			i = rx_lkey_tagged(&c, e, w, doff, nr);
+	}
+	if (unlikely(i < nr))
+		i = rx_replace_lkey_rest(rxq, idx, i, nr, k, pkts);
+	if (sum) {
+		uint16_t j;
+
+		for (j = 0; j < i; j++)
+			b += pkts[j]->pkt_len;
 		*bytes += b;
+	}
 	return i;
 }
 
@@ -205,6 +298,7 @@ rx_replace_direct(struct mlx5cq_rxq *rxq, uint32_t idx, uint16_t k,
 {
 	struct rte_mbuf **const e = &rxq->elts[idx];
 	volatile struct mlx5_wqe_dseg_rx *const w = &rxq->wqes[idx];
+	const uintptr_t doff = rxq->data_off;
 	uint64_t b0 = 0, b1 = 0;
 	uint16_t i, nr = k;
 
@@ -218,10 +312,12 @@ rx_replace_direct(struct mlx5cq_rxq *rxq, uint32_t idx, uint16_t k,
 	if (rxq->mrt != NULL)
 		return rx_replace_direct_lkey(rxq, idx, nr, k, pkts, sum,
 					      bytes);
-	/* Two at a time: the stores are to a volatile ring. */
+	/* Two at a time: the stores are to a volatile ring (and could
+	 * alias rxq: data_off in a local).
+	 */
 	for (i = 0; i + 2 <= nr; i += 2) {
-		const uintptr_t a0 = rx_buf_addr(rxq, e[i]);
-		const uintptr_t a1 = rx_buf_addr(rxq, e[i + 1]);
+		const uintptr_t a0 = rx_buf_addr_at(doff, e[i]);
+		const uintptr_t a1 = rx_buf_addr_at(doff, e[i + 1]);
 
 		if (sum) {
 			b0 += pkts[i]->pkt_len;
@@ -233,7 +329,7 @@ rx_replace_direct(struct mlx5cq_rxq *rxq, uint32_t idx, uint16_t k,
 	if (i < nr) {
 		if (sum)
 			b0 += pkts[i]->pkt_len;
-		w[i].addr = rte_cpu_to_be_64(rx_buf_addr(rxq, e[i]));
+		w[i].addr = rte_cpu_to_be_64(rx_buf_addr_at(doff, e[i]));
 	}
 	if (sum)
 		*bytes += b0 + b1;

@@ -69,6 +69,7 @@ mlx5cq_rx_ol(const struct mlx5cq_rxq *rxq, uint16_t hte, uint16_t *vlan)
  */
 struct mlx5cq_rx_lkc {
 	const struct mlx5cq_mr_tbl_ent *ent; /* NULL: one region. */
+	const struct mlx5cq_mr_tbl_fast *fast; /* Exact tables. */
 	uintptr_t mask;
 	uintptr_t off_mask;
 	uint32_t shift;
@@ -79,10 +80,11 @@ static __rte_always_inline struct mlx5cq_rx_lkc
 mlx5cq_rx_lkc(const struct mlx5cq_rxq *rxq)
 {
 	const struct mlx5cq_mr_tbl *t = rxq->mrt;
-	struct mlx5cq_rx_lkc c = { NULL, 0, 0, 0, 0 };
+	struct mlx5cq_rx_lkc c = { NULL, NULL, 0, 0, 0, 0 };
 
 	if (t != NULL) {
 		c.ent = t->ent;
+		c.fast = t->fast;
 		c.mask = t->mask;
 		c.off_mask = t->off_mask;
 		c.shift = t->shift;
