@@ -21,7 +21,10 @@
  *   frames; with compression (session decoded ahead) and without (plain
  *   CQEs), with SIMD stores.
  * Every packet is checked by its UDP source port: its place in the
- * sequence, pkt_len, data_len and bytes.
+ * sequence, pkt_len, data_len and bytes. The queue's byte counter must be
+ * the length of the packets handed up (one frame length, times the packet
+ * counter): never a packet decoded ahead but not handed up yet, dropped
+ * with the queue, or left posted for want of a buffer.
  */
 
 #include <inttypes.h>
@@ -102,6 +105,16 @@ ahd_check(const struct rte_ether_addr *dst, struct rte_mbuf **pkts,
 	return 0;
 }
 
+/* Length of every frame of this suite. */
+static uint32_t
+ahd_len(void)
+{
+	static const struct rte_ether_addr any;
+	uint8_t f[128];
+
+	return ahd_frame(f, &any, 0);
+}
+
 /* Queue 0 xstat "rx_q0_<what>". */
 static uint64_t
 ahd_xstat(uint16_t port, const char *what)
@@ -145,6 +158,22 @@ ahd_port(const char *extra, struct rte_mempool *mp, char *wire,
 		return -1;
 	}
 	return port;
+}
+
+/* Queue 0's bytes: the length of want packets handed up. 0, or -1. */
+static int
+ahd_bytes(uint16_t port, uint64_t want)
+{
+	uint64_t b = ahd_xstat(port, "bytes");
+	uint64_t p = ahd_xstat(port, "packets");
+
+	if (p != want || b != want * ahd_len()) {
+		printf("    %" PRIu64 " packets (%" PRIu64 "), %" PRIu64
+		       " bytes (%" PRIu64 ")\n", p, want, b,
+		       want * ahd_len());
+		return -1;
+	}
+	return 0;
 }
 
 /* Receive exactly n packets in bursts of b: the frames of sport0.. */
@@ -222,12 +251,16 @@ test_rx_ahead(void)
 		       ahd_xstat((uint16_t)port, "packets"));
 		goto out_port;
 	}
+	if (ahd_bytes((uint16_t)port, 1) != 0)
+		goto out_port;
 	/* The rest in bursts of 7, then 40 more across the ring's end
 	 * (WQEs 40..79 of 64) in bursts of 32.
 	 */
 	if (ahd_rx((uint16_t)port, &mac, 39, 7, 1001) != 0 ||
+	    ahd_bytes((uint16_t)port, 40) != 0 ||
 	    ahd_inject(wire, &mac, 1100, 40) != 0 ||
-	    ahd_rx((uint16_t)port, &mac, 40, 32, 1100) != 0)
+	    ahd_rx((uint16_t)port, &mac, 40, 32, 1100) != 0 ||
+	    ahd_bytes((uint16_t)port, 80) != 0)
 		goto out_port;
 	/* Stopped with 39 packets decoded ahead: dropped with the queue. */
 	if (ahd_inject(wire, &mac, 1200, 40) != 0)
@@ -242,7 +275,8 @@ test_rx_ahead(void)
 		goto out_port;
 	}
 	if (ahd_inject(wire, &mac, 1300, 5) != 0 ||
-	    ahd_rx((uint16_t)port, &mac, 5, 32, 1300) != 0)
+	    ahd_rx((uint16_t)port, &mac, 5, 32, 1300) != 0 ||
+	    ahd_bytes((uint16_t)port, 86) != 0)
 		goto out_port;
 	/* Removed with packets decoded ahead. */
 	if (ahd_inject(wire, &mac, 1400, 40) != 0)
@@ -296,6 +330,7 @@ ahd_short(const char *extra)
 	if (r != 5 || ahd_check(&mac, pkts, r, 2000) != 0 ||
 	    rte_eth_stats_get((uint16_t)port, &st) != 0 ||
 	    st.rx_nombuf != 15 || st.ipackets != 5 ||
+	    st.ibytes != 5 * (uint64_t)ahd_len() ||
 	    rte_mempool_in_use_count(mp) != AHD_DESC + 5) {
 		printf("    %s: %u packets (5), rx_nombuf %" PRIu64
 		       " (15), %u in use (%u)\n",
@@ -307,7 +342,8 @@ ahd_short(const char *extra)
 	free_all(pkts, r);
 	/* The 15 buffers stayed posted: the next frames land in them. */
 	if (ahd_inject(wire, &mac, 2100, 3) != 0 ||
-	    ahd_rx((uint16_t)port, &mac, 3, 32, 2100) != 0)
+	    ahd_rx((uint16_t)port, &mac, 3, 32, 2100) != 0 ||
+	    ahd_bytes((uint16_t)port, 8) != 0)
 		goto out_port;
 	ret = 0;
 out_port:

@@ -254,6 +254,7 @@ struct mlx5cq_rxq {
 	 * WQEs rq_ci.. (consumed from the CQ, not handed up yet).
 	 */
 	uint32_t zip_ahead;
+	uint64_t zip_ahead_len; /* Sum of their lengths. */
 	uint64_t offloads;
 	uint8_t started;
 	uint8_t deferred;

@@ -64,6 +64,7 @@ mlx5cq_rxq_post_all(struct mlx5cq_rxq *rxq)
 	rxq->pi = rxq->desc_n;
 	rxq->rq_ci = 0;
 	rxq->zip_ahead = 0;
+	rxq->zip_ahead_len = 0;
 	rte_io_wmb();
 	rxq->dbrec[0] = rte_cpu_to_be_32(rxq->pi & 0xffff);
 }
@@ -256,14 +257,12 @@ rx_lkey_tagged(const struct mlx5cq_rx_lkc *c, struct rte_mbuf *const *e,
  */
 static __rte_always_inline uint16_t
 rx_replace_direct_lkey(struct mlx5cq_rxq *rxq, uint32_t idx, uint16_t nr,
-		       uint16_t k, struct rte_mbuf **pkts, int sum,
-		       uint64_t *bytes)
+		       uint16_t k, struct rte_mbuf **pkts)
 {
 	const struct mlx5cq_rx_lkc c = mlx5cq_rx_lkc(rxq);
 	struct rte_mbuf **const e = &rxq->elts[idx];
 	volatile struct mlx5_wqe_dseg_rx *const w = &rxq->wqes[idx];
 	const uintptr_t doff = rxq->data_off;
-	uint64_t b = 0;
 	uint16_t i = 0;
 
 	if (likely(doff != 0)) {
@@ -274,13 +273,6 @@ rx_replace_direct_lkey(struct mlx5cq_rxq *rxq, uint32_t idx, uint16_t nr,
 	}
 	if (unlikely(i < nr))
 		i = rx_replace_lkey_rest(rxq, idx, i, nr, k, pkts);
-	if (sum) {
-		uint16_t j;
-
-		for (j = 0; j < i; j++)
-			b += pkts[j]->pkt_len;
-		*bytes += b;
-	}
 	return i;
 }
 
@@ -289,17 +281,15 @@ rx_replace_direct_lkey(struct mlx5cq_rxq *rxq, uint32_t idx, uint16_t nr,
  * idx..idx+k-1 (rx_direct_ok()) straight from the mempool, in one get.
  * Returns how many are replaced, the first ones: when the pool is short,
  * those it gives buffers for; the others stay posted (their packets are
- * dropped, counted by the caller). With sum, *bytes grows by the
- * pkt_len of the packets replaced (read in the same pass).
+ * dropped, counted by the caller; pkts[0..k) still names them all).
  */
 static __rte_always_inline uint16_t
 rx_replace_direct(struct mlx5cq_rxq *rxq, uint32_t idx, uint16_t k,
-		  struct rte_mbuf **pkts, int sum, uint64_t *bytes)
+		  struct rte_mbuf **pkts)
 {
 	struct rte_mbuf **const e = &rxq->elts[idx];
 	volatile struct mlx5_wqe_dseg_rx *const w = &rxq->wqes[idx];
 	const uintptr_t doff = rxq->data_off;
-	uint64_t b0 = 0, b1 = 0;
 	uint16_t i, nr = k;
 
 	if (unlikely(rx_mp_get(rxq->mp, e, k) != 0)) {
@@ -310,43 +300,58 @@ rx_replace_direct(struct mlx5cq_rxq *rxq, uint32_t idx, uint16_t k,
 			e[i] = pkts[i];
 	}
 	if (rxq->mrt != NULL)
-		return rx_replace_direct_lkey(rxq, idx, nr, k, pkts, sum,
-					      bytes);
-	/* Two at a time: the stores are to a volatile ring (and could
-	 * alias rxq: data_off in a local).
+		return rx_replace_direct_lkey(rxq, idx, nr, k, pkts);
+	/* The data offset in a local: the stores are to a volatile ring
+	 * and could alias rxq.
 	 */
-	for (i = 0; i + 2 <= nr; i += 2) {
-		const uintptr_t a0 = rx_buf_addr_at(doff, e[i]);
-		const uintptr_t a1 = rx_buf_addr_at(doff, e[i + 1]);
+	if (likely(doff != 0)) {
+		/* Two a step: the loop's own work is most of the cost. */
+		for (i = 0; i + 2 <= nr; i += 2) {
+			const uintptr_t a0 = (uintptr_t)e[i] + doff;
+			const uintptr_t a1 = (uintptr_t)e[i + 1] + doff;
 
-		if (sum) {
-			b0 += pkts[i]->pkt_len;
-			b1 += pkts[i + 1]->pkt_len;
+			w[i].addr = rte_cpu_to_be_64(a0);
+			w[i + 1].addr = rte_cpu_to_be_64(a1);
 		}
-		w[i].addr = rte_cpu_to_be_64(a0);
-		w[i + 1].addr = rte_cpu_to_be_64(a1);
+		if (i < nr)
+			w[i].addr = rte_cpu_to_be_64((uintptr_t)e[i] + doff);
+	} else {
+		for (i = 0; i < nr; i++)
+			w[i].addr = rte_cpu_to_be_64(rx_buf_addr_at(0, e[i]));
 	}
-	if (i < nr) {
-		if (sum)
-			b0 += pkts[i]->pkt_len;
-		w[i].addr = rte_cpu_to_be_64(rx_buf_addr_at(doff, e[i]));
-	}
-	if (sum)
-		*bytes += b0 + b1;
 	return nr;
 }
 
 /*
  * Hand up the k packets already written into the mbufs of WQEs
- * idx..idx+k-1 (rx_direct_ok()), replaced by rx_replace_direct().
- * Returns how many are handed up.
+ * idx..idx+k-1 (rx_direct_ok()), replaced by rx_replace_direct(); len:
+ * the sum of their lengths (known from the decode), of which *bytes gets
+ * the part of the packets handed up. Returns how many are handed up.
  */
 static __rte_always_inline uint16_t
 rx_up_direct(struct mlx5cq_rxq *rxq, uint32_t idx, uint16_t k,
-	     struct rte_mbuf **pkts, uint64_t *bytes)
+	     struct rte_mbuf **pkts, uint64_t len, uint64_t *bytes)
 {
+	uint16_t nr, i;
+
 	rte_memcpy(pkts, &rxq->elts[idx], k * sizeof(pkts[0]));
-	return rx_replace_direct(rxq, idx, k, pkts, 1, bytes);
+	nr = rx_replace_direct(rxq, idx, k, pkts);
+	for (i = nr; unlikely(i < k); i++)
+		len -= pkts[i]->pkt_len;
+	*bytes += len;
+	return nr;
+}
+
+/* Sum of the lengths of the k packets decoded ahead in WQEs rq_ci.. */
+static uint64_t
+rx_ahead_len(const struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t k)
+{
+	uint64_t b = 0;
+	uint16_t i;
+
+	for (i = 0; i < k; i++)
+		b += rxq->elts[(rq_ci + i) & rxq->mask]->pkt_len;
+	return b;
 }
 
 #ifdef RTE_ARCH_X86
@@ -441,7 +446,7 @@ rx_plain_direct(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t k,
 	}
 	/* Lane 1 summed pkt_len: at most MLX5CQ_BURST_MAX of 64 KiB. */
 	b = (uint32_t)_mm_extract_epi32(len, 1);
-	*nr = rx_replace_direct(rxq, idx, k, pkts, 0, NULL);
+	*nr = rx_replace_direct(rxq, idx, k, pkts);
 	for (i = *nr; unlikely(i < k); i++)
 		b -= pkts[i]->pkt_len;
 	*bytes += b;
@@ -625,7 +630,8 @@ rx_zip_vec(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t want,
 	   struct rx_reps *r, struct rte_mbuf **pkts, uint16_t *out,
 	   uint64_t *bytes, uint16_t *nr)
 {
-	uint32_t left = mlx5cq_rx_zip_ahead(rxq, rq_ci);
+	uint64_t len;
+	uint32_t left = mlx5cq_rx_zip_ahead(rxq, rq_ci, want, &len);
 	uint16_t got;
 
 	if (left == 0)
@@ -634,7 +640,7 @@ rx_zip_vec(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t want,
 	rxq->zip_ahead = left - got;
 	if (rx_direct_ok(rxq, rq_ci, got)) {
 		*nr = rx_up_direct(rxq, rq_ci & rxq->mask, got, pkts + *out,
-				   bytes);
+				   len, bytes);
 		*out += *nr;
 		return got;
 	}
@@ -724,7 +730,7 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	struct rte_mlx5cq *cq = rxq->cq;
 	uint32_t rq_ci = rxq->rq_ci;
 	uint16_t done = 0, out = 0, got, nr;
-	uint64_t bytes = 0;
+	uint64_t bytes = 0, len;
 	struct rx_reps r;
 	int polled = 0, pf;
 
@@ -740,9 +746,13 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	if (rxq->zip_ahead != 0) {
 		/* The rest of a session decoded by an earlier burst. */
 		got = (uint16_t)RTE_MIN(rxq->zip_ahead, (uint32_t)n);
+		/* Their lengths' sum: known for all of them, else read. */
+		len = got == rxq->zip_ahead ? rxq->zip_ahead_len :
+		      rx_ahead_len(rxq, rq_ci, got);
+		rxq->zip_ahead_len -= len;
 		if (rx_direct_ok(rxq, rq_ci, got)) {
 			nr = rx_up_direct(rxq, rq_ci & rxq->mask, got, pkts,
-					  &bytes);
+					  len, &bytes);
 		} else {
 			nr = rx_reps_get(rxq, &r, got, n);
 			nr = rx_ahead_up(rxq, rq_ci, nr, &r, pkts, &bytes);

@@ -237,9 +237,12 @@ mlx5cq_rx_one(struct mlx5cq_rxq *rxq, uint32_t idx, struct rte_mbuf *m,
  * or of the one at the CQ's consumer index, at most MLX5CQ_RX_AHEAD_MAX
  * mini-CQEs, into the mbufs of WQEs rq_ci.. (fields only; they stay in
  * the buffer ring), and consume them from the CQ. Returns how many
- * (rxq->zip_ahead is the caller's). mlx5cq_rx_zip.c.
+ * (rxq->zip_ahead is the caller's). *len: the sum of the lengths of the
+ * first want of them, rxq->zip_ahead_len that of the others.
+ * mlx5cq_rx_zip.c.
  */
-uint32_t mlx5cq_rx_zip_ahead(struct mlx5cq_rxq *rxq, uint32_t rq_ci);
+uint32_t mlx5cq_rx_zip_ahead(struct mlx5cq_rxq *rxq, uint32_t rq_ci,
+			     uint16_t want, uint64_t *len);
 
 /*
  * Hand up the buffers of k mini-CQEs of the open compressed session

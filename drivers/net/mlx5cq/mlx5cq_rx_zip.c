@@ -54,11 +54,30 @@ rx_zip_store(struct rte_mbuf *mb, __m128i rearm, __m128i fields)
 }
 
 /*
- * Decode k mini-CQEs of the session (title t at ring index first) from
- * position pos on into the mbufs of WQEs rq_ci.. (their fields only: the
- * mbufs stay in the buffer ring until handed up).
+ * Two mini-CQEs (16 bytes at m) into mbufs b0 and b1; their pkt_len
+ * lanes added to *len.
  */
 static __rte_always_inline void
+rx_zip_pair(volatile const uint8_t *m, struct rte_mbuf *b0,
+	    struct rte_mbuf *b1, __m128i rearm, __m128i fix, __m128i sh0,
+	    __m128i sh1, __m128i *len)
+{
+	const __m128i v = _mm_loadu_si128((const __m128i *)(uintptr_t)m);
+	const __m128i f0 = _mm_shuffle_epi8(v, sh0);
+	const __m128i f1 = _mm_shuffle_epi8(v, sh1);
+
+	*len = _mm_add_epi32(*len, _mm_add_epi32(f0, f1));
+	rx_zip_store(b0, rearm, _mm_or_si128(f0, fix));
+	rx_zip_store(b1, rearm, _mm_or_si128(f1, fix));
+}
+
+/*
+ * Decode k mini-CQEs of the session (title t at ring index first) from
+ * position pos on into the mbufs of WQEs rq_ci.. (their fields only: the
+ * mbufs stay in the buffer ring until handed up). Returns the sum of
+ * their lengths (pkt_len lanes added as they are built).
+ */
+static __rte_always_inline uint32_t
 rx_zip_decode_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 		  uint32_t first, uint32_t pos, uint32_t k, uint32_t rq_ci,
 		  int hash)
@@ -76,8 +95,32 @@ rx_zip_decode_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 				hash ? 0 : (int)t->rss_hash);
 	const __m128i sh0 = rx_zip_shuf(0, hash);
 	const __m128i sh1 = rx_zip_shuf(8, hash);
+	__m128i len = _mm_setzero_si128();
 	uint32_t i = 0;
 
+	if ((pos & 7u) == 0) {
+		/*
+		 * From an array's start (the usual case): whole arrays into
+		 * eight consecutive buffers each, unrolled, until the session
+		 * part or the buffer ring ends.
+		 */
+		uint32_t idx = rq_ci & mask;
+
+		while (k - i >= 8 && idx + 8 <= mask + 1) {
+			const uint32_t p = pos + i;
+			volatile const uint8_t *m =
+				rte_mlx5cq__cqe(cq, p ? first + p : first + 1);
+			struct rte_mbuf **const b = &elts[idx];
+
+			unsigned int q;
+
+			for (q = 0; q < 8; q += 2)
+				rx_zip_pair(m + 8 * q, b[q], b[q + 1], rearm,
+					    fix, sh0, sh1, &len);
+			i += 8;
+			idx = (idx + 8) & mask;
+		}
+	}
 	while (i < k) {
 		/* The array holding position p, and what is left of it. */
 		const uint32_t p = pos + i;
@@ -99,6 +142,7 @@ rx_zip_decode_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 				const __m128i f0 = _mm_shuffle_epi8(v, sh0);
 				const __m128i f1 = _mm_shuffle_epi8(v, sh1);
 
+				len = _mm_add_epi32(len, _mm_add_epi32(f0, f1));
 				rx_zip_store(b[q], rearm,
 					     _mm_or_si128(f0, fix));
 				rx_zip_store(b[q + 1], rearm,
@@ -110,32 +154,49 @@ rx_zip_decode_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 		for (; i + 2 <= e; i += 2) {
 			const __m128i v = _mm_loadu_si128((const __m128i *)
 					(uintptr_t)(m + 8u * (i - i_0)));
+			const __m128i f0 = _mm_shuffle_epi8(v, sh0);
+			const __m128i f1 = _mm_shuffle_epi8(v, sh1);
 
+			len = _mm_add_epi32(len, _mm_add_epi32(f0, f1));
 			rx_zip_store(elts[(rq_ci + i) & mask], rearm,
-				     _mm_or_si128(_mm_shuffle_epi8(v, sh0),
-						  fix));
+				     _mm_or_si128(f0, fix));
 			rx_zip_store(elts[(rq_ci + i + 1) & mask], rearm,
-				     _mm_or_si128(_mm_shuffle_epi8(v, sh1),
-						  fix));
+				     _mm_or_si128(f1, fix));
 		}
 		if (i < e) {
 			/* The last one alone: 8 bytes, never past the array. */
 			const __m128i v = _mm_loadl_epi64((const __m128i *)
 					(uintptr_t)(m + 8u * (i - i_0)));
+			const __m128i f0 = _mm_shuffle_epi8(v, sh0);
 
+			len = _mm_add_epi32(len, f0);
 			rx_zip_store(elts[(rq_ci + i) & mask], rearm,
-				     _mm_or_si128(_mm_shuffle_epi8(v, sh0),
-						  fix));
+				     _mm_or_si128(f0, fix));
 			i++;
 		}
 	}
+	/* Lane 1: pkt_len; at most MLX5CQ_RX_AHEAD_MAX of 64 KiB. */
+	return (uint32_t)_mm_extract_epi32(len, 1);
+}
+
+/* rx_zip_decode_vec() for the session's format. */
+static __rte_always_inline uint32_t
+rx_zip_decode(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
+	      uint32_t first, uint32_t pos, uint32_t k, uint32_t rq_ci)
+{
+	if (k == 0)
+		return 0;
+	if (rxq->zip_fmt == RTE_MLX5CQ_COMP_HASH)
+		return rx_zip_decode_vec(rxq, t, first, pos, k, rq_ci, 1);
+	return rx_zip_decode_vec(rxq, t, first, pos, k, rq_ci, 0);
 }
 
 uint32_t
-mlx5cq_rx_zip_ahead(struct mlx5cq_rxq *rxq, uint32_t rq_ci)
+mlx5cq_rx_zip_ahead(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t want,
+		    uint64_t *len)
 {
 	const struct rte_mlx5cq_cpl *t;
-	uint32_t first, pos, k;
+	uint32_t first, pos, k, now;
 
 	k = rte_mlx5cq_zip_session(rxq->cq, &t, &first, &pos);
 	if (k == 0)
@@ -148,10 +209,11 @@ mlx5cq_rx_zip_ahead(struct mlx5cq_rxq *rxq, uint32_t rq_ci)
 	 * without it, 1K no slower; a sliding prefetch of the next eight
 	 * no better).
 	 */
-	if (rxq->zip_fmt == RTE_MLX5CQ_COMP_HASH)
-		rx_zip_decode_vec(rxq, t, first, pos, k, rq_ci, 1);
-	else
-		rx_zip_decode_vec(rxq, t, first, pos, k, rq_ci, 0);
+	/* What this burst takes, then the rest: a length sum each. */
+	now = RTE_MIN(k, (uint32_t)want);
+	*len = rx_zip_decode(rxq, t, first, pos, now, rq_ci);
+	rxq->zip_ahead_len = rx_zip_decode(rxq, t, first, pos + now, k - now,
+					   rq_ci + now);
 	rte_mlx5cq_zip_advance(rxq->cq, (uint16_t)k);
 	return k;
 }
