@@ -305,16 +305,22 @@ rx_replace_direct(struct mlx5cq_rxq *rxq, uint32_t idx, uint16_t k,
 	 * and could alias rxq.
 	 */
 	if (likely(doff != 0)) {
-		/* Two a step: the loop's own work is most of the cost. */
-		for (i = 0; i + 2 <= nr; i += 2) {
-			const uintptr_t a0 = (uintptr_t)e[i] + doff;
-			const uintptr_t a1 = (uintptr_t)e[i + 1] + doff;
+		/* Pointer walks, four a step: the loop's own work was most
+		 * of the cost.
+		 */
+		struct rte_mbuf *const *ep = e;
+		struct rte_mbuf *const *const e4 = e + (nr & ~3u);
+		struct rte_mbuf *const *const end = e + nr;
+		volatile struct mlx5_wqe_dseg_rx *wp = w;
 
-			w[i].addr = rte_cpu_to_be_64(a0);
-			w[i + 1].addr = rte_cpu_to_be_64(a1);
+		for (; ep != e4; ep += 4, wp += 4) {
+			wp[0].addr = rte_cpu_to_be_64((uintptr_t)ep[0] + doff);
+			wp[1].addr = rte_cpu_to_be_64((uintptr_t)ep[1] + doff);
+			wp[2].addr = rte_cpu_to_be_64((uintptr_t)ep[2] + doff);
+			wp[3].addr = rte_cpu_to_be_64((uintptr_t)ep[3] + doff);
 		}
-		if (i < nr)
-			w[i].addr = rte_cpu_to_be_64((uintptr_t)e[i] + doff);
+		for (; ep != end; ep++, wp++)
+			wp->addr = rte_cpu_to_be_64((uintptr_t)*ep + doff);
 	} else {
 		for (i = 0; i < nr; i++)
 			w[i].addr = rte_cpu_to_be_64(rx_buf_addr_at(0, e[i]));
