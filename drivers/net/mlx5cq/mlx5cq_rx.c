@@ -189,6 +189,22 @@ rx_replace_lkey_rest(struct mlx5cq_rxq *rxq, uint32_t idx, uint16_t i,
 	return i;
 }
 
+/* WQE w of buffer m: lkey from the exact table, address. */
+static __rte_always_inline void
+rx_lkey_fast_one(const struct mlx5cq_rx_lkc *c, const struct rte_mbuf *m,
+		 volatile struct mlx5_wqe_dseg_rx *w, uintptr_t doff)
+{
+	const uintptr_t addr = (uintptr_t)m + doff;
+	const struct mlx5cq_mr_tbl_fast *f =
+		&c->fast[(addr >> c->shift) & c->mask];
+
+	/* An index, not a branch: which side of a split granule a buffer of
+	 * a pool in random order lies is not predictable.
+	 */
+	w->lkey = f->lkey_be[addr >= f->split];
+	w->addr = rte_cpu_to_be_64(addr);
+}
+
 /*
  * WQE lkeys and addresses of the replacements e[0..nr) of the pool
  * (rx_direct_ok(): every chunk is in the queue's table) from an exact
@@ -199,22 +215,20 @@ static __rte_always_inline uint16_t
 rx_lkey_fast(const struct mlx5cq_rx_lkc *c, struct rte_mbuf *const *e,
 	     volatile struct mlx5_wqe_dseg_rx *w, uintptr_t doff, uint16_t nr)
 {
-	const struct mlx5cq_mr_tbl_fast *const fast = c->fast;
-	const uintptr_t mask = c->mask;
-	const uint32_t shift = c->shift;
-	uint16_t i;
+	struct rte_mbuf *const *ep = e;
+	struct rte_mbuf *const *const e4 = e + (nr & ~3u);
+	struct rte_mbuf *const *const end = e + nr;
+	volatile struct mlx5_wqe_dseg_rx *wp = w;
 
-	for (i = 0; i < nr; i++) {
-		const uintptr_t addr = (uintptr_t)e[i] + doff;
-		const struct mlx5cq_mr_tbl_fast *f =
-			&fast[(addr >> shift) & mask];
-
-		/* An index, not a branch: which side of a split granule a
-		 * buffer of a pool in random order lies is not predictable.
-		 */
-		w[i].lkey = f->lkey_be[addr >= f->split];
-		w[i].addr = rte_cpu_to_be_64(addr);
+	/* Pointer walks, four a step, as rx_replace_direct(). */
+	for (; ep != e4; ep += 4, wp += 4) {
+		rx_lkey_fast_one(c, ep[0], &wp[0], doff);
+		rx_lkey_fast_one(c, ep[1], &wp[1], doff);
+		rx_lkey_fast_one(c, ep[2], &wp[2], doff);
+		rx_lkey_fast_one(c, ep[3], &wp[3], doff);
 	}
+	for (; ep != end; ep++, wp++)
+		rx_lkey_fast_one(c, *ep, wp, doff);
 	return nr;
 }
 
