@@ -229,27 +229,34 @@ frame_udp6(uint8_t *f, const uint8_t *dst, const uint8_t *src,
 
 /* --- queues -------------------------------------------------------------- */
 
+/* One RQ WQE of BUF_SZ bytes at addr under lkey, posted. */
+static void
+rq_post_at(struct nport *p, uint32_t lkey, const void *addr)
+{
+	uint16_t idx = p->rq_pi & ((1u << LOG_RQ) - 1);
+	uint8_t *d = (uint8_t *)(uintptr_t)p->rq.wq.umem_buf + 16 * idx;
+	uint32_t be32;
+	uint64_t be64;
+
+	be32 = rte_cpu_to_be_32(BUF_SZ);
+	memcpy(d, &be32, 4);
+	be32 = rte_cpu_to_be_32(lkey);
+	memcpy(d + 4, &be32, 4);
+	be64 = rte_cpu_to_be_64((uintptr_t)addr);
+	memcpy(d + 8, &be64, 8);
+	p->rq_pi++;
+	rte_wmb();
+	p->rq.wq.db_rec[0] = rte_cpu_to_be_32(p->rq_pi);
+}
+
 static int
 rq_post(struct nport *p, unsigned int n)
 {
 	unsigned int i;
 
-	for (i = 0; i < n; i++) {
-		uint16_t idx = p->rq_pi & ((1u << LOG_RQ) - 1);
-		uint8_t *d = (uint8_t *)(uintptr_t)p->rq.wq.umem_buf + 16 * idx;
-		uint32_t be32;
-		uint64_t be64;
-
-		be32 = rte_cpu_to_be_32(BUF_SZ);
-		memcpy(d, &be32, 4);
-		be32 = rte_cpu_to_be_32(p->mr->lkey);
-		memcpy(d + 4, &be32, 4);
-		be64 = rte_cpu_to_be_64((uintptr_t)(p->data + BUF_SZ * idx));
-		memcpy(d + 8, &be64, 8);
-		p->rq_pi++;
-	}
-	rte_wmb();
-	p->rq.wq.db_rec[0] = rte_cpu_to_be_32(p->rq_pi);
+	for (i = 0; i < n; i++)
+		rq_post_at(p, p->mr->lkey, p->data + BUF_SZ *
+			   (p->rq_pi & ((1u << LOG_RQ) - 1)));
 	return 0;
 }
 
@@ -906,6 +913,100 @@ test_net_rx_errors(void)
 	TEST_ASSERT(c[CQE_OP_OWN] >> 4 == 14 && c[CQE_SYNDROME] == 0x04,
 		    "RESP_ERR LOC_PROT_ERR");
 	return nport_close(&p);
+}
+
+/* RQ in error back to RDY (ERR -> RST -> RDY), its ring empty. */
+static int
+rq_recover(struct nport *p)
+{
+	struct mlx5_devx_modify_rq_attr mrq;
+
+	memset(&mrq, 0, sizeof(mrq));
+	mrq.rq_state = MLX5_RQC_STATE_ERR;
+	mrq.state = MLX5_RQC_STATE_RST;
+	if (mlx5_devx_cmd_modify_rq(p->rq.rq, &mrq) != 0)
+		return -1;
+	mrq.rq_state = MLX5_RQC_STATE_RST;
+	mrq.state = MLX5_RQC_STATE_RDY;
+	if (mlx5_devx_cmd_modify_rq(p->rq.rq, &mrq) != 0)
+		return -1;
+	p->rq_pi = 0;
+	return 0;
+}
+
+/*
+ * The receive side's memory key check through the RQ's MR hint (the last
+ * MR one of its WQEs named, its range and rights copied into the queue):
+ * a buffer of an MR without local write refused twice in a row (the
+ * second time the hint is that MR), and the lkey of an MR deregistered
+ * after a good receive into it (the hint) refused.
+ */
+static int
+test_net_mr_hint(void)
+{
+	static uint8_t frame[256], ro_buf[BUF_SZ], tmp_buf[BUF_SZ];
+	struct ibv_mr *ro = NULL, *tmp = NULL;
+	struct nport p;
+	const uint8_t *c;
+	uint32_t len, old;
+	int i, ret;
+
+	ret = nport_open(&p, "enet_mrh", "enet_wire_mrh", mac_a, 0);
+	if (ret != TEST_SUCCESS)
+		return ret;
+	ret = TEST_FAILED;
+	ro = mlx5_glue->reg_mr(p.pd, ro_buf, sizeof(ro_buf), 0);
+	tmp = mlx5_glue->reg_mr(p.pd, tmp_buf, sizeof(tmp_buf),
+				IBV_ACCESS_LOCAL_WRITE);
+	if (ro == NULL || tmp == NULL) {
+		printf("  reg_mr failed\n");
+		goto out;
+	}
+	len = frame_tcp4(frame, mac_a, mac_b, 30, 0, 0);
+	for (i = 0; i < 2; i++) {
+		rq_post_at(&p, ro->lkey, ro_buf);
+		send_frame(&p, frame, len, 0);
+		mlx5_emu_net_progress();
+		c = cqe_next(&p.rcq, &p.rcq_ci);
+		if (c == NULL || c[CQE_OP_OWN] >> 4 != 14 ||
+		    c[CQE_SYNDROME] != 0x04 || rq_recover(&p) != 0) {
+			printf("  read-only MR, receive %d: not RESP_ERR "
+			       "LOC_PROT_ERR\n", i + 1);
+			goto out;
+		}
+	}
+	rq_post_at(&p, tmp->lkey, tmp_buf);
+	send_frame(&p, frame, len, 0);
+	mlx5_emu_net_progress();
+	c = cqe_next(&p.rcq, &p.rcq_ci);
+	if (c == NULL || c[CQE_OP_OWN] >> 4 != 2 ||
+	    memcmp(tmp_buf, frame, len) != 0) {
+		printf("  writable MR: frame not received\n");
+		goto out;
+	}
+	old = tmp->lkey;
+	if (mlx5_glue->dereg_mr(tmp) != 0)
+		goto out;
+	tmp = NULL;
+	rq_post_at(&p, old, tmp_buf);
+	send_frame(&p, frame, len, 0);
+	mlx5_emu_net_progress();
+	c = cqe_next(&p.rcq, &p.rcq_ci);
+	if (c == NULL || c[CQE_OP_OWN] >> 4 != 14 || c[CQE_SYNDROME] != 0x04 ||
+	    rq_recover(&p) != 0) {
+		printf("  lkey of a deregistered MR: not RESP_ERR "
+		       "LOC_PROT_ERR\n");
+		goto out;
+	}
+	ret = TEST_SUCCESS;
+out:
+	if (tmp != NULL)
+		mlx5_glue->dereg_mr(tmp);
+	if (ro != NULL)
+		mlx5_glue->dereg_mr(ro);
+	if (nport_close(&p) != TEST_SUCCESS)
+		ret = TEST_FAILED;
+	return ret;
 }
 
 /* MODIFY_NIC_VPORT_CONTEXT mailbox (kernel mlx5_ifc.h): 512 bytes of
@@ -2266,6 +2367,7 @@ static struct unit_test_suite emu_net_suite = {
 		TEST_CASE(test_net_padded_frame),
 		TEST_CASE(test_net_lkey_error),
 		TEST_CASE(test_net_rx_errors),
+		TEST_CASE(test_net_mr_hint),
 		TEST_CASE(test_net_vport_filter),
 		TEST_CASE(test_net_mtu_state),
 		TEST_CASE(test_net_port_speed),

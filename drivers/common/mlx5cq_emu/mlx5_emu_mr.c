@@ -222,8 +222,8 @@ emu_mr_check(struct emu_net *net, uint32_t pdn, uint32_t lkey,
 }
 
 int
-emu_mr_check_wq(struct emu_net *net, struct emu_wq *wq, uint32_t lkey,
-		uint64_t addr, uint32_t len, int write)
+emu_mr_check_wq_slow(struct emu_net *net, struct emu_wq *wq, uint32_t lkey,
+		     uint64_t addr, uint32_t len, int write)
 {
 	const struct emu_mr *mr = wq->mr_hint;
 
@@ -231,6 +231,17 @@ emu_mr_check_wq(struct emu_net *net, struct emu_wq *wq, uint32_t lkey,
 		mr = emu_mr_lookup(net, lkey);
 		wq->mr_hint = mr;
 		wq->mr_gen = net->mr_gen;
+		/* The copy emu_mr_check_wq() reads: empty unless on the PD. */
+		wq->mr_lkey = lkey;
+		wq->mr_lo = 1;
+		wq->mr_hi = 0;
+		wq->mr_write = 0;
+		if (mr != NULL && mr->pdn == wq->pdn) {
+			wq->mr_lo = (uint64_t)(uintptr_t)mr->mr.addr;
+			wq->mr_hi = wq->mr_lo + mr->mr.length;
+			wq->mr_write = !!(mr->access &
+					  IBV_ACCESS_LOCAL_WRITE);
+		}
 	}
 	return emu_mr_covers(mr, wq->pdn, addr, len, write);
 }

@@ -105,9 +105,18 @@ struct emu_wq {
 	uint8_t cyclic_rq; /* An RQ: mini-CQE stride index undefined (0). */
 	struct emu_cq *cq;
 	uint32_t cqn;
-	/* Last MR a data segment hit (valid while mr_gen == net->mr_gen). */
+	/*
+	 * Last MR a data segment hit (valid while mr_gen == net->mr_gen),
+	 * and what its check needs (an MR's fields never change while it is
+	 * registered): its lkey, its range [mr_lo, mr_hi) when it is on the
+	 * WQ's PD (else empty), whether it may be written.
+	 */
 	const struct emu_mr *mr_hint;
 	uint32_t mr_gen;
+	uint32_t mr_lkey;
+	uint8_t mr_write;
+	uint64_t mr_lo;
+	uint64_t mr_hi;
 };
 
 struct emu_sq {
@@ -278,11 +287,10 @@ struct emu_mr *emu_mr_lookup(struct emu_net *net, uint32_t lkey);
  */
 int emu_mr_check(struct emu_net *net, uint32_t pdn, uint32_t lkey,
 		 uint64_t addr, uint32_t len, int write);
-/* emu_mr_check() for a data segment of a WQ: the WQ's last MR is tried
- * before the list.
- */
-int emu_mr_check_wq(struct emu_net *net, struct emu_wq *wq, uint32_t lkey,
-		    uint64_t addr, uint32_t len, int write);
+/* emu_mr_check_wq() when the WQ's last MR does not do. */
+int emu_mr_check_wq_slow(struct emu_net *net, struct emu_wq *wq,
+			 uint32_t lkey, uint64_t addr, uint32_t len,
+			 int write);
 
 /* mlx5_emu_tis.c */
 int emu_td_create(struct emu_dev *dev, struct emu_net *net, const void *in,
@@ -417,5 +425,22 @@ uint32_t emu_l4_pseudo_sum(const uint8_t *frame, const struct emu_pkt *p);
 /* Fill the IPv4 header / L4 checksum fields of a frame. */
 void emu_pkt_fill_ipv4_csum(uint8_t *frame, const struct emu_pkt *p);
 void emu_pkt_fill_l4_csum(uint8_t *frame, const struct emu_pkt *p);
+
+/*
+ * emu_mr_check() for a data segment of a WQ: the WQ's last MR first, from
+ * the copy of its range and rights in the WQ (no call, no MR read), then
+ * the list.
+ */
+static inline int
+emu_mr_check_wq(struct emu_net *net, struct emu_wq *wq, uint32_t lkey,
+		uint64_t addr, uint32_t len, int write)
+{
+	if (wq->mr_gen == net->mr_gen && wq->mr_lkey == lkey &&
+	    addr >= wq->mr_lo && addr + len >= addr &&
+	    addr + len <= wq->mr_hi && (!write || wq->mr_write) &&
+	    wq->mr_hint != NULL)
+		return 0;
+	return emu_mr_check_wq_slow(net, wq, lkey, addr, len, write);
+}
 
 #endif /* MLX5_EMU_NET_H_ */
