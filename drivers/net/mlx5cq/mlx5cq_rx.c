@@ -29,10 +29,12 @@
  * wrap of the buffer ring in the segment they are taken in one get
  * straight into the ring and the WQE addresses written in one pass after
  * (lkeys too, from the queue's table, when the mempool spans several
- * regions and every chunk is in the table); elsewhere once per burst,
- * as many as the pool gives, and each WQE in the pass that hands its
- * packet up (the lkey too when the mempool spans several memory regions,
- * from the queue's lkey table, mlx5cq_mr_tbl.c: one load, a tag check).
+ * regions and every chunk is in the table: from an exact table one load
+ * and no check); elsewhere once per burst, as many as the pool gives,
+ * and each WQE in the pass that hands its packet up (the lkey too when
+ * the mempool spans several memory regions, from the queue's lkey table,
+ * mlx5cq_mr_tbl.c: one load, a tag check). The byte count of a session's
+ * packets is summed by its decode.
  * A WQE whose buffer cannot be replaced keeps its buffer and the packet
  * is dropped (rx_nombuf). Only the WQE address is rewritten (byte count
  * fixed at queue start). The RQ doorbell record is updated once per
