@@ -51,6 +51,14 @@ struct mlx5_emu_caps {
 	uint8_t eth_net_offloads; /**< Ethernet offload caps: checksums,
 				    * VLAN strip/insert, RSS (default 1).
 				    */
+	uint8_t eth_inline_mode; /**< wqe_inline_mode of the Ethernet
+				   * caps: MLX5_CAP_INLINE_MODE_L2 (0: every
+				   * SEND WQE inlines its L2 header),
+				   * _VPORT_CONTEXT (1: the NIC vport
+				   * context says, L2 here) or
+				   * _NOT_REQUIRED (2, default, as
+				   * ConnectX-5 and later report).
+				   */
 	uint8_t crypto; /**< AES-XTS crypto engine: DEKs, crypto mkeys,
 			  * loopback RC QPs (default 0).
 			  */

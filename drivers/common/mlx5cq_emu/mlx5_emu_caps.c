@@ -45,6 +45,7 @@ mlx5_emu_caps_default(struct mlx5_emu_caps *caps)
 	caps->cqe_compression_timeout = 0;
 	caps->max_umems = 65536;
 	caps->eth_net_offloads = 1;
+	caps->eth_inline_mode = MLX5_CAP_INLINE_MODE_NOT_REQUIRED;
 	caps->crypto = 0;
 	caps->crypto_wrapped = 1;
 	caps->log_max_num_deks = 12;
@@ -99,6 +100,12 @@ emu_caps_check(const struct mlx5_emu_caps *caps)
 		EMU_LOG(ERR, "caps: log_max_cq_sz %u (max 31) or log_max_cq %u"
 			" (max 24) out of range", caps->log_max_cq_sz,
 			caps->log_max_cq);
+		return emu_ret_errno(EINVAL);
+	}
+	if (caps->eth_inline_mode > MLX5_CAP_INLINE_MODE_NOT_REQUIRED) {
+		EMU_LOG(ERR, "caps: eth_inline_mode %u not in 0..%u (L2, "
+			"vport context, not required)", caps->eth_inline_mode,
+			MLX5_CAP_INLINE_MODE_NOT_REQUIRED);
 		return emu_ret_errno(EINVAL);
 	}
 	if (caps->log_max_num_deks > 24) {
@@ -173,14 +180,14 @@ emu_fill_general_caps(const struct emu_dev *dev, void *hcattr)
 
 /* Ethernet offloads (per_protocol_networking_offload_caps). */
 static void
-emu_fill_eth_caps(void *hcattr)
+emu_fill_eth_caps(const struct emu_dev *dev, void *hcattr)
 {
 #define ETH_SET(fld, v) \
 	MLX5_SET(per_protocol_networking_offload_caps, hcattr, fld, v)
 	ETH_SET(csum_cap, 1);
 	ETH_SET(vlan_cap, 1);
 	ETH_SET(wqe_vlan_insert, 1);
-	ETH_SET(wqe_inline_mode, MLX5_CAP_INLINE_MODE_L2);
+	ETH_SET(wqe_inline_mode, dev->caps.eth_inline_mode);
 	ETH_SET(rss_ind_tbl_cap, 11);
 #undef ETH_SET
 }
@@ -219,7 +226,7 @@ emu_query_hca_cap(struct emu_dev *dev, const void *in, size_t inlen,
 		 * offloads the network model implements.
 		 */
 		if (type == (MLX5_GET_HCA_CAP_OP_MOD_ETHERNET_OFFLOAD_CAPS >> 1))
-			emu_fill_eth_caps(hcattr);
+			emu_fill_eth_caps(dev, hcattr);
 		return 0;
 	}
 	if (dev->caps.crypto &&

@@ -125,6 +125,11 @@ struct emu_sq {
 	uint32_t sqn;
 	struct emu_wq wq;
 	struct emu_tis *tis;
+	/* SEND WQEs must inline their L2 header: the SQ's
+	 * min_wqe_inline_mode, or the device's caps (L2, or the vport
+	 * context's L2).
+	 */
+	uint8_t inline_l2;
 	uint16_t pi; /* WQEBBs consumed by the device. */
 	uint64_t wqes; /* WQEs executed. */
 	/* RQ that received the last frame of the previous batch (a

@@ -213,6 +213,14 @@ emu_sq_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_NET_RESERVED);
 	}
+	if (EMU_GET(sqc, sqc, min_wqe_inline_mode) > MLX5_INLINE_MODE_L2) {
+		EMU_LOG(ERR, "%s: CREATE_SQ: min_wqe_inline_mode %u not "
+			"modelled (none or L2)", dev->name,
+			EMU_GET(sqc, sqc, min_wqe_inline_mode));
+		return emu_cmd_fail(dev, out, outlen,
+				    EMU_CMD_STAT_BAD_PARAM_ERR,
+				    MLX5_EMU_SYND_NET_RESERVED);
+	}
 	if (EMU_GET(sqc, sqc, state) != EMU_Q_RST) {
 		EMU_LOG(ERR, "%s: CREATE_SQ: state %u, must be RST",
 			dev->name, EMU_GET(sqc, sqc, state));
@@ -256,6 +264,10 @@ emu_sq_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 	sq->wq.cq = cq;
 	sq->wq.cqn = cq->cqn;
 	sq->tis = tis;
+	sq->inline_l2 = EMU_GET(sqc, sqc, min_wqe_inline_mode) ==
+			MLX5_INLINE_MODE_L2 ||
+			dev->caps.eth_inline_mode !=
+			MLX5_CAP_INLINE_MODE_NOT_REQUIRED;
 	emu_wq_hold(&sq->wq);
 	emu_net_lock();
 	tis->refcnt++;
@@ -475,6 +487,10 @@ emu_sq_build(struct emu_sq *sq, uint16_t idx, unsigned int ds,
 		emu_sq_copy(sq, idx, 1, 14, emu_tx_frame, isz);
 		len = isz;
 		k = 2 + (isz - first + 15) / 16;
+	}
+	if (sq->inline_l2 && vlan == 0 && isz < 14) {
+		*why = "L2 header not inline (the SQ requires it)";
+		return EMU_SYND_LOC_QP_OP_ERR;
 	}
 	while (k < ds) {
 		const uint8_t *d = emu_sq_seg(sq, idx, k);

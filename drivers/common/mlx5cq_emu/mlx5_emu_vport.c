@@ -245,8 +245,9 @@ emu_query_nic_vport_context(struct emu_dev *dev, const void *in,
 	ctx = MLX5_ADDR_OF(query_nic_vport_context_out, out,
 			   nic_vport_context);
 	emu_net_lock();
+	/* MLX5_INLINE_MODE_* (1: L2), not the caps' MLX5_CAP_INLINE_*. */
 	MLX5_SET(nic_vport_context, ctx, min_wqe_inline_mode,
-		 MLX5_CAP_INLINE_MODE_L2);
+		 MLX5_INLINE_MODE_L2);
 	MLX5_SET(nic_vport_context, ctx, mtu, vp->mtu);
 	MLX5_SET(nic_vport_context, ctx, promisc_uc, vp->promisc_uc);
 	MLX5_SET(nic_vport_context, ctx, promisc_mc, vp->promisc_mc);

@@ -112,6 +112,50 @@ mlx5cq_device_check_cq_args(struct mlx5cq_priv *priv, const char *name)
  * and MAC), mlx5cq device (the CQ devargs checked against it), PD and the
  * permanent MAC.
  */
+/*
+ * How much of each frame a TX WQE must inline (kernel mlx5e,
+ * mlx5_query_min_inline): the Ethernet caps' wqe_inline_mode; with
+ * "vport context" the NIC vport context's min_wqe_inline_mode. L2: the
+ * Ethernet header and a VLAN tag (18 bytes); not required (ConnectX-5 and
+ * later): none, the frame goes by pointer only. More than L2 (IP, L4) is
+ * not built by this PMD: the port is refused. 0, or -1 with rte_errno.
+ */
+static int
+mlx5cq_device_tx_inline(struct mlx5cq_priv *priv, const char *name)
+{
+	struct mlx5_hca_attr attr;
+	unsigned int mode;
+
+	memset(&attr, 0, sizeof(attr));
+	if (mlx5_devx_cmd_query_hca_attr(priv->ctx, &attr) != 0) {
+		PMD_LOG(ERR, "%s: HCA capabilities not readable: %s", name,
+			rte_strerror(rte_errno));
+		return -1;
+	}
+	if (attr.wqe_inline_mode == MLX5_CAP_INLINE_MODE_NOT_REQUIRED) {
+		mode = MLX5_INLINE_MODE_NONE;
+	} else if (attr.wqe_inline_mode ==
+		   MLX5_CAP_INLINE_MODE_VPORT_CONTEXT) {
+		if (mlx5cq_vport_min_inline(priv, &mode) != 0) {
+			PMD_LOG(ERR, "%s: vport context (min inline mode) not "
+				"readable", name);
+			return -1;
+		}
+	} else {
+		mode = MLX5_INLINE_MODE_L2;
+	}
+	if (mode > MLX5_INLINE_MODE_L2) {
+		PMD_LOG(ERR, "%s: the device requires inline headers beyond "
+			"L2 (min inline mode %u): not supported", name, mode);
+		rte_errno = ENOTSUP;
+		return -1;
+	}
+	priv->tx_inline = mode == MLX5_INLINE_MODE_L2 ? MLX5CQ_INLINE_HDR : 0;
+	PMD_LOG(DEBUG, "%s: TX WQEs inline %u bytes (wqe_inline_mode %u)",
+		name, priv->tx_inline, attr.wqe_inline_mode);
+	return 0;
+}
+
 int
 mlx5cq_device_open(struct mlx5cq_priv *priv, const char *name)
 {
@@ -171,6 +215,8 @@ mlx5cq_device_open(struct mlx5cq_priv *priv, const char *name)
 		goto error;
 	}
 	if (mlx5cq_device_check_cq_args(priv, name) != 0)
+		goto error;
+	if (mlx5cq_device_tx_inline(priv, name) != 0)
 		goto error;
 	priv->pd = mlx5_glue->alloc_pd(priv->ctx);
 	if (priv->pd == NULL) {

@@ -61,7 +61,11 @@ extern int mlx5cq_net_logtype;
 #define MLX5CQ_MAX_MC_ADDRS 64
 #define MLX5CQ_BURST_MAX 64
 #define MLX5CQ_RSS_KEY_LEN 40
-/* Inline header of every TX WQE: Ethernet + VLAN tag. */
+/*
+ * Inline header of a TX WQE when the device requires the L2 header inline
+ * (wqe_inline_mode L2, or the vport context's L2): Ethernet + VLAN tag.
+ * Also the shortest first segment a packet may have.
+ */
 #define MLX5CQ_INLINE_HDR 18
 /* Hardware MTU adds the L2 header, a VLAN tag and the FCS (kernel mlx5e). */
 #define MLX5CQ_HW_MTU_EXTRA (RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN + \
@@ -289,6 +293,7 @@ struct mlx5cq_txq {
 	uint16_t port_id;
 	uint16_t idx;
 	uint64_t offloads;
+	uint8_t inline_hdr; /* priv->tx_inline: 18 or 0. */
 	uint8_t started;
 	uint8_t deferred;
 	uint8_t in_error;
@@ -328,6 +333,7 @@ struct mlx5cq_priv {
 	uint8_t rss_key[MLX5CQ_RSS_KEY_LEN];
 	uint64_t rss_hf;
 	uint16_t mtu;
+	uint8_t tx_inline; /* Bytes of the frame each TX WQE inlines. */
 	uint8_t started;
 	uint8_t promisc;
 	uint8_t allmulti;
@@ -354,6 +360,7 @@ int mlx5cq_vport_mac_list(struct mlx5cq_priv *priv, int idx,
 			  const struct rte_ether_addr *addr);
 int mlx5cq_vport_mc_list(struct mlx5cq_priv *priv);
 int mlx5cq_vport_mtu(struct mlx5cq_priv *priv, uint16_t mtu);
+int mlx5cq_vport_min_inline(struct mlx5cq_priv *priv, unsigned int *mode);
 int mlx5cq_vport_perm_mac(struct mlx5cq_priv *priv,
 			  struct rte_ether_addr *mac);
 

@@ -7,10 +7,14 @@
  *   control segment   opmod_idx_opcode = WQE index << 8 | SEND,
  *                     qpn_ds = SQN << 8 | DS (16 B units),
  *                     fm_ce_se = CQ_UPDATE when a completion is wanted;
- *   Ethernet segment  cs_flags, inline_hdr_sz = 18, first 2 bytes inline;
- *   16 B              frame bytes 2..17 (rest of the inline header);
+ *   Ethernet segment  cs_flags; when the device requires the L2 header
+ *                     inline (txq->inline_hdr 18): inline_hdr_sz = 18,
+ *                     first 2 bytes inline, and 16 B of frame bytes
+ *                     2..17; else inline_hdr_sz = 0 (no inline bytes);
  *   data segments     rest of the first mbuf, then each further segment
  *                     (byte_count, lkey, addr).
+ * Without inline headers the burst never reads the frames: in a
+ * forwarding run their lines stay with the core that received them.
  * Segments past the first WQEBB continue in the next ones (ring wrap
  * included). After the WQEs: write barrier, doorbell record word 1 (big
  * endian, WQEBB counter & 0xffff), write barrier, then the first 8 bytes of
@@ -20,8 +24,8 @@
  * the mbufs can be freed.
  * Every segment's lkey is looked up before anything of the WQE is written:
  * a buffer in no registered memory (lookup miss, UINT32_MAX), like a
- * packet too short for the inline header or with more segments than a WQE
- * holds, drops the packet (freed, counted in oerrors) and leaves the ring
+ * packet whose first segment is shorter than 18 bytes or with more
+ * segments than a WQE holds, drops the packet (freed, counted in oerrors) and leaves the ring
  * as it was.
  */
 
@@ -52,7 +56,7 @@ mlx5cq_tx_lkeys(struct mlx5cq_txq *txq, struct rte_mbuf *m, uint32_t rest,
 	if (rest != 0) {
 		lkeys[n] = mlx5cq_mr_lookup(&txq->mrc,
 					    rte_pktmbuf_mtod(m, uintptr_t) +
-					    MLX5CQ_INLINE_HDR, m->pool);
+					    txq->inline_hdr, m->pool);
 		if (unlikely(lkeys[n++] == UINT32_MAX))
 			return -1;
 	}
@@ -199,7 +203,8 @@ mlx5cq_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	mlx5cq_txq_complete(txq);
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i], *s;
-		uint32_t rest = m->data_len - MLX5CQ_INLINE_HDR;
+		const uint32_t ih = txq->inline_hdr;
+		uint32_t rest = m->data_len - ih;
 		uint32_t lkeys[MLX5CQ_TX_SEGS_MAX];
 		uint32_t ds, nbb, u = txq->pi << 2, k = 0;
 		volatile uint8_t *w = mlx5cq_tx_unit(txq, u);
@@ -219,7 +224,8 @@ mlx5cq_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 			rte_pktmbuf_free(m);
 			continue;
 		}
-		ds = 3 + (uint32_t)nseg;
+		/* Control and Ethernet segments, 16 B of inline header. */
+		ds = (ih ? 3 : 2) + (uint32_t)nseg;
 		nbb = (ds + 3) >> 2;
 		if (txq->wqebb_n - (txq->pi - txq->ci) < nbb) {
 			mlx5cq_txq_complete(txq);
@@ -238,22 +244,26 @@ mlx5cq_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 			rte_cpu_to_be_32((txq->sqn << 8) | ds);
 		((volatile uint32_t *)w)[2] = rte_cpu_to_be_32(ce);
 		((volatile uint32_t *)w)[3] = 0;
-		/* Ethernet segment + 16 B of inline header. */
+		/* Ethernet segment (+ 16 B of inline header). */
 		((volatile uint32_t *)w)[4] = 0;
 		((volatile uint32_t *)w)[5] =
 			rte_cpu_to_be_32((uint32_t)mlx5cq_tx_csum(txq, m) <<
 					 24);
 		((volatile uint32_t *)w)[6] = 0;
-		((volatile uint16_t *)w)[14] =
-			rte_cpu_to_be_16(MLX5CQ_INLINE_HDR);
-		rte_memcpy((void *)(uintptr_t)(w + 30), d, 2);
-		rte_memcpy((void *)(uintptr_t)(w + 32), d + 2,
-			   MLX5CQ_INLINE_HDR - 2);
-		u += 3;
+		if (ih) {
+			((volatile uint16_t *)w)[14] =
+				rte_cpu_to_be_16(MLX5CQ_INLINE_HDR);
+			rte_memcpy((void *)(uintptr_t)(w + 30), d, 2);
+			rte_memcpy((void *)(uintptr_t)(w + 32), d + 2,
+				   MLX5CQ_INLINE_HDR - 2);
+			u += 3;
+		} else {
+			((volatile uint32_t *)w)[7] = 0;
+			u += 2;
+		}
 		if (rest != 0)
 			mlx5cq_tx_dseg(mlx5cq_tx_unit(txq, u++), rest,
-				       lkeys[k++],
-				       (uintptr_t)d + MLX5CQ_INLINE_HDR);
+				       lkeys[k++], (uintptr_t)d + ih);
 		for (s = m->next; s != NULL; s = s->next) {
 			if (s->data_len == 0)
 				continue;

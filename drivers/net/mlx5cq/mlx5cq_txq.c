@@ -58,6 +58,7 @@ mlx5cq_tx_queue_setup(struct rte_eth_dev *dev, uint16_t idx, uint16_t desc,
 	txq->wqebb_n = n;
 	txq->mask = n - 1;
 	txq->comp_thresh = RTE_MIN(priv->args.tx_comp_thresh, n / 4);
+	txq->inline_hdr = priv->tx_inline;
 	txq->port_id = dev->data->port_id;
 	txq->idx = idx;
 	txq->socket = socket;
@@ -138,6 +139,8 @@ mlx5cq_txq_hw_create(struct mlx5cq_txq *txq)
 	attr.cqn = txq->cq->cqn;
 	attr.tis_lst_sz = 1;
 	attr.tis_num = priv->tis->id;
+	attr.min_wqe_inline_mode = priv->tx_inline ? MLX5_INLINE_MODE_L2 :
+				   MLX5_INLINE_MODE_NONE;
 	attr.wq_attr.pd = priv->pdn;
 	attr.wq_attr.uar_page = priv->uar->page_id;
 	memset(sq, 0, sizeof(*sq));

@@ -242,23 +242,47 @@ mlx5cq_vport_mtu(struct mlx5cq_priv *priv, uint16_t mtu)
 			  sizeof(in), out, sizeof(out));
 }
 
+/* QUERY_NIC_VPORT_CONTEXT of the port's own vport into out. */
+static int
+mlx5cq_vport_query(struct mlx5cq_priv *priv,
+		   uint32_t out[MLX5_ST_SZ_DW(query_nic_vport_context_out)])
+{
+	uint32_t in[MLX5_ST_SZ_DW(query_nic_vport_context_in)] = { 0 };
+
+	MLX5_SET(query_nic_vport_context_in, in, opcode,
+		 MLX5CQ_CMD_QUERY_NIC_VPORT_CONTEXT);
+	return mlx5cq_cmd(priv, "QUERY_NIC_VPORT_CONTEXT", in, sizeof(in), out,
+			  MLX5_ST_SZ_BYTES(query_nic_vport_context_out));
+}
+
 /* Permanent MAC of the vport (QUERY_NIC_VPORT_CONTEXT). */
 int
 mlx5cq_vport_perm_mac(struct mlx5cq_priv *priv, struct rte_ether_addr *mac)
 {
-	uint32_t in[MLX5_ST_SZ_DW(query_nic_vport_context_in)] = { 0 };
 	uint32_t out[MLX5_ST_SZ_DW(query_nic_vport_context_out)] = { 0 };
 	uint8_t *p;
 	int ret;
 
-	MLX5_SET(query_nic_vport_context_in, in, opcode,
-		 MLX5CQ_CMD_QUERY_NIC_VPORT_CONTEXT);
-	ret = mlx5cq_cmd(priv, "QUERY_NIC_VPORT_CONTEXT", in, sizeof(in), out,
-			 sizeof(out));
+	ret = mlx5cq_vport_query(priv, out);
 	if (ret != 0)
 		return ret;
 	p = (uint8_t *)MLX5_ADDR_OF(query_nic_vport_context_out, out,
 				    nic_vport_context.permanent_address);
 	memcpy(mac->addr_bytes, p + 2, RTE_ETHER_ADDR_LEN);
+	return 0;
+}
+
+/* The vport's min_wqe_inline_mode (MLX5_INLINE_MODE_*) into *mode. */
+int
+mlx5cq_vport_min_inline(struct mlx5cq_priv *priv, unsigned int *mode)
+{
+	uint32_t out[MLX5_ST_SZ_DW(query_nic_vport_context_out)] = { 0 };
+	int ret;
+
+	ret = mlx5cq_vport_query(priv, out);
+	if (ret != 0)
+		return ret;
+	*mode = MLX5_GET(query_nic_vport_context_out, out,
+			 nic_vport_context.min_wqe_inline_mode);
 	return 0;
 }
