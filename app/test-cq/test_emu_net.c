@@ -869,6 +869,25 @@ test_net_lkey_error(void)
 	return nport_close(&p);
 }
 
+/* RQ in error back to RDY (ERR -> RST -> RDY), its ring empty. */
+static int
+rq_recover(struct nport *p)
+{
+	struct mlx5_devx_modify_rq_attr mrq;
+
+	memset(&mrq, 0, sizeof(mrq));
+	mrq.rq_state = MLX5_RQC_STATE_ERR;
+	mrq.state = MLX5_RQC_STATE_RST;
+	if (mlx5_devx_cmd_modify_rq(p->rq.rq, &mrq) != 0)
+		return -1;
+	mrq.rq_state = MLX5_RQC_STATE_RST;
+	mrq.state = MLX5_RQC_STATE_RDY;
+	if (mlx5_devx_cmd_modify_rq(p->rq.rq, &mrq) != 0)
+		return -1;
+	p->rq_pi = 0;
+	return 0;
+}
+
 /* No posted RX WQE: dropped and counted; a frame longer than the buffer:
  * responder error CQE LOC_LEN_ERR, RQ in error; an RX buffer outside the
  * MR: LOC_PROT_ERR.
@@ -876,7 +895,6 @@ test_net_lkey_error(void)
 static int
 test_net_rx_errors(void)
 {
-	struct mlx5_devx_modify_rq_attr mrq;
 	struct mlx5_emu_port_stats ps;
 	static uint8_t frame[4096];
 	struct nport p;
@@ -914,14 +932,7 @@ test_net_rx_errors(void)
 	mlx5_emu_port_stats_get(p.ctx, &ps);
 	TEST_ASSERT(ps.rx_errors == 1 && ps.rx_no_queue == 1, "counted");
 	/* Recover (ERR -> RST -> RDY), post a WQE outside the MR. */
-	memset(&mrq, 0, sizeof(mrq));
-	mrq.rq_state = MLX5_RQC_STATE_ERR;
-	mrq.state = MLX5_RQC_STATE_RST;
-	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_modify_rq(p.rq.rq, &mrq), "ERR>RST");
-	mrq.rq_state = MLX5_RQC_STATE_RST;
-	mrq.state = MLX5_RQC_STATE_RDY;
-	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_modify_rq(p.rq.rq, &mrq), "RST>RDY");
-	p.rq_pi = 0;
+	TEST_ASSERT_SUCCESS(rq_recover(&p), "ERR>RST>RDY");
 	rq_post(&p, 1);
 	d = (uint8_t *)(uintptr_t)p.rq.wq.umem_buf;
 	{
@@ -939,23 +950,17 @@ test_net_rx_errors(void)
 	return nport_close(&p);
 }
 
-/* RQ in error back to RDY (ERR -> RST -> RDY), its ring empty. */
-static int
-rq_recover(struct nport *p)
+/* Frame f (len bytes) sent and received into a WQE of lkey at buf:
+ * the receive CQE, or NULL.
+ */
+static const uint8_t *
+recv_at(struct nport *p, uint32_t lkey, const void *buf, const uint8_t *f,
+	uint32_t len)
 {
-	struct mlx5_devx_modify_rq_attr mrq;
-
-	memset(&mrq, 0, sizeof(mrq));
-	mrq.rq_state = MLX5_RQC_STATE_ERR;
-	mrq.state = MLX5_RQC_STATE_RST;
-	if (mlx5_devx_cmd_modify_rq(p->rq.rq, &mrq) != 0)
-		return -1;
-	mrq.rq_state = MLX5_RQC_STATE_RST;
-	mrq.state = MLX5_RQC_STATE_RDY;
-	if (mlx5_devx_cmd_modify_rq(p->rq.rq, &mrq) != 0)
-		return -1;
-	p->rq_pi = 0;
-	return 0;
+	rq_post_at(p, lkey, buf);
+	send_frame(p, f, len, 0);
+	mlx5_emu_net_progress();
+	return cqe_next(&p->rcq, &p->rcq_ci);
 }
 
 /*
@@ -988,10 +993,7 @@ test_net_mr_hint(void)
 	}
 	len = frame_tcp4(frame, mac_a, mac_b, 30, 0, 0);
 	for (i = 0; i < 2; i++) {
-		rq_post_at(&p, ro->lkey, ro_buf);
-		send_frame(&p, frame, len, 0);
-		mlx5_emu_net_progress();
-		c = cqe_next(&p.rcq, &p.rcq_ci);
+		c = recv_at(&p, ro->lkey, ro_buf, frame, len);
 		if (c == NULL || c[CQE_OP_OWN] >> 4 != 14 ||
 		    c[CQE_SYNDROME] != 0x04 || rq_recover(&p) != 0) {
 			printf("  read-only MR, receive %d: not RESP_ERR "
@@ -999,10 +1001,7 @@ test_net_mr_hint(void)
 			goto out;
 		}
 	}
-	rq_post_at(&p, tmp->lkey, tmp_buf);
-	send_frame(&p, frame, len, 0);
-	mlx5_emu_net_progress();
-	c = cqe_next(&p.rcq, &p.rcq_ci);
+	c = recv_at(&p, tmp->lkey, tmp_buf, frame, len);
 	if (c == NULL || c[CQE_OP_OWN] >> 4 != 2 ||
 	    memcmp(tmp_buf, frame, len) != 0) {
 		printf("  writable MR: frame not received\n");
@@ -1012,10 +1011,7 @@ test_net_mr_hint(void)
 	if (mlx5_glue->dereg_mr(tmp) != 0)
 		goto out;
 	tmp = NULL;
-	rq_post_at(&p, old, tmp_buf);
-	send_frame(&p, frame, len, 0);
-	mlx5_emu_net_progress();
-	c = cqe_next(&p.rcq, &p.rcq_ci);
+	c = recv_at(&p, old, tmp_buf, frame, len);
 	if (c == NULL || c[CQE_OP_OWN] >> 4 != 14 || c[CQE_SYNDROME] != 0x04 ||
 	    rq_recover(&p) != 0) {
 		printf("  lkey of a deregistered MR: not RESP_ERR "

@@ -248,13 +248,9 @@ rx_lkey_tagged(const struct mlx5cq_rx_lkc *c, struct rte_mbuf *const *e,
 
 	for (i = 0; i < nr; i++) {
 		const uintptr_t addr = (uintptr_t)e[i] + doff;
-		const struct mlx5cq_mr_tbl_ent *t =
-			&c->ent[(addr >> c->shift) & c->mask];
-		const uint32_t lk = t->lkey[(uint32_t)(addr & c->off_mask) >=
-					    t->split];
+		const uint32_t lk = mlx5cq_rx_lkey_tbl(c, addr);
 
-		if (unlikely((uintptr_t)t->tag != addr >> c->tag_shift ||
-			     lk == UINT32_MAX))
+		if (unlikely(lk == UINT32_MAX))
 			break;
 		w[i].lkey = rte_cpu_to_be_32(lk);
 		w[i].addr = rte_cpu_to_be_64(addr);

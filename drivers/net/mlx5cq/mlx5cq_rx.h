@@ -94,20 +94,32 @@ mlx5cq_rx_lkc(const struct mlx5cq_rxq *rxq)
 }
 
 /*
- * Lkey of the buffer at addr of a mempool spanning several regions: the
- * queue's table (one load, a tag check), the search when the table has
- * no answer (UINT32_MAX: not registered and cannot be).
+ * The queue's table's answer for the buffer at addr (one load, a tag
+ * check): its lkey, or UINT32_MAX (another granule's slot, an empty one,
+ * a granule of three regions).
  */
 static __rte_always_inline uint32_t
-mlx5cq_rx_lkey(struct mlx5cq_rxq *rxq, const struct mlx5cq_rx_lkc *c,
-	       uintptr_t addr, struct rte_mempool *mp)
+mlx5cq_rx_lkey_tbl(const struct mlx5cq_rx_lkc *c, uintptr_t addr)
 {
 	const struct mlx5cq_mr_tbl_ent *e =
 		&c->ent[(addr >> c->shift) & c->mask];
 	uint32_t lk = e->lkey[(uint32_t)(addr & c->off_mask) >= e->split];
 
-	if (unlikely((uintptr_t)e->tag != addr >> c->tag_shift ||
-		     lk == UINT32_MAX))
+	return (uintptr_t)e->tag == addr >> c->tag_shift ? lk : UINT32_MAX;
+}
+
+/*
+ * Lkey of the buffer at addr of a mempool spanning several regions: the
+ * queue's table, the search when the table has no answer (UINT32_MAX:
+ * not registered and cannot be).
+ */
+static __rte_always_inline uint32_t
+mlx5cq_rx_lkey(struct mlx5cq_rxq *rxq, const struct mlx5cq_rx_lkc *c,
+	       uintptr_t addr, struct rte_mempool *mp)
+{
+	uint32_t lk = mlx5cq_rx_lkey_tbl(c, addr);
+
+	if (unlikely(lk == UINT32_MAX))
 		lk = mlx5cq_mr_lookup_cold(&rxq->mrc, addr, mp);
 	return lk;
 }
