@@ -193,6 +193,32 @@ struct sess_case {
 	uint8_t after_op; /* opcode of the CQE after the session */
 };
 
+/*
+ * Inside an open session (title at t_idx, count entries, got mini-CQEs
+ * delivered, own[]: each entry's op_own before the poll): the arrays read
+ * to their end are invalidated, their holes with them (title + 1 ..
+ * title + 7, then title + 8 .. title + 15, ...); the title, the current
+ * array and everything after it keep their op_own (the raw view and the
+ * rest of the session read them).
+ */
+static int
+check_open_inv(struct hand_cq *hc, uint32_t t_idx, uint32_t count,
+	       uint32_t got, const uint8_t *own)
+{
+	uint32_t done = got / 8 * 8, j;
+
+	for (j = 0; j < count; j++) {
+		int inv = j >= 1 && j < done;
+		uint8_t want = inv ? IMG_INVALIDATE : own[j];
+
+		TEST_ASSERT_EQUAL(hand_cqe(hc, t_idx + j)[IMG_OP_OWN], want,
+				  "%u of %u read: entry %u op_own %#x, want"
+				  " %#x", got, count, j,
+				  hand_cqe(hc, t_idx + j)[IMG_OP_OWN], want);
+	}
+	return TEST_SUCCESS;
+}
+
 static int
 run_session(const struct sess_case *sc)
 {
@@ -201,7 +227,7 @@ run_session(const struct sess_case *sc)
 	struct img_cqe first, title, after;
 	uint32_t j, t_idx = sc->ci0 + 1, end = t_idx + sc->count;
 	uint32_t total = sc->count + 2, n = 0, polls = 0;
-	uint8_t before_hole[64];
+	uint8_t before_hole[64], own[SESS_MAX];
 	uint32_t hole = t_idx + 2;
 
 	TEST_ASSERT_SUCCESS(hand_cq_init(&h, sc->log_n, sc->stride,
@@ -219,6 +245,8 @@ run_session(const struct sess_case *sc)
 	memcpy(before_hole, hand_cqe(&h, hole), 64);
 	hand_put_session(&h, t_idx, &title, (const uint8_t (*)[8])minis,
 			 sc->count);
+	for (j = 0; j < sc->count; j++)
+		own[j] = hand_cqe(&h, t_idx + j)[IMG_OP_OWN];
 	memset(&after, 0, sizeof(after));
 	after.opcode = sc->after_op;
 	after.wqe_counter = 0x0200;
@@ -248,6 +276,8 @@ run_session(const struct sess_case *sc)
 					  " session (title %u)", h.cq->ci,
 					  t_idx);
 			TEST_CHECK(check_dbrec(n == 1 ? sc->ci0 + 1 : t_idx));
+			TEST_CHECK(check_open_inv(&h, t_idx, sc->count, n - 1,
+						  own));
 		}
 		TEST_ASSERT(polls < 4 * total, "no progress");
 	}

@@ -237,11 +237,11 @@ mlx5cq_zip_burst_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 	const unsigned int fmt = mlx5cq_zip_format(cq, z);
 	const unsigned int f = fmt < ZM_FORMATS - 1 ? fmt : ZM_FORMATS - 1;
 	const struct zg_masks *g = &zg_masks[f];
-	volatile const uint8_t *ring = cq->ring + cq->cqe_off;
+	volatile uint8_t *ring = cq->ring + cq->cqe_off;
 	const uint32_t mask = cq->mask;
 	const unsigned int shift = cq->stride_shift;
 	const uint32_t cnt = z->cnt, title = z->end - cnt;
-	uint32_t ai = z->ai, ca = z->ca, k = 0;
+	uint32_t ai = z->ai, ca = z->ca, k = 0, next;
 	const uint32_t want = RTE_MIN(cnt - ai, (uint32_t)n);
 	uint16_t wn = z->wqe_next;
 	__m256i tp[ZG_STORES];
@@ -260,8 +260,9 @@ mlx5cq_zip_burst_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 			zg_group(g, tp, m, cpl + k);
 			zg_group(g, tp, m + 32, cpl + k + 4);
 			k += 8;
-			/* The second array is 7 slots after the first. */
-			ca += 8 - (ca == title + 1);
+			next = ca == title + 1 ? title + 8 : ca + 8;
+			mlx5cq_zip_span_inv(ring, mask, shift, ca, next);
+			ca = next;
 		} while (want - k >= 8);
 		ai += k;
 		wn = (uint16_t)(wn + k);
@@ -295,13 +296,15 @@ mlx5cq_zip_burst_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		k += take;
 		ai += take;
 		wn = (uint16_t)(wn + take);
-		/* Array done: the second array is 7 slots after the first. */
-		if ((ai & 7) == 0 && ai != cnt)
-			ca = ca == title + 1 ? title + 8 : ca + 8;
+		if ((ai & 7) == 0) {
+			uint32_t next = ca == title + 1 ? title + 8 : ca + 8;
+
+			mlx5cq_zip_span_inv(ring, mask, shift, ca, next);
+			ca = next;
+		}
 	}
 	if (ai == cnt) {
-		/* Entries title .. end at once (mlx5cq_zip_consume()). */
-		mlx5cq_zip_invalidate(cq, title, z->end);
+		mlx5cq_zip_close_inv(cq, title, ca, z->end);
 		z->cnt = 0;
 		z->ai = 0;
 		cq->slow &= ~RTE_MLX5CQ_SLOW_SESSION;
@@ -329,6 +332,23 @@ zw_tail(__m256i rec, uint64_t tail, unsigned int f,
 	_mm256_store_si256((__m256i *)(void *)&t, rec);
 	memcpy(&t.opcode, &tail, sizeof(tail));
 	zm_records(&t, f, m, c, take, w0);
+}
+
+/*
+ * op_own INVALIDATE in the n (7 or 8) entries of an array whose first
+ * op_own byte is p (mlx5cq_zip_array_done() with the place in a pointer).
+ */
+static __rte_always_inline void
+zw_inv(volatile uint8_t *p, uint32_t n, unsigned int shift)
+{
+	uint32_t j;
+
+	if (likely(shift == 6)) {
+		mlx5cq_zip_inv_array64(p, n);
+		return;
+	}
+	for (j = 0; j < n; j++, p += (size_t)1 << shift)
+		*p = MLX5CQ_CQE_INVALIDATE;
 }
 
 /*
@@ -372,7 +392,7 @@ mlx5cq_zip_whole_avx2(const struct zg_masks *g, volatile const uint8_t *c,
 	volatile uint8_t *p;
 	__m256i tp[ZG_STORES], rec;
 	uint64_t tail;
-	uint32_t a, b;
+	uint32_t a, inv;
 
 	/*
 	 * 2 <= cnt <= lim; no error opcode (0xd, 0xe) and not INVALID (0xf:
@@ -390,12 +410,21 @@ mlx5cq_zip_whole_avx2(const struct zg_masks *g, volatile const uint8_t *c,
 	if (op == RTE_MLX5CQ_OP_REQ)
 		g = &zg_masks[ZM_FORMATS - 1];
 	zg_templates_v(rec, tail, g, tp);
-	/* Whole arrays: at title + 1, then title + 8, title + 16, ... */
+	/*
+	 * Whole arrays: at title + 1, then title + 8, title + 16, ...; each
+	 * array's entries are invalidated as soon as its records are made
+	 * (mlx5cq_zip_array_done()): 1 .. 7, then 8 .. 15, ...; inv is the
+	 * first entry not invalidated yet.
+	 */
 	m = c + ((size_t)1 << shift);
+	inv = 1;
 	for (a = 8; a <= cnt; a += 8) {
 		zg_group(g, tp, m, r);
 		zg_group(g, tp, m + 32, r + 4);
 		r += 8;
+		zw_inv((volatile uint8_t *)(uintptr_t)m + RTE_MLX5CQ_CQE_OP_OWN,
+		       a - inv, shift);
+		inv = a;
 		m = c + ((size_t)a << shift);
 	}
 	a -= 8;
@@ -411,22 +440,11 @@ mlx5cq_zip_whole_avx2(const struct zg_masks *g, volatile const uint8_t *c,
 				cnt - a, (uint16_t)(_mm256_extract_epi16(rec,
 								12) + a));
 	}
-	/* op_own INVALIDATE, eight entries a step on 64 B strides. */
+	/* The title, then the last array's entries if it was not whole. */
 	p = (volatile uint8_t *)(uintptr_t)c + RTE_MLX5CQ_CQE_OP_OWN;
-	b = cnt;
-	if (shift == 6) {
-		for (; b >= 8; b -= 8, p += 512) {
-			p[0] = MLX5CQ_CQE_INVALIDATE;
-			p[64] = MLX5CQ_CQE_INVALIDATE;
-			p[128] = MLX5CQ_CQE_INVALIDATE;
-			p[192] = MLX5CQ_CQE_INVALIDATE;
-			p[256] = MLX5CQ_CQE_INVALIDATE;
-			p[320] = MLX5CQ_CQE_INVALIDATE;
-			p[384] = MLX5CQ_CQE_INVALIDATE;
-			p[448] = MLX5CQ_CQE_INVALIDATE;
-		}
-	}
-	for (; b; b--, p += (size_t)1 << shift)
+	*p = MLX5CQ_CQE_INVALIDATE;
+	for (p += (size_t)inv << shift; inv < cnt;
+	     inv++, p += (size_t)1 << shift)
 		*p = MLX5CQ_CQE_INVALIDATE;
 	return cnt;
 }
