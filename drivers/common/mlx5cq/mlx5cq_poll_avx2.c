@@ -222,6 +222,37 @@ zg_group(const struct zg_masks *g, __m256i tp[ZG_STORES],
 }
 
 /*
+ * na whole arrays of a session from the one at m (64 B entries, none past
+ * the ring's end) into records r, eight per array, each array's entries
+ * invalidated once its records are made (mlx5cq_zip_array_done());
+ * first: m is the session's first array (title + 1, the next one 7
+ * entries on), else 8 entries apart. A pointer walk: no ring index, no
+ * reload of the ring's geometry. Returns the address of the next array.
+ */
+static __rte_always_inline volatile const uint8_t *
+zg_arrays64(const struct zg_masks *g, __m256i tp[ZG_STORES],
+	    volatile const uint8_t *m, struct rte_mlx5cq_cpl *r, uint32_t na,
+	    int first)
+{
+	if (first && na) {
+		zg_group(g, tp, m, r);
+		zg_group(g, tp, m + 32, r + 4);
+		mlx5cq_zip_inv_array64((volatile uint8_t *)(uintptr_t)m +
+				       RTE_MLX5CQ_CQE_OP_OWN, 7);
+		m += 7 * 64;
+		r += 8;
+		na--;
+	}
+	for (; na; na--, m += 8 * 64, r += 8) {
+		zg_group(g, tp, m, r);
+		zg_group(g, tp, m + 32, r + 4);
+		mlx5cq_zip_inv_array64((volatile uint8_t *)(uintptr_t)m +
+				       RTE_MLX5CQ_CQE_OP_OWN, 8);
+	}
+	return m;
+}
+
+/*
  * mlx5cq_zip_burst() of the AVX2 fast poll (basic layout: the fast poll
  * never runs the enhanced one): the part of each array that starts at a
  * multiple of four minis goes in groups of four records, the rest one
@@ -252,18 +283,29 @@ mlx5cq_zip_burst_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 	 * in registers, two groups per array.
 	 */
 	if ((ai & 7) == 0 && want >= 8) {
-		zg_templates(&z->trec, wn, g, tp);
-		do {
-			volatile const uint8_t *m = ring +
-				((size_t)(ca & mask) << shift);
+		const uint32_t na = want / 8, idx = ca & mask;
 
-			zg_group(g, tp, m, cpl + k);
-			zg_group(g, tp, m + 32, cpl + k + 4);
-			k += 8;
-			next = ca == title + 1 ? title + 8 : ca + 8;
-			mlx5cq_zip_span_inv(ring, mask, shift, ca, next);
-			ca = next;
-		} while (want - k >= 8);
+		zg_templates(&z->trec, wn, g, tp);
+		if (likely(shift == 6 && idx + 8 * na <= mask + 1)) {
+			/* No wrap: a pointer walk. */
+			zg_arrays64(g, tp, ring + ((size_t)idx << 6), cpl, na,
+				    ca == title + 1);
+			ca = (ca == title + 1 ? title : ca) + 8 * na;
+			k = 8 * na;
+		} else {
+			do {
+				volatile const uint8_t *m = ring +
+					((size_t)(ca & mask) << shift);
+
+				zg_group(g, tp, m, cpl + k);
+				zg_group(g, tp, m + 32, cpl + k + 4);
+				k += 8;
+				next = ca == title + 1 ? title + 8 : ca + 8;
+				mlx5cq_zip_span_inv(ring, mask, shift, ca,
+						    next);
+				ca = next;
+			} while (want - k >= 8);
+		}
 		ai += k;
 		wn = (uint16_t)(wn + k);
 		tp_ok = 1;
@@ -367,23 +409,32 @@ mlx5cq_fast_run64_avx2(volatile const uint8_t *c, unsigned int shift,
 }
 
 /*
- * A basic-layout session at c (its title, op_own oo, owned) whose
- * completions all fit in lim entries (lim >= 1, none past the ring's end),
- * decoded in one go without opening it (no session state written): the
- * title's record is made in registers and becomes the group templates
- * directly, groups of four records, single records for the last
- * (cnt % 4), entries title .. title + cnt - 1 invalidated, as
- * mlx5cq_zip_burst() would do over the same burst; no wrap, so the arrays
- * (title + 1, title + 8, title + 16, ...) and the entries are at constant
- * strides from c. g: the masks of the CQ's format (zg_by_comp[]). Returns
- * cnt, or 0 when the session does not fit or needs mlx5cq_zip_open()'s
- * checks (and its log line): a count out of range, an error opcode in the
- * title.
+ * A basic-layout session at c (its title, at ring index ti, op_own oo,
+ * owned), with at most lim entries left to the burst's or the ring's end
+ * (lim >= 1): the title's record is made in registers and becomes the
+ * group templates directly (no session state read back), then
+ *   - the whole session when its completions fit in lim: groups of four
+ *     records, single records for the last (cnt % 4), each array's
+ *     entries invalidated once read (mlx5cq_zip_array_done()), then the
+ *     title's and a last array's that was not whole, as
+ *     mlx5cq_zip_burst() would do over the same burst; no session state
+ *     is written; returns cnt;
+ *   - else, on 64 B entries with lim >= 8, its first lim / 8 arrays, and
+ *     the session is left open on the next one (the state
+ *     mlx5cq_zip_open() and mlx5cq_zip_burst() would have left, the
+ *     title's record included), *open = the records made; returns 0 (the
+ *     consumer index stays at the title).
+ * No wrap: the arrays (title + 1, title + 8, title + 16, ...) and the
+ * entries are at constant strides from c. g: the masks of the CQ's format
+ * (zg_by_comp[]). Returns 0 with *open untouched when nothing was done:
+ * a count out of range or an error opcode (mlx5cq_zip_open() checks and
+ * logs them), or a session too long that this does not open.
  */
 static __rte_always_inline uint32_t
-mlx5cq_zip_whole_avx2(const struct zg_masks *g, volatile const uint8_t *c,
-		      unsigned int shift, uint8_t oo,
-		      struct rte_mlx5cq_cpl *r, uint32_t lim)
+mlx5cq_zip_whole_avx2(struct rte_mlx5cq *cq, const struct zg_masks *g,
+		      volatile const uint8_t *c, unsigned int shift,
+		      uint8_t oo, struct rte_mlx5cq_cpl *r, uint32_t lim,
+		      uint32_t ti, uint32_t *open)
 {
 	const uint32_t cnt = rte_mlx5cq__be32(c, RTE_MLX5CQ_CQE_BYTE_CNT);
 	const unsigned int op = oo >> 4;
@@ -395,10 +446,13 @@ mlx5cq_zip_whole_avx2(const struct zg_masks *g, volatile const uint8_t *c,
 	uint32_t a, inv;
 
 	/*
-	 * 2 <= cnt <= lim; no error opcode (0xd, 0xe) and not INVALID (0xf:
-	 * not written yet, whatever its owner bit, so the burst ends there).
+	 * 2 <= cnt <= ring size; no error opcode (0xd, 0xe) and not INVALID
+	 * (0xf: not written yet, whatever its owner bit, so the burst ends
+	 * there).
 	 */
-	if (cnt - 2u >= lim - 1u || op >= RTE_MLX5CQ_OP_REQ_ERR)
+	if (cnt - 2u > cq->mask - 1u || op >= RTE_MLX5CQ_OP_REQ_ERR)
+		return 0;
+	if (cnt > lim && (shift != 6 || lim < 8))
 		return 0;
 	rec = mlx5cq_fast_rec(_mm256_loadu_si256(v),
 			      _mm256_loadu_si256(v + 1),
@@ -410,24 +464,45 @@ mlx5cq_zip_whole_avx2(const struct zg_masks *g, volatile const uint8_t *c,
 	if (op == RTE_MLX5CQ_OP_REQ)
 		g = &zg_masks[ZM_FORMATS - 1];
 	zg_templates_v(rec, tail, g, tp);
-	/*
-	 * Whole arrays: at title + 1, then title + 8, title + 16, ...; each
-	 * array's entries are invalidated as soon as its records are made
-	 * (mlx5cq_zip_array_done()): 1 .. 7, then 8 .. 15, ...; inv is the
-	 * first entry not invalidated yet.
-	 */
 	m = c + ((size_t)1 << shift);
-	inv = 1;
-	for (a = 8; a <= cnt; a += 8) {
-		zg_group(g, tp, m, r);
-		zg_group(g, tp, m + 32, r + 4);
-		r += 8;
-		zw_inv((volatile uint8_t *)(uintptr_t)m + RTE_MLX5CQ_CQE_OP_OWN,
-		       a - inv, shift);
-		inv = a;
-		m = c + ((size_t)a << shift);
+	if (cnt > lim) {
+		struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
+		const uint32_t na = lim / 8;
+
+		zg_arrays64(g, tp, m, r, na, 1);
+		_mm256_storeu_si256((__m256i *)(void *)&z->trec, rec);
+		memcpy(&z->trec.opcode, &tail, sizeof(tail));
+		z->wqe_next = (uint16_t)(_mm256_extract_epi16(rec, 12) +
+					 8 * na);
+		z->cnt = cnt;
+		z->ai = 8 * na;
+		z->ca = ti + 8 * na;
+		z->end = ti + cnt;
+		cq->slow |= RTE_MLX5CQ_SLOW_SESSION;
+		*open = 8 * na;
+		return 0;
 	}
-	a -= 8;
+	/*
+	 * Whole arrays: at title + 1, then title + 8, title + 16, ...:
+	 * entries 1 .. 7, then 8 .. 15, ... invalidated; inv is the first
+	 * entry not invalidated yet.
+	 */
+	a = cnt / 8;
+	inv = a ? 8 * a : 1;
+	if (likely(shift == 6)) {
+		m = zg_arrays64(g, tp, m, r, a, 1);
+		r += 8 * a;
+	} else {
+		for (a = 8; a <= cnt; a += 8) {
+			zg_group(g, tp, m, r);
+			zg_group(g, tp, m + 32, r + 4);
+			r += 8;
+			zw_inv((volatile uint8_t *)(uintptr_t)m +
+			       RTE_MLX5CQ_CQE_OP_OWN, a == 8 ? 7 : 8, shift);
+			m = c + ((size_t)a << shift);
+		}
+	}
+	a = inv == 1 ? 0 : inv;
 	if (a < cnt) {
 		if (cnt - a >= 4) {
 			zg_group(g, tp, m, r);
@@ -457,24 +532,23 @@ mlx5cq_zip_whole_avx2(const struct zg_masks *g, volatile const uint8_t *c,
  * counts: the consumer index, the ring's geometry and the burst's place
  * stay outside it (they had been spilled to the stack and reloaded around
  * every session). Returns the number of entries consumed, one record
- * each; it stops at anything else.
+ * each; it stops at anything else, or after opening a session that does
+ * not fit (its records in *open, mlx5cq_zip_whole_avx2()). ci: the ring
+ * index of c.
  */
 static __rte_always_inline uint32_t
 mlx5cq_fast_seg_avx2(struct rte_mlx5cq *cq, volatile const uint8_t *c,
 		     unsigned int shift, struct rte_mlx5cq_cpl *r,
-		     uint32_t left, unsigned int par)
+		     uint32_t left, unsigned int par, uint32_t ci,
+		     uint32_t *open)
 {
 	const struct zg_masks *g = zg_by_comp[cq->comp &
 					      RTE_MLX5CQ_COMP_FORMAT_MASK];
 	uint32_t k = 0, s, sessions = 0, minis = 0;
 	uint8_t oo = c[RTE_MLX5CQ_CQE_OP_OWN];
 
-	/*
-	 * No compression on the CQ: mlx5cq_zip_open() logs it; a session
-	 * longer than the burst: opened, mlx5cq_zip_burst_avx2().
-	 */
-	if (g == NULL ||
-	    rte_mlx5cq__be32(c, RTE_MLX5CQ_CQE_BYTE_CNT) > left)
+	/* No compression on the CQ: mlx5cq_zip_open() logs it. */
+	if (g == NULL)
 		return 0;
 	for (;;) {
 		if (((oo >> 2) & 3) != RTE_MLX5CQ_FORMAT_COMPRESSED) {
@@ -483,9 +557,15 @@ mlx5cq_fast_seg_avx2(struct rte_mlx5cq *cq, volatile const uint8_t *c,
 			if ((oo ^ par) & 1)
 				break;
 			rte_io_rmb();
-			s = mlx5cq_zip_whole_avx2(g, c, shift, oo, r, left - k);
-			if (s == 0)
+			s = mlx5cq_zip_whole_avx2(cq, g, c, shift, oo, r,
+						  left - k, ci + k, open);
+			if (s == 0) {
+				if (*open) {
+					sessions++;
+					minis += *open;
+				}
 				break;
+			}
 			sessions++;
 			minis += s;
 		}

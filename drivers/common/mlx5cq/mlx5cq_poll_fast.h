@@ -19,15 +19,18 @@
  *                              decode the plain CQEs from c (at most
  *                              room, parity par), every owner test before
  *                              the payload reads it guards; their number;
- *   MLX5CQ_FAST_SEG(cq, c, s, r, room, par)
- *                              from an owned compressed CQE at c:
- *                              the plain CQEs from c (at most room
- *                              entries, none past the ring's end, parity
- *                              par) and the basic-layout sessions among
- *                              them that fit, decoded (sessions consumed
- *                              and counted), every owner test before the
- *                              payload reads it guards; the number of
- *                              entries (one record each);
+ *   MLX5CQ_FAST_SEG(cq, c, s, r, room, par, ci, open)
+ *                              from an owned compressed CQE at c (ring
+ *                              index ci): the plain CQEs from c (at most
+ *                              room entries, none past the ring's end,
+ *                              parity par) and the basic-layout sessions
+ *                              among them that fit, decoded (sessions
+ *                              consumed and counted), every owner test
+ *                              before the payload reads it guards; the
+ *                              number of entries (one record each); a
+ *                              session that does not fit may be opened
+ *                              and its first arrays decoded after them:
+ *                              their records in *open;
  * then includes this file. A session's title is decoded into its record
  * by mlx5cq_fast_decode() too.
  *
@@ -129,10 +132,13 @@ MLX5CQ_FAST_NAME(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		rte_io_rmb();
 		if (((oo >> 2) & 3) == RTE_MLX5CQ_FORMAT_COMPRESSED) {
 #ifdef MLX5CQ_FAST_SEG
-			k = MLX5CQ_FAST_SEG(cq, cqe, shift, cpl + i, room, par);
-			if (k) {
+			uint32_t open = 0;
+
+			k = MLX5CQ_FAST_SEG(cq, cqe, shift, cpl + i, room, par,
+					    ci, &open);
+			if (k | open) {
 				ci += k;
-				i = (uint16_t)(i + k);
+				i = (uint16_t)(i + k + open);
 				continue;
 			}
 #endif
