@@ -19,18 +19,22 @@
  *                              decode the plain CQEs from c (at most
  *                              room, parity par), every owner test before
  *                              the payload reads it guards; their number;
- *   MLX5CQ_FAST_SEG(cq, c, s, r, room, par, ci, open)
- *                              from an owned compressed CQE at c (ring
- *                              index ci): the plain CQEs from c (at most
- *                              room entries, none past the ring's end,
- *                              parity par) and the basic-layout sessions
- *                              among them that fit, decoded (sessions
- *                              consumed and counted), every owner test
- *                              before the payload reads it guards; the
- *                              number of entries (one record each); a
- *                              session that does not fit may be opened
- *                              and its first arrays decoded after them:
- *                              their records in *open;
+ *   MLX5CQ_FAST_SEG(cq, c, s, r, room, par)
+ *                              from an owned compressed CQE at c:
+ *                              the plain CQEs from c (at most room
+ *                              entries, none past the ring's end, parity
+ *                              par) and the basic-layout sessions among
+ *                              them that fit, decoded (sessions consumed
+ *                              and counted), every owner test before the
+ *                              payload reads it guards; the number of
+ *                              entries (one record each);
+ *   MLX5CQ_FAST_OPEN(cq, c, s, oo, r, room, ci)
+ *                              an owned compressed CQE at c (op_own oo,
+ *                              ring index ci) that MLX5CQ_FAST_SEG did
+ *                              not take: its session opened and its first
+ *                              records made (at most room, the session
+ *                              counted); their number, 0 when it leaves
+ *                              the session to mlx5cq_zip_open();
  * then includes this file. A session's title is decoded into its record
  * by mlx5cq_fast_decode() too.
  *
@@ -132,13 +136,19 @@ MLX5CQ_FAST_NAME(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		rte_io_rmb();
 		if (((oo >> 2) & 3) == RTE_MLX5CQ_FORMAT_COMPRESSED) {
 #ifdef MLX5CQ_FAST_SEG
-			uint32_t open = 0;
-
-			k = MLX5CQ_FAST_SEG(cq, cqe, shift, cpl + i, room, par,
-					    ci, &open);
-			if (k | open) {
+			k = MLX5CQ_FAST_SEG(cq, cqe, shift, cpl + i, room, par);
+			if (k) {
 				ci += k;
-				i = (uint16_t)(i + k + open);
+				i = (uint16_t)(i + k);
+				continue;
+			}
+#endif
+#ifdef MLX5CQ_FAST_OPEN
+			/* The consumer index stays at the open session. */
+			k = MLX5CQ_FAST_OPEN(cq, cqe, shift, oo, cpl + i, room,
+					     ci);
+			if (k) {
+				i = (uint16_t)(i + k);
 				continue;
 			}
 #endif
@@ -192,6 +202,7 @@ MLX5CQ_FAST_NAME(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 
 #undef MLX5CQ_FAST_ZIP_BURST
 #undef MLX5CQ_FAST_SEG
+#undef MLX5CQ_FAST_OPEN
 #undef MLX5CQ_FAST_RUN
 
 #endif /* MLX5CQ_POLL_FAST_H_ */
