@@ -227,9 +227,9 @@ zg_group(const struct zg_masks *g, __m256i tp[ZG_STORES],
  * invalidated once its records are made (mlx5cq_zip_array_done());
  * first: m is the session's first array (title + 1, the next one 7
  * entries on), else 8 entries apart. A pointer walk: no ring index, no
- * reload of the ring's geometry. Returns the address of the next array.
+ * reload of the ring's geometry.
  */
-static __rte_always_inline volatile const uint8_t *
+static __rte_always_inline void
 zg_arrays64(const struct zg_masks *g, __m256i tp[ZG_STORES],
 	    volatile const uint8_t *m, struct rte_mlx5cq_cpl *r, uint32_t na,
 	    int first)
@@ -249,7 +249,6 @@ zg_arrays64(const struct zg_masks *g, __m256i tp[ZG_STORES],
 		mlx5cq_zip_inv_array64((volatile uint8_t *)(uintptr_t)m +
 				       RTE_MLX5CQ_CQE_OP_OWN, 8);
 	}
-	return m;
 }
 
 /*
@@ -409,41 +408,18 @@ mlx5cq_fast_run64_avx2(volatile const uint8_t *c, unsigned int shift,
 }
 
 /*
- * The record of a title at c (op_own oo) in registers: bytes 0..31 in
- * *rec, 32..39 in *tail; the masks of its mini-CQEs (g, or the requester
- * masks for a requester title).
- */
-static __rte_always_inline const struct zg_masks *
-zw_title(const struct zg_masks *g, volatile const uint8_t *c, uint8_t oo,
-	 __m256i *rec, uint64_t *tail)
-{
-	const __m256i *v = (const __m256i *)(uintptr_t)c;
-	const unsigned int op = oo >> 4;
-
-	*rec = mlx5cq_fast_rec(_mm256_loadu_si256(v),
-			       _mm256_loadu_si256(v + 1),
-			       _mm256_broadcastsi128_si256(_mm_loadu_si128(
-				(const __m128i *)(uintptr_t)(c + 48))));
-	*tail = (uint64_t)op |
-		(uint64_t)c[RTE_MLX5CQ_CQE_RX_HASH_TYPE] << 32;
-	/* Requester titles: requester mini-CQEs whatever the format. */
-	return op == RTE_MLX5CQ_OP_REQ ? &zg_masks[ZM_FORMATS - 1] : g;
-}
-
-/*
  * A basic-layout session at c (its title, op_own oo, owned) whose
  * completions all fit in lim entries (lim >= 1, none past the ring's end),
  * decoded in one go without opening it (no session state written): the
  * title's record is made in registers and becomes the group templates
  * directly, groups of four records, single records for the last
- * (cnt % 4), each array's entries invalidated once read
- * (mlx5cq_zip_array_done()), then the title's and a last array's that was
- * not whole, as mlx5cq_zip_burst() would do over the same burst; no wrap,
- * so the arrays (title + 1, title + 8, title + 16, ...) and the entries
- * are at constant strides from c. g: the masks of the CQ's format
- * (zg_by_comp[]). Returns cnt, or 0 when the session does not fit or
- * needs mlx5cq_zip_open()'s checks (and its log line): a count out of
- * range, an error opcode in the title.
+ * (cnt % 4), entries title .. title + cnt - 1 invalidated, as
+ * mlx5cq_zip_burst() would do over the same burst; no wrap, so the arrays
+ * (title + 1, title + 8, title + 16, ...) and the entries are at constant
+ * strides from c. g: the masks of the CQ's format (zg_by_comp[]). Returns
+ * cnt, or 0 when the session does not fit or needs mlx5cq_zip_open()'s
+ * checks (and its log line): a count out of range, an error opcode in the
+ * title.
  */
 static __rte_always_inline uint32_t
 mlx5cq_zip_whole_avx2(const struct zg_masks *g, volatile const uint8_t *c,
@@ -451,6 +427,8 @@ mlx5cq_zip_whole_avx2(const struct zg_masks *g, volatile const uint8_t *c,
 		      struct rte_mlx5cq_cpl *r, uint32_t lim)
 {
 	const uint32_t cnt = rte_mlx5cq__be32(c, RTE_MLX5CQ_CQE_BYTE_CNT);
+	const unsigned int op = oo >> 4;
+	const __m256i *v = (const __m256i *)(uintptr_t)c;
 	volatile const uint8_t *m;
 	volatile uint8_t *p;
 	__m256i tp[ZG_STORES], rec;
@@ -461,32 +439,36 @@ mlx5cq_zip_whole_avx2(const struct zg_masks *g, volatile const uint8_t *c,
 	 * 2 <= cnt <= lim; no error opcode (0xd, 0xe) and not INVALID (0xf:
 	 * not written yet, whatever its owner bit, so the burst ends there).
 	 */
-	if (cnt - 2u >= lim - 1u || (oo >> 4) >= RTE_MLX5CQ_OP_REQ_ERR)
+	if (cnt - 2u >= lim - 1u || op >= RTE_MLX5CQ_OP_REQ_ERR)
 		return 0;
-	g = zw_title(g, c, oo, &rec, &tail);
+	rec = mlx5cq_fast_rec(_mm256_loadu_si256(v),
+			      _mm256_loadu_si256(v + 1),
+			      _mm256_broadcastsi128_si256(_mm_loadu_si128(
+				(const __m128i *)(uintptr_t)(c + 48))));
+	tail = (uint64_t)op |
+		(uint64_t)c[RTE_MLX5CQ_CQE_RX_HASH_TYPE] << 32;
+	/* Requester titles: requester mini-CQEs whatever the format. */
+	if (op == RTE_MLX5CQ_OP_REQ)
+		g = &zg_masks[ZM_FORMATS - 1];
 	zg_templates_v(rec, tail, g, tp);
 	/*
-	 * Whole arrays: at title + 1, then title + 8, title + 16, ...:
-	 * entries 1 .. 7, then 8 .. 15, ... invalidated; inv is the first
-	 * entry not invalidated yet.
+	 * Whole arrays: at title + 1, then title + 8, title + 16, ...; each
+	 * array's entries are invalidated as soon as its records are made
+	 * (mlx5cq_zip_array_done()): 1 .. 7, then 8 .. 15, ...; inv is the
+	 * first entry not invalidated yet.
 	 */
 	m = c + ((size_t)1 << shift);
-	a = cnt / 8;
-	inv = a ? 8 * a : 1;
-	if (likely(shift == 6)) {
-		m = zg_arrays64(g, tp, m, r, a, 1);
-		r += 8 * a;
-	} else {
-		for (a = 8; a <= cnt; a += 8) {
-			zg_group(g, tp, m, r);
-			zg_group(g, tp, m + 32, r + 4);
-			r += 8;
-			zw_inv((volatile uint8_t *)(uintptr_t)m +
-			       RTE_MLX5CQ_CQE_OP_OWN, a == 8 ? 7 : 8, shift);
-			m = c + ((size_t)a << shift);
-		}
+	inv = 1;
+	for (a = 8; a <= cnt; a += 8) {
+		zg_group(g, tp, m, r);
+		zg_group(g, tp, m + 32, r + 4);
+		r += 8;
+		zw_inv((volatile uint8_t *)(uintptr_t)m + RTE_MLX5CQ_CQE_OP_OWN,
+		       a - inv, shift);
+		inv = a;
+		m = c + ((size_t)a << shift);
 	}
-	a = inv == 1 ? 0 : inv;
+	a -= 8;
 	if (a < cnt) {
 		if (cnt - a >= 4) {
 			zg_group(g, tp, m, r);
@@ -506,52 +488,6 @@ mlx5cq_zip_whole_avx2(const struct zg_masks *g, volatile const uint8_t *c,
 	     inv++, p += (size_t)1 << shift)
 		*p = MLX5CQ_CQE_INVALIDATE;
 	return cnt;
-}
-
-/*
- * A basic-layout session at c (its title, at ring index ti, op_own oo,
- * owned) longer than the lim entries left to the burst's or the ring's
- * end, on 64 B entries: its first lim / 8 arrays are decoded from the
- * title's record in registers (no mlx5cq_zip_open() and session state
- * read back) and the session is left open on the next array, in the state
- * mlx5cq_zip_open() and mlx5cq_zip_burst() would have left (the title's
- * record included). Returns the records made, or 0 when it does nothing:
- * lim < 8, a count out of range or an error opcode (mlx5cq_zip_open()
- * checks and logs them), no compression, not 64 B entries. Called by the
- * poll's loop where mlx5cq_fast_seg_avx2() declines a session (once per
- * long session, out of line: in the segment loop it made sessions of 8
- * 4-10 % slower).
- */
-static __rte_noinline uint32_t
-mlx5cq_fast_open_avx2(struct rte_mlx5cq *cq, volatile const uint8_t *c,
-		      unsigned int shift, uint8_t oo,
-		      struct rte_mlx5cq_cpl *r, uint32_t lim, uint32_t ti)
-{
-	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
-	const struct zg_masks *g = zg_by_comp[cq->comp &
-					      RTE_MLX5CQ_COMP_FORMAT_MASK];
-	const uint32_t cnt = rte_mlx5cq__be32(c, RTE_MLX5CQ_CQE_BYTE_CNT);
-	const uint32_t na = lim / 8;
-	__m256i tp[ZG_STORES], rec;
-	uint64_t tail;
-
-	if (g == NULL || shift != 6 || na == 0 || cnt <= lim ||
-	    cnt > cq->mask + 1u || (oo >> 4) >= RTE_MLX5CQ_OP_REQ_ERR)
-		return 0;
-	g = zw_title(g, c, oo, &rec, &tail);
-	zg_templates_v(rec, tail, g, tp);
-	zg_arrays64(g, tp, c + 64, r, na, 1);
-	_mm256_storeu_si256((__m256i *)(void *)&z->trec, rec);
-	memcpy(&z->trec.opcode, &tail, sizeof(tail));
-	z->wqe_next = (uint16_t)(_mm256_extract_epi16(rec, 12) + 8 * na);
-	z->cnt = cnt;
-	z->ai = 8 * na;
-	z->ca = ti + 8 * na;
-	z->end = ti + cnt;
-	cq->slow |= RTE_MLX5CQ_SLOW_SESSION;
-	MLX5CQ_CNT(cq)->sessions++;
-	MLX5CQ_CNT(cq)->minis += 8 * na;
-	return 8 * na;
 }
 
 /*
@@ -576,7 +512,7 @@ mlx5cq_fast_seg_avx2(struct rte_mlx5cq *cq, volatile const uint8_t *c,
 
 	/*
 	 * No compression on the CQ: mlx5cq_zip_open() logs it; a session
-	 * longer than the burst: mlx5cq_fast_open_avx2().
+	 * longer than the burst: opened, mlx5cq_zip_burst_avx2().
 	 */
 	if (g == NULL ||
 	    rte_mlx5cq__be32(c, RTE_MLX5CQ_CQE_BYTE_CNT) > left)
@@ -613,7 +549,6 @@ mlx5cq_fast_seg_avx2(struct rte_mlx5cq *cq, volatile const uint8_t *c,
 #define MLX5CQ_FAST_NAME mlx5cq_poll_fast_avx2
 #define MLX5CQ_FAST_RUN mlx5cq_fast_run64_avx2
 #define MLX5CQ_FAST_SEG mlx5cq_fast_seg_avx2
-#define MLX5CQ_FAST_OPEN mlx5cq_fast_open_avx2
 #define MLX5CQ_FAST_ZIP_BURST mlx5cq_zip_burst_avx2
 #include "mlx5cq_poll_fast.h"
 

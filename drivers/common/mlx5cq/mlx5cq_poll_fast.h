@@ -28,13 +28,6 @@
  *                              and counted), every owner test before the
  *                              payload reads it guards; the number of
  *                              entries (one record each);
- *   MLX5CQ_FAST_OPEN(cq, c, s, oo, r, room, ci)
- *                              an owned compressed CQE at c (op_own oo,
- *                              ring index ci) that MLX5CQ_FAST_SEG did
- *                              not take: its session opened and its first
- *                              records made (at most room, the session
- *                              counted); their number, 0 when it leaves
- *                              the session to mlx5cq_zip_open();
  * then includes this file. A session's title is decoded into its record
  * by mlx5cq_fast_decode() too.
  *
@@ -143,15 +136,6 @@ MLX5CQ_FAST_NAME(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 				continue;
 			}
 #endif
-#ifdef MLX5CQ_FAST_OPEN
-			/* The consumer index stays at the open session. */
-			k = MLX5CQ_FAST_OPEN(cq, cqe, shift, oo, cpl + i, room,
-					     ci);
-			if (k) {
-				i = (uint16_t)(i + k);
-				continue;
-			}
-#endif
 			if (mlx5cq_zip_open(cq, cqe, oo, ci, 0)) {
 				stop = 1;
 				break;
@@ -202,7 +186,6 @@ MLX5CQ_FAST_NAME(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 
 #undef MLX5CQ_FAST_ZIP_BURST
 #undef MLX5CQ_FAST_SEG
-#undef MLX5CQ_FAST_OPEN
 #undef MLX5CQ_FAST_RUN
 
 #endif /* MLX5CQ_POLL_FAST_H_ */
