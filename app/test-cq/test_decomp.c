@@ -316,11 +316,14 @@ run_session(const struct sess_case *sc)
 	return TEST_SUCCESS;
 }
 
-/* Every format: 64 B, 128 B, one burst and bursts ending inside arrays. */
+/*
+ * Every format: 64 B, 128 B, one burst, bursts ending inside arrays and
+ * bursts of whole arrays after the CQE before the session (17, 33).
+ */
 static int
 test_decomp_formats(void)
 {
-	static const uint16_t bursts[] = { 64, 1, 3, 7, 8, 9 };
+	static const uint16_t bursts[] = { 64, 1, 3, 7, 8, 9, 17, 33 };
 	static const uint32_t counts[] = { 2, 7, 8, 9, 15, 16, 17, 33, 64 };
 	struct sess_case sc;
 	unsigned int f, b, c, s;

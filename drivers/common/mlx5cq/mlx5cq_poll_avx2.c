@@ -252,16 +252,17 @@ zg_arrays64(const struct zg_masks *g, __m256i tp[ZG_STORES],
 }
 
 /*
- * mlx5cq_zip_burst() of the AVX2 fast poll (basic layout: the fast poll
- * never runs the enhanced one): the part of each array that starts at a
+ * mlx5cq_zip_burst() of the AVX2 fast poll, any turn of an open session
+ * (mlx5cq_zip_burst_avx2() takes the common one; basic layout: the fast
+ * poll never runs the enhanced one): the part of each array that starts at a
  * multiple of four minis goes in groups of four records, the rest one
  * record at a time. The session's place is kept in locals and written
  * back once; the templates stay in registers from group to group (an
  * array of them went through the stack on every group).
  */
 static __rte_noinline uint16_t
-mlx5cq_zip_burst_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
-		      uint16_t n)
+mlx5cq_zip_burst_any_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
+			  uint16_t n)
 {
 	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
 	const unsigned int fmt = mlx5cq_zip_format(cq, z);
@@ -356,6 +357,53 @@ mlx5cq_zip_burst_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 	}
 	MLX5CQ_CNT(cq)->minis += k;
 	return (uint16_t)k;
+}
+
+/*
+ * mlx5cq_zip_burst() of the AVX2 fast poll: the common turn of an open
+ * session here (from an array's start, whole arrays only, 64 B entries,
+ * no wrap: a session split by the burst), the rest in
+ * mlx5cq_zip_burst_any_avx2(). Small on purpose: the general function's
+ * frame (its loops keep more state) cost about 40 instructions a call
+ * (callgrind, HASH sessions of 64 on a warm 1K ring: 17.5 -> 16.2 per
+ * completion; adjacent runs 2.50 -> 2.36 cycles, flushed 16K 4.14 ->
+ * 3.92; 128 B entries, which take the general one a call further, 3-5 %
+ * slower).
+ */
+static __rte_noinline uint16_t
+mlx5cq_zip_burst_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
+		      uint16_t n)
+{
+	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
+	const uint32_t cnt = z->cnt, ai = z->ai, ca = z->ca;
+	const uint32_t want = RTE_MIN(cnt - ai, (uint32_t)n);
+	const uint32_t na = want / 8, mask = cq->mask, idx = ca & mask;
+	const uint32_t title = z->end - cnt;
+	const struct zg_masks *g;
+	__m256i tp[ZG_STORES];
+
+	if (unlikely((ai & 7) != 0 || na == 0 || (want & 7) != 0 ||
+		     cq->stride_shift != 6 || idx + 8 * na > mask + 1))
+		return mlx5cq_zip_burst_any_avx2(cq, cpl, n);
+	g = z->trec.opcode == RTE_MLX5CQ_OP_REQ ? &zg_masks[ZM_FORMATS - 1] :
+	    zg_by_comp[cq->comp & RTE_MLX5CQ_COMP_FORMAT_MASK];
+	zg_templates(&z->trec, z->wqe_next, g, tp);
+	zg_arrays64(g, tp, cq->ring + cq->cqe_off + ((size_t)idx << 6), cpl,
+		    na, ca == title + 1);
+	if (ai + want == cnt) {
+		/* Closed: its title's slot is the last one to invalidate. */
+		cq->ring[cq->cqe_off + ((size_t)(title & mask) << 6) +
+			 RTE_MLX5CQ_CQE_OP_OWN] = MLX5CQ_CQE_INVALIDATE;
+		z->cnt = 0;
+		z->ai = 0;
+		cq->slow &= ~RTE_MLX5CQ_SLOW_SESSION;
+	} else {
+		z->ai = ai + want;
+		z->ca = (ca == title + 1 ? title : ca) + want;
+		z->wqe_next = (uint16_t)(z->wqe_next + want);
+	}
+	MLX5CQ_CNT(cq)->minis += want;
+	return (uint16_t)want;
 }
 
 /*
