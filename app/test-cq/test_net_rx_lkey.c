@@ -344,11 +344,11 @@ lk_case_run(unsigned int li, unsigned int pi)
 	}
 	if ((rxq->mrt != NULL) != (regions > 1) ||
 	    (rxq->mrt != NULL && ((rxq->mrt->searched != 0) != l->searched ||
-				  rxq->mrt->exact != !l->searched))) {
+				  (rxq->mrt->fast != NULL) != !l->searched))) {
 		printf("    lkey table %s, %u granules searched, %s\n",
 		       rxq->mrt != NULL ? "built" : "not built",
 		       rxq->mrt != NULL ? rxq->mrt->searched : 0,
-		       rxq->mrt != NULL && rxq->mrt->exact ? "exact" :
+		       rxq->mrt != NULL && rxq->mrt->fast != NULL ? "exact" :
 		       "collisions");
 		goto out;
 	}

@@ -385,8 +385,7 @@ mlx5cq_zip_burst_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 	if (unlikely((ai & 7) != 0 || na == 0 || (want & 7) != 0 ||
 		     cq->stride_shift != 6 || idx + 8 * na > mask + 1))
 		return mlx5cq_zip_burst_any_avx2(cq, cpl, n);
-	g = z->trec.opcode == RTE_MLX5CQ_OP_REQ ? &zg_masks[ZM_FORMATS - 1] :
-	    zg_by_comp[cq->comp & RTE_MLX5CQ_COMP_FORMAT_MASK];
+	g = &zg_masks[RTE_MIN(mlx5cq_zip_format(cq, z), ZM_FORMATS - 1u)];
 	zg_templates(&z->trec, z->wqe_next, g, tp);
 	zg_arrays64(g, tp, cq->ring + cq->cqe_off + ((size_t)idx << 6), cpl,
 		    na, ca == title + 1);

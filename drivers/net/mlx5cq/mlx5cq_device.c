@@ -108,11 +108,6 @@ mlx5cq_device_check_cq_args(struct mlx5cq_priv *priv, const char *name)
 }
 
 /*
- * Open the device of a port: context, emulated port configuration (wire
- * and MAC), mlx5cq device (the CQ devargs checked against it), PD and the
- * permanent MAC.
- */
-/*
  * How much of each frame a TX WQE must inline (kernel mlx5e,
  * mlx5_query_min_inline): the Ethernet caps' wqe_inline_mode; with
  * "vport context" the NIC vport context's min_wqe_inline_mode. L2: the
@@ -156,6 +151,11 @@ mlx5cq_device_tx_inline(struct mlx5cq_priv *priv, const char *name)
 	return 0;
 }
 
+/*
+ * Open the device of a port: context, emulated port configuration (wire
+ * and MAC), mlx5cq device (the CQ devargs checked against it), PD and the
+ * permanent MAC.
+ */
 int
 mlx5cq_device_open(struct mlx5cq_priv *priv, const char *name)
 {

@@ -202,8 +202,8 @@ struct mlx5cq_mr_tbl {
 	uint32_t pages; /* Granules stored (statistics, tests). */
 	uint32_t split; /* Of those, shared by two regions. */
 	uint32_t searched; /* Granules left to the search. */
-	uint32_t exact; /* fast[] holds every answer (see above). */
-	struct mlx5cq_mr_tbl_fast *fast; /* Exact tables, else NULL. */
+	/* Exact tables (see above): every answer; else NULL. */
+	struct mlx5cq_mr_tbl_fast *fast;
 	struct mlx5cq_mr_tbl_ent ent[];
 };
 

@@ -159,17 +159,17 @@ static void
 mlx5cq_mr_tbl_exact(struct mlx5cq_mr_tbl *t, const struct mlx5cq_mr_run *r,
 		    unsigned int n, uint64_t granules)
 {
+	struct mlx5cq_mr_tbl_fast *f;
 	uintptr_t i;
 	unsigned int k;
 
-	t->exact = 0;
 	t->fast = NULL;
 	if (n == 0 || granules > t->mask + 1 || t->searched != 0)
 		return;
 	for (k = 0; k < n; k++)
 		if (r[k].lkey == UINT32_MAX)
 			return;
-	t->fast = (struct mlx5cq_mr_tbl_fast *)&t->ent[t->mask + 1];
+	f = (struct mlx5cq_mr_tbl_fast *)&t->ent[t->mask + 1];
 	for (i = 0; i <= t->mask; i++) {
 		const struct mlx5cq_mr_tbl_ent *e = &t->ent[i];
 		/* The granule of slot i: its tag above, i below. */
@@ -178,11 +178,11 @@ mlx5cq_mr_tbl_exact(struct mlx5cq_mr_tbl *t, const struct mlx5cq_mr_run *r,
 
 		if (e->tag == UINT32_MAX)
 			continue; /* No buffer of the pool maps here. */
-		t->fast[i].split = base + e->split;
-		t->fast[i].lkey_be[0] = rte_cpu_to_be_32(e->lkey[0]);
-		t->fast[i].lkey_be[1] = rte_cpu_to_be_32(e->lkey[1]);
+		f[i].split = base + e->split;
+		f[i].lkey_be[0] = rte_cpu_to_be_32(e->lkey[0]);
+		f[i].lkey_be[1] = rte_cpu_to_be_32(e->lkey[1]);
 	}
-	t->exact = 1;
+	t->fast = f;
 }
 
 /**
@@ -240,7 +240,7 @@ mlx5cq_mr_tbl_build(struct mlx5cq_priv *priv, struct rte_mempool *mp,
 	mlx5cq_mr_tbl_exact(t, r, n, granules);
 	PMD_LOG(DEBUG, "mempool %s: %u regions, lkey table of %u entries%s, "
 		"%u KiB granules: %u stored (%u split), %u searched",
-		mp->name, n, 1u << log_n, t->exact ? "" : " (collisions)",
+		mp->name, n, 1u << log_n, t->fast != NULL ? "" : " (collisions)",
 		1u << (shift - 10), t->pages, t->split, t->searched);
 	free(r);
 	return t;

@@ -136,34 +136,17 @@ rx_zip_decode_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 			struct rte_mbuf **const b = &elts[(rq_ci + i) & mask];
 			unsigned int q;
 
-			for (q = 0; q < 8; q += 2) {
-				const __m128i *a = (const __m128i *)
-						   (uintptr_t)(m + 8 * q);
-				const __m128i v = _mm_loadu_si128(a);
-				const __m128i f0 = _mm_shuffle_epi8(v, sh0);
-				const __m128i f1 = _mm_shuffle_epi8(v, sh1);
-
-				len = _mm_add_epi32(len, _mm_add_epi32(f0, f1));
-				rx_zip_store(b[q], rearm,
-					     _mm_or_si128(f0, fix));
-				rx_zip_store(b[q + 1], rearm,
-					     _mm_or_si128(f1, fix));
-			}
+			for (q = 0; q < 8; q += 2)
+				rx_zip_pair(m + 8 * q, b[q], b[q + 1], rearm,
+					    fix, sh0, sh1, &len);
 			i = e;
 			continue;
 		}
-		for (; i + 2 <= e; i += 2) {
-			const __m128i v = _mm_loadu_si128((const __m128i *)
-					(uintptr_t)(m + 8u * (i - i_0)));
-			const __m128i f0 = _mm_shuffle_epi8(v, sh0);
-			const __m128i f1 = _mm_shuffle_epi8(v, sh1);
-
-			len = _mm_add_epi32(len, _mm_add_epi32(f0, f1));
-			rx_zip_store(elts[(rq_ci + i) & mask], rearm,
-				     _mm_or_si128(f0, fix));
-			rx_zip_store(elts[(rq_ci + i + 1) & mask], rearm,
-				     _mm_or_si128(f1, fix));
-		}
+		for (; i + 2 <= e; i += 2)
+			rx_zip_pair(m + 8u * (i - i_0),
+				    elts[(rq_ci + i) & mask],
+				    elts[(rq_ci + i + 1) & mask], rearm, fix,
+				    sh0, sh1, &len);
 		if (i < e) {
 			/* The last one alone: 8 bytes, never past the array. */
 			const __m128i v = _mm_loadl_epi64((const __m128i *)

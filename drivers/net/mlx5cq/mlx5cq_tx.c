@@ -25,8 +25,8 @@
  * Every segment's lkey is looked up before anything of the WQE is written:
  * a buffer in no registered memory (lookup miss, UINT32_MAX), like a
  * packet whose first segment is shorter than 18 bytes or with more
- * segments than a WQE holds, drops the packet (freed, counted in oerrors) and leaves the ring
- * as it was.
+ * segments than a WQE holds, drops the packet (freed, counted in
+ * oerrors) and leaves the ring as it was.
  */
 
 #include <rte_io.h>
