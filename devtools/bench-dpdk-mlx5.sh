@@ -14,8 +14,10 @@
 #  2. builds app/bench-dpdk-mlx5 with the compile flags DPDK used for
 #     mlx5_rxtx_vec.c, linked with that library and this project's
 #     libraries (the emulated HCA writes the CQEs);
-#  3. runs `dpdk-test-cq --no-pci ... perf-rx` and the harness RUNS times each and
-#     prints the medians.
+#  3. runs the harness RUNS times and prints the medians: in each run,
+#     each case times net_mlx5cq (rte_eth_rx_burst on a port of the
+#     emulated HCA) and DPDK's two functions in one process on one
+#     mempool, their passes alternated.
 #
 #   bench-dpdk-mlx5.sh [-b BUILD] [-c CACHE] [-s DPDK_SRC]
 #                               [-n RUNS] [-r REPS] [-l LCORE]
@@ -151,7 +153,7 @@ EOF
 drv=$(cd "$build/drivers" && pwd -P)
 rebuild=0
 for f in "$0" "$hdir"/*.c "$hdir"/*.h "$lib" "$drv/librte_common_mlx5cq.so" \
-		"$drv/librte_common_mlx5cq_emu.so"; do
+		"$drv/librte_common_mlx5cq_emu.so" "$drv/librte_net_mlx5cq.so"; do
 	[ -f "$bin" ] && [ -z "$(find "$f" -newer "$bin")" ] || rebuild=1
 done
 if [ $rebuild = 1 ]; then
@@ -173,6 +175,7 @@ if [ $rebuild = 1 ]; then
 	cc -o "$bin" $objs "$vec" "$lib" \
 		-L"$drv" -Wl,-rpath,"$drv" -lrte_common_mlx5cq \
 		-lrte_common_mlx5cq_emu \
+		-Wl,--no-as-needed -lrte_net_mlx5cq -Wl,--as-needed \
 		-lrte_common_mlx5 -lrte_bus_pci -lrte_bus_auxiliary \
 		$libs -lpthread
 	if ! nm "$bin" | grep -q ' T mlx5_rx_burst_vec$'; then
@@ -192,16 +195,11 @@ while [ "$i" -le "$runs" ]; do
 	load=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "run $i: load average $load (before)" >>"$tmp/loads"
 	# shellcheck disable=SC2086 # eal is a list of options
-	timeout 900 "$build/app/test-cq/dpdk-test-cq" --no-pci $eal -- perf-rx \
-		--reps "$reps" >"$tmp/pmd.$i" 2>&1 ||
-		{ cat "$tmp/pmd.$i"; exit 1; }
-	# shellcheck disable=SC2086
 	timeout 900 "$bin" --no-pci $eal -- --reps "$reps" >"$tmp/dpdk.$i" 2>&1 ||
 		{ cat "$tmp/dpdk.$i"; exit 1; }
-	awk '$1 ~ /^[0-9]+K\/(plain|hash)\/[0-9]+chunk$/ { print $1, $2 }' \
-		"$tmp/pmd.$i" >>"$tmp/pmd"
-	awk '$1 == "RESULT" { print $2, $3, $4 }' "$tmp/dpdk.$i" \
-		>>"$tmp/dpdk"
+	# case scalar vec net_mlx5cq run
+	awk -v i="$i" '$1 == "RESULT" { print $2, $3, $4, $6, i }' \
+		"$tmp/dpdk.$i" >>"$tmp/res"
 	i=$((i + 1))
 done
 
@@ -221,19 +219,36 @@ echo "machine code of mlx5_rxtx_vec.c (.text): $same"
 echo "DPDK memory regions of the RX pool: $(awk '$1 == "RESULT" {
 	printf "%s%s %s", s, $2, $5; s = ", " }' "$tmp/dpdk.1")"
 echo "cycles per packet, burst 32, medians of $runs runs (each a median" \
-	"of ~1024-packet slices over $reps passes); runs in brackets"
-printf '%-17s | %-30s | %-30s | %-30s | %s\n' case \
+	"of ~1024-packet slices over $reps passes); runs in brackets; the" \
+	"ratios are medians of the per-run ratios (both sides of a ratio" \
+	"from one process, one mempool, passes alternated)"
+printf '%-17s | %-30s | %-24s | %-30s | %-30s | %s\n' case \
 	"net_mlx5cq rx_burst" "DPDK mlx5_rx_burst" "DPDK mlx5_rx_burst_vec" \
-	"mlx5cq/vec"
-awk '!s[$1]++ { print $1 }' "$tmp/pmd" | while read -r c; do
-	p=$(awk -v c="$c" '$1 == c { print $2 }' "$tmp/pmd" | median)
-	s=$(awk -v c="$c" '$1 == c { print $2 }' "$tmp/dpdk" | median)
-	v=$(awk -v c="$c" '$1 == c { print $3 }' "$tmp/dpdk" | median)
-	pr=$(awk -v c="$c" '$1 == c { printf "%s ", $2 }' "$tmp/pmd")
-	sr=$(awk -v c="$c" '$1 == c { printf "%s ", $2 }' "$tmp/dpdk")
-	vr=$(awk -v c="$c" '$1 == c { printf "%s ", $3 }' "$tmp/dpdk")
-	ratio=$(awk -v a="$p" -v b="$v" 'BEGIN {
-		if (b + 0 > 0) printf "%.2f", a / b; else print "n/a" }')
-	printf '%-17s | %-30s | %-30s | %-30s | %s\n' "$c" \
-		"$p [${pr% }]" "$s [${sr% }]" "$v [${vr% }]" "$ratio"
+	"mlx5cq/vec" "16chunk/1chunk"
+col() { awk -v c="$1" -v k="$2" '$1 == c { printf "%s ", $k }' "$tmp/res"; }
+med() { tr ' ' '\n' | grep . | median; }
+awk '!s[$1]++ { print $1 }' "$tmp/res" | while read -r c; do
+	pr=$(col "$c" 4)
+	sr=$(col "$c" 2)
+	vr=$(col "$c" 3)
+	rr=$(awk -v c="$c" '$1 == c && $3 > 0 {
+		printf "%.2f ", $4 / $3 }' "$tmp/res")
+	cr=
+	case $c in
+	*/16chunk)
+		one=${c%/16chunk}/1chunk
+		cr=$(awk -v c="$c" -v o="$one" '
+			$1 == o { b[$5] = $4 }
+			$1 == c { a[$5] = $4; n[++k] = $5 }
+			END { for (j = 1; j <= k; j++)
+				if (b[n[j]] > 0)
+					printf "%.2f ", a[n[j]] / b[n[j]] }' \
+			"$tmp/res")
+		;;
+	esac
+	printf '%-17s | %-30s | %-24s | %-30s | %-30s | %s\n' "$c" \
+		"$(echo "$pr" | med) [${pr% }]" "$(echo "$sr" | med)" \
+		"$(echo "$vr" | med) [${vr% }]" \
+		"$(echo "$rr" | med) [${rr% }]" \
+		"${cr:+$(echo "$cr" | med) [${cr% }]}"
 done

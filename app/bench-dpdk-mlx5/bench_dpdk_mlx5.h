@@ -92,10 +92,32 @@ struct bench_wire {
 	uint32_t frame_len;
 };
 
+uint32_t bench_frame(uint8_t *f);
 int bench_wire_open(struct bench_wire *w, unsigned int id, uint32_t entries,
 		    int compressed);
 int bench_wire_deliver(struct bench_wire *w, struct bench_rxq *q,
 		       uint32_t max);
 void bench_wire_close(struct bench_wire *w);
+
+/*
+ * bench_port.c: a net_mlx5cq port of this project on an emulated wire, its
+ * RX queue on a case's mempool, in the same process as DPDK's queues.
+ */
+struct bench_port {
+	char name[32]; /* vdev name */
+	char wire[16];
+	uint16_t port; /* ethdev port, UINT16_MAX: none */
+	int paused; /* the emulator's engine paused by this port */
+	uint32_t desc; /* RX ring: frames per fill */
+	uint8_t frame[64];
+	uint32_t len;
+	const void **frames; /* desc pointers to frame */
+	uint32_t *lens;
+};
+
+int bench_port_open(struct bench_port *p, unsigned int id, uint32_t desc,
+		    int compressed, struct rte_mempool *mp);
+int bench_port_fill(struct bench_port *p);
+void bench_port_close(struct bench_port *p);
 
 #endif /* BENCH_DPDK_MLX5_H_ */

@@ -3,25 +3,32 @@
  */
 
 /*
- * dpdk-bench-mlx5 <EAL args> -- [--reps N]
+ * dpdk-bench-mlx5 <EAL args> -- [--reps N] [--case NAME]
  *
  * For each case of dpdk-test-cq's perf-rx (1K/4K ring, plain CQEs or
  * HASH-compressed sessions, a mempool of 16384 mbufs in 1 or 16 chunks):
- * cycles per packet of DPDK 22.11's mlx5_rx_burst and mlx5_rx_burst_vec,
- * timed exactly as perf-rx times rte_eth_rx_burst: per pass the emulated
- * HCA fills the ring (untimed: frames into the posted buffers, their
- * completions into the CQ), then bursts of 32 are timed one by one with
- * rte_rdtsc_precise until the pass is drained, the mbufs freed outside
- * the timed region; the first pass is a warm-up; the result is the median
- * of the cycles per packet of slices of about 1024 packets.
+ * cycles per packet of this project's net_mlx5cq RX burst
+ * (rte_eth_rx_burst on a port of the emulated HCA, bench_port.c) and of
+ * DPDK 22.11's mlx5_rx_burst and mlx5_rx_burst_vec, in one process on one
+ * mempool per case, timed exactly as perf-rx times rte_eth_rx_burst: per
+ * pass the emulated HCA fills the ring (untimed: frames into the posted
+ * buffers, their completions into the CQ), then bursts of 32 are timed
+ * one by one with rte_rdtsc_precise until the pass is drained, the mbufs
+ * freed outside the timed region; the first pass is a warm-up; the result
+ * is the median of the cycles per packet of slices of about 1024 packets.
+ * net_mlx5cq and mlx5_rx_burst_vec run in rounds of a warm-up and
+ * BENCH_BLOCK timed passes each, so they share the pool's memory and the
+ * machine's spells: between processes a 4K case moves by up to 1.7x with
+ * the pool's placement.
  *
  * Before each pass one burst is called on the empty CQ (untimed): it
  * returns nothing, and lets the vector path replenish the RQ as it does on
  * every call, so each pass meets a full RQ as a polling application's
  * queue does after an idle poll.
  *
- * Prints one line per case: "RESULT <case> <scalar> <vec> <regions>"
- * (regions: the pool's memory regions by DPDK's rule).
+ * Prints one line per case: "RESULT <case> <scalar> <vec> <regions>
+ * <net_mlx5cq>" (regions: the pool's memory regions by DPDK's rule);
+ * --case: that case alone.
  */
 
 #include <inttypes.h>
@@ -32,6 +39,7 @@
 #include <rte_common.h>
 #include <rte_cycles.h>
 #include <rte_eal.h>
+#include <rte_ethdev.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
@@ -43,6 +51,7 @@
 #define BENCH_BURST 32
 #define BENCH_SLICE 1024
 #define BENCH_POOL_N 16384
+#define BENCH_BLOCK 5 /* timed passes of a function in a row */
 
 struct bench_case {
 	const char *name;
@@ -98,36 +107,66 @@ bench_median(const struct bench_samples *s)
 }
 
 /*
- * What DPDK made of the CQEs (untimed; the free reads the same mbuf
- * lines): every packet 60 bytes, IPv4/UDP, RSS hash of the completion.
+ * What the RX function made of the CQEs (untimed; the free reads the
+ * same mbuf lines): every packet 60 bytes, IPv4/UDP, an RSS hash; the
+ * hash is the completions' one (BENCH_RSS_HASH) on DPDK's queues, on the
+ * port the one the emulated wire computed for the flow, the same for
+ * every packet (*hash: 0 until the first packet gives it).
  */
 static int
-bench_check(struct rte_mbuf **m, uint16_t n)
+bench_check(struct rte_mbuf **m, uint16_t n, uint32_t *hash)
 {
 	const uint32_t ptype = RTE_PTYPE_L3_MASK | RTE_PTYPE_L4_MASK;
 	uint16_t i;
 
+	if (*hash == 0 && n > 0)
+		*hash = m[0]->hash.rss;
 	for (i = 0; i < n; i++) {
 		if (m[i]->pkt_len != BENCH_FRAME_LEN ||
 		    m[i]->data_len != BENCH_FRAME_LEN || m[i]->nb_segs != 1 ||
 		    !(m[i]->ol_flags & RTE_MBUF_F_RX_RSS_HASH) ||
-		    m[i]->hash.rss != BENCH_RSS_HASH ||
+		    m[i]->hash.rss != *hash ||
 		    (m[i]->packet_type & ptype) !=
 		    (RTE_PTYPE_L3_IPV4_EXT_UNKNOWN | RTE_PTYPE_L4_UDP)) {
 			printf("bench: packet of %u bytes (%u in the mbuf),"
-			       " ptype 0x%x, hash 0x%x, ol_flags 0x%" PRIx64
-			       "\n", m[i]->pkt_len, m[i]->data_len,
-			       m[i]->packet_type, m[i]->hash.rss,
-			       m[i]->ol_flags);
+			       " ptype 0x%x, hash 0x%x (0x%x expected),"
+			       " ol_flags 0x%" PRIx64 "\n", m[i]->pkt_len,
+			       m[i]->data_len, m[i]->packet_type,
+			       m[i]->hash.rss, *hash, m[i]->ol_flags);
 			return -1;
 		}
 	}
 	return 0;
 }
 
+/*
+ * One RX function of a case: DPDK's (rx on the queue q, its CQ written by
+ * the emulated HCA through w) or the project's port p, and its samples.
+ */
+struct bench_fn_q {
+	const char *name;
+	bench_rx_fn rx; /* DPDK's function, NULL: the port */
+	struct bench_wire w;
+	struct bench_rxq *q;
+	void *rxq;
+	struct bench_port p;
+	uint16_t port; /* the port's id, UINT16_MAX: DPDK's queue */
+	uint32_t hash;
+	struct bench_samples s;
+};
+
+/* A burst of the function (timed by the caller). */
+static __rte_always_inline uint16_t
+bench_burst(const struct bench_fn_q *f, struct rte_mbuf **m)
+{
+	if (f->rx == NULL)
+		return rte_eth_rx_burst(f->port, 0, m, BENCH_BURST);
+	return f->rx(f->rxq, m, BENCH_BURST);
+}
+
 /* Drain n packets, timing each burst; slices go to s (NULL: warm-up). */
 static int
-bench_drain(bench_rx_fn rx, void *rxq, uint32_t n, struct bench_samples *s)
+bench_drain(struct bench_fn_q *f, uint32_t n, struct bench_samples *s)
 {
 	struct rte_mbuf *m[BENCH_BURST];
 	uint32_t got = 0, in_slice = 0;
@@ -139,7 +178,7 @@ bench_drain(bench_rx_fn rx, void *rxq, uint32_t n, struct bench_samples *s)
 		uint16_t r;
 
 		t0 = rte_rdtsc_precise();
-		r = rx(rxq, m, BENCH_BURST);
+		r = bench_burst(f, m);
 		t1 = rte_rdtsc_precise();
 		if (r == 0) {
 			if (++idle > 1000) {
@@ -152,7 +191,7 @@ bench_drain(bench_rx_fn rx, void *rxq, uint32_t n, struct bench_samples *s)
 		slice_cyc += t1 - t0;
 		in_slice += r;
 		got += r;
-		if (bench_check(m, r) != 0)
+		if (bench_check(m, r, &f->hash) != 0)
 			return -1;
 		rte_pktmbuf_free_bulk(m, r);
 		if (s != NULL && (in_slice >= BENCH_SLICE || got >= n)) {
@@ -168,92 +207,156 @@ bench_drain(bench_rx_fn rx, void *rxq, uint32_t n, struct bench_samples *s)
 	return got == n ? 0 : -1;
 }
 
-/* One function on one case: median cycles per packet, or -1. */
-static double
-bench_run(const struct bench_case *bc, enum bench_fn fn,
-	  struct rte_mempool *mp, const struct bench_range *mrs,
-	  unsigned int mrs_n, unsigned int reps, unsigned int id)
+/*
+ * One pass of a function: a burst on the empty CQ (untimed, it must
+ * return nothing), one ring's worth of frames delivered, then drained
+ * with every burst timed (warm: the warm-up pass, not sampled).
+ */
+static int
+bench_pass(struct bench_fn_q *f, uint32_t desc, int warm)
+{
+	struct rte_mbuf *none[BENCH_BURST];
+	int n;
+
+	if (bench_burst(f, none) != 0) {
+		printf("bench: %s: CQ not empty between passes\n", f->name);
+		return -1;
+	}
+	n = f->rx == NULL ? bench_port_fill(&f->p) :
+			    bench_wire_deliver(&f->w, f->q, desc);
+	if (n <= 0 || bench_drain(f, (uint32_t)n, warm ? NULL : &f->s) != 0) {
+		printf("bench: %s: a pass did not drain\n", f->name);
+		return -1;
+	}
+	return 0;
+}
+
+/* A DPDK queue (rx != NULL) or the port on the case's pool. */
+static int
+bench_fn_open(struct bench_fn_q *f, const struct bench_case *bc,
+	      struct rte_mempool *mp, const struct bench_range *mrs,
+	      unsigned int mrs_n, unsigned int reps, unsigned int id)
 {
 	uint32_t desc = 1u << bc->log_desc;
-	bench_rx_fn rx = bench_rxq_fn(fn);
-	struct bench_samples s = { .n = 0 };
 	struct bench_rxq_conf conf;
-	struct bench_wire w;
-	struct bench_rxq *q = NULL;
-	struct rte_mbuf *none[BENCH_BURST];
-	double med = -1;
-	unsigned int r;
 
-	s.cap = reps * (desc / BENCH_SLICE + 2);
-	s.cyc = calloc(s.cap, sizeof(*s.cyc));
-	s.pkts = calloc(s.cap, sizeof(*s.pkts));
-	if (s.cyc == NULL || s.pkts == NULL ||
-	    bench_wire_open(&w, id, desc, bc->compressed) != 0)
-		goto out_free;
+	f->port = UINT16_MAX;
+	f->hash = f->rx == NULL ? 0 : BENCH_RSS_HASH;
+	f->s.cap = reps * (desc / BENCH_SLICE + 2);
+	f->s.cyc = calloc(f->s.cap, sizeof(*f->s.cyc));
+	f->s.pkts = calloc(f->s.cap, sizeof(*f->s.pkts));
+	if (f->s.cyc == NULL || f->s.pkts == NULL)
+		return -1;
+	if (f->rx == NULL) {
+		if (bench_port_open(&f->p, id, desc, bc->compressed, mp) != 0)
+			return -1;
+		f->port = f->p.port;
+		return 0;
+	}
+	if (bench_wire_open(&f->w, id, desc, bc->compressed) != 0)
+		return -1;
 	memset(&conf, 0, sizeof(conf));
-	conf.cqes = w.ring;
-	conf.cq_db = w.dbrec;
-	conf.cqn = w.cqn;
+	conf.cqes = f->w.ring;
+	conf.cq_db = f->w.dbrec;
+	conf.cqn = f->w.cqn;
 	conf.log_cqe = bc->log_desc; /* DPDK sizes the RX CQ to the RQ. */
 	conf.log_desc = bc->log_desc;
 	conf.compressed = bc->compressed;
 	conf.mp = mp;
 	conf.mrs = mrs;
 	conf.mrs_n = mrs_n;
-	q = bench_rxq_create(&conf);
-	if (q == NULL)
-		goto out;
-	for (r = 0; r <= reps; r++) {
-		int n;
-
-		if (rx(bench_rxq_queue(q), none, BENCH_BURST) != 0) {
-			printf("bench: %s: CQ not empty between passes\n",
-			       bc->name);
-			goto out;
-		}
-		n = bench_wire_deliver(&w, q, desc);
-		if (n <= 0 ||
-		    bench_drain(rx, bench_rxq_queue(q), (uint32_t)n,
-				r == 0 ? NULL : &s) != 0) {
-			printf("bench: %s: pass %u did not drain\n", bc->name,
-			       r);
-			goto out;
-		}
-	}
-	med = bench_median(&s);
-out:
-	bench_rxq_destroy(q);
-	bench_wire_close(&w);
-out_free:
-	free(s.cyc);
-	free(s.pkts);
-	return med;
+	f->q = bench_rxq_create(&conf);
+	if (f->q == NULL)
+		return -1;
+	f->rxq = bench_rxq_queue(f->q);
+	return 0;
 }
 
+static void
+bench_fn_close(struct bench_fn_q *f)
+{
+	if (f->rx == NULL) {
+		bench_port_close(&f->p);
+	} else {
+		bench_rxq_destroy(f->q);
+		bench_wire_close(&f->w);
+	}
+	free(f->s.cyc);
+	free(f->s.pkts);
+}
+
+/* The compared pair first: their passes go in rounds. */
+enum { BENCH_Q_PORT, BENCH_Q_VEC, BENCH_Q_SCALAR, BENCH_Q_N };
+
+/*
+ * One case: the three functions on one mempool. net_mlx5cq and DPDK's
+ * vector function go in rounds, so both see the same memory and the same
+ * spells of the machine: in a round each runs a warm-up pass then
+ * BENCH_BLOCK timed ones back to back (the first of the pair turns each
+ * round). Back to back, as a queue is polled: passes alternated one by
+ * one leave each function the caches of another's pass (1K rings 1.2-1.6x
+ * slower on both sides). DPDK's scalar function, a reference, then runs
+ * its warm-up and reps passes in one go: it leaves the CQ doorbell record
+ * at its session state's 16-bit consumer index, which the emulated device
+ * reads as an overrun once a 4K ring has taken 65536 completions (16
+ * passes). Prints the medians.
+ */
 static int
 bench_case_run(const struct bench_case *bc, unsigned int k,
 	       unsigned int reps)
 {
+	struct bench_fn_q f[BENCH_Q_N];
 	struct bench_range *mrs = NULL;
 	struct rte_mempool *mp;
-	unsigned int mrs_n = 0;
+	unsigned int mrs_n = 0, r, j;
+	double med[BENCH_Q_N];
 	char name[32];
-	double sc, vec;
 	int ret = -1;
 
+	memset(f, 0, sizeof(f));
+	f[BENCH_Q_PORT].name = "net_mlx5cq";
+	f[BENCH_Q_SCALAR].name = "mlx5_rx_burst";
+	f[BENCH_Q_SCALAR].rx = bench_rxq_fn(BENCH_FN_SCALAR);
+	f[BENCH_Q_VEC].name = "mlx5_rx_burst_vec";
+	f[BENCH_Q_VEC].rx = bench_rxq_fn(BENCH_FN_VEC);
 	snprintf(name, sizeof(name), "bdm_rx%u", k);
 	mp = bench_pool_create(name, BENCH_POOL_N, bc->chunks);
 	if (mp == NULL || bench_pool_ranges(mp, &mrs, &mrs_n) != 0)
-		goto out;
-	sc = bench_run(bc, BENCH_FN_SCALAR, mp, mrs, mrs_n, reps, 2 * k);
-	vec = bench_run(bc, BENCH_FN_VEC, mp, mrs, mrs_n, reps, 2 * k + 1);
-	if (sc < 0 || vec < 0)
-		goto out;
-	printf("%-18s %5u %10.2f %10.2f\n", bc->name, mrs_n, sc, vec);
-	printf("RESULT %s %.2f %.2f %u\n", bc->name, sc, vec, mrs_n);
+		goto out_pool;
+	for (j = 0; j < BENCH_Q_N; j++)
+		if (bench_fn_open(&f[j], bc, mp, mrs, mrs_n, reps,
+				  BENCH_Q_N * k + j) != 0) {
+			printf("bench: %s: %s not set up\n", bc->name,
+			       f[j].name);
+			goto out;
+		}
+	for (r = 0; r * BENCH_BLOCK < reps; r++)
+		for (j = 0; j < BENCH_Q_SCALAR; j++) {
+			struct bench_fn_q *fq = &f[(r + j) % BENCH_Q_SCALAR];
+			unsigned int b, nb = RTE_MIN(BENCH_BLOCK,
+						     reps - r * BENCH_BLOCK);
+
+			for (b = 0; b <= nb; b++)
+				if (bench_pass(fq, 1u << bc->log_desc,
+					       b == 0) != 0)
+					goto out;
+		}
+	for (r = 0; r <= reps; r++)
+		if (bench_pass(&f[BENCH_Q_SCALAR], 1u << bc->log_desc,
+			       r == 0) != 0)
+			goto out;
+	for (j = 0; j < BENCH_Q_N; j++)
+		med[j] = bench_median(&f[j].s);
+	printf("%-18s %5u %10.2f %10.2f %10.2f\n", bc->name, mrs_n,
+	       med[BENCH_Q_PORT], med[BENCH_Q_SCALAR], med[BENCH_Q_VEC]);
+	printf("RESULT %s %.2f %.2f %u %.2f\n", bc->name, med[BENCH_Q_SCALAR],
+	       med[BENCH_Q_VEC], mrs_n, med[BENCH_Q_PORT]);
 	fflush(stdout);
 	ret = 0;
 out:
+	for (j = 0; j < BENCH_Q_N; j++)
+		bench_fn_close(&f[j]);
+out_pool:
 	free(mrs);
 	rte_mempool_free(mp);
 	return ret;
@@ -263,6 +366,7 @@ int
 main(int argc, char **argv)
 {
 	unsigned int reps = 15, i;
+	const char *only = NULL;
 	int ret;
 
 	ret = rte_eal_init(argc, argv);
@@ -272,10 +376,17 @@ main(int argc, char **argv)
 	}
 	argc -= ret;
 	argv += ret;
-	if (argc == 3 && strcmp(argv[1], "--reps") == 0)
-		reps = (unsigned int)atoi(argv[2]);
-	else if (argc != 1) {
-		printf("usage: %s <EAL args> -- [--reps N]\n", argv[0]);
+	for (i = 1; i + 1 < (unsigned int)argc; i += 2) {
+		if (strcmp(argv[i], "--reps") == 0)
+			reps = (unsigned int)atoi(argv[i + 1]);
+		else if (strcmp(argv[i], "--case") == 0)
+			only = argv[i + 1];
+		else
+			break;
+	}
+	if (i != (unsigned int)argc) {
+		printf("usage: %s <EAL args> -- [--reps N] [--case NAME]\n",
+		       argv[0]);
 		rte_eal_cleanup();
 		return 2;
 	}
@@ -290,9 +401,11 @@ main(int argc, char **argv)
 	printf("DPDK net/mlx5 RX, burst %u, %u timed passes, vector unit %s"
 	       ", TSC %" PRIu64 " Hz\n", BENCH_BURST, reps,
 	       bench_rxq_vec_name(), rte_get_tsc_hz());
-	printf("%-18s %5s %10s %10s\n", "case", "MRs", "rx_burst",
-	       "rx_burst_vec");
+	printf("%-18s %5s %10s %10s %10s\n", "case", "MRs", "net_mlx5cq",
+	       "rx_burst", "rx_burst_vec");
 	for (i = 0; i < RTE_DIM(bench_cases); i++) {
+		if (only != NULL && strcmp(bench_cases[i].name, only) != 0)
+			continue;
 		if (bench_case_run(&bench_cases[i], i, reps) != 0) {
 			printf("bench: case %s failed\n", bench_cases[i].name);
 			rte_eal_cleanup();

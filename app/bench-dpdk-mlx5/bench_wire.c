@@ -41,7 +41,7 @@
 #define BENCH_HASH_TYPE ((1 << 2) | (2 << 6))
 
 /* A 60-byte IPv4/UDP frame (the size perf-rx sends). */
-static uint32_t
+uint32_t
 bench_frame(uint8_t *f)
 {
 	struct rte_ether_hdr *eh = (struct rte_ether_hdr *)f;
@@ -158,7 +158,9 @@ bench_wire_deliver(struct bench_wire *w, struct bench_rxq *q, uint32_t max)
 
 		ret = mlx5_emu_cq_post(w->ctx, w->cqn, w->cpl + i, k);
 		if (ret != (int)k) {
-			printf("bench: mlx5_emu_cq_post: %d of %u\n", ret, k);
+			printf("bench: mlx5_emu_cq_post: %d of %u (device at"
+			       " %u, consumer at %u)\n", ret, k, w->hw_pi + i,
+			       rte_be_to_cpu_32(*w->dbrec));
 			return -1;
 		}
 	}
