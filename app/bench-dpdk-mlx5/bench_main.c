@@ -21,10 +21,11 @@
  * machine's spells: between processes a 4K case moves by up to 1.7x with
  * the pool's placement.
  *
- * Before each pass one burst is called on the empty CQ (untimed): it
- * returns nothing, and lets the vector path replenish the RQ as it does on
- * every call, so each pass meets a full RQ as a polling application's
- * queue does after an idle poll.
+ * Before each pass one burst is called on the empty CQ: it returns
+ * nothing, and lets the vector path replenish the RQ as it does on every
+ * call, so each pass meets a full RQ as a polling application's queue
+ * does after an idle poll. That burst is timed as well, into the pass's
+ * first slice: it replenishes buffers of the previous pass's packets.
  *
  * Prints one line per case: "RESULT <case> <scalar> <vec> <regions>
  * <net_mlx5cq>" (regions: the pool's memory regions by DPDK's rule);
@@ -164,13 +165,17 @@ bench_burst(const struct bench_fn_q *f, struct rte_mbuf **m)
 	return f->rx(f->rxq, m, BENCH_BURST);
 }
 
-/* Drain n packets, timing each burst; slices go to s (NULL: warm-up). */
+/*
+ * Drain n packets, timing each burst; slices go to s (NULL: warm-up);
+ * cyc0: cycles the first slice starts with.
+ */
 static int
-bench_drain(struct bench_fn_q *f, uint32_t n, struct bench_samples *s)
+bench_drain(struct bench_fn_q *f, uint32_t n, struct bench_samples *s,
+	    uint64_t cyc0)
 {
 	struct rte_mbuf *m[BENCH_BURST];
 	uint32_t got = 0, in_slice = 0;
-	uint64_t slice_cyc = 0;
+	uint64_t slice_cyc = cyc0;
 	unsigned int idle = 0;
 
 	while (got < n) {
@@ -208,23 +213,34 @@ bench_drain(struct bench_fn_q *f, uint32_t n, struct bench_samples *s)
 }
 
 /*
- * One pass of a function: a burst on the empty CQ (untimed, it must
- * return nothing), one ring's worth of frames delivered, then drained
- * with every burst timed (warm: the warm-up pass, not sampled).
+ * One pass of a function: a burst on the empty CQ (it must return
+ * nothing), one ring's worth of frames delivered, then drained with every
+ * burst timed (warm: the warm-up pass, not sampled). The burst on the
+ * empty CQ is timed too, its cycles in the pass's first slice: DPDK's
+ * vector RX replenishes the RQ at the start of a burst, from a threshold
+ * on (64 buffers), so that burst holds the replenishment of the last
+ * buffers the previous pass consumed; net_mlx5cq replaces each buffer in
+ * the burst that takes its packet.
  */
 static int
 bench_pass(struct bench_fn_q *f, uint32_t desc, int warm)
 {
 	struct rte_mbuf *none[BENCH_BURST];
+	uint64_t t0, t1;
+	uint16_t r;
 	int n;
 
-	if (bench_burst(f, none) != 0) {
+	t0 = rte_rdtsc_precise();
+	r = bench_burst(f, none);
+	t1 = rte_rdtsc_precise();
+	if (r != 0) {
 		printf("bench: %s: CQ not empty between passes\n", f->name);
 		return -1;
 	}
 	n = f->rx == NULL ? bench_port_fill(&f->p) :
 			    bench_wire_deliver(&f->w, f->q, desc);
-	if (n <= 0 || bench_drain(f, (uint32_t)n, warm ? NULL : &f->s) != 0) {
+	if (n <= 0 || bench_drain(f, (uint32_t)n, warm ? NULL : &f->s,
+				  t1 - t0) != 0) {
 		printf("bench: %s: a pass did not drain\n", f->name);
 		return -1;
 	}
