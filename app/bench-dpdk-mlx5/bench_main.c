@@ -151,7 +151,7 @@ struct bench_fn_q {
 	struct bench_rxq *q;
 	void *rxq;
 	struct bench_port p;
-	uint16_t port; /* the port's id, UINT16_MAX: DPDK's queue */
+	uint16_t port; /* the port's id (rx == NULL) */
 	uint32_t hash;
 	struct bench_samples s;
 };
@@ -256,7 +256,6 @@ bench_fn_open(struct bench_fn_q *f, const struct bench_case *bc,
 	uint32_t desc = 1u << bc->log_desc;
 	struct bench_rxq_conf conf;
 
-	f->port = UINT16_MAX;
 	f->hash = f->rx == NULL ? 0 : BENCH_RSS_HASH;
 	f->s.cap = reps * (desc / BENCH_SLICE + 2);
 	f->s.cyc = calloc(f->s.cap, sizeof(*f->s.cyc));
@@ -330,6 +329,8 @@ bench_case_run(const struct bench_case *bc, unsigned int k,
 	int ret = -1;
 
 	memset(f, 0, sizeof(f));
+	for (j = 0; j < BENCH_Q_N; j++)
+		f[j].p.port = UINT16_MAX; /* no port yet */
 	f[BENCH_Q_PORT].name = "net_mlx5cq";
 	f[BENCH_Q_SCALAR].name = "mlx5_rx_burst";
 	f[BENCH_Q_SCALAR].rx = bench_rxq_fn(BENCH_FN_SCALAR);
