@@ -227,6 +227,26 @@ vec_poll(unsigned int v, struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *r,
 	return k;
 }
 
+/* The byte consumer v's record array is filled with before any poll. */
+static uint8_t
+vec_scrub_byte(unsigned int v)
+{
+	return (uint8_t)(0xa5 ^ (v * 0x11));
+}
+
+/* Whether record c still holds consumer v's fill bytes, all of them. */
+static int
+vec_untouched(const struct rte_mlx5cq_cpl *c, unsigned int v)
+{
+	const uint8_t *b = (const uint8_t *)c;
+	size_t i;
+
+	for (i = 0; i < sizeof(*c); i++)
+		if (b[i] != vec_scrub_byte(v))
+			return 0;
+	return 1;
+}
+
 /* Feed the stream to consumer v; returns the records delivered. */
 static int
 vec_run(const struct vec_case *vc, unsigned int v, uint32_t *got)
@@ -235,6 +255,7 @@ vec_run(const struct vec_case *vc, unsigned int v, uint32_t *got)
 	struct rte_mlx5cq_cpl *r = vx.rec[v];
 	uint32_t s = 0x9e3779b9, posted = 0, cap = 1u << vc->log_n;
 	uint32_t idle = 0;
+	uint16_t j;
 
 	*got = 0;
 	while (*got < VEC_TOTAL) {
@@ -264,6 +285,15 @@ vec_run(const struct vec_case *vc, unsigned int v, uint32_t *got)
 			k = vec_poll(v, cq, r + *got, b, vc->format);
 			TEST_ASSERT(k <= b, "%u records for a burst of %u",
 				    k, b);
+			/* Nothing is written past a burst's last record. */
+			for (j = k; j < b; j++)
+				TEST_ASSERT(vec_untouched(&r[*got + j], v),
+					    "%s/%s: record %u of a burst of %u"
+					    " (%u taken) written", vc->name,
+					    v == VEC_LEAN ? "lean" :
+					    rte_mlx5cq_vec_name(
+						(enum rte_mlx5cq_vec)v),
+					    j, b, k);
 			*got += k;
 		} while (k != 0);
 		/* A round that posts and polls nothing (a full CQ that the
@@ -312,7 +342,7 @@ test_vec_same(const void *data)
 				   sizeof(*vx.rec[v]));
 		TEST_ASSERT(vx.rec[v] != NULL, "no memory");
 		/* A byte one poll leaves unwritten differs between them. */
-		memset(vx.rec[v], 0xa5 ^ (v * 0x11), (VEC_TOTAL +
+		memset(vx.rec[v], vec_scrub_byte(v), (VEC_TOTAL +
 		       VEC_BURST_MAX) * sizeof(*vx.rec[v]));
 		/* The lean consumer keeps the default poll; an implementation
 		 * this CPU or EAL does not allow is skipped.
