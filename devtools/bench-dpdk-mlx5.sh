@@ -26,14 +26,16 @@
 #     CACHE     DPDK build folder (default ./.cache/dpdk-mlx5, git-ignored)
 #     DPDK_SRC  DPDK source (default: the dpdk_src option of BUILD, else
 #               ./.cache/dpdk/src)
-#     RUNS      runs of each benchmark (default 3); REPS timed passes per
-#               case in each (default 15); LCORE the core both run on (0)
+#     RUNS      runs of the harness (default 15, about a second each);
+#               REPS timed passes per case in each (default 15; DPDK's
+#               scalar function takes at most 65536 completions a case,
+#               see bench_main.c); LCORE the core they run on (0)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build="$top/build"
 cache="$top/.cache/dpdk-mlx5"
 src=
-runs=3
+runs=15
 reps=15
 lcore=0
 while getopts b:c:s:n:r:l: opt; do
@@ -44,7 +46,7 @@ while getopts b:c:s:n:r:l: opt; do
 	n) runs=$OPTARG ;;
 	r) reps=$OPTARG ;;
 	l) lcore=$OPTARG ;;
-	*) sed -n '2,29p' "$0"; exit 2 ;;
+	*) sed -n '2,31p' "$0"; exit 2 ;;
 	esac
 done
 
