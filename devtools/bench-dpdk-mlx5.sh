@@ -46,7 +46,7 @@ while getopts b:c:s:n:r:l: opt; do
 	n) runs=$OPTARG ;;
 	r) reps=$OPTARG ;;
 	l) lcore=$OPTARG ;;
-	*) sed -n '2,31p' "$0"; exit 2 ;;
+	*) sed -n '2,32p' "$0"; exit 2 ;;
 	esac
 done
 
