@@ -111,6 +111,7 @@ struct bench_port {
 	uint32_t desc; /* RX ring: frames per fill */
 	uint8_t frame[64];
 	uint32_t len;
+	uint32_t hash; /* the frame's RSS hash with the port's key */
 	const void **frames; /* desc pointers to frame */
 	uint32_t *lens;
 };

@@ -109,31 +109,29 @@ bench_median(const struct bench_samples *s)
 
 /*
  * What the RX function made of the CQEs (untimed; the free reads the
- * same mbuf lines): every packet 60 bytes, IPv4/UDP, an RSS hash; the
- * hash is the completions' one (BENCH_RSS_HASH) on DPDK's queues, on the
- * port the one the emulated wire computed for the flow, the same for
- * every packet (*hash: 0 until the first packet gives it).
+ * same mbuf lines): every packet 60 bytes, IPv4/UDP, RSS hash and flag;
+ * hash: the completions' one (BENCH_RSS_HASH) on DPDK's queues, on the
+ * port the Toeplitz hash of the frame with the port's key (the emulated
+ * wire computes it).
  */
 static int
-bench_check(struct rte_mbuf **m, uint16_t n, uint32_t *hash)
+bench_check(struct rte_mbuf **m, uint16_t n, uint32_t hash)
 {
 	const uint32_t ptype = RTE_PTYPE_L3_MASK | RTE_PTYPE_L4_MASK;
 	uint16_t i;
 
-	if (*hash == 0 && n > 0)
-		*hash = m[0]->hash.rss;
 	for (i = 0; i < n; i++) {
 		if (m[i]->pkt_len != BENCH_FRAME_LEN ||
 		    m[i]->data_len != BENCH_FRAME_LEN || m[i]->nb_segs != 1 ||
 		    !(m[i]->ol_flags & RTE_MBUF_F_RX_RSS_HASH) ||
-		    m[i]->hash.rss != *hash ||
+		    m[i]->hash.rss != hash ||
 		    (m[i]->packet_type & ptype) !=
 		    (RTE_PTYPE_L3_IPV4_EXT_UNKNOWN | RTE_PTYPE_L4_UDP)) {
 			printf("bench: packet of %u bytes (%u in the mbuf),"
 			       " ptype 0x%x, hash 0x%x (0x%x expected),"
 			       " ol_flags 0x%" PRIx64 "\n", m[i]->pkt_len,
 			       m[i]->data_len, m[i]->packet_type,
-			       m[i]->hash.rss, *hash, m[i]->ol_flags);
+			       m[i]->hash.rss, hash, m[i]->ol_flags);
 			return -1;
 		}
 	}
@@ -196,7 +194,7 @@ bench_drain(struct bench_fn_q *f, uint32_t n, struct bench_samples *s,
 		slice_cyc += t1 - t0;
 		in_slice += r;
 		got += r;
-		if (bench_check(m, r, &f->hash) != 0)
+		if (bench_check(m, r, f->hash) != 0)
 			return -1;
 		rte_pktmbuf_free_bulk(m, r);
 		if (s != NULL && (in_slice >= BENCH_SLICE || got >= n)) {
@@ -256,7 +254,7 @@ bench_fn_open(struct bench_fn_q *f, const struct bench_case *bc,
 	uint32_t desc = 1u << bc->log_desc;
 	struct bench_rxq_conf conf;
 
-	f->hash = f->rx == NULL ? 0 : BENCH_RSS_HASH;
+	f->hash = BENCH_RSS_HASH;
 	f->s.cap = reps * (desc / BENCH_SLICE + 2);
 	f->s.cyc = calloc(f->s.cap, sizeof(*f->s.cyc));
 	f->s.pkts = calloc(f->s.cap, sizeof(*f->s.pkts));
@@ -266,6 +264,7 @@ bench_fn_open(struct bench_fn_q *f, const struct bench_case *bc,
 		if (bench_port_open(&f->p, id, desc, bc->compressed, mp) != 0)
 			return -1;
 		f->port = f->p.port;
+		f->hash = f->p.hash;
 		return 0;
 	}
 	if (bench_wire_open(&f->w, id, desc, bc->compressed) != 0)

@@ -24,6 +24,9 @@
 #include <rte_errno.h>
 #include <rte_ethdev.h>
 #include <rte_ether.h>
+#include <rte_ip.h>
+#include <rte_thash.h>
+#include <rte_udp.h>
 
 #include <mlx5_emu.h>
 
@@ -35,8 +38,13 @@ int
 bench_port_open(struct bench_port *p, unsigned int id, uint32_t desc,
 		int compressed, struct rte_mempool *mp)
 {
+	const struct rte_ipv4_hdr *ip;
+	const struct rte_udp_hdr *udp;
+	struct rte_eth_rss_conf rss;
+	struct rte_ipv4_tuple tup;
 	struct rte_ether_addr mac;
 	struct rte_eth_conf conf;
+	uint8_t key[64];
 	char args[160];
 	uint32_t i;
 
@@ -75,6 +83,22 @@ bench_port_open(struct bench_port *p, unsigned int id, uint32_t desc,
 	/* The frame DPDK's queues get, sent to the port's own address. */
 	p->len = bench_frame(p->frame);
 	memcpy(p->frame, &mac, sizeof(mac));
+	/* Its hash: Toeplitz of the IPv4/UDP tuple with the port's key. */
+	memset(&rss, 0, sizeof(rss));
+	rss.rss_key = key;
+	rss.rss_key_len = sizeof(key);
+	if (rte_eth_dev_rss_hash_conf_get(p->port, &rss) != 0) {
+		printf("bench: no RSS key of %s\n", p->name);
+		goto fail;
+	}
+	ip = (const struct rte_ipv4_hdr *)(p->frame +
+					   sizeof(struct rte_ether_hdr));
+	udp = (const struct rte_udp_hdr *)(ip + 1);
+	tup.src_addr = rte_be_to_cpu_32(ip->src_addr);
+	tup.dst_addr = rte_be_to_cpu_32(ip->dst_addr);
+	tup.sport = rte_be_to_cpu_16(udp->src_port);
+	tup.dport = rte_be_to_cpu_16(udp->dst_port);
+	p->hash = rte_softrss((uint32_t *)&tup, RTE_THASH_V4_L4_LEN, key);
 	for (i = 0; i < desc; i++) {
 		p->frames[i] = p->frame;
 		p->lens[i] = p->len;
