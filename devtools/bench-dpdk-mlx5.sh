@@ -154,17 +154,21 @@ EOF
 )
 drv=$(cd "$build/drivers" && pwd -P)
 rebuild=0
-for f in "$0" "$hdir"/*.c "$hdir"/*.h "$lib" "$drv/librte_common_mlx5cq.so" \
+for f in "$0" "$hdir"/*.c "$hdir"/*.h "$top/app/test-cq/test_net_util.c" \
+		"$top/app/test-cq/test_net_util.h" "$lib" \
+		"$drv/librte_common_mlx5cq.so" \
 		"$drv/librte_common_mlx5cq_emu.so" "$drv/librte_net_mlx5cq.so"; do
 	[ -f "$bin" ] && [ -z "$(find "$f" -newer "$bin")" ] || rebuild=1
 done
 if [ $rebuild = 1 ]; then
 	note "building $bin"
 	objs=
-	for f in "$hdir"/*.c; do
+	# The port helpers of dpdk-test-cq (probe, remove) too.
+	for f in "$hdir"/*.c "$top/app/test-cq/test_net_util.c"; do
 		o="$cache/bench/$(basename "$f" .c).o"
 		# shellcheck disable=SC2086 # cflags is a list of options
-		eval cc $cflags -I"$hdir" -I"$top/drivers/common/mlx5cq" \
+		eval cc $cflags -I"$hdir" -I"$top/app/test-cq" \
+			-I"$top/drivers/common/mlx5cq" \
 			-I"$top/drivers/common/mlx5cq_emu" -c "$f" -o "$o"
 		objs="$objs $o"
 	done

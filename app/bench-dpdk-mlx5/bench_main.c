@@ -52,7 +52,7 @@
 #define BENCH_BURST 32
 #define BENCH_SLICE 1024
 #define BENCH_POOL_N 16384
-#define BENCH_BLOCK 5 /* timed passes of a function in a row */
+#define BENCH_BLOCK 5u /* timed passes of a function in a row */
 
 struct bench_case {
 	const char *name;

@@ -13,6 +13,8 @@
  * The port's RX function is then timed through rte_eth_rx_burst(), as an
  * application calls it (DPDK's functions are called directly, without
  * the ethdev layer's few instructions: the comparison leans their way).
+ * The port is probed and removed by dpdk-test-cq's helpers
+ * (app/test-cq/test_net_util.c, compiled into this program).
  */
 
 #include <stdio.h>
@@ -20,7 +22,6 @@
 #include <string.h>
 
 #include <rte_common.h>
-#include <rte_dev.h>
 #include <rte_errno.h>
 #include <rte_ethdev.h>
 #include <rte_ether.h>
@@ -31,6 +32,7 @@
 #include <mlx5_emu.h>
 
 #include "bench_dpdk_mlx5.h"
+#include "test_net_util.h"
 
 #define BENCH_PORT_TXQ 512
 
@@ -47,24 +49,25 @@ bench_port_open(struct bench_port *p, unsigned int id, uint32_t desc,
 	uint8_t key[64];
 	char args[160];
 	uint32_t i;
+	int ret;
 
 	memset(p, 0, sizeof(*p));
 	p->port = UINT16_MAX;
 	snprintf(p->name, sizeof(p->name), "net_mlx5cq_bdm%u", id);
 	snprintf(p->wire, sizeof(p->wire), "bdmw%u", id);
-	snprintf(args, sizeof(args), "%s,dev=emu,wire=%s,rxq_desc=%u%s",
-		 p->name, p->wire, desc, compressed ? ",cqe_comp=hash" : "");
+	snprintf(args, sizeof(args), "dev=emu,wire=%s,rxq_desc=%u%s", p->wire,
+		 desc, compressed ? ",cqe_comp=hash" : "");
 	p->frames = calloc(desc, sizeof(*p->frames));
 	p->lens = calloc(desc, sizeof(*p->lens));
 	if (p->frames == NULL || p->lens == NULL)
 		goto fail;
-	if (rte_dev_probe(args) != 0 ||
-	    rte_eth_dev_get_port_by_name(p->name, &p->port) != 0) {
-		printf("bench: net_mlx5cq port %s not probed (%s)\n", args,
-		       rte_strerror(rte_errno));
-		p->port = UINT16_MAX;
+	ret = port_probe(p->name, args);
+	if (ret < 0) {
+		printf("bench: net_mlx5cq port %s,%s not probed (%s)\n",
+		       p->name, args, rte_strerror(rte_errno));
 		goto fail;
 	}
+	p->port = (uint16_t)ret;
 	/* RSS on, as DPDK's queues deliver it: hash and flag in the mbuf. */
 	memset(&conf, 0, sizeof(conf));
 	conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
@@ -126,16 +129,10 @@ bench_port_fill(struct bench_port *p)
 void
 bench_port_close(struct bench_port *p)
 {
-	struct rte_eth_dev_info info;
-
 	if (p->paused)
 		mlx5_emu_net_engine_pause(0);
-	if (p->port != UINT16_MAX &&
-	    rte_eth_dev_info_get(p->port, &info) == 0) {
-		rte_eth_dev_stop(p->port);
-		rte_eth_dev_close(p->port);
-		rte_dev_remove(info.device);
-	}
+	if (p->port != UINT16_MAX)
+		port_remove(p->port);
 	free(p->frames);
 	free(p->lens);
 	memset(p, 0, sizeof(*p));

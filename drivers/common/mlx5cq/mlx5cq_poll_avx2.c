@@ -272,7 +272,7 @@ mlx5cq_zip_burst_any_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 	const uint32_t mask = cq->mask;
 	const unsigned int shift = cq->stride_shift;
 	const uint32_t cnt = z->cnt, title = z->end - cnt;
-	uint32_t ai = z->ai, ca = z->ca, k = 0, next;
+	uint32_t ai = z->ai, ca = z->ca, k = 0;
 	const uint32_t want = RTE_MIN(cnt - ai, (uint32_t)n);
 	uint16_t wn = z->wqe_next;
 	__m256i tp[ZG_STORES];
@@ -290,7 +290,7 @@ mlx5cq_zip_burst_any_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 			/* No wrap: a pointer walk. */
 			zg_arrays64(g, tp, ring + ((size_t)idx << 6), cpl, na,
 				    ca == title + 1);
-			ca = (ca == title + 1 ? title : ca) + 8 * na;
+			ca = mlx5cq_zip_array_at(title, ca, na);
 			k = 8 * na;
 		} else {
 			do {
@@ -300,10 +300,8 @@ mlx5cq_zip_burst_any_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 				zg_group(g, tp, m, cpl + k);
 				zg_group(g, tp, m + 32, cpl + k + 4);
 				k += 8;
-				next = ca == title + 1 ? title + 8 : ca + 8;
-				mlx5cq_zip_span_inv(ring, mask, shift, ca,
-						    next);
-				ca = next;
+				mlx5cq_zip_array_done(ring, mask, shift, title,
+						      &ca);
 			} while (want - k >= 8);
 		}
 		ai += k;
@@ -338,12 +336,8 @@ mlx5cq_zip_burst_any_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		k += take;
 		ai += take;
 		wn = (uint16_t)(wn + take);
-		if ((ai & 7) == 0) {
-			uint32_t next = ca == title + 1 ? title + 8 : ca + 8;
-
-			mlx5cq_zip_span_inv(ring, mask, shift, ca, next);
-			ca = next;
-		}
+		if ((ai & 7) == 0)
+			mlx5cq_zip_array_done(ring, mask, shift, title, &ca);
 	}
 	if (ai == cnt) {
 		mlx5cq_zip_close_inv(cq, title, ca, z->end);
@@ -398,7 +392,7 @@ mlx5cq_zip_burst_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		cq->slow &= ~RTE_MLX5CQ_SLOW_SESSION;
 	} else {
 		z->ai = ai + want;
-		z->ca = (ca == title + 1 ? title : ca) + want;
+		z->ca = mlx5cq_zip_array_at(title, ca, na);
 		z->wqe_next = (uint16_t)(z->wqe_next + want);
 	}
 	MLX5CQ_CNT(cq)->minis += want;
@@ -429,14 +423,10 @@ zw_tail(__m256i rec, uint64_t tail, unsigned int f,
 static __rte_always_inline void
 zw_inv(volatile uint8_t *p, uint32_t n, unsigned int shift)
 {
-	uint32_t j;
-
-	if (likely(shift == 6)) {
+	if (likely(shift == 6))
 		mlx5cq_zip_inv_array64(p, n);
-		return;
-	}
-	for (j = 0; j < n; j++, p += (size_t)1 << shift)
-		*p = MLX5CQ_CQE_INVALIDATE;
+	else
+		mlx5cq_zip_inv_walk(p, n, shift);
 }
 
 /*
@@ -531,9 +521,7 @@ mlx5cq_zip_whole_avx2(const struct zg_masks *g, volatile const uint8_t *c,
 	/* The title, then the last array's entries if it was not whole. */
 	p = (volatile uint8_t *)(uintptr_t)c + RTE_MLX5CQ_CQE_OP_OWN;
 	*p = MLX5CQ_CQE_INVALIDATE;
-	for (p += (size_t)inv << shift; inv < cnt;
-	     inv++, p += (size_t)1 << shift)
-		*p = MLX5CQ_CQE_INVALIDATE;
+	mlx5cq_zip_inv_walk(p + ((size_t)inv << shift), cnt - inv, shift);
 	return cnt;
 }
 

@@ -72,6 +72,19 @@ rx_zip_pair(volatile const uint8_t *m, struct rte_mbuf *b0,
 	rx_zip_store(b1, rearm, _mm_or_si128(f1, fix));
 }
 
+/* A whole array (eight mini-CQEs at m) into the mbufs b[0..7]. */
+static __rte_always_inline void
+rx_zip_array(volatile const uint8_t *m, struct rte_mbuf *const *b,
+	     __m128i rearm, __m128i fix, __m128i sh0, __m128i sh1,
+	     __m128i *len)
+{
+	unsigned int q;
+
+	for (q = 0; q < 8; q += 2)
+		rx_zip_pair(m + 8 * q, b[q], b[q + 1], rearm, fix, sh0, sh1,
+			    len);
+}
+
 /*
  * Decode k mini-CQEs of the session (title t at ring index first) from
  * position pos on into the mbufs of WQEs rq_ci.. (their fields only: the
@@ -111,13 +124,9 @@ rx_zip_decode_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 			const uint32_t p = pos + i;
 			volatile const uint8_t *m =
 				rte_mlx5cq__cqe(cq, p ? first + p : first + 1);
-			struct rte_mbuf **const b = &elts[idx];
 
-			unsigned int q;
-
-			for (q = 0; q < 8; q += 2)
-				rx_zip_pair(m + 8 * q, b[q], b[q + 1], rearm,
-					    fix, sh0, sh1, &len);
+			rx_zip_array(m, &elts[idx], rearm, fix, sh0, sh1,
+				     &len);
 			i += 8;
 			idx = (idx + 8) & mask;
 		}
@@ -133,12 +142,8 @@ rx_zip_decode_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 
 		if (e - i == 8 && ((rq_ci + i) & mask) + 8 <= mask + 1) {
 			/* A whole array into eight consecutive buffers. */
-			struct rte_mbuf **const b = &elts[(rq_ci + i) & mask];
-			unsigned int q;
-
-			for (q = 0; q < 8; q += 2)
-				rx_zip_pair(m + 8 * q, b[q], b[q + 1], rearm,
-					    fix, sh0, sh1, &len);
+			rx_zip_array(m, &elts[(rq_ci + i) & mask], rearm, fix,
+				     sh0, sh1, &len);
 			i = e;
 			continue;
 		}
