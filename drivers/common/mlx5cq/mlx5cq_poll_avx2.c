@@ -423,10 +423,14 @@ zw_tail(__m256i rec, uint64_t tail, unsigned int f,
 static __rte_always_inline void
 zw_inv(volatile uint8_t *p, uint32_t n, unsigned int shift)
 {
-	if (likely(shift == 6))
+	uint32_t j;
+
+	if (likely(shift == 6)) {
 		mlx5cq_zip_inv_array64(p, n);
-	else
-		mlx5cq_zip_inv_walk(p, n, shift);
+		return;
+	}
+	for (j = 0; j < n; j++, p += (size_t)1 << shift)
+		*p = MLX5CQ_CQE_INVALIDATE;
 }
 
 /*
@@ -521,7 +525,9 @@ mlx5cq_zip_whole_avx2(const struct zg_masks *g, volatile const uint8_t *c,
 	/* The title, then the last array's entries if it was not whole. */
 	p = (volatile uint8_t *)(uintptr_t)c + RTE_MLX5CQ_CQE_OP_OWN;
 	*p = MLX5CQ_CQE_INVALIDATE;
-	mlx5cq_zip_inv_walk(p + ((size_t)inv << shift), cnt - inv, shift);
+	for (p += (size_t)inv << shift; inv < cnt;
+	     inv++, p += (size_t)1 << shift)
+		*p = MLX5CQ_CQE_INVALIDATE;
 	return cnt;
 }
 

@@ -369,32 +369,21 @@ mlx5cq_poll_publish_inline(struct rte_mlx5cq *cq, uint32_t ci, uint16_t i,
 #define MLX5CQ_CQE_INVALIDATE (RTE_MLX5CQ_OP_INVALID << 4)
 
 /*
- * op_own INVALIDATE in n entries from the one whose op_own byte is p,
- * 1 << shift bytes apart, none past the ring's end.
+ * Write op_own INVALIDATE into ring entries [from, to): a pointer walk,
+ * four entries a step with constant offsets in the common case.
  */
 static __rte_always_inline void
-mlx5cq_zip_inv_walk(volatile uint8_t *p, uint32_t n, unsigned int shift)
+mlx5cq_zip_invalidate(struct rte_mlx5cq *cq, uint32_t from, uint32_t to)
 {
+	volatile uint8_t *base = cq->ring + cq->cqe_off +
+				 RTE_MLX5CQ_CQE_OP_OWN;
+	const unsigned int shift = cq->stride_shift;
 	const size_t stride = (size_t)1 << shift;
-
-	for (; n != 0; n--, p += stride)
-		*p = MLX5CQ_CQE_INVALIDATE;
-}
-
-/*
- * op_own INVALIDATE in ring entries [from, to) of a ring whose first
- * entry's op_own byte is base (the ring's geometry given, not read from
- * the CQ between the stores): a pointer walk, four entries a step with
- * constant offsets in the common case.
- */
-static __rte_always_inline void
-mlx5cq_zip_inv_range(volatile uint8_t *base, uint32_t mask,
-		     unsigned int shift, uint32_t from, uint32_t to)
-{
-	uint32_t idx = from & mask, left = to - from;
+	uint32_t idx = from & cq->mask, left = to - from;
 
 	/* Common case: 64 B entries, no wrap, whole steps of four. */
-	if (likely(shift == 6 && (left & 3) == 0 && idx + left <= mask + 1)) {
+	if (likely(shift == 6 && (left & 3) == 0 &&
+		   idx + left <= cq->mask + 1)) {
 		volatile uint8_t *p = base + ((size_t)idx << 6);
 		volatile uint8_t *e = p + ((size_t)left << 6);
 
@@ -407,20 +396,15 @@ mlx5cq_zip_inv_range(volatile uint8_t *base, uint32_t mask,
 		return;
 	}
 	while (left) {
-		uint32_t run = RTE_MIN(left, mask + 1 - idx);
+		uint32_t run = RTE_MIN(left, cq->mask + 1 - idx);
+		volatile uint8_t *p = base + ((size_t)idx << shift);
+		uint32_t j;
 
-		mlx5cq_zip_inv_walk(base + ((size_t)idx << shift), run, shift);
+		for (j = 0; j < run; j++, p += stride)
+			*p = MLX5CQ_CQE_INVALIDATE;
 		left -= run;
 		idx = 0;
 	}
-}
-
-/* mlx5cq_zip_inv_range() on the CQ's ring. */
-static __rte_always_inline void
-mlx5cq_zip_invalidate(struct rte_mlx5cq *cq, uint32_t from, uint32_t to)
-{
-	mlx5cq_zip_inv_range(cq->ring + cq->cqe_off + RTE_MLX5CQ_CQE_OP_OWN,
-			     cq->mask, cq->stride_shift, from, to);
 }
 
 /*
@@ -480,8 +464,9 @@ mlx5cq_zip_span_inv(volatile uint8_t *ring, uint32_t mask, unsigned int shift,
 				       RTE_MLX5CQ_CQE_OP_OWN, next - a);
 		return;
 	}
-	mlx5cq_zip_inv_range(ring + RTE_MLX5CQ_CQE_OP_OWN, mask, shift, a,
-			     next);
+	for (; a != next; a++)
+		ring[((size_t)(a & mask) << shift) + RTE_MLX5CQ_CQE_OP_OWN] =
+			MLX5CQ_CQE_INVALIDATE;
 }
 
 /*
@@ -496,9 +481,8 @@ mlx5cq_zip_array_at(uint32_t title, uint32_t ca, uint32_t na)
 }
 
 /*
- * The array at *ca (basic layout, session title at ring index title; a
- * ring whose first entry is at ring, its geometry given) was read to its
- * end: its entries are invalidated, the array's own slot and
+ * The array at *ca (basic layout, session title at ring index title) was
+ * read to its end: its entries are invalidated, the array's own slot and
  * the slots after it up to the next array (title + 1 .. title + 7 for
  * the first, ca .. ca + 7 for the others), and *ca moves to the next
  * array. The title's slot is left to the session's close (the raw view
