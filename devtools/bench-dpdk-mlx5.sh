@@ -228,7 +228,7 @@ echo "cycles per packet, burst 32, medians of $runs runs (each a median" \
 	"of ~1024-packet slices over $reps passes); runs in brackets; the" \
 	"ratios are medians of the per-run ratios (both sides of a ratio" \
 	"from one process, one mempool, passes alternated)"
-printf '%-17s | %-30s | %-24s | %-30s | %-30s | %s\n' case \
+printf '%-21s | %-30s | %-24s | %-30s | %-30s | %s\n' case \
 	"net_mlx5cq rx_burst" "DPDK mlx5_rx_burst" "DPDK mlx5_rx_burst_vec" \
 	"mlx5cq/vec" "16chunk/1chunk"
 col() { awk -v c="$1" -v k="$2" '$1 == c { printf "%s ", $k }' "$tmp/res"; }
@@ -241,8 +241,8 @@ awk '!s[$1]++ { print $1 }' "$tmp/res" | while read -r c; do
 		printf "%.2f ", $4 / $3 }' "$tmp/res")
 	cr=
 	case $c in
-	*/16chunk)
-		one=${c%/16chunk}/1chunk
+	*/16chunk | */16chunk/16mr)
+		one=${c%%/16chunk*}/1chunk
 		cr=$(awk -v c="$c" -v o="$one" '
 			$1 == o { b[$5] = $4 }
 			$1 == c { a[$5] = $4; n[++k] = $5 }
@@ -252,7 +252,7 @@ awk '!s[$1]++ { print $1 }' "$tmp/res" | while read -r c; do
 			"$tmp/res")
 		;;
 	esac
-	printf '%-17s | %-30s | %-24s | %-30s | %-30s | %s\n' "$c" \
+	printf '%-21s | %-30s | %-24s | %-30s | %-30s | %s\n' "$c" \
 		"$(echo "$pr" | med) [${pr% }]" "$(echo "$sr" | med)" \
 		"$(echo "$vr" | med) [${vr% }]" \
 		"$(echo "$rr" | med) [${rr% }]" \

@@ -117,7 +117,7 @@ struct bench_port {
 };
 
 int bench_port_open(struct bench_port *p, unsigned int id, uint32_t desc,
-		    int compressed, struct rte_mempool *mp);
+		    int compressed, const char *extra, struct rte_mempool *mp);
 int bench_port_fill(struct bench_port *p);
 void bench_port_close(struct bench_port *p);
 

@@ -6,7 +6,9 @@
  * dpdk-bench-mlx5 <EAL args> -- [--reps N] [--case NAME]
  *
  * For each case of dpdk-test-cq's perf-rx (1K/4K ring, plain CQEs or
- * HASH-compressed sessions, a mempool of 16384 mbufs in 1 or 16 chunks):
+ * HASH-compressed sessions, a mempool of 16384 mbufs in 1 or 16 chunks,
+ * the 16 chunks one memory region of the port by default, 16 with
+ * mr_ext_memseg_en=0 in the 16mr cases):
  * cycles per packet of this project's net_mlx5cq RX burst
  * (rte_eth_rx_burst on a port of the emulated HCA, bench_port.c) and of
  * DPDK 22.11's mlx5_rx_burst and mlx5_rx_burst_vec, in one process on one
@@ -59,18 +61,26 @@ struct bench_case {
 	uint32_t log_desc;
 	int compressed;
 	unsigned int chunks;
+	const char *devargs; /* more devargs of the net_mlx5cq port */
 };
+
+/* 16 chunks as 16 memory regions of the port (its lkey table). */
+#define BENCH_16MR "mr_ext_memseg_en=0"
 
 /* The cases of perf-rx, in its order. */
 static const struct bench_case bench_cases[] = {
-	{ "1K/plain/1chunk", 10, 0, 1 },
-	{ "1K/plain/16chunk", 10, 0, 16 },
-	{ "4K/plain/1chunk", 12, 0, 1 },
-	{ "4K/plain/16chunk", 12, 0, 16 },
-	{ "1K/hash/1chunk", 10, 1, 1 },
-	{ "1K/hash/16chunk", 10, 1, 16 },
-	{ "4K/hash/1chunk", 12, 1, 1 },
-	{ "4K/hash/16chunk", 12, 1, 16 },
+	{ "1K/plain/1chunk", 10, 0, 1, NULL },
+	{ "1K/plain/16chunk", 10, 0, 16, NULL },
+	{ "1K/plain/16chunk/16mr", 10, 0, 16, BENCH_16MR },
+	{ "4K/plain/1chunk", 12, 0, 1, NULL },
+	{ "4K/plain/16chunk", 12, 0, 16, NULL },
+	{ "4K/plain/16chunk/16mr", 12, 0, 16, BENCH_16MR },
+	{ "1K/hash/1chunk", 10, 1, 1, NULL },
+	{ "1K/hash/16chunk", 10, 1, 16, NULL },
+	{ "1K/hash/16chunk/16mr", 10, 1, 16, BENCH_16MR },
+	{ "4K/hash/1chunk", 12, 1, 1, NULL },
+	{ "4K/hash/16chunk", 12, 1, 16, NULL },
+	{ "4K/hash/16chunk/16mr", 12, 1, 16, BENCH_16MR },
 };
 
 struct bench_samples {
@@ -261,7 +271,8 @@ bench_fn_open(struct bench_fn_q *f, const struct bench_case *bc,
 	if (f->s.cyc == NULL || f->s.pkts == NULL)
 		return -1;
 	if (f->rx == NULL) {
-		if (bench_port_open(&f->p, id, desc, bc->compressed, mp) != 0)
+		if (bench_port_open(&f->p, id, desc, bc->compressed,
+				    bc->devargs, mp) != 0)
 			return -1;
 		f->port = f->p.port;
 		f->hash = f->p.hash;

@@ -38,7 +38,7 @@
 
 int
 bench_port_open(struct bench_port *p, unsigned int id, uint32_t desc,
-		int compressed, struct rte_mempool *mp)
+		int compressed, const char *extra, struct rte_mempool *mp)
 {
 	const struct rte_ipv4_hdr *ip;
 	const struct rte_udp_hdr *udp;
@@ -55,8 +55,9 @@ bench_port_open(struct bench_port *p, unsigned int id, uint32_t desc,
 	p->port = UINT16_MAX;
 	snprintf(p->name, sizeof(p->name), "net_mlx5cq_bdm%u", id);
 	snprintf(p->wire, sizeof(p->wire), "bdmw%u", id);
-	snprintf(args, sizeof(args), "dev=emu,wire=%s,rxq_desc=%u%s", p->wire,
-		 desc, compressed ? ",cqe_comp=hash" : "");
+	snprintf(args, sizeof(args), "dev=emu,wire=%s,rxq_desc=%u%s%s%s",
+		 p->wire, desc, compressed ? ",cqe_comp=hash" : "",
+		 extra != NULL ? "," : "", extra != NULL ? extra : "");
 	p->frames = calloc(desc, sizeof(*p->frames));
 	p->lens = calloc(desc, sizeof(*p->lens));
 	if (p->frames == NULL || p->lens == NULL)

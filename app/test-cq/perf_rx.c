@@ -20,8 +20,10 @@
  *
  * Cases: 1K and 4K RX rings, plain CQEs and HASH-compressed sessions, a
  * mempool of one memory chunk and one of 16 chunks (separate rte_malloc
- * areas, so 16 memory regions) with its mbufs in random order. Medians
- * over slices of about 1024 packets.
+ * areas of the heap) with its mbufs in random order: with the default
+ * mr_ext_memseg_en=1 one memory region, and (16mr) with
+ * mr_ext_memseg_en=0 16 regions, the refill's lkey table. Medians over
+ * slices of about 1024 packets.
  */
 
 #include <inttypes.h>
@@ -278,25 +280,32 @@ prx_case_match(const char *name, const char *only)
  * starts with it, or the one case it names when it ends with '$' (NULL:
  * all). 0, or 1 on a failure.
  */
+/* 16 chunks as 16 memory regions (the refill's lkey table). */
+#define PRX_16MR "mr_ext_memseg_en=0"
+
 int
 test_cq_perf_rx_table(unsigned int reps, const char *only)
 {
 	static const struct prx_case cases[] = {
 		{ "1K/plain/1chunk", 1024, NULL, 1 },
 		{ "1K/plain/16chunk", 1024, NULL, 16 },
+		{ "1K/plain/16chunk/16mr", 1024, NULL, 16, PRX_16MR },
 		{ "4K/plain/1chunk", 4096, NULL, 1 },
 		{ "4K/plain/16chunk", 4096, NULL, 16 },
+		{ "4K/plain/16chunk/16mr", 4096, NULL, 16, PRX_16MR },
 		{ "1K/hash/1chunk", 1024, "hash", 1 },
 		{ "1K/hash/16chunk", 1024, "hash", 16 },
+		{ "1K/hash/16chunk/16mr", 1024, "hash", 16, PRX_16MR },
 		{ "4K/hash/1chunk", 4096, "hash", 1 },
 		{ "4K/hash/16chunk", 4096, "hash", 16 },
+		{ "4K/hash/16chunk/16mr", 4096, "hash", 16, PRX_16MR },
 		/* Baselines of the SIMD stores (rx_vec_en=0: per packet). */
 		{ "1K/plain/1chunk/scalar", 1024, NULL, 1, "rx_vec_en=0" },
 		{ "1K/hash/1chunk/scalar", 1024, "hash", 1, "rx_vec_en=0" },
 	};
 	static unsigned int seq;
 	double cpp[RTE_DIM(cases)];
-	unsigned int i;
+	unsigned int i, one = 0;
 
 	if (net_load() != 0) {
 		printf("perf-rx: cannot load the PMD\n");
@@ -311,12 +320,14 @@ test_cq_perf_rx_table(unsigned int reps, const char *only)
 			printf("perf-rx: case %s failed\n", cases[i].name);
 			return 1;
 		}
+		if (cases[i].chunks == 1)
+			one = i;
 		if (cases[i].chunks == 1 || only != NULL)
 			printf("%-26s %10.2f %10s\n", cases[i].name, cpp[i],
 			       "");
 		else
 			printf("%-26s %10.2f %10.2f\n", cases[i].name, cpp[i],
-			       cpp[i] / cpp[i - 1]);
+			       cpp[i] / cpp[one]);
 		fflush(stdout);
 	}
 	return 0;

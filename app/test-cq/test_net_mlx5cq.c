@@ -147,6 +147,8 @@ test_net_bad_devargs(void)
 		{ "dev=emu,cqe_comp=zip", "bad value \"zip\" for cqe_comp" },
 		{ "dev=emu,cqe_comp_layout=enhanced",
 		  "cqe_comp_layout=enhanced needs cqe_comp" },
+		{ "dev=emu,mr_ext_memseg_en=2",
+		  "bad value \"2\" for mr_ext_memseg_en" },
 		{ "dev=emu,rxq_desc=1", "bad value \"1\" for rxq_desc" },
 		{ "dev=emu,txq_desc=99999",
 		  "bad value \"99999\" for txq_desc" },

@@ -20,17 +20,24 @@
  * (mlx5_emu_mr_find). All on the four refill paths: plain CQEs and
  * HASH-compressed sessions, SIMD stores and per packet (rx_vec_en=0).
  *
- * Layouts: one chunk; three separate chunks of sizes that are not whole
- * pages (table granules split between two regions); three adjacent
- * chunks (one region: the lkey table is not built); 16 separate chunks;
- * two large chunks around a one-mbuf chunk (the granule shrinks to
- * 4 KiB, the pool spans more granules than the table has entries, so
- * part of the lookups go to the search). The queue's table (white box:
- * the PMD's rxq) must exist exactly when the chunks have several
- * regions, and have searched granules and slot collisions (not exact:
- * the refill checks the tags) in the last layout only. The
- * emulated port must count no RX error, and the heap use is the same
- * before and after each case.
+ * Layouts, with mr_ext_memseg_en=0 (a region per chunk unless chunks
+ * lie less than a page apart): one chunk; three separate chunks of sizes
+ * that are not whole pages (table granules split between two regions);
+ * three adjacent chunks (one region: the lkey table is not built); 16
+ * separate chunks; two large chunks around a one-mbuf chunk (the granule
+ * shrinks to 4 KiB, the pool spans more granules than the table has
+ * entries, so part of the lookups go to the search). With the default
+ * mr_ext_memseg_en=1: three and 16 separate chunks of the DPDK heap (one
+ * VA-contiguous area: one region from the first chunk's start to the
+ * last one's end, its lkey on every WQE, no table), and three chunks of
+ * the heap with a fourth in memory from aligned_alloc() (outside DPDK
+ * memory: two regions, the table, not exact: the fourth lies far from
+ * the heap). The queue's table (white box: the PMD's rxq) must exist
+ * exactly when the chunks have several regions; it has slot collisions
+ * (not exact: the refill checks the tags) in the large and the libc
+ * layouts, and leaves granules to the search in the large one. The
+ * emulated port must count no
+ * RX error, and the heap use is the same before and after each case.
  */
 
 #include <inttypes.h>
@@ -41,6 +48,7 @@
 #include <rte_ethdev.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
+#include <rte_memory.h>
 #include <rte_mbuf_pool_ops.h>
 #include <rte_mempool.h>
 
@@ -67,15 +75,27 @@ struct lk_layout {
 	unsigned int mbufs[LK_CHUNKS_MAX];
 	int gap; /* bytes between chunks in one area; LK_APART: areas */
 	int searched; /* the table leaves granules to the search */
+	int exact; /* the table is exact (no slot collisions) */
+	int ext; /* mr_ext_memseg_en */
+	int foreign; /* the last chunk from aligned_alloc(), not DPDK's */
+	unsigned int regions; /* expected */
 };
 
 static const struct lk_layout lk_layouts[] = {
-	{ "1 chunk", 1, { 1024 }, LK_APART, 0 },
-	{ "3 chunks", 3, { 301, 517, 223 }, LK_APART, 0 },
-	{ "3 adjacent chunks", 3, { 301, 517, 223 }, 0, 0 },
+	{ "1 chunk", 1, { 1024 }, LK_APART, 0, 1, 0, 0, 1 },
+	{ "3 chunks", 3, { 301, 517, 223 }, LK_APART, 0, 1, 0, 0, 3 },
+	{ "3 adjacent chunks", 3, { 301, 517, 223 }, 0, 0, 1, 0, 0, 1 },
 	{ "16 chunks", 16, { 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
-			     64, 64, 64, 64 }, LK_APART, 0 },
-	{ "large, one mbuf, large", 3, { 17000, 1, 17000 }, 2 * LK_PAGE, 1 },
+			     64, 64, 64, 64 }, LK_APART, 0, 1, 0, 0, 16 },
+	{ "large, one mbuf, large", 3, { 17000, 1, 17000 }, 2 * LK_PAGE, 1,
+	  0, 0, 0, 3 },
+	{ "3 chunks, ext", 3, { 301, 517, 223 }, LK_APART, 0, 1, 1, 0, 1 },
+	{ "16 chunks, ext", 16, { 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
+				  64, 64, 64, 64, 64 }, LK_APART, 0, 1, 1, 0,
+	  1 },
+	/* The libc chunk is far from the heap: the table has collisions. */
+	{ "3 + 1 libc chunks, ext", 4, { 301, 517, 223, 100 }, LK_APART, 0, 0,
+	  1, 1, 2 },
 };
 
 static const char *const lk_paths[] = {
@@ -87,6 +107,30 @@ lk_chunk_free(struct rte_mempool_memhdr *memhdr, void *opaque)
 {
 	RTE_SET_USED(memhdr);
 	rte_free(opaque);
+}
+
+static void
+lk_chunk_free_libc(struct rte_mempool_memhdr *memhdr, void *opaque)
+{
+	RTE_SET_USED(memhdr);
+	free(opaque);
+}
+
+/* A chunk of m objects in memory from aligned_alloc() (no IOVA). */
+static int
+lk_populate_libc(struct rte_mempool *mp, unsigned int m)
+{
+	size_t len = (size_t)512 * m;
+	void *a = aligned_alloc(LK_PAGE, RTE_ALIGN_CEIL(len, LK_PAGE));
+	int ret;
+
+	if (a == NULL)
+		return -ENOMEM;
+	ret = rte_mempool_populate_iova(mp, a, RTE_BAD_IOVA, len,
+					lk_chunk_free_libc, a);
+	if (ret <= 0)
+		free(a);
+	return ret;
 }
 
 /*
@@ -129,8 +173,16 @@ lk_pool(const struct lk_layout *l, const char *name)
 	}
 	for (c = 0; c < l->n; c++) {
 		size_t len = (size_t)512 * l->mbufs[c];
-		char *a = one != NULL ? one + off : rte_malloc("lk_chunk",
-			len, LK_PAGE);
+		char *a;
+
+		if (l->foreign && c + 1 == l->n) {
+			if (lk_populate_libc(mp, l->mbufs[c]) !=
+			    (int)l->mbufs[c])
+				goto fail;
+			break;
+		}
+		a = one != NULL ? one + off : rte_malloc("lk_chunk", len,
+							 LK_PAGE);
 
 		/* The adjacent area is freed with its first chunk. */
 		if (a == NULL || lk_populate(mp, a, len, one == NULL ? a :
@@ -207,6 +259,47 @@ lk_distinct(const struct lk_chunks *k)
 		d += j == i;
 	}
 	return d;
+}
+
+/*
+ * mr_ext_memseg_en=1: one region from the first chunk of DPDK memory to
+ * the last one (the chunks are sorted by address by none but this check:
+ * the span is from the lowest start to the highest end), the memory
+ * between them included; the aligned_alloc() chunk (foreign) is not in it.
+ */
+static int
+lk_span_check(const struct lk_chunks *k, int foreign)
+{
+	uintptr_t lo = UINTPTR_MAX, hi = 0, fs = 0, fe = 0;
+	uint32_t lkey = 0, span = 0;
+	unsigned int c;
+
+	for (c = 0; c < k->n; c++) {
+		if (rte_mem_virt2memseg((void *)k->start[c], NULL) == NULL) {
+			fs = k->start[c];
+			fe = k->end[c];
+			continue;
+		}
+		lo = RTE_MIN(lo, k->start[c]);
+		hi = RTE_MAX(hi, k->end[c]);
+	}
+	if (lo >= hi || (foreign != 0) != (fe != 0)) {
+		printf("    chunks of DPDK memory [%#" PRIxPTR ", %#" PRIxPTR
+		       "), %s chunk outside\n", lo, hi, fe ? "a" : "no");
+		return -1;
+	}
+	if (mlx5_emu_mr_find(k->ctx, (void *)lo, hi - lo, &span) != 1) {
+		printf("    no one region over [%#" PRIxPTR ", %#" PRIxPTR
+		       ")\n", lo, hi);
+		return -1;
+	}
+	if (fe != 0 && mlx5_emu_mr_find(k->ctx, (void *)fs, fe - fs,
+					&lkey) == 1 &&
+	    lkey == span) {
+		printf("    the libc chunk shares the heap's region\n");
+		return -1;
+	}
+	return 0;
 }
 
 /* Every WQE of the queue: its buffer, the lkey of that buffer's chunk. */
@@ -308,7 +401,7 @@ lk_case_run(unsigned int li, unsigned int pi)
 	const struct mlx5cq_rxq *rxq;
 	struct lk_chunks k;
 	struct rte_mempool *mp;
-	char name[32], args[96], wire[16];
+	char name[32], args[128], wire[16];
 	unsigned int regions;
 	int port = -1, ret = -1;
 
@@ -320,8 +413,8 @@ lk_case_run(unsigned int li, unsigned int pi)
 		goto out;
 	snprintf(wire, sizeof(wire), "lk%u_%u", li, pi);
 	snprintf(name, sizeof(name), "net_mlx5cq_lk%u_%u", li, pi);
-	snprintf(args, sizeof(args), "dev=emu,wire=%s%s%s", wire,
-		 lk_paths[pi][0] ? "," : "", lk_paths[pi]);
+	snprintf(args, sizeof(args), "dev=emu,wire=%s,mr_ext_memseg_en=%d%s%s",
+		 wire, l->ext, lk_paths[pi][0] ? "," : "", lk_paths[pi]);
 	port = port_probe(name, args);
 	if (port < 0 || lk_start((uint16_t)port, mp) != 0) {
 		printf("    port not started\n");
@@ -337,14 +430,16 @@ lk_case_run(unsigned int li, unsigned int pi)
 		printf("    %u chunks without exactly one MR\n", k.bad);
 		goto out;
 	}
-	if (l->gap == 0 ? regions != 1 : regions != l->n) {
-		printf("    %u regions for %u %s chunks\n", regions, l->n,
-		       l->gap == 0 ? "adjacent" : "separate");
+	if (regions != l->regions) {
+		printf("    %u regions for %u chunks (%u expected)\n", regions,
+		       l->n, l->regions);
 		goto out;
 	}
+	if (l->ext && lk_span_check(&k, l->foreign) != 0)
+		goto out;
 	if ((rxq->mrt != NULL) != (regions > 1) ||
 	    (rxq->mrt != NULL && ((rxq->mrt->searched != 0) != l->searched ||
-				  (rxq->mrt->fast != NULL) != !l->searched))) {
+				  (rxq->mrt->fast != NULL) != l->exact))) {
 		printf("    lkey table %s, %u granules searched, %s\n",
 		       rxq->mrt != NULL ? "built" : "not built",
 		       rxq->mrt != NULL ? rxq->mrt->searched : 0,

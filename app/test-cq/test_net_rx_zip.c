@@ -6,7 +6,8 @@
  * Suite "net_rx_zip": net_mlx5cq's RX on every path the burst has:
  * compressed sessions read in place (HASH and CSUM mini-CQEs) with the
  * SIMD stores and per packet (rx_vec_en=0), with one memory region and
- * with 16 (lkeys to write); the records of the poll (the enhanced
+ * with 16 (16 chunks, mr_ext_memseg_en=0: lkeys to write), and 16 chunks
+ * in one region (the default); the records of the poll (the enhanced
  * layout); 128-byte CQEs; plain CQEs with the SIMD stores and
  * per packet, one region and 16.
  *
@@ -71,7 +72,7 @@ struct zip_rx {
 struct zip_case {
 	const char *name;
 	const char *args; /* devargs of port A after dev/wire */
-	unsigned int chunks; /* mempool regions */
+	unsigned int chunks; /* mempool chunks (regions: mr_ext_memseg_en=0) */
 	int one_flow; /* zip_frame() */
 	int compressed;
 	int inject; /* 1: frames put on the wire by mlx5_emu_wire_inject_burst */
@@ -81,19 +82,21 @@ static const struct zip_case zip_cases[] = {
 	{ "plain CQEs", "", 1, 0, 0 },
 	{ "HASH, SIMD", "cqe_comp=hash", 1, 0, 1 },
 	{ "HASH, per packet", "cqe_comp=hash,rx_vec_en=0", 1, 0, 1 },
-	{ "HASH, 16 regions, per packet", "cqe_comp=hash,rx_vec_en=0", 16, 0,
-	  1 },
-	{ "HASH, 16 regions", "cqe_comp=hash", 16, 0, 1 },
+	{ "HASH, 16 regions, per packet",
+	  "cqe_comp=hash,rx_vec_en=0,mr_ext_memseg_en=0", 16, 0, 1 },
+	{ "HASH, 16 regions", "cqe_comp=hash,mr_ext_memseg_en=0", 16, 0, 1 },
+	{ "HASH, 16 chunks in one region", "cqe_comp=hash", 16, 0, 1 },
 	{ "HASH, 128 B CQEs", "cqe_comp=hash,cqe_size=128", 1, 0, 1 },
 	{ "HASH, enhanced", "cqe_comp=hash,cqe_comp_layout=enhanced", 1, 0,
 	  1 },
 	{ "CSUM, SIMD", "cqe_comp=csum", 1, 1, 1 },
 	{ "CSUM, per packet", "cqe_comp=csum,rx_vec_en=0", 1, 1, 1 },
-	{ "CSUM, 16 regions", "cqe_comp=csum", 16, 1, 1 },
+	{ "CSUM, 16 regions", "cqe_comp=csum,mr_ext_memseg_en=0", 16, 1, 1 },
 	{ "plain CQEs, one flow", "", 1, 1, 0 },
 	{ "plain CQEs, scalar", "rx_vec_en=0", 1, 0, 0 },
-	{ "plain CQEs, 16 regions", "", 16, 0, 0 },
-	{ "plain CQEs, 16 regions, per packet", "rx_vec_en=0", 16, 0, 0 },
+	{ "plain CQEs, 16 regions", "mr_ext_memseg_en=0", 16, 0, 0 },
+	{ "plain CQEs, 16 regions, per packet", "rx_vec_en=0,mr_ext_memseg_en=0",
+	  16, 0, 0 },
 	{ "HASH, injected in one pass", "cqe_comp=hash", 1, 0, 1, 1 },
 	{ "CSUM, injected in one pass", "cqe_comp=csum", 1, 1, 1, 1 },
 };

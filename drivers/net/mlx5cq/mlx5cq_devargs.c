@@ -19,6 +19,7 @@ const char mlx5cq_devargs_help[] =
 	"cqe_comp=none|hash|csum|ftag|csum_stridx|l34h "
 	"cqe_comp_layout=basic|enhanced "
 	"rx_vec_en=0|1 "
+	"mr_ext_memseg_en=0|1 "
 	"rxq_desc=<n> "
 	"txq_desc=<n> "
 	"tx_comp_thresh=<n> "
@@ -172,6 +173,11 @@ mlx5cq_devarg(const char *key, const char *value, void *opaque)
 		a->rx_vec_en = v;
 		return ret;
 	}
+	if (strcmp(key, "mr_ext_memseg_en") == 0) {
+		ret = mlx5cq_lookup(key, value, bools, &v);
+		a->mr_ext_memseg_en = v;
+		return ret;
+	}
 	if (strcmp(key, "rxq_desc") == 0)
 		return mlx5cq_parse_u32(key, value, MLX5CQ_DESC_MIN,
 					MLX5CQ_DESC_MAX, &a->rxq_desc);
@@ -222,6 +228,7 @@ mlx5cq_devargs_parse(const char *params, struct mlx5cq_devargs *args)
 	args->cq_path = RTE_MLX5CQ_PATH_AUTO;
 	args->cqe_size = 64;
 	args->rx_vec_en = 1;
+	args->mr_ext_memseg_en = 1;
 	args->tx_comp_thresh = MLX5CQ_TX_COMP_THRESH_DEFAULT;
 	if (params == NULL || params[0] == '\0')
 		return 0;

@@ -507,6 +507,7 @@ RTE_PMD_REGISTER_PARAM_STRING(net_mlx5cq,
 	"cqe_comp=none|hash|csum|ftag|csum_stridx|l34h "
 	"cqe_comp_layout=basic|enhanced "
 	"rx_vec_en=0|1 "
+	"mr_ext_memseg_en=0|1 "
 	"rxq_desc=<n> "
 	"txq_desc=<n> "
 	"tx_comp_thresh=<n> "

@@ -107,6 +107,8 @@ struct mlx5cq_devargs {
 	uint8_t cqe_comp; /* RTE_MLX5CQ_COMP_* bit or 0. */
 	uint8_t cqe_comp_layout;
 	uint8_t rx_vec_en; /* SIMD stores on the RX burst (default 1). */
+	/* Chunks in one VA-contiguous area of DPDK memory: one region. */
+	uint8_t mr_ext_memseg_en;
 	uint32_t rxq_desc; /* 0: not given. */
 	uint32_t txq_desc; /* 0: not given. */
 	uint32_t tx_comp_thresh;

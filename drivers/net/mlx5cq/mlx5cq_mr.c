@@ -8,8 +8,17 @@
  * lie less than a page apart merged into one region (the gap between two
  * rte_malloc areas is their allocator's header, in memory the process
  * owns): a mempool of chunks allocated one after the other becomes one
- * region. WQE data segments carry the region's lkey and the buffer's
- * virtual address.
+ * region. With mr_ext_memseg_en=1 (default) chunks further apart are
+ * merged too when the memory between them is allocated DPDK memory of
+ * the same VA-contiguous area (rte_memseg_contig_walk(): pages of one
+ * memseg list, all in use), as DPDK's mlx5 extends a registration to its
+ * memseg chunk: a pool that rte_pktmbuf_pool_create() built from a dozen
+ * chunks of one heap gets one lkey, and the RX refill no lkey table. The
+ * region then also covers the other allocations between the chunks (the
+ * device only writes there through WQEs this port posts, with buffers of
+ * the pool) and keeps their pages registered until the port closes.
+ * WQE data segments carry the region's lkey and the buffer's virtual
+ * address.
  *
  * The port keeps an append-only table (writers under a lock, readers
  * lock-free up to the published count). Each queue keeps a view of it
@@ -25,6 +34,7 @@
 #include <string.h>
 
 #include <rte_errno.h>
+#include <rte_memory.h>
 #include <rte_mempool.h>
 
 #include <infiniband/verbs.h>
@@ -134,28 +144,93 @@ mlx5cq_mr_chunks(struct rte_mempool *mp, unsigned int *n)
 	return w.r;
 }
 
-/* Register every chunk of mp not registered yet. 0 or -errno. */
+/* The VA-contiguous area of allocated DPDK memory that holds addr. */
+struct mlx5cq_mr_area {
+	uintptr_t addr;
+	uintptr_t start;
+	uintptr_t end;
+};
+
+static int
+mlx5cq_mr_area_cb(const struct rte_memseg_list *msl,
+		  const struct rte_memseg *ms, size_t len, void *arg)
+{
+	struct mlx5cq_mr_area *a = arg;
+	uintptr_t s = (uintptr_t)ms->addr;
+
+	RTE_SET_USED(msl);
+	if (a->addr < s || a->addr - s >= len)
+		return 0;
+	a->start = s;
+	a->end = s + len;
+	return 1;
+}
+
+/*
+ * End of the area of DPDK memory, VA-contiguous and all in use, that
+ * holds addr (0: none, e.g. external or non-DPDK memory).
+ */
+static uintptr_t
+mlx5cq_mr_area_end(uintptr_t addr)
+{
+	struct mlx5cq_mr_area a = { .addr = addr, .start = 0, .end = 0 };
+
+	if (rte_memseg_contig_walk(mlx5cq_mr_area_cb, &a) != 1)
+		return 0;
+	return a.end;
+}
+
+/*
+ * Register every chunk of mp not registered yet, the chunks sorted by
+ * address merged into regions: a chunk joins the region before it when
+ * it starts less than MLX5CQ_MR_MERGE_GAP after it, or (ext) when it
+ * ends in the region's first chunk's area of contiguous DPDK memory.
+ * 0 or -errno.
+ */
 int
 mlx5cq_mr_register_mempool(struct mlx5cq_priv *priv, struct rte_mempool *mp)
 {
+	const int ext = priv->args.mr_ext_memseg_en;
 	struct mlx5cq_mr_range *r;
-	unsigned int i, j, n;
+	unsigned int i, j, k = 0, n;
 	int ret = 0;
 
 	r = mlx5cq_mr_chunks(mp, &n);
 	if (r == NULL)
 		return -ENOMEM;
-	rte_spinlock_lock(&priv->mrs.lock);
-	for (i = 0; i < n && ret == 0; i = j) {
-		uintptr_t end = r[i].end;
+	/*
+	 * The regions first, into r[0..k) (k <= i: r[i] is read before
+	 * r[k] is written), without the table's lock: the area walk takes
+	 * EAL's memory lock.
+	 */
+	for (i = 0; i < n; i = j, k++) {
+		uintptr_t start = r[i].start, end = r[i].end;
+		/* The area is looked up only when a chunk is further. */
+		uintptr_t area = 0;
+		int looked = !ext;
 
-		for (j = i + 1; j < n &&
-		     r[j].start < end + MLX5CQ_MR_MERGE_GAP; j++)
+		for (j = i + 1; j < n; j++) {
+			if (r[j].start >= end + MLX5CQ_MR_MERGE_GAP) {
+				if (!looked) {
+					area = mlx5cq_mr_area_end(start);
+					looked = 1;
+				}
+				if (r[j].end > area)
+					break;
+			}
 			end = RTE_MAX(end, r[j].end);
-		if (!mlx5cq_mr_known(&priv->mrs, r[i].start, end))
-			ret = mlx5cq_mr_add(priv, mp, r[i].start, end);
+		}
+		r[k].start = start;
+		r[k].end = end;
 	}
+	rte_spinlock_lock(&priv->mrs.lock);
+	for (i = 0; i < k && ret == 0; i++)
+		if (!mlx5cq_mr_known(&priv->mrs, r[i].start, r[i].end))
+			ret = mlx5cq_mr_add(priv, mp, r[i].start, r[i].end);
 	rte_spinlock_unlock(&priv->mrs.lock);
+	if (ret == 0)
+		PMD_LOG(DEBUG, "mempool %s: %u chunks in %u memory regions "
+			"(mr_ext_memseg_en=%d)", mp->name, n, k, ext);
 	free(r);
 	if (ret != 0)
 		rte_errno = -ret;
