@@ -29,7 +29,8 @@
  * entries, so part of the lookups go to the search). With the default
  * mr_ext_memseg_en=1: three and 16 separate chunks of the DPDK heap (one
  * VA-contiguous area: one region from the first chunk's start to the
- * last one's end, its lkey on every WQE, no table), and three chunks of
+ * last one's end, its lkey on every WQE, no table; the port's table holds
+ * the chunks one by one, not the span), and three chunks of
  * the heap with a fourth in memory from aligned_alloc() (outside DPDK
  * memory: two regions, the table, not exact: the fourth lies far from
  * the heap). The queue's table (white box: the PMD's rxq) must exist
@@ -302,6 +303,41 @@ lk_span_check(const struct lk_chunks *k, int foreign)
 	return 0;
 }
 
+/*
+ * The port's table (white box) holds the pool's chunks one by one (they
+ * lie apart), not the span their MR covers: a lookup of an address
+ * between them must not answer with that MR's lkey.
+ */
+static int
+lk_entries_check(const struct mlx5cq_rxq *rxq, const struct rte_mempool *mp,
+		 const struct lk_chunks *k)
+{
+	const struct mlx5cq_mr_table *t = &rxq->priv->mrs;
+	unsigned int i, c, n = 0;
+
+	for (i = 0; i < t->n; i++) {
+		if (t->mr[i].mp != mp)
+			continue;
+		n++;
+		for (c = 0; c < k->n; c++)
+			if (t->mr[i].start == k->start[c] &&
+			    t->mr[i].end == k->end[c] &&
+			    t->mr[i].lkey == k->lkey[c])
+				break;
+		if (c == k->n) {
+			printf("    table entry [%#" PRIxPTR ", %#" PRIxPTR
+			       ") lkey %#x is no chunk of the pool\n",
+			       t->mr[i].start, t->mr[i].end, t->mr[i].lkey);
+			return -1;
+		}
+	}
+	if (n != k->n) {
+		printf("    %u table entries for %u chunks\n", n, k->n);
+		return -1;
+	}
+	return 0;
+}
+
 /* Every WQE of the queue: its buffer, the lkey of that buffer's chunk. */
 static int
 lk_check_wqes(const struct mlx5cq_rxq *rxq, const struct lk_chunks *k,
@@ -398,6 +434,7 @@ lk_case_run(unsigned int li, unsigned int pi)
 	const struct lk_layout *l = &lk_layouts[li];
 	struct heap_use before, after;
 	struct mlx5_emu_port_stats ps;
+	struct mlx5_emu_net_stats ns;
 	const struct mlx5cq_rxq *rxq;
 	struct lk_chunks k;
 	struct rte_mempool *mp;
@@ -435,7 +472,15 @@ lk_case_run(unsigned int li, unsigned int pi)
 		       l->n, l->regions);
 		goto out;
 	}
-	if (l->ext && lk_span_check(&k, l->foreign) != 0)
+	/* As many MRs on the device as regions: none registered twice. */
+	memset(&ns, 0, sizeof(ns));
+	if (mlx5_emu_net_stats_get(k.ctx, &ns) != 0 || ns.mrs != regions) {
+		printf("    %u MRs on the device for %u regions\n", ns.mrs,
+		       regions);
+		goto out;
+	}
+	if (l->ext && (lk_span_check(&k, l->foreign) != 0 ||
+		       lk_entries_check(rxq, mp, &k) != 0))
 		goto out;
 	if ((rxq->mrt != NULL) != (regions > 1) ||
 	    (rxq->mrt != NULL && ((rxq->mrt->searched != 0) != l->searched ||

@@ -118,11 +118,12 @@ struct mlx5cq_devargs {
 	uint32_t speed; /* Emulated link speed in Mb/s; 0: not given. */
 };
 
-/* One registered memory chunk. */
+/* One registered memory piece (chunks less than a page apart). */
 struct mlx5cq_mr {
 	uintptr_t start;
 	uintptr_t end;
 	uint32_t lkey;
+	uint8_t owner; /* deregisters mr (several pieces may share it) */
 	struct ibv_mr *mr;
 	const struct rte_mempool *mp;
 };

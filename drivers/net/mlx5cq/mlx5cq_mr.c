@@ -8,15 +8,17 @@
  * lie less than a page apart merged into one region (the gap between two
  * rte_malloc areas is their allocator's header, in memory the process
  * owns): a mempool of chunks allocated one after the other becomes one
- * region. With mr_ext_memseg_en=1 (default) chunks further apart are
- * merged too when the memory between them is allocated DPDK memory of
+ * region. With mr_ext_memseg_en=1 (default) chunks further apart share
+ * one MR too when the memory between them is allocated DPDK memory of
  * the same VA-contiguous area (rte_memseg_contig_walk(): pages of one
  * memseg list, all in use), as DPDK's mlx5 extends a registration to its
- * memseg chunk: a pool that rte_pktmbuf_pool_create() built from a dozen
- * chunks of one heap gets one lkey, and the RX refill no lkey table. The
- * region then also covers the other allocations between the chunks (the
- * device only writes there through WQEs this port posts, with buffers of
- * the pool) and keeps their pages registered until the port closes.
+ * memseg chunk: a pool built from chunks allocated at different times
+ * gets one lkey, and the RX refill no lkey table. The MR also covers the
+ * other allocations between the chunks and keeps their pages registered
+ * until the port closes, but the table holds the pool's pieces only (one
+ * entry each, the same lkey; the first entry owns the MR): no lookup
+ * answers with that lkey for memory between them, which may be freed
+ * and mapped anew while the MR lives.
  * WQE data segments carry the region's lkey and the buffer's virtual
  * address.
  *
@@ -87,16 +89,27 @@ mlx5cq_mr_known(const struct mlx5cq_mr_table *t, uintptr_t start,
 	return 0;
 }
 
-/* Register [start, end) for mp (table lock held). 0 or -errno. */
+/*
+ * Register [p[0].start, p[np - 1].end) for mp as one MR and enter the
+ * pieces p[0..np) not entered yet, each with its lkey (table lock held;
+ * nothing registered when every piece is known). The first entry made
+ * owns the MR (deregisters it). 0 or -errno.
+ */
 static int
 mlx5cq_mr_add(struct mlx5cq_priv *priv, struct rte_mempool *mp,
-	      uintptr_t start, uintptr_t end)
+	      const struct mlx5cq_mr_range *p, unsigned int np)
 {
 	struct mlx5cq_mr_table *t = &priv->mrs;
+	const uintptr_t start = p[0].start, end = p[np - 1].end;
+	unsigned int i, want = 0;
 	struct ibv_mr *mr;
-	int ret;
+	int ret, owner = 1;
 
-	if (t->n == MLX5CQ_MR_MAX) {
+	for (i = 0; i < np; i++)
+		want += !mlx5cq_mr_known(t, p[i].start, p[i].end);
+	if (want == 0)
+		return 0;
+	if (t->n + want > MLX5CQ_MR_MAX) {
 		PMD_LOG(ERR, "mempool %s: more than %u memory regions",
 			mp->name, MLX5CQ_MR_MAX);
 		return -ENOSPC;
@@ -110,13 +123,21 @@ mlx5cq_mr_add(struct mlx5cq_priv *priv, struct rte_mempool *mp,
 			strerror(-ret));
 		return ret;
 	}
-	t->mr[t->n].start = start;
-	t->mr[t->n].end = end;
-	t->mr[t->n].lkey = mr->lkey;
-	t->mr[t->n].mr = mr;
-	t->mr[t->n].mp = mp;
-	/* Publish the entry after its fields. */
-	__atomic_store_n(&t->n, t->n + 1, __ATOMIC_RELEASE);
+	for (i = 0; i < np; i++) {
+		struct mlx5cq_mr *e = &t->mr[t->n];
+
+		if (mlx5cq_mr_known(t, p[i].start, p[i].end))
+			continue;
+		e->start = p[i].start;
+		e->end = p[i].end;
+		e->lkey = mr->lkey;
+		e->mr = mr;
+		e->mp = mp;
+		e->owner = owner;
+		owner = 0;
+		/* Publish the entry after its fields. */
+		__atomic_store_n(&t->n, t->n + 1, __ATOMIC_RELEASE);
+	}
 	return 0;
 }
 
@@ -181,56 +202,54 @@ mlx5cq_mr_area_end(uintptr_t addr)
 }
 
 /*
- * Register every chunk of mp not registered yet, the chunks sorted by
- * address merged into regions: a chunk joins the region before it when
- * it starts less than MLX5CQ_MR_MERGE_GAP after it, or (ext) when it
- * ends in the region's first chunk's area of contiguous DPDK memory.
- * 0 or -errno.
+ * Register every chunk of mp not registered yet: the chunks sorted by
+ * address, those less than MLX5CQ_MR_MERGE_GAP apart merged into pieces,
+ * the pieces into spans (with mr_ext_memseg_en, the pieces that end in
+ * the first one's area of contiguous DPDK memory), one MR per span, one
+ * table entry per piece. 0 or -errno.
  */
 int
 mlx5cq_mr_register_mempool(struct mlx5cq_priv *priv, struct rte_mempool *mp)
 {
 	const int ext = priv->args.mr_ext_memseg_en;
 	struct mlx5cq_mr_range *r;
-	unsigned int i, j, k = 0, n;
+	unsigned int i, j, k = 0, n, spans = 0;
 	int ret = 0;
 
 	r = mlx5cq_mr_chunks(mp, &n);
 	if (r == NULL)
 		return -ENOMEM;
-	/*
-	 * The regions first, into r[0..k) (k <= i: r[i] is read before
-	 * r[k] is written), without the table's lock: the area walk takes
-	 * EAL's memory lock.
-	 */
+	/* Pieces: chunks less than MLX5CQ_MR_MERGE_GAP apart, in place. */
 	for (i = 0; i < n; i = j, k++) {
-		uintptr_t start = r[i].start, end = r[i].end;
-		/* The area is looked up only when a chunk is further. */
-		uintptr_t area = 0;
-		int looked = !ext;
+		uintptr_t end = r[i].end;
 
-		for (j = i + 1; j < n; j++) {
-			if (r[j].start >= end + MLX5CQ_MR_MERGE_GAP) {
-				if (!looked) {
-					area = mlx5cq_mr_area_end(start);
-					looked = 1;
-				}
-				if (r[j].end > area)
-					break;
-			}
+		for (j = i + 1; j < n && r[j].start < end + MLX5CQ_MR_MERGE_GAP;
+		     j++)
 			end = RTE_MAX(end, r[j].end);
-		}
-		r[k].start = start;
+		r[k].start = r[i].start;
 		r[k].end = end;
 	}
-	rte_spinlock_lock(&priv->mrs.lock);
-	for (i = 0; i < k && ret == 0; i++)
-		if (!mlx5cq_mr_known(&priv->mrs, r[i].start, r[i].end))
-			ret = mlx5cq_mr_add(priv, mp, r[i].start, r[i].end);
-	rte_spinlock_unlock(&priv->mrs.lock);
+	/*
+	 * Spans of pieces, one MR each: with ext, the pieces that end in
+	 * the first one's area of contiguous DPDK memory (the area walk
+	 * takes EAL's memory lock: before the table's lock). The pieces
+	 * are entered alone, so lookups never find the MR for the memory
+	 * between them.
+	 */
+	for (i = 0; i < k && ret == 0; i = j, spans++) {
+		uintptr_t area = ext && i + 1 < k ?
+				 mlx5cq_mr_area_end(r[i].start) : 0;
+
+		for (j = i + 1; j < k && r[j].end <= area; j++)
+			;
+		rte_spinlock_lock(&priv->mrs.lock);
+		ret = mlx5cq_mr_add(priv, mp, &r[i], j - i);
+		rte_spinlock_unlock(&priv->mrs.lock);
+	}
 	if (ret == 0)
-		PMD_LOG(DEBUG, "mempool %s: %u chunks in %u memory regions "
-			"(mr_ext_memseg_en=%d)", mp->name, n, k, ext);
+		PMD_LOG(DEBUG, "mempool %s: %u chunks, %u pieces in %u memory "
+			"regions (mr_ext_memseg_en=%d)", mp->name, n, k, spans,
+			ext);
 	free(r);
 	if (ret != 0)
 		rte_errno = -ret;
@@ -246,7 +265,7 @@ mlx5cq_mr_release_all(struct mlx5cq_priv *priv)
 
 	rte_spinlock_lock(&t->lock);
 	for (i = 0; i < t->n; i++)
-		if (mlx5_glue->dereg_mr(t->mr[i].mr) != 0)
+		if (t->mr[i].owner && mlx5_glue->dereg_mr(t->mr[i].mr) != 0)
 			PMD_LOG(ERR, "dereg_mr of [%#" PRIxPTR ", %#" PRIxPTR
 				") failed", t->mr[i].start, t->mr[i].end);
 	memset(t->mr, 0, sizeof(t->mr[0]) * t->n);

@@ -263,6 +263,7 @@ mlx5cq_rxq_rx_setup(struct mlx5cq_rxq *rxq)
 	const struct mlx5cq_devargs *a;
 	struct rte_mbuf mb;
 	uint32_t i, n = 0;
+	int mixed = 0;
 	uintptr_t p;
 
 	rxq->buf_len = rte_pktmbuf_data_room_size(rxq->mp) -
@@ -285,16 +286,19 @@ mlx5cq_rxq_rx_setup(struct mlx5cq_rxq *rxq)
 	    (a->cqe_comp == RTE_MLX5CQ_COMP_HASH ||
 	     a->cqe_comp == RTE_MLX5CQ_COMP_CSUM))
 		rxq->zip_fmt = a->cqe_comp;
+	/* One lkey when every piece of the mempool has the same one. */
 	rxq->lkey = UINT32_MAX;
 	rte_spinlock_lock(&t->lock);
 	for (i = 0; i < t->n; i++) {
-		if (t->mr[i].mp == rxq->mp) {
+		if (t->mr[i].mp != rxq->mp)
+			continue;
+		if (n++ == 0)
 			rxq->lkey = t->mr[i].lkey;
-			n++;
-		}
+		else if (t->mr[i].lkey != rxq->lkey)
+			mixed = 1;
 	}
 	rte_spinlock_unlock(&t->lock);
-	if (n != 1)
+	if (mixed)
 		rxq->lkey = UINT32_MAX;
 }
 
