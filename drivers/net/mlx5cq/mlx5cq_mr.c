@@ -165,10 +165,9 @@ mlx5cq_mr_chunks(struct rte_mempool *mp, unsigned int *n)
 	return w.r;
 }
 
-/* The VA-contiguous area of allocated DPDK memory that holds addr. */
+/* Where the VA-contiguous area of allocated DPDK memory holding addr ends. */
 struct mlx5cq_mr_area {
 	uintptr_t addr;
-	uintptr_t start;
 	uintptr_t end;
 };
 
@@ -182,7 +181,6 @@ mlx5cq_mr_area_cb(const struct rte_memseg_list *msl,
 	RTE_SET_USED(msl);
 	if (a->addr < s || a->addr - s >= len)
 		return 0;
-	a->start = s;
 	a->end = s + len;
 	return 1;
 }
@@ -194,7 +192,7 @@ mlx5cq_mr_area_cb(const struct rte_memseg_list *msl,
 static uintptr_t
 mlx5cq_mr_area_end(uintptr_t addr)
 {
-	struct mlx5cq_mr_area a = { .addr = addr, .start = 0, .end = 0 };
+	struct mlx5cq_mr_area a = { .addr = addr, .end = 0 };
 
 	if (rte_memseg_contig_walk(mlx5cq_mr_area_cb, &a) != 1)
 		return 0;
