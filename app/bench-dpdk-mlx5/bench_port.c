@@ -56,7 +56,7 @@ bench_port_open(struct bench_port *p, unsigned int id, uint32_t desc,
 	snprintf(p->name, sizeof(p->name), "net_mlx5cq_bdm%u", id);
 	snprintf(p->wire, sizeof(p->wire), "bdmw%u", id);
 	snprintf(args, sizeof(args), "dev=emu,wire=%s,rxq_desc=%u%s%s%s",
-		 p->wire, desc, compressed ? ",cqe_comp=hash" : "",
+		 p->wire, desc, compressed ? ",cqe_comp=hash" : ",cqe_comp=none",
 		 extra != NULL ? "," : "", extra != NULL ? extra : "");
 	p->frames = calloc(desc, sizeof(*p->frames));
 	p->lens = calloc(desc, sizeof(*p->lens));

@@ -55,7 +55,7 @@
 struct prx_case {
 	const char *name;
 	uint32_t desc; /* RX ring */
-	const char *comp; /* cqe_comp devarg, NULL: none */
+	const char *comp; /* cqe_comp devarg, NULL: none (given as such) */
 	unsigned int chunks;
 	const char *extra; /* more devargs of the RX port, or NULL */
 };
@@ -77,9 +77,9 @@ prx_ports(const struct prx_case *pc, unsigned int k, uint16_t *a,
 
 	snprintf(na, sizeof(na), "net_mlx5cq_prxa%u", k);
 	snprintf(nb, sizeof(nb), "net_mlx5cq_prxb%u", k);
-	snprintf(args, sizeof(args), "dev=emu,wire=prx%u,rxq_desc=%u%s%s%s%s",
-		 k, pc->desc, pc->comp ? ",cqe_comp=" : "",
-		 pc->comp ? pc->comp : "", pc->extra ? "," : "",
+	snprintf(args, sizeof(args), "dev=emu,wire=prx%u,rxq_desc=%u,"
+		 "cqe_comp=%s%s%s", k, pc->desc,
+		 pc->comp ? pc->comp : "none", pc->extra ? "," : "",
 		 pc->extra ? pc->extra : "");
 	*a = (uint16_t)port_probe(na, args);
 	snprintf(args, sizeof(args), "dev=emu,wire=prx%u,txq_desc=%u", k,

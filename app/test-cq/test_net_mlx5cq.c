@@ -145,7 +145,7 @@ test_net_bad_devargs(void)
 		{ "dev=emu,cqe_size=32", "bad value \"32\" for cqe_size" },
 		{ "dev=emu,cqe_pad=1", "cqe_pad=1 needs cqe_size=128" },
 		{ "dev=emu,cqe_comp=zip", "bad value \"zip\" for cqe_comp" },
-		{ "dev=emu,cqe_comp_layout=enhanced",
+		{ "dev=emu,cqe_comp=none,cqe_comp_layout=enhanced",
 		  "cqe_comp_layout=enhanced needs cqe_comp" },
 		{ "dev=emu,mr_ext_memseg_en=2",
 		  "bad value \"2\" for mr_ext_memseg_en" },
@@ -215,6 +215,9 @@ test_net_devargs_caps(void)
 					    "cq_path=auto" };
 	static const char *const c128[] = { "cqe_size=128", "cqe_comp=hash" };
 	static const char *const enh[] = { "cqe_comp_layout=enhanced" };
+	static const char *const nocomp[] = { "cqe_comp=hash",
+					      "the device cannot make these "
+					      "RX CQs" };
 	struct mlx5_emu_caps caps;
 	struct heap_use before, after;
 	int port;
@@ -237,6 +240,14 @@ test_net_devargs_caps(void)
 			    "dev=emu,cqe_comp=csum,cqe_comp_layout=enhanced",
 			    enh, RTE_DIM(enh)),
 			    "enhanced layout without enhanced_cqe_compression");
+	/* cqe_comp given: no fallback to plain CQEs (the default has one,
+	 * suite net_rx_ahead).
+	 */
+	mlx5_emu_caps_default(&caps);
+	caps.cqe_compression = 0;
+	TEST_ASSERT_SUCCESS(probe_refused(&caps, "dev=emu,cqe_comp=hash",
+					  nocomp, RTE_DIM(nocomp)),
+			    "cqe_comp=hash without cqe_compression");
 	heap_use(&after);
 	TEST_ASSERT(before.heap_bytes == after.heap_bytes &&
 		    before.alloc_count == after.alloc_count,

@@ -20,6 +20,12 @@
  *   in rx_nombuf and leaves their buffers posted, which receive the next
  *   frames; with compression (session decoded ahead) and without (plain
  *   CQEs), with SIMD stores.
+ * - compression default: without cqe_comp the RX CQs compress with HASH
+ *   mini-CQEs (20 frames of one pass: one session of 20 in the CQ
+ *   counters), as DPDK's net/mlx5 (rxq_cqe_comp_en); with cqe_comp=none,
+ *   or on a device that cannot compress those CQs (no cqe_compression, no
+ *   cqe_compression_128 with cqe_size=128), the probe still succeeds and
+ *   the frames come as plain CQEs.
  * Every packet is checked by its UDP source port: its place in the
  * sequence, pkt_len, data_len and bytes. The queue's byte counter must be
  * the length of the packets handed up (one frame length, times the packet
@@ -207,13 +213,36 @@ ahd_rx(uint16_t port, const struct rte_ether_addr *mac, uint16_t n,
 	return 0;
 }
 
+/*
+ * End of a case: the engine running again, every mbuf of mp back (then
+ * mp freed), the heap as at h0. 0, or -1 (logged).
+ */
+static int
+ahd_end(struct rte_mempool *mp, const struct heap_use *h0, const char *what)
+{
+	struct heap_use h1;
+	int ret = 0;
+
+	mlx5_emu_net_engine_pause(0);
+	if (rte_mempool_in_use_count(mp) != 0) {
+		printf("    %u mbufs not returned\n",
+		       rte_mempool_in_use_count(mp));
+		ret = -1;
+	}
+	rte_mempool_free(mp);
+	heap_use(&h1);
+	if (heap_use_same(h0, &h1, what) != 0)
+		ret = -1;
+	return ret;
+}
+
 static int
 test_rx_ahead(void)
 {
 	struct rte_mempool *mp;
 	struct rte_ether_addr mac;
 	struct rte_mbuf *pkts[AHD_MAX];
-	struct heap_use h0, h1;
+	struct heap_use h0;
 	char wire[16];
 	int port, ret = TEST_FAILED;
 	uint16_t r;
@@ -289,15 +318,7 @@ test_rx_ahead(void)
 out_port:
 	port_remove((uint16_t)port);
 out:
-	mlx5_emu_net_engine_pause(0);
-	if (rte_mempool_in_use_count(mp) != 0) {
-		printf("    %u mbufs not returned\n",
-		       rte_mempool_in_use_count(mp));
-		ret = TEST_FAILED;
-	}
-	rte_mempool_free(mp);
-	heap_use(&h1);
-	if (heap_use_same(&h0, &h1, "rx ahead") != 0)
+	if (ahd_end(mp, &h0, "rx ahead") != 0)
 		ret = TEST_FAILED;
 	return ret;
 }
@@ -310,7 +331,7 @@ ahd_short(const char *extra)
 	struct rte_ether_addr mac;
 	struct rte_mbuf *pkts[AHD_MAX];
 	struct rte_eth_stats st;
-	struct heap_use h0, h1;
+	struct heap_use h0;
 	char wire[16];
 	int port, ret = -1;
 	uint16_t r;
@@ -349,15 +370,7 @@ ahd_short(const char *extra)
 out_port:
 	port_remove((uint16_t)port);
 out:
-	mlx5_emu_net_engine_pause(0);
-	if (rte_mempool_in_use_count(mp) != 0) {
-		printf("    %u mbufs not returned\n",
-		       rte_mempool_in_use_count(mp));
-		ret = -1;
-	}
-	rte_mempool_free(mp);
-	heap_use(&h1);
-	if (heap_use_same(&h0, &h1, "rx short pool") != 0)
+	if (ahd_end(mp, &h0, "rx short pool") != 0)
 		ret = -1;
 	return ret;
 }
@@ -366,7 +379,91 @@ static int
 test_rx_short_pool(void)
 {
 	TEST_ASSERT_SUCCESS(ahd_short("cqe_comp=hash"), "compressed");
-	TEST_ASSERT_SUCCESS(ahd_short(NULL), "plain");
+	TEST_ASSERT_SUCCESS(ahd_short("cqe_comp=none"), "plain");
+	return TEST_SUCCESS;
+}
+
+/*
+ * RX CQE compression by default: HASH sessions unless cqe_comp=none or
+ * the device cannot compress the port's RX CQs (then the probe still
+ * succeeds, uncompressed). 20 frames injected in one pass: one session of
+ * 20, or 20 plain CQEs (no session, no mini-CQE).
+ */
+static const struct {
+	const char *what;
+	const char *args; /* extra devargs (NULL: none) */
+	int caps; /* 0: default device; 1: no cqe_compression; 2: no
+		   * cqe_compression_128
+		   */
+	int zip; /* the frames arrive as one session */
+} ahd_dflt[] = {
+	{ "default devargs", NULL, 0, 1 },
+	{ "cqe_comp=none", "cqe_comp=none", 0, 0 },
+	{ "default devargs, no compression on the device", NULL, 1, 0 },
+	{ "cqe_size=128", "cqe_size=128", 0, 1 },
+	{ "cqe_size=128, no 128 B compression on the device",
+	  "cqe_size=128", 2, 0 },
+	{ "cqe_comp=hash,cqe_size=128", "cqe_comp=hash,cqe_size=128", 0, 1 },
+};
+
+static int
+ahd_comp_default(unsigned int k)
+{
+	struct rte_mempool *mp;
+	struct rte_ether_addr mac;
+	struct mlx5_emu_caps caps;
+	struct heap_use h0;
+	uint64_t sessions, minis;
+	char wire[16];
+	int port, ret = -1;
+
+	heap_use(&h0);
+	mp = rte_pktmbuf_pool_create("ahd_dflt", 256, 0, 0,
+				     RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+	if (mp == NULL)
+		return -1;
+	mlx5_emu_caps_default(&caps);
+	if (ahd_dflt[k].caps == 1)
+		caps.cqe_compression = 0;
+	if (ahd_dflt[k].caps == 2)
+		caps.cqe_compression_128 = 0;
+	mlx5_emu_net_engine_pause(1);
+	if (mlx5_emu_open_caps_set(&caps) != 0)
+		goto out;
+	port = ahd_port(ahd_dflt[k].args, mp, wire, sizeof(wire), &mac);
+	mlx5_emu_open_caps_set(NULL);
+	if (port < 0)
+		goto out;
+	if (ahd_inject(wire, &mac, 3000, 20) != 0 ||
+	    ahd_rx((uint16_t)port, &mac, 20, 32, 3000) != 0 ||
+	    ahd_bytes((uint16_t)port, 20) != 0)
+		goto out_port;
+	sessions = ahd_xstat((uint16_t)port, "cq_sessions");
+	minis = ahd_xstat((uint16_t)port, "cq_minis");
+	if (sessions != (ahd_dflt[k].zip ? 1u : 0u) ||
+	    minis != (ahd_dflt[k].zip ? 20u : 0u)) {
+		printf("    %s: %" PRIu64 " sessions, %" PRIu64 " mini-CQEs "
+		       "(%u, %u)\n", ahd_dflt[k].what, sessions, minis,
+		       ahd_dflt[k].zip ? 1 : 0, ahd_dflt[k].zip ? 20 : 0);
+		goto out_port;
+	}
+	ret = 0;
+out_port:
+	port_remove((uint16_t)port);
+out:
+	if (ahd_end(mp, &h0, "rx compression default") != 0)
+		ret = -1;
+	return ret;
+}
+
+static int
+test_rx_comp_default(void)
+{
+	unsigned int k;
+
+	for (k = 0; k < RTE_DIM(ahd_dflt); k++)
+		TEST_ASSERT_SUCCESS(ahd_comp_default(k), "%s",
+				    ahd_dflt[k].what);
 	return TEST_SUCCESS;
 }
 
@@ -391,6 +488,7 @@ static struct unit_test_suite net_rx_ahead_suite = {
 	.unit_test_cases = {
 		TEST_CASE(test_rx_ahead),
 		TEST_CASE(test_rx_short_pool),
+		TEST_CASE(test_rx_comp_default),
 		TEST_CASES_END()
 	}
 };

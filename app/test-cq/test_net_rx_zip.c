@@ -79,7 +79,7 @@ struct zip_case {
 };
 
 static const struct zip_case zip_cases[] = {
-	{ "plain CQEs", "", 1, 0, 0 },
+	{ "plain CQEs", "cqe_comp=none", 1, 0, 0 },
 	{ "HASH, SIMD", "cqe_comp=hash", 1, 0, 1 },
 	{ "HASH, per packet", "cqe_comp=hash,rx_vec_en=0", 1, 0, 1 },
 	{ "HASH, 16 regions, per packet",
@@ -92,11 +92,12 @@ static const struct zip_case zip_cases[] = {
 	{ "CSUM, SIMD", "cqe_comp=csum", 1, 1, 1 },
 	{ "CSUM, per packet", "cqe_comp=csum,rx_vec_en=0", 1, 1, 1 },
 	{ "CSUM, 16 regions", "cqe_comp=csum,mr_ext_memseg_en=0", 16, 1, 1 },
-	{ "plain CQEs, one flow", "", 1, 1, 0 },
-	{ "plain CQEs, scalar", "rx_vec_en=0", 1, 0, 0 },
-	{ "plain CQEs, 16 regions", "mr_ext_memseg_en=0", 16, 0, 0 },
-	{ "plain CQEs, 16 regions, per packet", "rx_vec_en=0,mr_ext_memseg_en=0",
-	  16, 0, 0 },
+	{ "plain CQEs, one flow", "cqe_comp=none", 1, 1, 0 },
+	{ "plain CQEs, scalar", "cqe_comp=none,rx_vec_en=0", 1, 0, 0 },
+	{ "plain CQEs, 16 regions", "cqe_comp=none,mr_ext_memseg_en=0", 16,
+	  0, 0 },
+	{ "plain CQEs, 16 regions, per packet",
+	  "cqe_comp=none,rx_vec_en=0,mr_ext_memseg_en=0", 16, 0, 0 },
 	{ "HASH, injected in one pass", "cqe_comp=hash", 1, 0, 1, 1 },
 	{ "CSUM, injected in one pass", "cqe_comp=csum", 1, 1, 1, 1 },
 };

@@ -40,10 +40,11 @@
  * Completions and the compression timer. On a CQ with compression
  * (cqc.cqe_comp_en) the stage is posted with MLX5_EMU_POST_HOLD:
  * consecutive completions that may share a session join it as on the
- * device, across stage flushes. The end of the pass stands for the
- * device's compression timer: every CQ the pass staged completions for is
- * written and flushed (open session or enhanced mini-CQE array closed)
- * before emu_net_lock is released, so nothing stays held between passes.
+ * device, across stage flushes within an SQ's batch. The end of each SQ's
+ * batch (and of the pass) stands for the device's compression timer:
+ * every CQ the batch staged completions for is written and flushed (open
+ * session or enhanced mini-CQE array closed), so nothing stays held
+ * between batches nor after emu_net_lock is released.
  *
  * CPU. The thread is created by whichever thread makes the first queue
  * ready and would inherit its CPU set; it is pinned on purpose to the CPU
@@ -202,10 +203,15 @@ emu_engine_cq_write(struct emu_cq *cq, int final)
 }
 
 /*
- * Write what the CQs of the pass have staged so far, sessions kept open:
+ * Write what the CQs of the pass have staged so far, open sessions closed:
  * called after each SQ's batch, so the consumer sees the completions of
  * one SQ while the engine executes the next one's WQEs (in a forwarding
  * run the RX CQEs of one port then do not wait for the other port's TX).
+ * On a compressed CQ the end of an SQ's batch is the compression timer:
+ * a session left open until the end of the pass kept a forwarding run's
+ * received packets from the consumer while the engine went on with the
+ * other port's WQEs, and testpmd forwarded less with compression than
+ * without (9.5 against 10.2 Mpps, same sitting; 11.5-12.2 once closed).
  */
 static void
 emu_engine_pass_write(void)
@@ -213,7 +219,7 @@ emu_engine_pass_write(void)
 	struct emu_cq *cq;
 
 	for (cq = emu_pass_cqs; cq != NULL; cq = cq->pass_next)
-		emu_engine_cq_write(cq, 0);
+		emu_engine_cq_write(cq, 1);
 }
 
 void

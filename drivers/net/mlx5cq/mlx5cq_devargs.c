@@ -161,6 +161,7 @@ mlx5cq_devarg(const char *key, const char *value, void *opaque)
 	if (strcmp(key, "cqe_comp") == 0) {
 		ret = mlx5cq_lookup(key, value, mlx5cq_comps, &v);
 		a->cqe_comp = v;
+		a->cqe_comp_set = 1;
 		return ret;
 	}
 	if (strcmp(key, "cqe_comp_layout") == 0) {
@@ -227,6 +228,10 @@ mlx5cq_devargs_parse(const char *params, struct mlx5cq_devargs *args)
 	strcpy(args->dev, "emu");
 	args->cq_path = RTE_MLX5CQ_PATH_AUTO;
 	args->cqe_size = 64;
+	/* As DPDK's net/mlx5 (rxq_cqe_comp_en): RX CQE compression on, HASH
+	 * mini-CQEs, unless the device cannot (mlx5cq_device.c).
+	 */
+	args->cqe_comp = RTE_MLX5CQ_COMP_HASH;
 	args->rx_vec_en = 1;
 	args->mr_ext_memseg_en = 1;
 	args->tx_comp_thresh = MLX5CQ_TX_COMP_THRESH_DEFAULT;

@@ -76,12 +76,15 @@ mlx5cq_default_mac(struct rte_ether_addr *mac)
  * The CQ devargs against the device: make (and destroy at once) one CQ
  * with the attributes of the RX queues and one with those of the TX
  * queues, so that a combination the device or the path cannot have fails
- * the probe, with the devargs named, instead of the port start.
+ * the probe, with the devargs named, instead of the port start. Without
+ * cqe_comp, RX CQs compress with HASH mini-CQEs when the device can make
+ * such CQs with the other devargs, and do not compress otherwise (as
+ * DPDK's net/mlx5 turns rxq_cqe_comp_en off where the device lacks it).
  */
 static int
 mlx5cq_device_check_cq_args(struct mlx5cq_priv *priv, const char *name)
 {
-	const struct mlx5cq_devargs *a = &priv->args;
+	struct mlx5cq_devargs *a = &priv->args;
 	struct rte_mlx5cq_attr attr;
 	struct rte_mlx5cq *cq;
 	int rx;
@@ -90,6 +93,17 @@ mlx5cq_device_check_cq_args(struct mlx5cq_priv *priv, const char *name)
 		mlx5cq_cq_attr_fill(priv, &attr, MLX5CQ_DESC_MIN, SOCKET_ID_ANY,
 				    rx);
 		cq = rte_mlx5cq_create(priv->cqdev, &attr);
+		if (cq == NULL && rx && !a->cqe_comp_set && a->cqe_comp != 0 &&
+		    a->cqe_comp_layout == RTE_MLX5CQ_COMP_LAYOUT_BASIC &&
+		    rte_errno == EOPNOTSUPP) {
+			PMD_LOG(INFO, "%s: RX CQE compression off (the device "
+				"cannot make compressed RX CQs with these "
+				"devargs: %s)", name, rte_strerror(rte_errno));
+			a->cqe_comp = 0;
+			mlx5cq_cq_attr_fill(priv, &attr, MLX5CQ_DESC_MIN,
+					    SOCKET_ID_ANY, rx);
+			cq = rte_mlx5cq_create(priv->cqdev, &attr);
+		}
 		if (cq == NULL) {
 			PMD_LOG(ERR, "%s: devargs cq_path=%s cqe_size=%u "
 				"cqe_pad=%u cqe_comp=%s cqe_comp_layout=%s: "

@@ -105,6 +105,7 @@ struct mlx5cq_devargs {
 	uint16_t cqe_size; /* 64 or 128. */
 	uint8_t cqe_pad;
 	uint8_t cqe_comp; /* RTE_MLX5CQ_COMP_* bit or 0. */
+	uint8_t cqe_comp_set; /* cqe_comp given (else HASH if the device can). */
 	uint8_t cqe_comp_layout;
 	uint8_t rx_vec_en; /* SIMD stores on the RX burst (default 1). */
 	/* Chunks in one VA-contiguous area of DPDK memory: one region. */

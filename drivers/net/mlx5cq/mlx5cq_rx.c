@@ -781,13 +781,26 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		rq_ci += got;
 		done += got;
 	}
-	/* Something is there: ask for the burst's mbuf headers before the
-	 * CQEs are read, so both kinds of misses overlap (without sessions
-	 * read in place: a session's decode asks for its own).
-	 */
-	pf = rxq->zip_fmt == 0 && done == 0 && rte_mlx5cq_ready(cq);
-	if (pf)
-		mlx5cq_rx_prefetch_elts(rxq, rq_ci, n);
+	if (done == 0) {
+		/* An empty CQ costs one load of the owner byte at the
+		 * consumer index: no read of the entries after it, which
+		 * the device has yet to write.
+		 */
+		if (!rte_mlx5cq_ready(cq)) {
+			rte_mlx5cq_advance(cq, 0);
+			return 0;
+		}
+		/* Something is there: ask for the burst's mbuf headers
+		 * before the CQEs are read, so both kinds of misses overlap
+		 * (without sessions read in place: a session's decode asks
+		 * for its own).
+		 */
+		pf = rxq->zip_fmt == 0;
+		if (pf)
+			mlx5cq_rx_prefetch_elts(rxq, rq_ci, n);
+	} else {
+		pf = 0;
+	}
 	while (done < n) {
 		/* Plain receive CQEs (one compare each), else any kind. */
 		got = rte_mlx5cq_peek_op(cq, n - done, RTE_MLX5CQ_OP_RESP_SEND);
