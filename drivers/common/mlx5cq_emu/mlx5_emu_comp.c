@@ -88,6 +88,17 @@
 #define EMU_ENH_MINIS_MAX 7 /* Enhanced layout: bytes 0..55. */
 #define EMU_CQE_FORMAT_COMPRESSED (3u << 2)
 
+/*
+ * What a completion must share with a title to join it: the bytes of the
+ * image a mini-CQE does not carry (comp_mask()), as eight 64-bit words
+ * of a mask and the title's values under it, made once per title so that
+ * a join test is eight compares.
+ */
+struct emu_comp_key {
+	uint64_t keep[8];
+	uint64_t val[8];
+};
+
 struct emu_comp {
 	uint32_t max; /* Session limit. */
 	/* Basic layout: the open session. */
@@ -96,6 +107,7 @@ struct emu_comp {
 	uint8_t op; /* Opcode and se bits of the title. */
 	uint8_t cyc; /* Session of a cyclic RQ (EMU_POST_CYCLIC_RQ). */
 	uint8_t title[64]; /* Image of completion 0. */
+	struct emu_comp_key key; /* Of title. */
 	uint8_t *minis; /* max mini-CQEs. */
 	/* Enhanced layout. */
 	uint8_t etitle_valid;
@@ -103,6 +115,7 @@ struct emu_comp {
 	uint8_t eop;
 	uint8_t ecyc;
 	uint8_t etitle[64];
+	struct emu_comp_key ekey; /* Of etitle. */
 	uint32_t ecount; /* Minis written after the title. */
 	uint32_t an; /* Minis in the open array. */
 	uint8_t arr[EMU_ENH_MINIS_MAX * EMU_MINI_SZ];
@@ -190,6 +203,25 @@ comp_mask(const struct emu_cq *cq, int req, const uint8_t in[64],
 	}
 }
 
+/* The join key of a title (kind req) on this CQ. */
+static void
+comp_key_make(const struct emu_cq *cq, int req, const uint8_t title[64],
+	      struct emu_comp_key *k)
+{
+	uint8_t ones[64], m[64];
+	unsigned int w;
+
+	memset(ones, 0xff, sizeof(ones));
+	comp_mask(cq, req, ones, m);
+	memcpy(k->keep, m, sizeof(k->keep));
+	for (w = 0; w < 8; w++) {
+		uint64_t x;
+
+		memcpy(&x, title + 8 * w, sizeof(x));
+		k->val[w] = x & k->keep[w];
+	}
+}
+
 static int
 cpl_is_err(const struct mlx5_emu_cpl *cpl)
 {
@@ -212,17 +244,19 @@ comp_can_start(const struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 }
 
 /*
- * Completion img may join title as its completion number pos (0 = the
- * title itself in the basic layout; 1.. after the title in the enhanced).
+ * Completion img may join title (its join key: comp_key_make()) as its
+ * completion number pos (0 = the title itself in the basic layout; 1..
+ * after the title in the enhanced).
  */
 static int
 comp_can_join(const struct emu_cq *cq, const uint8_t title[64],
-	      uint8_t title_op, int title_req, const struct mlx5_emu_cpl *cpl,
-	      const uint8_t img[64], uint8_t op, uint32_t pos, int title_cyc,
-	      int cyc)
+	      const struct emu_comp_key *key, uint8_t title_op, int title_req,
+	      const struct mlx5_emu_cpl *cpl, const uint8_t img[64], uint8_t op,
+	      uint32_t pos, int title_cyc, int cyc)
 {
-	uint8_t a[64], b[64];
 	int req = cpl->kind == MLX5_EMU_CPL_REQ;
+	uint64_t d = 0;
+	unsigned int w;
 
 	if (!comp_can_start(cq, cpl, img) || req != title_req ||
 	    op != title_op || cyc != title_cyc)
@@ -238,9 +272,14 @@ comp_can_join(const struct emu_cq *cq, const uint8_t title[64],
 		     cq->mini_cqe_res_format == MLX5_CQE_RESP_FORMAT_CSUM) &&
 	    img_be16(img + 60) != (uint16_t)(img_be16(title + 60) + pos))
 		return 0;
-	comp_mask(cq, req, title, a);
-	comp_mask(cq, req, img, b);
-	return memcmp(a, b, 64) == 0;
+	/* Same kind as the title: the title's key applies to img. */
+	for (w = 0; w < 8; w++) {
+		uint64_t x;
+
+		memcpy(&x, img + 8 * w, sizeof(x));
+		d |= (x & key->keep[w]) ^ key->val[w];
+	}
+	return d == 0;
 }
 
 /* The mini-CQE of a completion image. */
@@ -338,6 +377,7 @@ comp_enh_close(struct emu_cq *cq)
 		/* A lone completion: regular CQE, the new title. */
 		emu_cqe_emit(cq, c->a0img, c->a0op);
 		memcpy(c->etitle, c->a0img, 64);
+		comp_key_make(cq, c->ereq, c->a0img, &c->ekey);
 		c->eop = c->a0op;
 		c->ecount = 0;
 		emu_ev_written(cq, 1, op_se(c->a0op));
@@ -388,8 +428,8 @@ comp_add_basic(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 	int req = cpl->kind == MLX5_EMU_CPL_REQ;
 
 	if (c->n > 0 && c->n < c->max &&
-	    comp_can_join(cq, c->title, c->op, c->req, cpl, img, op, c->n,
-			  c->cyc, cyc) &&
+	    comp_can_join(cq, c->title, &c->key, c->op, c->req, cpl, img, op,
+			  c->n, c->cyc, cyc) &&
 	    emu_cq_room(cq, c->n + 1) >= c->n + 1) {
 		comp_mini(cq, req, cyc, img, c->minis + c->n * EMU_MINI_SZ);
 		c->n++;
@@ -403,6 +443,7 @@ comp_add_basic(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 	if (emu_cq_room(cq, 1) == 0)
 		return overrun ? emu_cq_overrun(cq) : 0;
 	memcpy(c->title, img, 64);
+	comp_key_make(cq, req, img, &c->key);
 	c->op = op;
 	c->req = (uint8_t)req;
 	c->cyc = (uint8_t)cyc;
@@ -421,8 +462,8 @@ comp_add_enhanced(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 	int ret;
 
 	if (c->etitle_valid && pos <= c->max &&
-	    comp_can_join(cq, c->etitle, c->eop, c->ereq, cpl, img, op, pos,
-			  c->ecyc, cyc) &&
+	    comp_can_join(cq, c->etitle, &c->ekey, c->eop, c->ereq, cpl, img,
+			  op, pos, c->ecyc, cyc) &&
 	    emu_cq_room(cq, c->an + 1) >= c->an + 1) {
 		if (c->an == 0) {
 			memcpy(c->a0img, img, 64);
@@ -439,6 +480,7 @@ comp_add_enhanced(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 	if (ret == 1) {
 		c->etitle_valid = (uint8_t)comp_can_start(cq, cpl, img);
 		memcpy(c->etitle, img, 64);
+		comp_key_make(cq, req, img, &c->ekey);
 		c->eop = op;
 		c->ereq = (uint8_t)req;
 		c->ecyc = (uint8_t)cyc;
