@@ -255,7 +255,6 @@ comp_can_join(const struct emu_cq *cq, const uint8_t title[64],
 	      uint32_t pos, int title_cyc, int cyc)
 {
 	int req = cpl->kind == MLX5_EMU_CPL_REQ;
-	uint64_t d = 0;
 	unsigned int w;
 
 	if (!comp_can_start(cq, cpl, img) || req != title_req ||
@@ -272,14 +271,20 @@ comp_can_join(const struct emu_cq *cq, const uint8_t title[64],
 		     cq->mini_cqe_res_format == MLX5_CQE_RESP_FORMAT_CSUM) &&
 	    img_be16(img + 60) != (uint16_t)(img_be16(title + 60) + pos))
 		return 0;
-	/* Same kind as the title: the title's key applies to img. */
+	/*
+	 * Same kind as the title: the title's key applies to img. Eight
+	 * 8-byte loads, as emu_cqe_build() stores the image (the early exit
+	 * keeps the compiler from making them 16-byte loads, which the store
+	 * queue could not serve).
+	 */
 	for (w = 0; w < 8; w++) {
 		uint64_t x;
 
 		memcpy(&x, img + 8 * w, sizeof(x));
-		d |= (x & key->keep[w]) ^ key->val[w];
+		if ((x & key->keep[w]) != key->val[w])
+			return 0;
 	}
-	return d == 0;
+	return 1;
 }
 
 /* The mini-CQE of a completion image. */
