@@ -275,13 +275,14 @@ prx_case_match(const char *name, const char *only)
 	return strncmp(name, only, n) == 0;
 }
 
+/* 16 chunks as 16 memory regions (the refill's lkey table). */
+#define PRX_16MR "mr_ext_memseg_en=0"
+
 /*
  * The PMD RX table (also printed by perf); only: the cases whose name
  * starts with it, or the one case it names when it ends with '$' (NULL:
  * all). 0, or 1 on a failure.
  */
-/* 16 chunks as 16 memory regions (the refill's lkey table). */
-#define PRX_16MR "mr_ext_memseg_en=0"
 
 int
 test_cq_perf_rx_table(unsigned int reps, const char *only)

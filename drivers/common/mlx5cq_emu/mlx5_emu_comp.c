@@ -381,8 +381,8 @@ comp_enh_close(struct emu_cq *cq)
 	if (n == 1) {
 		/* A lone completion: regular CQE, the new title. */
 		emu_cqe_emit(cq, c->a0img, c->a0op);
+		/* Its key is the title's: it joined it (same masked bytes). */
 		memcpy(c->etitle, c->a0img, 64);
-		comp_key_make(cq, c->ereq, c->a0img, &c->ekey);
 		c->eop = c->a0op;
 		c->ecount = 0;
 		emu_ev_written(cq, 1, op_se(c->a0op));

@@ -750,7 +750,7 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	uint16_t done = 0, out = 0, got, nr;
 	uint64_t bytes = 0, len;
 	struct rx_reps r;
-	int polled = 0, pf;
+	int polled = 0, pf = 0;
 
 	if (unlikely(!rxq->started))
 		return 0;
@@ -798,8 +798,6 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		pf = rxq->zip_fmt == 0;
 		if (pf)
 			mlx5cq_rx_prefetch_elts(rxq, rq_ci, n);
-	} else {
-		pf = 0;
 	}
 	while (done < n) {
 		/* Plain receive CQEs (one compare each), else any kind. */
