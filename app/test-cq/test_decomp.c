@@ -179,8 +179,9 @@ gen_mini(unsigned int fmt, uint32_t j, uint8_t *m)
 #define SESS_MAX 64
 
 /*
- * One case: regular CQE at ci0, session of count at ci0 + 1, then a
- * regular CQE (or an error CQE), polled in bursts of burst.
+ * One case: regular CQE at ci0, session of count at ci0 + 1 (at ci0 with
+ * no_lead), then a regular CQE (or an error CQE), polled in bursts of
+ * burst by the CQ's default poll implementation (vec 0) or by vec - 1.
  */
 struct sess_case {
 	unsigned int fmt;
@@ -191,6 +192,8 @@ struct sess_case {
 	uint16_t burst;
 	uint8_t title_op;
 	uint8_t after_op; /* opcode of the CQE after the session */
+	uint8_t no_lead; /* no regular CQE before the session */
+	uint8_t vec; /* enum rte_mlx5cq_vec + 1, 0: the default */
 };
 
 /*
@@ -225,20 +228,26 @@ run_session(const struct sess_case *sc)
 	uint8_t minis[SESS_MAX][8];
 	struct rte_mlx5cq_cpl exp[SESS_MAX + 2], got[SESS_MAX + 2];
 	struct img_cqe first, title, after;
-	uint32_t j, t_idx = sc->ci0 + 1, end = t_idx + sc->count;
-	uint32_t total = sc->count + 2, n = 0, polls = 0;
+	const uint32_t lead = sc->no_lead ? 0 : 1;
+	uint32_t j, t_idx = sc->ci0 + lead, end = t_idx + sc->count;
+	uint32_t total = lead + sc->count + 1, n = 0, polls = 0;
 	uint8_t before_hole[64], own[SESS_MAX];
 	uint32_t hole = t_idx + 2;
 
 	TEST_ASSERT_SUCCESS(hand_cq_init(&h, sc->log_n, sc->stride,
 					 (uint8_t)(sc->fmt + 1), sc->ci0),
 			    "fixture");
+	if (sc->vec)
+		TEST_ASSERT_SUCCESS(rte_mlx5cq_vec_set(h.cq,
+					(enum rte_mlx5cq_vec)(sc->vec - 1)),
+				    "poll %u", sc->vec - 1);
 	memset(&first, 0, sizeof(first));
 	first.opcode = sc->title_op;
 	first.byte_cnt = 77;
 	first.wqe_counter = 0x00ff;
 	first.sop_drop_qpn = 0x00abcdef;
-	hand_put(&h, sc->ci0, &first);
+	if (lead)
+		hand_put(&h, sc->ci0, &first);
 	title_img(&title, sc->title_op);
 	for (j = 0; j < sc->count; j++)
 		gen_mini(sc->fmt, j, minis[j]);
@@ -255,10 +264,11 @@ run_session(const struct sess_case *sc)
 	after.sop_drop_qpn = 0x0a00abcd;
 	after.byte_cnt = 99;
 	hand_put(&h, end, &after);
-	expect_img_record(&first, &exp[0]);
+	if (lead)
+		expect_img_record(&first, &exp[0]);
 	for (j = 0; j < sc->count; j++)
 		exp_mini(sc->fmt, &title, minis[j],
-			 (uint16_t)(title.wqe_counter + j), &exp[1 + j]);
+			 (uint16_t)(title.wqe_counter + j), &exp[lead + j]);
 	expect_img_record(&after, &exp[total - 1]);
 	memset(got, 0xcc, sizeof(got));
 	while (n < total) {
@@ -270,14 +280,24 @@ run_session(const struct sess_case *sc)
 		TEST_ASSERT_EQUAL(r, want, "%s: burst %u at %u gave %u",
 				  fmt_name[sc->fmt], want, n, r);
 		n += r;
-		/* The consumer index stays at the title inside the session. */
-		if (n >= 2 && n < total - 1) {
+		/*
+		 * The consumer index stays at the title inside the session;
+		 * the doorbell record holds it (0, never written, when the
+		 * session came first).
+		 */
+		if (n >= lead + 1 && n < total - 1) {
 			TEST_ASSERT_EQUAL(h.cq->ci, t_idx, "ci %u inside the"
 					  " session (title %u)", h.cq->ci,
 					  t_idx);
-			TEST_CHECK(check_dbrec(n == 1 ? sc->ci0 + 1 : t_idx));
-			TEST_CHECK(check_open_inv(&h, t_idx, sc->count, n - 1,
-						  own));
+			TEST_CHECK(check_dbrec(lead ? t_idx : 0));
+			TEST_CHECK(check_open_inv(&h, t_idx, sc->count,
+						  n - lead, own));
+		}
+		/* A burst that ends with the session publishes its end. */
+		if (n == lead + sc->count) {
+			TEST_ASSERT_EQUAL(h.cq->ci, end, "ci %u after the"
+					  " session (end %u)", h.cq->ci, end);
+			TEST_CHECK(check_dbrec(end));
 		}
 		TEST_ASSERT(polls < 4 * total, "no progress");
 	}
@@ -349,6 +369,74 @@ test_decomp_formats(void)
 						return TEST_FAILED;
 					}
 				}
+	return TEST_SUCCESS;
+}
+
+/*
+ * Sessions that start a burst, polled in bursts of whole arrays (8, 16,
+ * 32, 64 mini-CQEs) or not (7, 9), by every poll implementation this CPU
+ * and the EAL allow: the AVX2 poll opens a session longer than the burst
+ * in place and makes the next bursts of it in a small frame (64 B
+ * entries, no wrap), everything else in its general loop; the records,
+ * the consumer index and doorbell record, the invalidation and the
+ * counters must be those of the file comment's layout whatever the path.
+ * 128 B entries and sessions across the ring's end too.
+ */
+/*
+ * One case of test_decomp_lead_title(): poll implementation v, format f,
+ * place w (0: 64 B entries, 1: 128 B, 2: 64 B, title at entry 100 of 128
+ * in pass 1, so longer sessions cross the ring's end).
+ */
+static int
+lead_title_case(unsigned int v, unsigned int f, unsigned int w,
+		uint16_t burst, uint32_t count, uint8_t title_op)
+{
+	struct sess_case sc;
+
+	memset(&sc, 0, sizeof(sc));
+	sc.fmt = f;
+	sc.stride = w == 1 ? 128 : 64;
+	sc.log_n = 7;
+	sc.ci0 = w == 2 ? 128 + 100 : 3;
+	sc.count = count;
+	sc.burst = burst;
+	sc.title_op = title_op;
+	sc.after_op = 2;
+	sc.no_lead = 1;
+	sc.vec = (uint8_t)(v + 1);
+	if (run_session(&sc) != TEST_SUCCESS) {
+		printf("  %s: format %s stride %u title %u burst %u count %u"
+		       " opcode %u\n",
+		       rte_mlx5cq_vec_name((enum rte_mlx5cq_vec)v),
+		       fmt_name[f], sc.stride, sc.ci0, burst, count,
+		       title_op);
+		return TEST_FAILED;
+	}
+	return TEST_SUCCESS;
+}
+
+static int
+test_decomp_lead_title(void)
+{
+	static const uint16_t bursts[] = { 8, 16, 32, 64, 7, 9 };
+	static const uint32_t counts[] = { 2, 8, 9, 16, 17, 24, 33, 63, 64 };
+	unsigned int v, f, b, c, w;
+
+	/*
+	 * Every implementation up to the best one (x86: SSE4.2 is there
+	 * when AVX2 is). Requester titles (opcode 0: requester mini-CQEs)
+	 * in every other HASH case.
+	 */
+	for (v = 0; v <= (unsigned int)rte_mlx5cq_vec_best(); v++)
+		for (f = 0; f < 5; f++)
+			for (w = 0; w < 3; w++)
+				for (b = 0; b < RTE_DIM(bursts); b++)
+					for (c = 0; c < RTE_DIM(counts); c++)
+						TEST_CHECK(lead_title_case(v,
+							f, w, bursts[b],
+							counts[c],
+							f == F_HASH && c % 2 ?
+							0 : 2));
 	return TEST_SUCCESS;
 }
 
@@ -1144,6 +1232,7 @@ static struct unit_test_suite decomp_suite = {
 	.suite_name = "decomp",
 	.unit_test_cases = {
 		TEST_CASE_ST(NULL, decomp_teardown, test_decomp_formats),
+		TEST_CASE_ST(NULL, decomp_teardown, test_decomp_lead_title),
 		TEST_CASE_ST(NULL, decomp_teardown, test_decomp_wrap),
 		TEST_CASE_ST(NULL, decomp_teardown, test_decomp_error_after),
 		TEST_CASE_ST(NULL, decomp_teardown, test_decomp_invalid_after),
