@@ -548,37 +548,30 @@ mlx5cq_zip_whole_avx2(const struct zg_masks *g, volatile const uint8_t *c,
 }
 
 /*
- * From an owned compressed CQE at c, up to left entries (none past the
- * ring's end, parity par): the basic-layout sessions that fit
- * (mlx5cq_zip_whole_avx2()) and the runs of plain CQEs between them
- * (mlx5cq_fast_run_avx2()), in a loop that holds only pointers and
- * counts: the consumer index, the ring's geometry and the burst's place
- * stay outside it (they had been spilled to the stack and reloaded around
- * every session). Returns the number of entries consumed, one record
- * each; it stops at anything else.
+ * From c, up to left entries (none past the ring's end, parity par): the
+ * runs of plain CQEs (mlx5cq_fast_run_avx2()) and the basic-layout
+ * sessions that fit (mlx5cq_zip_whole_avx2(); g: the masks of the CQ's
+ * format, NULL without compression) among them, in a loop that holds only
+ * pointers and counts: the consumer index, the ring's geometry and the
+ * burst's place stay outside it (they had been spilled to the stack and
+ * reloaded around every session). Returns the number of entries
+ * consumed, one record each (sessions counted); it stops at anything
+ * else, the entry there untouched.
  */
 static __rte_always_inline uint32_t
-mlx5cq_fast_seg_avx2(struct rte_mlx5cq *cq, volatile const uint8_t *c,
-		     unsigned int shift, struct rte_mlx5cq_cpl *r,
-		     uint32_t left, unsigned int par)
+mlx5cq_seg_loop_avx2(struct rte_mlx5cq *cq, const struct zg_masks *g,
+		     volatile const uint8_t *c, unsigned int shift,
+		     struct rte_mlx5cq_cpl *r, uint32_t left,
+		     unsigned int par)
 {
-	const struct zg_masks *g = zg_by_comp[cq->comp &
-					      RTE_MLX5CQ_COMP_FORMAT_MASK];
 	uint32_t k = 0, s, sessions = 0, minis = 0;
 	uint8_t oo = c[RTE_MLX5CQ_CQE_OP_OWN];
 
-	/*
-	 * No compression on the CQ: mlx5cq_zip_open() logs it; a session
-	 * longer than the burst: opened, mlx5cq_zip_burst_avx2().
-	 */
-	if (g == NULL ||
-	    rte_mlx5cq__be32(c, RTE_MLX5CQ_CQE_BYTE_CNT) > left)
-		return 0;
 	for (;;) {
 		if (((oo >> 2) & 3) != RTE_MLX5CQ_FORMAT_COMPRESSED) {
 			s = mlx5cq_fast_run64_avx2(c, shift, r, left - k, par);
 		} else {
-			if ((oo ^ par) & 1)
+			if (((oo ^ par) & 1) || g == NULL)
 				break;
 			rte_io_rmb();
 			s = mlx5cq_zip_whole_avx2(g, c, shift, oo, r, left - k);
@@ -603,6 +596,28 @@ mlx5cq_fast_seg_avx2(struct rte_mlx5cq *cq, volatile const uint8_t *c,
 	return k;
 }
 
+/*
+ * MLX5CQ_FAST_SEG of the general loop: from an owned compressed CQE at c
+ * whose session fits in left entries, mlx5cq_seg_loop_avx2().
+ */
+static __rte_always_inline uint32_t
+mlx5cq_fast_seg_avx2(struct rte_mlx5cq *cq, volatile const uint8_t *c,
+		     unsigned int shift, struct rte_mlx5cq_cpl *r,
+		     uint32_t left, unsigned int par)
+{
+	const struct zg_masks *g = zg_by_comp[cq->comp &
+					      RTE_MLX5CQ_COMP_FORMAT_MASK];
+
+	/*
+	 * No compression on the CQ: mlx5cq_zip_open() logs it; a session
+	 * longer than the burst: opened, mlx5cq_zip_burst_avx2().
+	 */
+	if (g == NULL ||
+	    rte_mlx5cq__be32(c, RTE_MLX5CQ_CQE_BYTE_CNT) > left)
+		return 0;
+	return mlx5cq_seg_loop_avx2(cq, g, c, shift, r, left, par);
+}
+
 /* The general loop (mlx5cq_poll_fast.h), behind mlx5cq_poll_fast_avx2(). */
 static __rte_noinline uint16_t
 mlx5cq_poll_any_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
@@ -613,6 +628,58 @@ mlx5cq_poll_any_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 #define MLX5CQ_FAST_SEG mlx5cq_fast_seg_avx2
 #define MLX5CQ_FAST_ZIP_BURST mlx5cq_zip_burst_avx2
 #include "mlx5cq_poll_fast.h"
+
+/*
+ * A burst on 64 B entries with no session open: mlx5cq_seg_loop_avx2()
+ * from the consumer index to the burst's end or the ring's, then the
+ * burst published (counters, consumer index and doorbell record after
+ * the barrier, the prefetch of the next burst's lines) when it stopped at
+ * the burst's end or at an entry software does not own. Anything else
+ * (the ring's end, an error CQE, a session longer than the rest of the
+ * burst, a malformed one) goes on in the general loop with the records
+ * made so far, unpublished.
+ */
+static __rte_noinline uint16_t
+mlx5cq_poll_lean_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
+		      uint16_t n)
+{
+	const uint32_t ci = cq->ci, mask = cq->mask, idx = ci & mask;
+	const unsigned int log_n = cq->log_n;
+	const uint32_t room = RTE_MIN((uint32_t)n, mask + 1 - idx);
+	volatile const uint8_t *c = cq->ring + cq->cqe_off +
+				    ((size_t)idx << 6);
+	uint32_t k, j;
+
+	k = mlx5cq_seg_loop_avx2(cq, zg_by_comp[cq->comp &
+					       RTE_MLX5CQ_COMP_FORMAT_MASK],
+				 c, 6, cpl, room, (ci >> log_n) & 1);
+	if (k == n) {
+		volatile const uint8_t *p = c + ((size_t)n << 6);
+
+		cq->polls++;
+		cq->completions += n;
+		rte_mlx5cq__update_ci(cq, ci + n);
+		/* mlx5cq_poll_fast.h: the next burst's first lines. */
+		if (idx + n + 8 <= mask + 1) {
+			for (j = 0; j < 8; j++)
+				MLX5CQ_PREFETCH(p + 64 * j);
+		}
+		return n;
+	}
+	if (k < room && !rte_mlx5cq__sw_owned(c[((size_t)k << 6) +
+						 RTE_MLX5CQ_CQE_OP_OWN],
+					       ci + k, log_n)) {
+		cq->polls++;
+		if (k) {
+			cq->completions += k;
+			rte_mlx5cq__update_ci(cq, ci + k);
+		} else {
+			cq->empty_polls++;
+		}
+		return (uint16_t)k;
+	}
+	return mlx5cq_poll_any_avx2(cq, cpl, n, (uint16_t)k);
+}
 
 /*
  * A burst (n a multiple of 8, 64 B entries) that an open basic-layout
@@ -727,18 +794,16 @@ mlx5cq_sess_open_avx2(struct rte_mlx5cq *cq, volatile const uint8_t *c,
 
 /*
  * The AVX2 fast poll (mlx5cq_poll_fast[]; rte_mlx5cq_poll_slow() sends
- * only basic-layout CQs without the lock here). Bursts that a session
- * longer than the burst fills, its first turn (mlx5cq_sess_open_avx2())
- * and the next ones (mlx5cq_sess_turn_avx2()), are made in small frames;
- * everything else goes to the general loop. On HASH sessions of 64 in
- * bursts of 32 the general loop's frame (its inlined runs and whole
- * sessions keep the CQ's geometry on the stack), its calls and its
- * end-of-burst prefetch at the title had cost about 290 instructions a
- * burst, more than the 250 of the records themselves (callgrind); with
- * the two paths here a warm 1K ring went from 2.38 to 1.97 cycles per
- * completion. A CQ without compression pays one test of rte_mlx5cq.comp;
- * a compressed one whose burst starts at anything else, about 20
- * instructions.
+ * only basic-layout CQs without the lock here), on 64 B entries: bursts
+ * that a session longer than the burst fills, its first turn
+ * (mlx5cq_sess_open_avx2()) and the next ones (mlx5cq_sess_turn_avx2()),
+ * and the other bursts of plain CQEs and whole sessions
+ * (mlx5cq_poll_lean_avx2()) are made in small frames; the rest, and
+ * 128 B entries, in the general loop. On HASH sessions of 64 in bursts
+ * of 32 the general loop's frame (its inlined runs and whole sessions
+ * keep the CQ's geometry on the stack), its calls and its end-of-burst
+ * prefetch at the title had cost about 290 instructions a burst, more
+ * than the 250 of the records themselves (callgrind).
  */
 uint16_t
 mlx5cq_poll_fast_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
@@ -753,21 +818,25 @@ mlx5cq_poll_fast_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 	 * ymm registers only for the bursts they take. n a multiple of 8:
 	 * whole arrays, so each turn starts at an array's start.
 	 */
-	if (cq->comp == 0 || done != 0 || (n & 7) != 0 || n == 0 ||
-	    cq->stride_shift != 6)
+	if (done != 0 || n == 0 || cq->stride_shift != 6)
 		return mlx5cq_poll_any_avx2(cq, cpl, n, done);
-	if (cq->slow & RTE_MLX5CQ_SLOW_SESSION)
+	if (cq->slow & RTE_MLX5CQ_SLOW_SESSION) {
+		if ((n & 7) != 0)
+			return mlx5cq_poll_any_avx2(cq, cpl, n, 0);
 		return mlx5cq_sess_turn_avx2(cq, MLX5CQ_ZIP(cq), cpl, n);
+	}
+	if (cq->comp == 0 || (n & 7) != 0)
+		return mlx5cq_poll_lean_avx2(cq, cpl, n);
 	c = rte_mlx5cq__cqe(cq, cq->ci);
 	oo = c[RTE_MLX5CQ_CQE_OP_OWN];
 	/* An owned compressed CQE whose session outlasts the burst. */
 	if (((oo >> 2) & 3) != RTE_MLX5CQ_FORMAT_COMPRESSED ||
 	    ((oo ^ (cq->ci >> cq->log_n)) & 1) != 0)
-		return mlx5cq_poll_any_avx2(cq, cpl, n, 0);
+		return mlx5cq_poll_lean_avx2(cq, cpl, n);
 	rte_io_rmb();
 	cnt = rte_mlx5cq__be32(c, RTE_MLX5CQ_CQE_BYTE_CNT);
 	if (cnt <= n)
-		return mlx5cq_poll_any_avx2(cq, cpl, n, 0);
+		return mlx5cq_poll_lean_avx2(cq, cpl, n);
 	return mlx5cq_sess_open_avx2(cq, c, oo, cnt, cpl, n);
 }
 
