@@ -549,12 +549,12 @@ mlx5cq_zip_whole_avx2(const struct zg_masks *g, volatile const uint8_t *c,
 
 /*
  * From c, up to left entries (none past the ring's end, parity par): the
- * runs of plain CQEs (mlx5cq_fast_run_avx2()) and the basic-layout
- * sessions that fit (mlx5cq_zip_whole_avx2(); g: the masks of the CQ's
- * format, NULL without compression) among them, in a loop that holds only
- * pointers and counts: the consumer index, the ring's geometry and the
- * burst's place stay outside it (they had been spilled to the stack and
- * reloaded around every session). Returns the number of entries
+ * runs of plain CQEs (mlx5cq_fast_run_avx2()), the error CQEs and the
+ * basic-layout sessions that fit (mlx5cq_zip_whole_avx2(); g: the masks of
+ * the CQ's format, NULL without compression) among them, in a loop that
+ * holds only pointers and counts: the consumer index, the ring's geometry
+ * and the burst's place stay outside it (they had been spilled to the
+ * stack and reloaded around every session). Returns the number of entries
  * consumed, one record each (sessions counted); it stops at anything
  * else, the entry there untouched.
  */
@@ -570,6 +570,19 @@ mlx5cq_seg_loop_avx2(struct rte_mlx5cq *cq, const struct zg_masks *g,
 	for (;;) {
 		if (((oo >> 2) & 3) != RTE_MLX5CQ_FORMAT_COMPRESSED) {
 			s = mlx5cq_fast_run64_avx2(c, shift, r, left - k, par);
+			/*
+			 * Not plain, owned, not compressed: an error CQE
+			 * (REQ_ERR, RESP_ERR), an error record, as in the
+			 * general loop.
+			 */
+			if (s == 0 && ((oo ^ par) & 1) == 0 &&
+			    (oo >> 4) != RTE_MLX5CQ_OP_INVALID) {
+				rte_io_rmb();
+				mlx5cq_decode_full(c, oo, r);
+				if (r->status != 0)
+					mlx5cq_count_error(cq, r);
+				s = 1;
+			}
 		} else {
 			if (((oo ^ par) & 1) || g == NULL)
 				break;
@@ -635,9 +648,9 @@ mlx5cq_poll_any_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
  * burst published (counters, consumer index and doorbell record after
  * the barrier, the prefetch of the next burst's lines) when it stopped at
  * the burst's end or at an entry software does not own. Anything else
- * (the ring's end, an error CQE, a session longer than the rest of the
- * burst, a malformed one) goes on in the general loop with the records
- * made so far, unpublished.
+ * (the ring's end, a session longer than the rest of the burst, a
+ * malformed one) goes on in the general loop with the records made so
+ * far, unpublished.
  */
 static __rte_noinline uint16_t
 mlx5cq_poll_lean_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
