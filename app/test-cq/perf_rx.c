@@ -283,7 +283,6 @@ prx_case_match(const char *name, const char *only)
  * starts with it, or the one case it names when it ends with '$' (NULL:
  * all). 0, or 1 on a failure.
  */
-
 int
 test_cq_perf_rx_table(unsigned int reps, const char *only)
 {

@@ -354,6 +354,47 @@ mlx5cq_zip_burst_any_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 }
 
 /*
+ * A turn of an open basic-layout session that takes want (a multiple of
+ * 8) mini-CQEs from an array's start, 64 B entries, no wrap (the caller
+ * tested it; first: the turn starts at the session's first array): the
+ * mini-CQE counter and the session's next state first (on a flushed
+ * ring, read-modify-writes after the holes' store misses waited for
+ * them), then the records and the arrays' invalidation; at the session's
+ * end its title's slot is invalidated last and the session closed.
+ * Returns 1 when it closed (the caller moves the consumer index to
+ * z->end).
+ */
+static __rte_always_inline int
+zg_turn64(struct rte_mlx5cq *cq, struct mlx5cq_zip *z,
+	  struct rte_mlx5cq_cpl *cpl, uint32_t want, int first)
+{
+	const uint32_t cnt = z->cnt, ai = z->ai, ca = z->ca, na = want / 8;
+	const uint32_t mask = cq->mask, title = z->end - cnt;
+	volatile uint8_t *ring = cq->ring + cq->cqe_off;
+	const struct zg_masks *g =
+		&zg_masks[RTE_MIN(mlx5cq_zip_format(cq, z), ZM_FORMATS - 1u)];
+	const int close = ai + want == cnt;
+	__m256i tp[ZG_STORES];
+
+	zg_templates(&z->trec, z->wqe_next, g, tp);
+	MLX5CQ_CNT(cq)->minis += want;
+	if (!close) {
+		z->ai = ai + want;
+		z->ca = mlx5cq_zip_array_at(title, ca, na);
+		z->wqe_next = (uint16_t)(z->wqe_next + want);
+	}
+	zg_arrays64(g, tp, ring + ((size_t)(ca & mask) << 6), cpl, na, first);
+	if (close) {
+		ring[((size_t)(title & mask) << 6) + RTE_MLX5CQ_CQE_OP_OWN] =
+			MLX5CQ_CQE_INVALIDATE;
+		z->cnt = 0;
+		z->ai = 0;
+		cq->slow &= ~RTE_MLX5CQ_SLOW_SESSION;
+	}
+	return close;
+}
+
+/*
  * mlx5cq_zip_burst() of the AVX2 fast poll: the common turn of an open
  * session here (from an array's start, whole arrays only, 64 B entries,
  * no wrap: a session split by the burst), the rest in
@@ -372,30 +413,11 @@ mlx5cq_zip_burst_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 	const uint32_t cnt = z->cnt, ai = z->ai, ca = z->ca;
 	const uint32_t want = RTE_MIN(cnt - ai, (uint32_t)n);
 	const uint32_t na = want / 8, mask = cq->mask, idx = ca & mask;
-	const uint32_t title = z->end - cnt;
-	const struct zg_masks *g;
-	__m256i tp[ZG_STORES];
 
 	if (unlikely((ai & 7) != 0 || na == 0 || (want & 7) != 0 ||
 		     cq->stride_shift != 6 || idx + 8 * na > mask + 1))
 		return mlx5cq_zip_burst_any_avx2(cq, cpl, n);
-	g = &zg_masks[RTE_MIN(mlx5cq_zip_format(cq, z), ZM_FORMATS - 1u)];
-	zg_templates(&z->trec, z->wqe_next, g, tp);
-	zg_arrays64(g, tp, cq->ring + cq->cqe_off + ((size_t)idx << 6), cpl,
-		    na, ca == title + 1);
-	if (ai + want == cnt) {
-		/* Closed: its title's slot is the last one to invalidate. */
-		cq->ring[cq->cqe_off + ((size_t)(title & mask) << 6) +
-			 RTE_MLX5CQ_CQE_OP_OWN] = MLX5CQ_CQE_INVALIDATE;
-		z->cnt = 0;
-		z->ai = 0;
-		cq->slow &= ~RTE_MLX5CQ_SLOW_SESSION;
-	} else {
-		z->ai = ai + want;
-		z->ca = mlx5cq_zip_array_at(title, ca, na);
-		z->wqe_next = (uint16_t)(z->wqe_next + want);
-	}
-	MLX5CQ_CNT(cq)->minis += want;
+	zg_turn64(cq, z, cpl, want, ca == z->end - cnt + 1);
 	return (uint16_t)want;
 }
 
@@ -643,35 +665,14 @@ mlx5cq_poll_any_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 #include "mlx5cq_poll_fast.h"
 
 /*
- * The lines of the eight 64 B entries from ring index at, none past the
- * ring's end (nothing when they would be): a loop of one prefetch
- * instruction, as the general loop's end-of-burst prefetch
- * (mlx5cq_poll_fast.h: unrolled, it made flushed rings twice as slow).
- */
-static __rte_always_inline void
-mlx5cq_prefetch8(volatile const uint8_t *ring, uint32_t mask, uint32_t at)
-{
-	volatile const uint8_t *p = ring + ((size_t)(at & mask) << 6);
-	uint32_t j;
-
-	if ((at & mask) + 8 > mask + 1)
-		return;
-	for (j = 0; j < 8; j++) {
-		MLX5CQ_PREFETCH(p + 64 * j);
-		/* One instruction in a loop, not eight. */
-		__asm__ volatile("" : "+r"(p));
-	}
-}
-
-/*
  * A burst on 64 B entries with no session open: mlx5cq_seg_loop_avx2()
  * from the consumer index to the burst's end or the ring's, then the
  * burst published (counters, consumer index and doorbell record after
  * the barrier, the prefetch of the next burst's lines) when it stopped at
- * the burst's end or at an entry software does not own. Anything else
- * (the ring's end, a session longer than the rest of the burst, a
- * malformed one) goes on in the general loop with the records made so
- * far, unpublished.
+ * the burst's end or, after some records, at an entry software does not
+ * own. Anything else (the ring's end, a session longer than the rest of
+ * the burst, a malformed one, nothing made) goes on in the general loop
+ * with the records made so far, unpublished.
  */
 static __rte_noinline uint16_t
 mlx5cq_poll_lean_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
@@ -695,16 +696,12 @@ mlx5cq_poll_lean_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		mlx5cq_prefetch8(cq->ring + cq->cqe_off, mask, ci + n);
 		return n;
 	}
-	if (k < room && !rte_mlx5cq__sw_owned(c[((size_t)k << 6) +
-						 RTE_MLX5CQ_CQE_OP_OWN],
-					       ci + k, log_n)) {
+	if (k != 0 && k < room &&
+	    !rte_mlx5cq__sw_owned(c[((size_t)k << 6) + RTE_MLX5CQ_CQE_OP_OWN],
+				  ci + k, log_n)) {
 		cq->polls++;
-		if (k) {
-			cq->completions += k;
-			rte_mlx5cq__update_ci(cq, ci + k);
-		} else {
-			cq->empty_polls++;
-		}
+		cq->completions += k;
+		rte_mlx5cq__update_ci(cq, ci + k);
 		return (uint16_t)k;
 	}
 	return mlx5cq_poll_any_avx2(cq, cpl, n, (uint16_t)k);
@@ -716,52 +713,34 @@ mlx5cq_poll_lean_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
  * (every path that opens a session reads some of it in the same burst;
  * a session still at its first array goes to the general loop, so the
  * arrays' loop has one variant here and fewer registers spill: 3 % on
- * HASH sessions of 64), with no wrap: the arrays decoded as
- * mlx5cq_zip_burst_avx2() does, then the burst published; a
- * session that ends with the burst is closed and the consumer index moves
- * past it (doorbell record after the barrier), with the prefetch of the
- * next burst's lines the general loop makes. Any other burst goes to
+ * HASH sessions of 64), with no wrap: zg_turn64(), as
+ * mlx5cq_zip_burst_avx2() in the general loop, then the burst published;
+ * a session that ends with the burst is closed and the consumer index
+ * moves past it (doorbell record after the barrier), with the prefetch of
+ * the next burst's lines the general loop makes. Any other burst goes to
  * the general loop.
  */
 static __rte_noinline uint16_t
 mlx5cq_sess_turn_avx2(struct rte_mlx5cq *cq, struct mlx5cq_zip *z,
 		      struct rte_mlx5cq_cpl *cpl, uint16_t n)
 {
-	const uint32_t cnt = z->cnt, ai = z->ai, ca = z->ca, na = n / 8u;
-	const uint32_t mask = cq->mask, idx = ca & mask;
-	const uint32_t title = z->end - cnt;
-	volatile uint8_t *ring = cq->ring + cq->cqe_off;
-	const struct zg_masks *g;
-	__m256i tp[ZG_STORES];
+	const uint32_t cnt = z->cnt, ai = z->ai, mask = cq->mask;
 
 	if (cnt - ai < n || (ai & 7) != 0 || ai == 0 ||
-	    idx + 8 * na > mask + 1)
+	    (z->ca & mask) + n > mask + 1)
 		return mlx5cq_poll_any_avx2(cq, cpl, n, 0);
-	g = &zg_masks[RTE_MIN(mlx5cq_zip_format(cq, z), ZM_FORMATS - 1u)];
-	zg_templates(&z->trec, z->wqe_next, g, tp);
-	/* Counters first (mlx5cq_sess_open_avx2()). */
-	MLX5CQ_CNT(cq)->minis += n;
+	/* Counters first (zg_turn64()). */
 	cq->polls++;
 	cq->completions += n;
-	zg_arrays64(g, tp, ring + ((size_t)idx << 6), cpl, na, 0);
-	if (ai + n == cnt) {
-		/* Closed: its title's slot is the last one to invalidate. */
-		ring[((size_t)(title & mask) << 6) + RTE_MLX5CQ_CQE_OP_OWN] =
-			MLX5CQ_CQE_INVALIDATE;
-		z->cnt = 0;
-		z->ai = 0;
-		cq->slow &= ~RTE_MLX5CQ_SLOW_SESSION;
+	if (zg_turn64(cq, z, cpl, n, 0)) {
+		/* Closed: the consumer index past it, after the barrier. */
 		rte_mlx5cq__update_ci(cq, z->end);
 		/*
 		 * mlx5cq_poll_fast.h: the next burst's first lines (with
 		 * four of them, the flushed 16K ring of HASH sessions of 64
 		 * went 1.43x slower).
 		 */
-		mlx5cq_prefetch8(ring, mask, z->end);
-	} else {
-		z->ai = ai + n;
-		z->ca = mlx5cq_zip_array_at(title, ca, na);
-		z->wqe_next = (uint16_t)(z->wqe_next + n);
+		mlx5cq_prefetch8(cq->ring + cq->cqe_off, mask, z->end);
 	}
 	return n;
 }

@@ -158,28 +158,8 @@ MLX5CQ_FAST_NAME(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 	 * on 128 B strides, where the same prefetch made the AVX2 poll
 	 * slower from memory (7 -> 14) for a reason not found yet.
 	 */
-	if (i == n && shift == 6) {
-		volatile const uint8_t *p = ring +
-			((size_t)(ci & mask) << shift);
-		uint32_t j;
-
-		/*
-		 * Eight lines, or up to the end of the ring. A loop of
-		 * one prefetch instruction on purpose: as eight
-		 * instructions (unrolled), the AVX2 poll of a flushed 16K
-		 * ring went from 3.7 to 7.3-7.9 cycles per completion and
-		 * the SSE poll from 4.2 to 5.4-7.1 (adjacent runs), warm
-		 * rings unchanged; the single instruction's +64 stride
-		 * seems to train the core's stride prefetcher, which then
-		 * runs on ahead of the poll.
-		 */
-		if ((ci & mask) + 8 <= mask + 1) {
-			for (j = 0; j < 8; j++)
-				MLX5CQ_PREFETCH(p + 64 * j);
-		} else {
-			MLX5CQ_PREFETCH(p);
-		}
-	}
+	if (i == n && shift == 6)
+		mlx5cq_prefetch8(ring, mask, ci);
 	mlx5cq_poll_publish_inline(cq, ci, i, stop, 1);
 	return i;
 }

@@ -430,6 +430,34 @@ mlx5cq_zip_format(const struct rte_mlx5cq *cq, const struct mlx5cq_zip *z)
 					      0, 3)
 
 /*
+ * The next burst's first lines, asked for at the end of a full burst of
+ * the fast polls (64 B entries from ring index at): eight lines, or the
+ * first one when eight would pass the ring's end. A loop of one prefetch
+ * instruction on purpose: as eight instructions (unrolled), the AVX2
+ * poll of a flushed 16K ring went from 3.7 to 7.3-7.9 cycles per
+ * completion and the SSE poll from 4.2 to 5.4-7.1, warm rings unchanged
+ * (the single instruction's +64 stride seems to train the core's stride
+ * prefetcher, which then runs on ahead of the poll); the empty asm keeps
+ * GCC from unrolling it (the AVX2 poll's open path, unrolled: 1.49x
+ * slower on that ring).
+ */
+static __rte_always_inline void
+mlx5cq_prefetch8(volatile const uint8_t *ring, uint32_t mask, uint32_t at)
+{
+	volatile const uint8_t *p = ring + ((size_t)(at & mask) << 6);
+	uint32_t j;
+
+	if ((at & mask) + 8 > mask + 1) {
+		MLX5CQ_PREFETCH(p);
+		return;
+	}
+	for (j = 0; j < 8; j++) {
+		MLX5CQ_PREFETCH(p + 64 * j);
+		__asm__ volatile("" : "+r"(p));
+	}
+}
+
+/*
  * op_own INVALIDATE in the n (7 or 8) 64 B entries from the one whose
  * op_own byte is p: an array's slot and its holes (mlx5cq_zip_array_done()).
  */
