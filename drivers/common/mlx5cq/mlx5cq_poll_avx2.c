@@ -584,7 +584,7 @@ static __rte_always_inline uint32_t
 mlx5cq_seg_loop_avx2(struct rte_mlx5cq *cq, const struct zg_masks *g,
 		     volatile const uint8_t *c, unsigned int shift,
 		     struct rte_mlx5cq_cpl *r, uint32_t left,
-		     unsigned int par)
+		     unsigned int par, uint32_t *nminis)
 {
 	uint32_t k = 0, s, sessions = 0, minis = 0;
 	uint8_t oo = c[RTE_MLX5CQ_CQE_OP_OWN];
@@ -628,6 +628,7 @@ mlx5cq_seg_loop_avx2(struct rte_mlx5cq *cq, const struct zg_masks *g,
 		MLX5CQ_CNT(cq)->sessions += sessions;
 		MLX5CQ_CNT(cq)->minis += minis;
 	}
+	*nminis = minis;
 	return k;
 }
 
@@ -647,10 +648,12 @@ mlx5cq_fast_seg_avx2(struct rte_mlx5cq *cq, volatile const uint8_t *c,
 	 * No compression on the CQ: mlx5cq_zip_open() logs it; a session
 	 * longer than the burst: opened, mlx5cq_zip_burst_avx2().
 	 */
+	uint32_t minis;
+
 	if (g == NULL ||
 	    rte_mlx5cq__be32(c, RTE_MLX5CQ_CQE_BYTE_CNT) > left)
 		return 0;
-	return mlx5cq_seg_loop_avx2(cq, g, c, shift, r, left, par);
+	return mlx5cq_seg_loop_avx2(cq, g, c, shift, r, left, par, &minis);
 }
 
 /* The general loop (mlx5cq_poll_fast.h), behind mlx5cq_poll_fast_avx2(). */
@@ -683,17 +686,27 @@ mlx5cq_poll_lean_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 	const uint32_t room = RTE_MIN((uint32_t)n, mask + 1 - idx);
 	volatile const uint8_t *c = cq->ring + cq->cqe_off +
 				    ((size_t)idx << 6);
-	uint32_t k;
+	uint32_t k, minis;
 
 	k = mlx5cq_seg_loop_avx2(cq, zg_by_comp[cq->comp &
 					       RTE_MLX5CQ_COMP_FORMAT_MASK],
-				 c, 6, cpl, room, (ci >> log_n) & 1);
+				 c, 6, cpl, room, (ci >> log_n) & 1, &minis);
 	if (k == n) {
 		cq->polls++;
 		cq->completions += n;
 		rte_mlx5cq__update_ci(cq, ci + n);
 		/* mlx5cq_poll_fast.h: the next burst's first lines. */
 		mlx5cq_prefetch8(cq->ring + cq->cqe_off, mask, ci + n);
+		/*
+		 * A burst mostly of sessions: their holes are only stored
+		 * to, and the hardware prefetcher follows loads, so eight
+		 * more lines (sessions of 8, flushed 16K ring: 1.11x the
+		 * general loop's cycles with eight, 1.00x with sixteen; on
+		 * bursts of plain CQEs the eight more cost 2-6 % warm).
+		 */
+		if (minis > n / 2u)
+			mlx5cq_prefetch8(cq->ring + cq->cqe_off, mask,
+					 ci + n + 8);
 		return n;
 	}
 	if (k != 0 && k < room &&
