@@ -9,7 +9,8 @@
  * with 16 (16 chunks, mr_ext_memseg_en=0: lkeys to write), and 16 chunks
  * in one region (the default); the records of the poll (the enhanced
  * layout); 128-byte CQEs; plain CQEs with the SIMD stores and
- * per packet, one region and 16.
+ * per packet, one region and 16. Each queue must report the RX burst
+ * mode of its case (rte_eth_rx_burst_mode_get(): Scalar, Vector SSE).
  *
  * Port A (under test, 2 RX queues, RSS over IPv4/UDP, VLAN strip,
  * checksum and RSS hash offloads) and port B (sender) share an emulated
@@ -417,6 +418,36 @@ zip_check_hash(uint16_t a, const struct zip_rx *res, int one_flow)
 	return err ? -1 : 0;
 }
 
+/*
+ * The RX burst mode port a's queues report for case zc: rx_vec_en=0 per
+ * packet ("Scalar"), else (x86) the SSE shuffles and stores.
+ */
+static int
+zip_check_mode(uint16_t port, const struct zip_case *zc)
+{
+	struct rte_eth_burst_mode mode;
+	const char *want = "Scalar";
+	uint16_t q;
+
+#ifdef RTE_ARCH_X86
+	if (strstr(zc->args, "rx_vec_en=0") == NULL)
+		want = "Vector SSE";
+#endif
+	for (q = 0; q < ZIP_NQ; q++) {
+		if (rte_eth_rx_burst_mode_get(port, q, &mode) != 0) {
+			printf("    queue %u: no RX burst mode\n", q);
+			return -1;
+		}
+		if (strcmp(mode.info, want) != 0) {
+			printf("    queue %u: RX burst mode \"%s\", expected"
+			       " \"%s\"\n", q, mode.info, want);
+			return -1;
+		}
+	}
+	printf("    RX burst mode: %s\n", want);
+	return 0;
+}
+
 static int
 zip_case_run(unsigned int k)
 {
@@ -453,6 +484,8 @@ zip_case_run(unsigned int k)
 		printf("    ports not started\n");
 		goto out;
 	}
+	if (zip_check_mode((uint16_t)a, zc) != 0)
+		goto out;
 	rte_eth_macaddr_get(a, &mac);
 	mlx5_emu_net_engine_pause(1);
 	snprintf(name, sizeof(name), "zip%u", k);

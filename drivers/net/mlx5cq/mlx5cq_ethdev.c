@@ -414,6 +414,7 @@ static const struct eth_dev_ops mlx5cq_ops = {
 	.tx_queue_start = mlx5cq_tx_queue_start,
 	.tx_queue_stop = mlx5cq_tx_queue_stop,
 	.rxq_info_get = mlx5cq_rxq_info_get,
+	.rx_burst_mode_get = mlx5cq_rx_burst_mode_get,
 	.txq_info_get = mlx5cq_txq_info_get,
 	.rss_hash_update = mlx5cq_rss_hash_update,
 	.rss_hash_conf_get = mlx5cq_rss_hash_conf_get,

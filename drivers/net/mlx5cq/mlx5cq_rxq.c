@@ -489,6 +489,23 @@ mlx5cq_rx_queue_release(struct rte_eth_dev *dev, uint16_t idx)
 	dev->data->rx_queues[idx] = NULL;
 }
 
+int
+mlx5cq_rx_burst_mode_get(struct rte_eth_dev *dev, uint16_t idx,
+			 struct rte_eth_burst_mode *mode)
+{
+	const struct mlx5cq_rxq *rxq = dev->data->rx_queues[idx];
+	const char *what = "Scalar";
+
+#ifdef RTE_ARCH_X86
+	/* rx_vec_en=1: SSSE3 shuffles and 16-byte stores (mlx5cq_rx.c). */
+	if (rxq->rx_vec)
+		what = "Vector SSE";
+#endif
+	mode->flags = 0;
+	snprintf(mode->info, sizeof(mode->info), "%s", what);
+	return 0;
+}
+
 void
 mlx5cq_rxq_info_get(struct rte_eth_dev *dev, uint16_t idx,
 		    struct rte_eth_rxq_info *qinfo)
