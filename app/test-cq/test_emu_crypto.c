@@ -273,7 +273,7 @@ dek_in(uint32_t *in, unsigned int key_size, uint32_t pdn, const uint8_t *key,
 	MLX5_SET(dek, d, has_keytag, 1);
 	MLX5_SET(dek, d, key_purpose, PURPOSE_AES_XTS);
 	MLX5_SET(dek, d, pd, pdn);
-	put64(MLX5_ADDR_OF(dek, d, opaque), 0x1122334455667788ull);
+	put64((uint8_t *)MLX5_ADDR_OF(dek, d, opaque), 0x1122334455667788ull);
 	memcpy(MLX5_ADDR_OF(dek, d, key), key, klen);
 }
 

@@ -80,7 +80,7 @@ qp_in_fill(const struct xfix *f, uint32_t *in)
 	MLX5_SET(qpc, qpc, rq_type, MLX5_ZERO_LEN_RQ);
 	MLX5_SET(qpc, qpc, dbr_umem_valid, 1);
 	MLX5_SET(qpc, qpc, dbr_umem_id, f->umem->umem_id);
-	put64(MLX5_ADDR_OF(qpc, qpc, dbr_addr), WQEBB << LOG_SQ);
+	put64((uint8_t *)MLX5_ADDR_OF(qpc, qpc, dbr_addr), WQEBB << LOG_SQ);
 	MLX5_SET(create_qp_in, in, wq_umem_id, f->umem->umem_id);
 	MLX5_SET(create_qp_in, in, wq_umem_valid, 1);
 }
@@ -232,7 +232,7 @@ dek_make(struct xfix *f, const uint8_t *key, unsigned int half,
 	uint32_t in[MLX5_ST_SZ_DW(create_dek_in)] = {0};
 	uint32_t out[MLX5_ST_SZ_DW(general_obj_out_cmd_hdr)] = {0};
 	void *d = MLX5_ADDR_OF(create_dek_in, in, dek);
-	uint8_t *k = MLX5_ADDR_OF(dek, d, key);
+	uint8_t *k = (uint8_t *)MLX5_ADDR_OF(dek, d, key);
 	struct mlx5dv_devx_obj *o;
 
 	MLX5_SET(general_obj_in_cmd_hdr, in, opcode,

@@ -73,14 +73,18 @@ RTE_INIT(mlx5cq_zg_init)
 	}
 }
 
+#ifndef __clang__
 #pragma GCC push_options
+#endif
 /*
  * tune=haswell: GCC's generic tuning splits every unaligned 32-byte load
  * and store into two 16-byte halves (vinserti128 / vextracti128), which
  * puts two more shuffles per record on the ports the byte shuffles need;
  * the CPUs that have AVX2 do not want the split.
  */
+#ifndef __clang__
 #pragma GCC target("avx2,tune=haswell")
+#endif
 
 /*
  * Owner test and decode of a run, four CQEs a step: the last 16 bytes of
@@ -873,6 +877,8 @@ mlx5cq_poll_fast_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 	return mlx5cq_sess_open_avx2(cq, c, oo, cnt, cpl, n);
 }
 
+#ifndef __clang__
 #pragma GCC pop_options
+#endif
 
 #endif /* RTE_ARCH_X86 */

@@ -87,8 +87,12 @@ static const int8_t zm_take[ZM_FORMATS][32] = {
 };
 #undef T
 
+#ifndef __clang__
 #pragma GCC push_options
+#endif
+#ifndef __clang__
 #pragma GCC target("avx2,tune=haswell")
+#endif
 
 /*
  * Record bytes 0..31 of a CQE from its bytes 0..31 (lo), 32..63 (hi) and
@@ -222,7 +226,9 @@ zm_records(const struct rte_mlx5cq_cpl *t, unsigned int fmt,
 	}
 }
 
+#ifndef __clang__
 #pragma GCC pop_options
+#endif
 
 #endif /* RTE_ARCH_X86 */
 

@@ -38,9 +38,13 @@
 
 #include "mlx5cq_poll_avx2.h"
 
+#ifndef __clang__
 #pragma GCC push_options
+#endif
 /* tune=haswell: whole 32-byte loads and stores (mlx5cq_poll_avx2.c). */
+#ifndef __clang__
 #pragma GCC target("avx2,tune=haswell")
+#endif
 
 /* Bit 7 of each byte of x that is not zero. */
 static __rte_always_inline uint32_t
@@ -250,6 +254,8 @@ mlx5cq_poll_enh_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 	return i;
 }
 
+#ifndef __clang__
 #pragma GCC pop_options
+#endif
 
 #endif /* RTE_ARCH_X86 */

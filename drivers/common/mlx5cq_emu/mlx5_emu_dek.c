@@ -48,7 +48,7 @@ static int
 emu_dek_key(struct emu_dev *dev, struct emu_crypto *cr, const void *d,
 	    unsigned int klen, uint8_t *plain, void *out, size_t outlen)
 {
-	const uint8_t *key = MLX5_ADDR_OF(dek, d, key);
+	const uint8_t *key = (const uint8_t *)MLX5_ADDR_OF(dek, d, key);
 	struct emu_login *login;
 	unsigned int wlen;
 

@@ -56,7 +56,8 @@ emu_kek_create(struct emu_dev *dev, struct emu_crypto *cr, const void *in,
 	       void **priv)
 {
 	const void *k = MLX5_ADDR_OF(create_import_kek_in, in, import_kek);
-	const uint8_t *key = MLX5_ADDR_OF(import_kek, k, key);
+	const uint8_t *key = (const uint8_t *)MLX5_ADDR_OF(import_kek, k,
+							     key);
 	unsigned int key_size, klen;
 	struct emu_kek *kek;
 	int ret;
@@ -103,7 +104,8 @@ emu_cred_create(struct emu_dev *dev, struct emu_crypto *cr, const void *in,
 		void **priv)
 {
 	const void *c = MLX5_ADDR_OF(create_credential_in, in, credential);
-	const uint8_t *cred = MLX5_ADDR_OF(credential, c, credential);
+	const uint8_t *cred = (const uint8_t *)MLX5_ADDR_OF(credential, c,
+							      credential);
 	struct emu_cred *ec;
 	int ret;
 
@@ -192,7 +194,8 @@ emu_login_create(struct emu_dev *dev, struct emu_crypto *cr, const void *in,
 					 "CRYPTO_LOGIN",
 					 "session_import_kek_ptr unknown");
 	if (emu_key_unwrap(k->key, k->key_size ? 32 : 16,
-			   MLX5_ADDR_OF(crypto_login, l, credential),
+			   (const uint8_t *)MLX5_ADDR_OF(crypto_login, l,
+							 credential),
 			   EMU_CRED_FIELD_LEN, plain) != 0 ||
 	    memcmp(plain, c->cred, EMU_CRED_LEN) != 0)
 		return emu_crypto_refuse(dev, out, outlen,

@@ -135,7 +135,7 @@ emu_mkey_create(struct emu_dev *dev, struct emu_crypto *cr, const void *in,
 		return emu_cmd_fail(dev, out, outlen, EMU_CMD_STAT_LIM_ERR,
 				    MLX5_EMU_SYND_NONE);
 	}
-	klm = MLX5_ADDR_OF(create_mkey_in, in, klm_pas_mtt);
+	klm = (const uint8_t *)MLX5_ADDR_OF(create_mkey_in, in, klm_pas_mtt);
 	for (i = 0; i < actual; i++, klm += MLX5_ST_SZ_BYTES(klm)) {
 		mk->klm[i].bcount = MLX5_GET(klm, klm, byte_count);
 		mk->klm[i].lkey = MLX5_GET(klm, klm, mkey);
