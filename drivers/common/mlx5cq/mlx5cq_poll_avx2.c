@@ -73,16 +73,15 @@ RTE_INIT(mlx5cq_zg_init)
 	}
 }
 
-#ifndef __clang__
-#pragma GCC push_options
-#endif
 /*
  * tune=haswell: GCC's generic tuning splits every unaligned 32-byte load
  * and store into two 16-byte halves (vinserti128 / vextracti128), which
  * puts two more shuffles per record on the ports the byte shuffles need;
- * the CPUs that have AVX2 do not want the split.
+ * the CPUs that have AVX2 do not want the split. clang ignores these
+ * pragmas (and warns): there meson builds the AVX2 files with -mavx2.
  */
 #ifndef __clang__
+#pragma GCC push_options
 #pragma GCC target("avx2,tune=haswell")
 #endif
 

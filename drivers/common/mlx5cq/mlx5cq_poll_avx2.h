@@ -89,8 +89,6 @@ static const int8_t zm_take[ZM_FORMATS][32] = {
 
 #ifndef __clang__
 #pragma GCC push_options
-#endif
-#ifndef __clang__
 #pragma GCC target("avx2,tune=haswell")
 #endif
 

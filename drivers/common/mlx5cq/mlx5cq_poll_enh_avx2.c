@@ -38,11 +38,9 @@
 
 #include "mlx5cq_poll_avx2.h"
 
-#ifndef __clang__
-#pragma GCC push_options
-#endif
 /* tune=haswell: whole 32-byte loads and stores (mlx5cq_poll_avx2.c). */
 #ifndef __clang__
+#pragma GCC push_options
 #pragma GCC target("avx2,tune=haswell")
 #endif
 
