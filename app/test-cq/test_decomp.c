@@ -373,16 +373,6 @@ test_decomp_formats(void)
 }
 
 /*
- * Sessions that start a burst, polled in bursts of whole arrays (8, 16,
- * 32, 64 mini-CQEs) or not (7, 9), by every poll implementation this CPU
- * and the EAL allow: the AVX2 poll opens a session longer than the burst
- * in place and makes the next bursts of it in a small frame (64 B
- * entries, no wrap), everything else in its general loop; the records,
- * the consumer index and doorbell record, the invalidation and the
- * counters must be those of the file comment's layout whatever the path.
- * 128 B entries and sessions across the ring's end too.
- */
-/*
  * One case of test_decomp_lead_title(): poll implementation v, format f,
  * place w (0: 64 B entries, 1: 128 B, 2: 64 B, title at entry 100 of 128
  * in pass 1, so longer sessions cross the ring's end).
@@ -415,6 +405,16 @@ lead_title_case(unsigned int v, unsigned int f, unsigned int w,
 	return TEST_SUCCESS;
 }
 
+/*
+ * Sessions that start a burst, polled in bursts of whole arrays (8, 16,
+ * 32, 64 mini-CQEs) or not (7, 9), by every poll implementation this CPU
+ * and the EAL allow: the AVX2 poll opens a session longer than the burst
+ * in place and makes the next bursts of it in a small frame (64 B
+ * entries, no wrap), everything else in its general loop; the records,
+ * the consumer index and doorbell record, the invalidation and the
+ * counters must be those of the file comment's layout whatever the path.
+ * 128 B entries and sessions across the ring's end too.
+ */
 static int
 test_decomp_lead_title(void)
 {

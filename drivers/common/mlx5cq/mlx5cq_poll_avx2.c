@@ -646,13 +646,12 @@ mlx5cq_fast_seg_avx2(struct rte_mlx5cq *cq, volatile const uint8_t *c,
 {
 	const struct zg_masks *g = zg_by_comp[cq->comp &
 					      RTE_MLX5CQ_COMP_FORMAT_MASK];
+	uint32_t minis;
 
 	/*
 	 * No compression on the CQ: mlx5cq_zip_open() logs it; a session
 	 * longer than the burst: opened, mlx5cq_zip_burst_avx2().
 	 */
-	uint32_t minis;
-
 	if (g == NULL ||
 	    rte_mlx5cq__be32(c, RTE_MLX5CQ_CQE_BYTE_CNT) > left)
 		return 0;
@@ -694,6 +693,12 @@ mlx5cq_poll_lean_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 	k = mlx5cq_seg_loop_avx2(cq, zg_by_comp[cq->comp &
 					       RTE_MLX5CQ_COMP_FORMAT_MASK],
 				 c, 6, cpl, room, (ci >> log_n) & 1, &minis);
+	/*
+	 * The publication of mlx5cq_poll_publish_inline() without its
+	 * branches for an empty or stopped poll and an unmoved index (k is
+	 * not 0 here): through it, 1-2 % more cycles on warm rings of plain
+	 * CQEs and sessions of 8 (seven alternated pairs of the whole table).
+	 */
 	if (k == n) {
 		cq->polls++;
 		cq->completions += n;
