@@ -194,34 +194,61 @@ mlx5cq_fast_step4(volatile const uint8_t *c, size_t st, const __m128i t[4],
 				t[2], (uint8_t)(w >> (8 * j)), &r[j]);
 }
 
-/* One record per mini-CQE (inline: a call would spill every ymm). */
+/*
+ * The record of the mini-CQE at m (format masks shuf, take_m) over the
+ * template tmpl (record bytes 0..31) and tail (bytes 32..39).
+ */
+static __rte_always_inline void
+zm_one(__m256i tmpl, uint64_t tail, __m256i shuf, __m256i take_m,
+	volatile const uint8_t *m, struct rte_mlx5cq_cpl *c)
+{
+	__m256i q = _mm256_broadcastq_epi64(_mm_loadl_epi64(
+			(const __m128i *)(uintptr_t)m));
+
+	_mm256_storeu_si256((__m256i *)(void *)c,
+			    _mm256_blendv_epi8(tmpl,
+					       _mm256_shuffle_epi8(q, shuf),
+					       take_m));
+	memcpy(&c->opcode, &tail, sizeof(tail));
+}
+
+/*
+ * One record per mini-CQE from the title's record in registers (tmpl:
+ * record bytes 0..31 with the first mini's WQE counter, tail: bytes
+ * 32..39), mini-CQE format f (0..ZM_FORMATS - 1); inline: a call would
+ * spill every ymm.
+ */
+static __rte_always_inline void
+zm_records_v(__m256i tmpl, uint64_t tail, unsigned int f,
+	     volatile const uint8_t *m, struct rte_mlx5cq_cpl *c,
+	     uint32_t take)
+{
+	const __m256i shuf = _mm256_loadu_si256((const void *)zm_shuf[f]);
+	const __m256i take_m = _mm256_loadu_si256((const void *)zm_take[f]);
+	/* HASH, CSUM: the WQE counter implied, one more per mini. */
+	const __m256i one = _mm256_insert_epi16(_mm256_setzero_si256(),
+						f <= 1, 12);
+	uint32_t j;
+
+	for (j = 0; j < take; j++, m += 8) {
+		zm_one(tmpl, tail, shuf, take_m, m, c + j);
+		tmpl = _mm256_add_epi16(tmpl, one);
+	}
+}
+
+/* zm_records_v() from the title's record t in memory, w0 the first WQE. */
 static __rte_always_inline void
 zm_records(const struct rte_mlx5cq_cpl *t, unsigned int fmt,
 	   volatile const uint8_t *m, struct rte_mlx5cq_cpl *c,
 	   uint32_t take, uint16_t w0)
 {
-	unsigned int f = fmt < ZM_FORMATS - 1 ? fmt : ZM_FORMATS - 1;
-	const __m256i shuf = _mm256_loadu_si256((const void *)zm_shuf[f]);
-	const __m256i take_m = _mm256_loadu_si256((const void *)zm_take[f]);
-	const int inc = f <= 1; /* HASH, CSUM: WQE counter implied */
-	__m256i tmpl, one;
 	uint64_t tail;
-	uint32_t j;
 
-	tmpl = _mm256_loadu_si256((const void *)t);
-	tmpl = _mm256_insert_epi16(tmpl, (short)w0, 12);
-	one = _mm256_insert_epi16(_mm256_setzero_si256(), inc, 12);
 	memcpy(&tail, &t->opcode, sizeof(tail));
-	for (j = 0; j < take; j++, m += 8) {
-		__m256i q = _mm256_set1_epi64x(*(const volatile int64_t *)m);
-		__m256i rec = _mm256_blendv_epi8(tmpl,
-						 _mm256_shuffle_epi8(q, shuf),
-						 take_m);
-
-		_mm256_storeu_si256((__m256i *)(void *)&c[j], rec);
-		memcpy(&c[j].opcode, &tail, sizeof(tail));
-		tmpl = _mm256_add_epi16(tmpl, one);
-	}
+	zm_records_v(_mm256_insert_epi16(_mm256_loadu_si256((const void *)t),
+					 (short)w0, 12),
+		     tail, fmt < ZM_FORMATS - 1 ? fmt : ZM_FORMATS - 1, m, c,
+		     take);
 }
 
 #ifndef __clang__
