@@ -139,7 +139,7 @@ mlx5cq_fast_run_avx2(volatile const uint8_t *c, unsigned int shift,
 		rte_io_rmb();
 		mlx5cq_fast_one(c, _mm_loadu_si128((const __m128i *)
 						   (uintptr_t)(c + 48)),
-				oo, r);
+				oo >> 4, r);
 	}
 	return k;
 }

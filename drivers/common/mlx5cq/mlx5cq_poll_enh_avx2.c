@@ -108,7 +108,7 @@ enh_run(volatile const uint8_t *c, unsigned int shift,
 		    mlx5cq_fast_bad4((vo >> 8) & ~1u))
 			break;
 		rte_io_rmb();
-		mlx5cq_fast_one(c, t, (uint8_t)(vo >> 8), r);
+		mlx5cq_fast_one(c, t, (uint8_t)(vo >> 8) >> 4, r);
 	}
 	return k;
 }
