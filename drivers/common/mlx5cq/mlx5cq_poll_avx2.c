@@ -94,7 +94,7 @@ RTE_INIT(mlx5cq_zg_init)
  * (a 16-byte aligned load is single-copy atomic on x86 CPUs with AVX, and
  * the device writes op_own last: an owned CQE's last 16 bytes are whole);
  * their four op_own bytes are gathered by three unpacks and tested
- * together (mlx5cq_fast_bad4()); after the read barrier the rest of each
+ * together (mlx5cq_fast_bad4v()); after the read barrier the rest of each
  * CQE is read and the tail vector serves the decode. One pass over the
  * CQEs instead of a byte-gathering scan and a second pass (callgrind:
  * fewer instructions per completion). Returns the number decoded.
@@ -104,15 +104,13 @@ mlx5cq_fast_run_avx2(volatile const uint8_t *c, unsigned int shift,
 		     struct rte_mlx5cq_cpl *r, uint32_t room, unsigned int par)
 {
 	const size_t st = (size_t)1 << shift;
-	const uint32_t p4 = par * MLX5CQ_B0;
-	uint32_t k = 0, bad;
+	const __m128i parv = _mm_set1_epi8((char)par);
+	uint32_t k = 0, bad, op;
 
 	for (; k + 4 <= room; k += 4, c += 4 * st, r += 4) {
 		__m128i t[4];
-		uint32_t w = (uint32_t)_mm_extract_epi32(
-			mlx5cq_fast_tails4(c, st, t), 3);
 
-		bad = mlx5cq_fast_bad4(w ^ p4);
+		bad = mlx5cq_fast_bad4v(mlx5cq_fast_tails4(c, st, t), parv, &op);
 		rte_io_rmb();
 		if (unlikely(bad)) {
 			uint32_t n;
@@ -126,10 +124,10 @@ mlx5cq_fast_run_avx2(volatile const uint8_t *c, unsigned int shift,
 				return k;
 			n = (uint32_t)__builtin_ctz(bad) >> 3;
 
-			mlx5cq_fast_step4(c, st, t, w, r, n);
+			mlx5cq_fast_step4(c, st, t, op, r, n);
 			return k + n;
 		}
-		mlx5cq_fast_step4(c, st, t, w, r, 4);
+		mlx5cq_fast_step4(c, st, t, op, r, 4);
 	}
 	for (; k < room; k++, c += st, r++) {
 		uint8_t oo = c[RTE_MLX5CQ_CQE_OP_OWN];

@@ -94,10 +94,11 @@ enh_run(volatile const uint8_t *c, unsigned int shift,
 		if (unlikely(bad)) {
 			uint32_t n = (uint32_t)__builtin_ctz(bad) >> 3;
 
-			mlx5cq_fast_step4(c, st, t, w, r, n);
+			mlx5cq_fast_step4(c, st, t, (w >> 4) & 0x0f0f0f0fu,
+					  r, n);
 			return k + n;
 		}
-		mlx5cq_fast_step4(c, st, t, w, r, 4);
+		mlx5cq_fast_step4(c, st, t, (w >> 4) & 0x0f0f0f0fu, r, 4);
 	}
 	for (; k < room; k++, c += st, r++) {
 		__m128i t = _mm_loadu_si128((const __m128i *)
