@@ -755,6 +755,77 @@ test_net_queue_stop_start(void)
 }
 
 /*
+ * RX burst mode: a set-up queue reports its path (the default
+ * rx_vec_en=1: "Vector SSE" on x86, "Scalar" elsewhere, and "Scalar" with
+ * rx_vec_en=0); a queue configured but not set up is refused with -EINVAL
+ * and a log line (ethdev checks the index only), the mode left zeroed.
+ */
+static int
+burst_mode_of(const char *name, const char *args, const char *want)
+{
+	struct rte_eth_conf conf = { 0 };
+	struct rte_eth_burst_mode mode;
+	FILE *old = rte_log_get_stream(), *log;
+	char *buf = NULL;
+	size_t len = 0;
+	int port, ok = 1, ret;
+
+	port = port_probe(name, args);
+	if (port < 0)
+		return -1;
+	if (rte_eth_dev_configure(port, 2, 1, &conf) != 0 ||
+	    rte_eth_rx_queue_setup(port, 0, QDESC, SOCKET_ID_ANY, NULL,
+				   n_mp) != 0) {
+		port_remove(port);
+		return -1;
+	}
+	memset(&mode, 0x55, sizeof(mode));
+	ret = rte_eth_rx_burst_mode_get(port, 0, &mode);
+	if (ret != 0 || strcmp(mode.info, want) != 0 || mode.flags != 0) {
+		printf("  %s: queue 0: %d \"%s\", expected \"%s\"\n", args,
+		       ret, ret == 0 ? mode.info : "", want);
+		ok = 0;
+	}
+	log = open_memstream(&buf, &len);
+	if (log == NULL) {
+		port_remove(port);
+		return -1;
+	}
+	rte_openlog_stream(log);
+	memset(&mode, 0x55, sizeof(mode));
+	ret = rte_eth_rx_burst_mode_get(port, 1, &mode);
+	rte_openlog_stream(old);
+	fclose(log);
+	if (ret != -EINVAL || mode.info[0] != '\0' ||
+	    buf == NULL || strstr(buf, "rxq 1: not set up") == NULL) {
+		printf("  %s: queue 1 (not set up): %d, log:\n%s\n", args,
+		       ret, buf ? buf : "");
+		ok = 0;
+	}
+	free(buf);
+	if (port_remove(port) != 0)
+		ok = 0;
+	return ok ? 0 : -1;
+}
+
+static int
+test_net_rx_burst_mode(void)
+{
+#ifdef RTE_ARCH_X86
+	const char *vec = "Vector SSE";
+#else
+	const char *vec = "Scalar";
+#endif
+
+	TEST_ASSERT_SUCCESS(burst_mode_of("net_mlx5cq_bm", "dev=emu", vec),
+			    "default");
+	TEST_ASSERT_SUCCESS(burst_mode_of("net_mlx5cq_bm",
+					  "dev=emu,rx_vec_en=0", "Scalar"),
+			    "rx_vec_en=0");
+	return TEST_SUCCESS;
+}
+
+/*
  * RX error: 256 B buffers, a longer frame completes with a responder error
  * (LOC_LEN_ERR, the RQ goes to ERR); the PMD counts it, takes the RQ back
  * to RDY and the next frame is received.
@@ -1021,6 +1092,7 @@ static struct unit_test_suite net_mlx5cq_suite = {
 		TEST_CASE(test_net_tx_loopback),
 		TEST_CASE(test_net_xstats),
 		TEST_CASE(test_net_queue_stop_start),
+		TEST_CASE(test_net_rx_burst_mode),
 		TEST_CASE(test_net_rx_error_recovery),
 		TEST_CASE(test_net_rx_error_rdy),
 		TEST_CASE(test_net_tx_error_recovery),

@@ -496,6 +496,12 @@ mlx5cq_rx_burst_mode_get(struct rte_eth_dev *dev, uint16_t idx,
 	const struct mlx5cq_rxq *rxq = dev->data->rx_queues[idx];
 	const char *what = "Scalar";
 
+	/* ethdev checks the index only: a queue configured, not set up. */
+	if (rxq == NULL) {
+		PMD_LOG(ERR, "port %u rxq %u: not set up, no RX burst mode",
+			dev->data->port_id, idx);
+		return -EINVAL;
+	}
 #ifdef RTE_ARCH_X86
 	/* rx_vec_en=1: SSSE3 shuffles and 16-byte stores (mlx5cq_rx.c). */
 	if (rxq->rx_vec)
