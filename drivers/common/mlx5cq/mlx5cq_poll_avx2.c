@@ -427,26 +427,33 @@ mlx5cq_zip_burst_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 
 /*
  * The record of a session's title CQE at c (opcode op) in registers (the
- * return value: record bytes 0..31; *tail: bytes 32..39) and the group
- * templates from it; *g: the masks of the CQ's format, replaced by the
- * requester ones for a requester title (requester mini-CQEs whatever the
- * format).
+ * return value: record bytes 0..31; *tail: bytes 32..39); *g: the masks
+ * of the CQ's format, replaced by the requester ones for a requester
+ * title (requester mini-CQEs whatever the format).
  */
 static __rte_always_inline __m256i
-zg_title(volatile const uint8_t *c, unsigned int op,
-	 const struct zg_masks **g, __m256i tp[ZG_STORES], uint64_t *tail)
+zg_title_rec(volatile const uint8_t *c, unsigned int op,
+	     const struct zg_masks **g, uint64_t *tail)
 {
 	const __m256i *v = (const __m256i *)(uintptr_t)c;
-	__m256i rec;
 
-	rec = mlx5cq_fast_rec(_mm256_loadu_si256(v),
-			      _mm256_loadu_si256(v + 1),
-			      _mm256_broadcastsi128_si256(_mm_loadu_si128(
-				(const __m128i *)(uintptr_t)(c + 48))));
 	*tail = (uint64_t)op |
 		(uint64_t)c[RTE_MLX5CQ_CQE_RX_HASH_TYPE] << 32;
 	if (op == RTE_MLX5CQ_OP_REQ)
 		*g = &zg_masks[ZM_FORMATS - 1];
+	return mlx5cq_fast_rec(_mm256_loadu_si256(v),
+			       _mm256_loadu_si256(v + 1),
+			       _mm256_broadcastsi128_si256(_mm_loadu_si128(
+				(const __m128i *)(uintptr_t)(c + 48))));
+}
+
+/* zg_title_rec() and the group templates from the record. */
+static __rte_always_inline __m256i
+zg_title(volatile const uint8_t *c, unsigned int op,
+	 const struct zg_masks **g, __m256i tp[ZG_STORES], uint64_t *tail)
+{
+	__m256i rec = zg_title_rec(c, op, g, tail);
+
 	zg_templates_v(rec, *tail, *g, tp);
 	return rec;
 }
@@ -498,7 +505,6 @@ zw_short(const struct zg_masks *g, volatile const uint8_t *c,
 	 unsigned int shift, unsigned int op, struct rte_mlx5cq_cpl *r,
 	 uint32_t cnt)
 {
-	const __m256i *v = (const __m256i *)(uintptr_t)c;
 	const size_t st = (size_t)1 << shift;
 	volatile uint8_t *p = (volatile uint8_t *)(uintptr_t)c +
 			      RTE_MLX5CQ_CQE_OP_OWN;
@@ -507,17 +513,11 @@ zw_short(const struct zg_masks *g, volatile const uint8_t *c,
 	uint64_t tail;
 	uint32_t j;
 
-	if (op == RTE_MLX5CQ_OP_REQ)
-		g = &zg_masks[ZM_FORMATS - 1];
-	tmpl = mlx5cq_fast_rec(_mm256_loadu_si256(v), _mm256_loadu_si256(v + 1),
-			       _mm256_broadcastsi128_si256(_mm_loadu_si128(
-				(const __m128i *)(uintptr_t)(c + 48))));
+	tmpl = zg_title_rec(c, op, &g, &tail); /* g: requester's or not */
 	tmpl = _mm256_and_si256(tmpl, _mm256_load_si256((const void *)
 							g->keep[0]));
 	shuf = _mm256_load_si256((const void *)g->shuf[0]);
 	one = _mm256_load_si256((const void *)g->one);
-	tail = (uint64_t)op |
-		(uint64_t)c[RTE_MLX5CQ_CQE_RX_HASH_TYPE] << 32;
 #define ZW_ONE(j) do { \
 		__m256i q = _mm256_broadcastq_epi64(_mm_loadl_epi64( \
 				(const __m128i *)(uintptr_t)(m + 8 * (j)))); \
@@ -529,8 +529,7 @@ zw_short(const struct zg_masks *g, volatile const uint8_t *c,
 	if (likely(cnt == 8 && shift == 6)) {
 		ZW_ONE(0); ZW_ONE(1); ZW_ONE(2); ZW_ONE(3);
 		ZW_ONE(4); ZW_ONE(5); ZW_ONE(6); ZW_ONE(7);
-		mlx5cq_zip_inv_array64(p + 64, 7);
-		*p = MLX5CQ_CQE_INVALIDATE;
+		mlx5cq_zip_inv_array64(p, 8);
 		return;
 	}
 	for (j = 0; j < cnt; j++)

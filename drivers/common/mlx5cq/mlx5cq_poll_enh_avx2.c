@@ -87,6 +87,7 @@ enh_run(volatile const uint8_t *c, unsigned int shift,
 		__m128i d = mlx5cq_fast_tails4(c, st, t);
 		uint32_t wv = (uint32_t)_mm_extract_epi32(d, 2);
 		uint32_t w = (uint32_t)_mm_extract_epi32(d, 3);
+		const uint32_t op = (w >> 4) & 0x0f0f0f0fu; /* opcodes */
 
 		/* The owner bit means nothing in this layout: cleared. */
 		bad = enh_nz4(wv ^ it4) | mlx5cq_fast_bad4(w & ~MLX5CQ_B0);
@@ -94,11 +95,10 @@ enh_run(volatile const uint8_t *c, unsigned int shift,
 		if (unlikely(bad)) {
 			uint32_t n = (uint32_t)__builtin_ctz(bad) >> 3;
 
-			mlx5cq_fast_step4(c, st, t, (w >> 4) & 0x0f0f0f0fu,
-					  r, n);
+			mlx5cq_fast_step4(c, st, t, op, r, n);
 			return k + n;
 		}
-		mlx5cq_fast_step4(c, st, t, (w >> 4) & 0x0f0f0f0fu, r, 4);
+		mlx5cq_fast_step4(c, st, t, op, r, 4);
 	}
 	for (; k < room; k++, c += st, r++) {
 		__m128i t = _mm_loadu_si128((const __m128i *)
