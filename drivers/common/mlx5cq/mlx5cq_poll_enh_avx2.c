@@ -18,12 +18,16 @@
  *     last CQE becomes the title once per run (its record, the WQE
  *     counter its HASH/CSUM minis continue from, and a copy of the CQE
  *     for the raw view) instead of once per CQE;
- *   - a compressed CQE after it: one record per mini-CQE from the title's
- *     record, in the same loop;
- *   - a compressed CQE ending past the burst or the ring: opened by
- *     mlx5cq_zip_open(), its mini-CQEs delivered in this burst and the
- *     next ones from the session state, inline (what mlx5cq_zip_burst()
- *     does for this layout);
+ *   - a compressed CQE after it: one record per mini-CQE, in the same
+ *     loop, over a template made once per title (its record with the
+ *     mini-CQE's bytes cleared; kept in registers across the title's
+ *     compressed CQEs): a broadcast load, a shuffle, an or and two
+ *     stores per mini-CQE, seven unrolled;
+ *   - a compressed CQE ending past the burst or the ring: opened in the
+ *     same loop (the state mlx5cq_zip_open() would set), its first
+ *     mini-CQEs delivered in this burst and the others by the next poll
+ *     from the session state, inline (what mlx5cq_zip_burst() does for
+ *     this layout);
  *   - anything else (an error CQE, a compressed CQE with no title or with
  *     more than seven minis) one entry at a time through the generic
  *     code (mlx5cq_zip_open(), mlx5cq_decode_full()).
@@ -115,22 +119,64 @@ enh_run(volatile const uint8_t *c, unsigned int shift,
 }
 
 /*
- * Entries from c up to left (none past the ring's end; it: the pass's
- * validity byte): runs of regular CQEs and the compressed CQEs after
- * them; the number of entries consumed (one record each).
+ * Records of cnt mini-CQEs at m over the title's template tmpl (record
+ * bytes 0..31 with the mini-CQEs' bytes cleared and the next WQE counter;
+ * it moves by one per mini-CQE: one, zero for formats that carry their
+ * own) and tail (bytes 32..39): per mini-CQE a broadcast load, a shuffle
+ * (shuf: the format's, zeros where the template is kept), an or, a 32-byte
+ * and an 8-byte store. Returns the template after them.
+ */
+static __rte_always_inline __m256i
+enh_minis(__m256i tmpl, uint64_t tail, __m256i shuf, __m256i one,
+	  volatile const uint8_t *m, struct rte_mlx5cq_cpl *r, uint32_t cnt)
+{
+	uint32_t j;
+
+#define ENH_MINI(j) do { \
+		const __m256i q = _mm256_broadcastq_epi64(_mm_loadl_epi64( \
+				(const __m128i *)(uintptr_t)(m + 8 * (j)))); \
+		_mm256_storeu_si256((__m256i *)(void *)&r[j], \
+			_mm256_or_si256(tmpl, _mm256_shuffle_epi8(q, shuf))); \
+		memcpy(&r[j].opcode, &tail, sizeof(tail)); \
+		tmpl = _mm256_add_epi16(tmpl, one); \
+	} while (0)
+	if (likely(cnt == MLX5CQ_ENH_MINIS_MAX)) {
+		ENH_MINI(0); ENH_MINI(1); ENH_MINI(2); ENH_MINI(3);
+		ENH_MINI(4); ENH_MINI(5); ENH_MINI(6);
+		return tmpl;
+	}
+	for (j = 0; j < cnt; j++)
+		ENH_MINI(j);
+#undef ENH_MINI
+	return tmpl;
+}
+
+/*
+ * Entries from c, the one at consumer index ci, up to left (none past the
+ * ring's end; it: the pass's validity byte): runs of regular CQEs and the
+ * compressed CQEs after them. The template of the title's mini-CQE
+ * records is made once per title, at its first compressed CQE, and kept
+ * in registers. A compressed CQE that spans past left is opened as
+ * mlx5cq_zip_open() would (its checks were made here), its first
+ * mini-CQEs delivered, the rest left to the session (the consumer index
+ * stays at it). Returns the records made; *ents: the entries consumed.
  */
 static __rte_always_inline uint32_t
 enh_seg(struct rte_mlx5cq *cq, volatile const uint8_t *c,
 	unsigned int shift, struct rte_mlx5cq_cpl *r, uint32_t left,
-	unsigned int it)
+	unsigned int it, uint32_t ci, uint32_t *ents)
 {
 	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
 	const uint32_t it4 = it * MLX5CQ_B0;
-	uint32_t k = 0, s, sessions = 0, minis = 0;
+	uint32_t k = 0, s, sessions = 0, minis = 0, wn = z->wqe_next;
+	uint32_t opened = 0;
+	unsigned int ht = z->have_title, tv = 0;
+	__m256i tmpl = _mm256_setzero_si256(), shuf = tmpl, one = tmpl;
+	uint64_t tail = 0;
 
 	while (k < left) {
 		__m128i t;
-		uint32_t vo, cnt;
+		uint32_t vo, cnt, take;
 
 		/*
 		 * The entry's last bytes first: a compressed CQE (most
@@ -145,14 +191,16 @@ enh_seg(struct rte_mlx5cq *cq, volatile const uint8_t *c,
 			if (s == 0)
 				break;
 			enh_title(z, c + ((size_t)(s - 1) << shift), &r[s - 1]);
+			wn = z->wqe_next;
+			ht = 1;
+			tv = 0;
 			k += s;
 			c += (size_t)s << shift;
 			r += s;
 			continue;
 		}
 		cnt = (vo >> 12) + 1;
-		if (!z->have_title || cnt > MLX5CQ_ENH_MINIS_MAX ||
-		    cnt > left - k)
+		if (!ht || cnt > MLX5CQ_ENH_MINIS_MAX)
 			break;
 		/*
 		 * The next compressed CQE's place depends on this one's
@@ -165,20 +213,55 @@ enh_seg(struct rte_mlx5cq *cq, volatile const uint8_t *c,
 		MLX5CQ_PREFETCH(c + ((size_t)1 << shift));
 		MLX5CQ_PREFETCH(c + ((size_t)2 << shift));
 		rte_io_rmb();
-		/* Requester titles: requester mini-CQEs. */
-		zm_records(&z->trec, mlx5cq_zip_format(cq, z), c, r, cnt,
-			   z->wqe_next);
-		z->wqe_next = (uint16_t)(z->wqe_next + cnt);
+		if (!tv) {
+			/* Requester titles: requester mini-CQEs. */
+			const unsigned int fmt = mlx5cq_zip_format(cq, z);
+			const unsigned int f = RTE_MIN(fmt,
+						       ZM_FORMATS - 1u);
+			const __m256i take_m = _mm256_cmpgt_epi8(
+				_mm256_setzero_si256(), _mm256_loadu_si256(
+					(const void *)zm_take[f]));
+
+			shuf = _mm256_loadu_si256((const void *)zm_shuf[f]);
+			/* HASH, CSUM: the WQE counter implied. */
+			one = _mm256_insert_epi16(_mm256_setzero_si256(),
+						  f <= 1, 12);
+			tmpl = _mm256_andnot_si256(take_m,
+				_mm256_insert_epi16(_mm256_loadu_si256(
+					(const void *)&z->trec), (short)wn,
+					12));
+			memcpy(&tail, &z->trec.opcode, sizeof(tail));
+			tv = 1;
+		}
 		sessions++;
+		if (unlikely(cnt > left - k)) {
+			/* Past the burst or the ring: opened. */
+			take = left - k;
+			enh_minis(tmpl, tail, shuf, one, c, r, take);
+			z->ca = ci + k;
+			z->end = ci + k + cnt;
+			z->cnt = cnt;
+			z->ai = take;
+			cq->slow |= RTE_MLX5CQ_SLOW_SESSION;
+			wn += take;
+			minis += take;
+			k += take;
+			opened = take;
+			break;
+		}
+		tmpl = enh_minis(tmpl, tail, shuf, one, c, r, cnt);
+		wn += cnt;
 		minis += cnt;
 		k += cnt;
 		c += (size_t)cnt << shift;
 		r += cnt;
 	}
 	if (sessions) {
+		z->wqe_next = (uint16_t)wn;
 		MLX5CQ_CNT(cq)->sessions += sessions;
 		MLX5CQ_CNT(cq)->minis += minis;
 	}
+	*ents = k - opened;
 	return k;
 }
 
@@ -197,7 +280,7 @@ mlx5cq_poll_enh_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 
 	while (i < n) {
 		volatile const uint8_t *cqe;
-		uint32_t idx, room, k;
+		uint32_t idx, room, k, ents;
 		uint8_t oo;
 
 		if (z->cnt) {
@@ -220,10 +303,15 @@ mlx5cq_poll_enh_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		idx = ci & mask;
 		room = RTE_MIN((uint32_t)(n - i), mask + 1 - idx);
 		cqe = ring + ((size_t)idx << shift);
-		k = enh_seg(cq, cqe, shift, cpl + i, room,
-			    (ci >> log_n) & 0xff);
+		/* 64 B entries: the strides constant. */
+		if (likely(shift == 6))
+			k = enh_seg(cq, cqe, 6, cpl + i, room,
+				    (ci >> log_n) & 0xff, ci, &ents);
+		else
+			k = enh_seg(cq, cqe, shift, cpl + i, room,
+				    (ci >> log_n) & 0xff, ci, &ents);
 		if (k) {
-			ci += k;
+			ci += ents;
 			i = (uint16_t)(i + k);
 			continue;
 		}
