@@ -519,11 +519,7 @@ zw_short(const struct zg_masks *g, volatile const uint8_t *c,
 	shuf = _mm256_load_si256((const void *)g->shuf[0]);
 	one = _mm256_load_si256((const void *)g->one);
 #define ZW_ONE(j) do { \
-		__m256i q = _mm256_broadcastq_epi64(_mm_loadl_epi64( \
-				(const __m128i *)(uintptr_t)(m + 8 * (j)))); \
-		_mm256_storeu_si256((__m256i *)(void *)&r[j], \
-			_mm256_or_si256(tmpl, _mm256_shuffle_epi8(q, shuf))); \
-		memcpy(&r[j].opcode, &tail, sizeof(tail)); \
+		zm_or_one(tmpl, tail, shuf, m + 8 * (j), &r[j]); \
 		tmpl = _mm256_add_epi16(tmpl, one); \
 	} while (0)
 	if (likely(cnt == 8 && shift == 6)) {

@@ -244,6 +244,25 @@ zm_one(__m256i tmpl, uint64_t tail, __m256i shuf, __m256i take_m,
 }
 
 /*
+ * The record of the mini-CQE at m over a template whose bytes that come
+ * from mini-CQEs are zero (tmpl: record bytes 0..31; tail: bytes 32..39):
+ * shuf puts the mini's bytes at their record offsets and zeros elsewhere,
+ * an or joins them (one instruction fewer than zm_one()'s blend, and no
+ * mask register).
+ */
+static __rte_always_inline void
+zm_or_one(__m256i tmpl, uint64_t tail, __m256i shuf,
+	  volatile const uint8_t *m, struct rte_mlx5cq_cpl *r)
+{
+	const __m256i q = _mm256_broadcastq_epi64(_mm_loadl_epi64(
+			(const __m128i *)(uintptr_t)m));
+
+	_mm256_storeu_si256((__m256i *)(void *)r,
+			    _mm256_or_si256(tmpl, _mm256_shuffle_epi8(q, shuf)));
+	memcpy(&r->opcode, &tail, sizeof(tail));
+}
+
+/*
  * One record per mini-CQE from the title's record in registers (tmpl:
  * record bytes 0..31 with the first mini's WQE counter, tail: bytes
  * 32..39), mini-CQE format f (0..ZM_FORMATS - 1); inline: a call would

@@ -122,9 +122,8 @@ enh_run(volatile const uint8_t *c, unsigned int shift,
  * Records of cnt mini-CQEs at m over the title's template tmpl (record
  * bytes 0..31 with the mini-CQEs' bytes cleared and the next WQE counter;
  * it moves by one per mini-CQE: one, zero for formats that carry their
- * own) and tail (bytes 32..39): per mini-CQE a broadcast load, a shuffle
- * (shuf: the format's, zeros where the template is kept), an or, a 32-byte
- * and an 8-byte store. Returns the template after them.
+ * own) and tail (bytes 32..39), zm_or_one() each (shuf: the format's).
+ * Returns the template after them.
  */
 static __rte_always_inline __m256i
 enh_minis(__m256i tmpl, uint64_t tail, __m256i shuf, __m256i one,
@@ -133,11 +132,7 @@ enh_minis(__m256i tmpl, uint64_t tail, __m256i shuf, __m256i one,
 	uint32_t j;
 
 #define ENH_MINI(j) do { \
-		const __m256i q = _mm256_broadcastq_epi64(_mm_loadl_epi64( \
-				(const __m128i *)(uintptr_t)(m + 8 * (j)))); \
-		_mm256_storeu_si256((__m256i *)(void *)&r[j], \
-			_mm256_or_si256(tmpl, _mm256_shuffle_epi8(q, shuf))); \
-		memcpy(&r[j].opcode, &tail, sizeof(tail)); \
+		zm_or_one(tmpl, tail, shuf, m + 8 * (j), &r[j]); \
 		tmpl = _mm256_add_epi16(tmpl, one); \
 	} while (0)
 	if (likely(cnt == MLX5CQ_ENH_MINIS_MAX)) {
