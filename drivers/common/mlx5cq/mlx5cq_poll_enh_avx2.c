@@ -119,39 +119,74 @@ enh_run(volatile const uint8_t *c, unsigned int shift,
 }
 
 /*
- * Records of cnt mini-CQEs at m over the title's template tmpl (record
- * bytes 0..31 with the mini-CQEs' bytes cleared and the next WQE counter;
- * it moves by one per mini-CQE: one, zero for formats that carry their
- * own) and tail (bytes 32..39), zm_or_one() each (shuf: the format's).
- * Returns the template after them.
+ * What the records of a title's mini-CQEs share, kept in registers while
+ * the title lasts: the template (record bytes 0..31 with the bytes that
+ * come from mini-CQEs cleared and the next WQE counter; it moves by one
+ * per mini-CQE: one, zero for formats that carry their own), the tail
+ * (bytes 32..39) and the format's shuffle; ok: made for the current
+ * title.
  */
-static __rte_always_inline __m256i
-enh_minis(__m256i tmpl, uint64_t tail, __m256i shuf, __m256i one,
-	  volatile const uint8_t *m, struct rte_mlx5cq_cpl *r, uint32_t cnt)
+struct enh_tv {
+	__m256i tmpl;
+	__m256i shuf;
+	__m256i one;
+	uint64_t tail;
+	int ok;
+};
+
+/* v from the title's record (z->trec) and the next WQE counter wn. */
+static __rte_always_inline void
+enh_tv_make(const struct rte_mlx5cq *cq, const struct mlx5cq_zip *z,
+	    uint16_t wn, struct enh_tv *v)
 {
+	/* Requester titles: requester mini-CQEs. */
+	const unsigned int f = RTE_MIN(mlx5cq_zip_format(cq, z),
+				       ZM_FORMATS - 1u);
+	const __m256i take_m = _mm256_cmpgt_epi8(_mm256_setzero_si256(),
+		_mm256_loadu_si256((const void *)zm_take[f]));
+
+	v->shuf = _mm256_loadu_si256((const void *)zm_shuf[f]);
+	/* HASH, CSUM: the WQE counter implied. */
+	v->one = _mm256_insert_epi16(_mm256_setzero_si256(), f <= 1, 12);
+	v->tmpl = _mm256_andnot_si256(take_m, _mm256_insert_epi16(
+		_mm256_loadu_si256((const void *)&z->trec), (short)wn, 12));
+	memcpy(&v->tail, &z->trec.opcode, sizeof(v->tail));
+	v->ok = 1;
+}
+
+/*
+ * Records of cnt mini-CQEs at m over the template of v (zm_or_one()
+ * each), which moves past them.
+ */
+static __rte_always_inline void
+enh_minis(struct enh_tv *v, volatile const uint8_t *m,
+	  struct rte_mlx5cq_cpl *r, uint32_t cnt)
+{
+	__m256i tmpl = v->tmpl;
 	uint32_t j;
 
 #define ENH_MINI(j) do { \
-		zm_or_one(tmpl, tail, shuf, m + 8 * (j), &r[j]); \
-		tmpl = _mm256_add_epi16(tmpl, one); \
+		zm_or_one(tmpl, v->tail, v->shuf, m + 8 * (j), &r[j]); \
+		tmpl = _mm256_add_epi16(tmpl, v->one); \
 	} while (0)
 	if (likely(cnt == MLX5CQ_ENH_MINIS_MAX)) {
 		ENH_MINI(0); ENH_MINI(1); ENH_MINI(2); ENH_MINI(3);
 		ENH_MINI(4); ENH_MINI(5); ENH_MINI(6);
-		return tmpl;
+	} else {
+		for (j = 0; j < cnt; j++)
+			ENH_MINI(j);
 	}
-	for (j = 0; j < cnt; j++)
-		ENH_MINI(j);
 #undef ENH_MINI
-	return tmpl;
+	v->tmpl = tmpl;
 }
 
 /*
  * Entries from c, the one at consumer index ci, up to left (none past the
  * ring's end; it: the pass's validity byte): runs of regular CQEs and the
  * compressed CQEs after them. The template of the title's mini-CQE
- * records is made once per title, at its first compressed CQE, and kept
- * in registers. A compressed CQE that spans past left is opened as
+ * records (v) is made once per title, at its first compressed CQE (or by
+ * the poll, for the rest of an open one), and kept in registers. A
+ * compressed CQE that spans past left is opened as
  * mlx5cq_zip_open() would (its checks were made here), its first
  * mini-CQEs delivered, the rest left to the session (the consumer index
  * stays at it). Returns the records made; *ents: the entries consumed.
@@ -159,15 +194,13 @@ enh_minis(__m256i tmpl, uint64_t tail, __m256i shuf, __m256i one,
 static __rte_always_inline uint32_t
 enh_seg(struct rte_mlx5cq *cq, volatile const uint8_t *c,
 	unsigned int shift, struct rte_mlx5cq_cpl *r, uint32_t left,
-	unsigned int it, uint32_t ci, uint32_t *ents)
+	unsigned int it, uint32_t ci, struct enh_tv *v, uint32_t *ents)
 {
 	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
 	const uint32_t it4 = it * MLX5CQ_B0;
 	uint32_t k = 0, s, sessions = 0, minis = 0, wn = z->wqe_next;
 	uint32_t opened = 0;
-	unsigned int ht = z->have_title, tv = 0;
-	__m256i tmpl = _mm256_setzero_si256(), shuf = tmpl, one = tmpl;
-	uint64_t tail = 0;
+	unsigned int ht = z->have_title;
 
 	while (k < left) {
 		__m128i t;
@@ -188,7 +221,7 @@ enh_seg(struct rte_mlx5cq *cq, volatile const uint8_t *c,
 			enh_title(z, c + ((size_t)(s - 1) << shift), &r[s - 1]);
 			wn = z->wqe_next;
 			ht = 1;
-			tv = 0;
+			v->ok = 0;
 			k += s;
 			c += (size_t)s << shift;
 			r += s;
@@ -208,31 +241,13 @@ enh_seg(struct rte_mlx5cq *cq, volatile const uint8_t *c,
 		MLX5CQ_PREFETCH(c + ((size_t)1 << shift));
 		MLX5CQ_PREFETCH(c + ((size_t)2 << shift));
 		rte_io_rmb();
-		if (!tv) {
-			/* Requester titles: requester mini-CQEs. */
-			const unsigned int fmt = mlx5cq_zip_format(cq, z);
-			const unsigned int f = RTE_MIN(fmt,
-						       ZM_FORMATS - 1u);
-			const __m256i take_m = _mm256_cmpgt_epi8(
-				_mm256_setzero_si256(), _mm256_loadu_si256(
-					(const void *)zm_take[f]));
-
-			shuf = _mm256_loadu_si256((const void *)zm_shuf[f]);
-			/* HASH, CSUM: the WQE counter implied. */
-			one = _mm256_insert_epi16(_mm256_setzero_si256(),
-						  f <= 1, 12);
-			tmpl = _mm256_andnot_si256(take_m,
-				_mm256_insert_epi16(_mm256_loadu_si256(
-					(const void *)&z->trec), (short)wn,
-					12));
-			memcpy(&tail, &z->trec.opcode, sizeof(tail));
-			tv = 1;
-		}
+		if (!v->ok)
+			enh_tv_make(cq, z, (uint16_t)wn, v);
 		sessions++;
 		if (unlikely(cnt > left - k)) {
 			/* Past the burst or the ring: opened. */
 			take = left - k;
-			enh_minis(tmpl, tail, shuf, one, c, r, take);
+			enh_minis(v, c, r, take);
 			z->ca = ci + k;
 			z->end = ci + k + cnt;
 			z->cnt = cnt;
@@ -244,7 +259,7 @@ enh_seg(struct rte_mlx5cq *cq, volatile const uint8_t *c,
 			opened = take;
 			break;
 		}
-		tmpl = enh_minis(tmpl, tail, shuf, one, c, r, cnt);
+		enh_minis(v, c, r, cnt);
 		wn += cnt;
 		minis += cnt;
 		k += cnt;
@@ -272,6 +287,9 @@ mlx5cq_poll_enh_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 	uint32_t ci = cq->ci + done;
 	uint16_t i = done;
 	int stop = 0;
+	struct enh_tv tv;
+
+	tv.ok = 0;
 
 	while (i < n) {
 		volatile const uint8_t *cqe;
@@ -285,9 +303,10 @@ mlx5cq_poll_enh_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 			 * mlx5cq_zip_burst() does for this layout, inline.
 			 */
 			k = RTE_MIN(z->cnt - z->ai, (uint32_t)(n - i));
-			zm_records(&z->trec, mlx5cq_zip_format(cq, z),
-				   rte_mlx5cq__cqe(cq, z->ca) + 8u * z->ai,
-				   cpl + i, k, z->wqe_next);
+			if (!tv.ok)
+				enh_tv_make(cq, z, z->wqe_next, &tv);
+			enh_minis(&tv, rte_mlx5cq__cqe(cq, z->ca) + 8u * z->ai,
+				  cpl + i, k);
 			MLX5CQ_CNT(cq)->minis += k;
 			mlx5cq_zip_consume(cq, k);
 			i = (uint16_t)(i + k);
@@ -301,10 +320,10 @@ mlx5cq_poll_enh_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		/* 64 B entries: the strides constant. */
 		if (likely(shift == 6))
 			k = enh_seg(cq, cqe, 6, cpl + i, room,
-				    (ci >> log_n) & 0xff, ci, &ents);
+				    (ci >> log_n) & 0xff, ci, &tv, &ents);
 		else
 			k = enh_seg(cq, cqe, shift, cpl + i, room,
-				    (ci >> log_n) & 0xff, ci, &ents);
+				    (ci >> log_n) & 0xff, ci, &tv, &ents);
 		if (k) {
 			ci += ents;
 			i = (uint16_t)(i + k);
@@ -325,10 +344,12 @@ mlx5cq_poll_enh_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		if ((oo >> 4) == RTE_MLX5CQ_OP_INVALID)
 			break;
 		mlx5cq_decode_full(cqe, oo, &cpl[i]);
-		if (cpl[i].status != 0)
+		if (cpl[i].status != 0) {
 			mlx5cq_count_error(cq, &cpl[i]);
-		else
+		} else {
 			enh_title(z, cqe, &cpl[i]);
+			tv.ok = 0;
+		}
 		ci++;
 		i++;
 	}
