@@ -383,8 +383,9 @@ enh_any(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl, uint16_t n,
  * at an entry not written yet. Anything else (the ring's end, an error
  * CQE, a compressed CQE the segment does not take) goes on in enh_any()
  * with the records made so far, unpublished. Fewer values live across
- * the segment than in enh_any(): its entry and exit cost a third of the
- * instructions.
+ * the segment than in enh_any(), which spills most of its state at its
+ * entry (callgrind, HASH in this layout: 21.1 -> 19.6 instructions a
+ * completion).
  */
 static __rte_noinline uint16_t
 enh_lean64(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl, uint16_t n)
