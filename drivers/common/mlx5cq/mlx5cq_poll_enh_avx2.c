@@ -123,6 +123,28 @@ enh_run(volatile const uint8_t *c, unsigned int shift,
 }
 
 /*
+ * Whether the entry at c (its bytes 62..63 in vo; it: the pass's
+ * validity byte; left: entries from c the caller may read) is a valid
+ * success CQE followed by a valid compressed CQE: the title of a
+ * compressed stream, alone, which enh_run() would take through a step
+ * of four.
+ */
+static __rte_always_inline int
+enh_lone(volatile const uint8_t *c, unsigned int shift, uint32_t vo,
+	 unsigned int it, uint32_t left)
+{
+	uint32_t vn;
+
+	if ((uint8_t)vo != it || left < 2 ||
+	    mlx5cq_fast_bad4((vo >> 8) & 0xfeu) != 0)
+		return 0;
+	vn = rte_mlx5cq__be16(c + ((size_t)1 << shift), MLX5CQ_CQE_VIC);
+	/* Big endian: the validity byte high, op_own low. */
+	return (vn >> 8) == it &&
+	       ((vn >> 2) & 3) == RTE_MLX5CQ_FORMAT_COMPRESSED;
+}
+
+/*
  * What the records of a title's mini-CQEs share, kept in registers while
  * the title lasts: the template (record bytes 0..31 with the bytes that
  * come from mini-CQEs cleared and the next WQE counter; it moves by one
@@ -219,7 +241,17 @@ enh_seg(struct rte_mlx5cq *cq, volatile const uint8_t *c,
 		vo = (uint32_t)_mm_extract_epi16(t, 7);
 		if ((uint8_t)vo != it ||
 		    ((vo >> 10) & 3) != RTE_MLX5CQ_FORMAT_COMPRESSED) {
-			s = enh_run(c, shift, r, left - k, it4);
+			if (enh_lone(c, shift, vo, it, left - k)) {
+				/*
+				 * A title alone before compressed CQEs: its
+				 * record, not a run's four-CQE step.
+				 */
+				rte_io_rmb();
+				mlx5cq_fast_one(c, t, (vo >> 12) & 0xf, r);
+				s = 1;
+			} else {
+				s = enh_run(c, shift, r, left - k, it4);
+			}
 			if (s == 0)
 				break;
 			enh_title(z, c + ((size_t)(s - 1) << shift), &r[s - 1]);
