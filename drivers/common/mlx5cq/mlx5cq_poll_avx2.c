@@ -468,8 +468,10 @@ zw_tail(__m256i rec, uint64_t tail, unsigned int f,
 	volatile const uint8_t *m, struct rte_mlx5cq_cpl *c, uint32_t take,
 	uint16_t w0)
 {
-	zm_records_v(_mm256_insert_epi16(rec, (short)w0, 12), tail, f, m, c,
-		     take);
+	struct zm_tv v;
+
+	zm_tv_make(rec, tail, f, w0, &v);
+	zm_tv_records(&v, m, c, take);
 }
 
 /*

@@ -226,29 +226,10 @@ mlx5cq_fast_step4(volatile const uint8_t *c, size_t st, const __m128i t[4],
 }
 
 /*
- * The record of the mini-CQE at m (format masks shuf, take_m) over the
- * template tmpl (record bytes 0..31) and tail (bytes 32..39).
- */
-static __rte_always_inline void
-zm_one(__m256i tmpl, uint64_t tail, __m256i shuf, __m256i take_m,
-	volatile const uint8_t *m, struct rte_mlx5cq_cpl *c)
-{
-	__m256i q = _mm256_broadcastq_epi64(_mm_loadl_epi64(
-			(const __m128i *)(uintptr_t)m));
-
-	_mm256_storeu_si256((__m256i *)(void *)c,
-			    _mm256_blendv_epi8(tmpl,
-					       _mm256_shuffle_epi8(q, shuf),
-					       take_m));
-	memcpy(&c->opcode, &tail, sizeof(tail));
-}
-
-/*
  * The record of the mini-CQE at m over a template whose bytes that come
  * from mini-CQEs are zero (tmpl: record bytes 0..31; tail: bytes 32..39):
  * shuf puts the mini's bytes at their record offsets and zeros elsewhere,
- * an or joins them (one instruction fewer than zm_one()'s blend, and no
- * mask register).
+ * an or joins them.
  */
 static __rte_always_inline void
 zm_or_one(__m256i tmpl, uint64_t tail, __m256i shuf,
@@ -263,42 +244,74 @@ zm_or_one(__m256i tmpl, uint64_t tail, __m256i shuf,
 }
 
 /*
- * One record per mini-CQE from the title's record in registers (tmpl:
- * record bytes 0..31 with the first mini's WQE counter, tail: bytes
- * 32..39), mini-CQE format f (0..ZM_FORMATS - 1); inline: a call would
- * spill every ymm.
+ * What the records of a title's mini-CQEs share, in registers: the
+ * template (record bytes 0..31 with the bytes that come from mini-CQEs
+ * cleared and the next mini's WQE counter; it moves by one per mini-CQE:
+ * one, zero for the formats that carry their own), the tail (bytes
+ * 32..39) and the format's shuffle.
+ */
+struct zm_tv {
+	__m256i tmpl;
+	__m256i shuf;
+	__m256i one;
+	uint64_t tail;
+};
+
+/*
+ * v from the title's record (rec: bytes 0..31, tail: bytes 32..39), the
+ * mini-CQE format f (0..ZM_FORMATS - 1) and the first mini's WQE counter
+ * w0.
  */
 static __rte_always_inline void
-zm_records_v(__m256i tmpl, uint64_t tail, unsigned int f,
-	     volatile const uint8_t *m, struct rte_mlx5cq_cpl *c,
-	     uint32_t take)
+zm_tv_make(__m256i rec, uint64_t tail, unsigned int f, uint16_t w0,
+	   struct zm_tv *v)
 {
-	const __m256i shuf = _mm256_loadu_si256((const void *)zm_shuf[f]);
-	const __m256i take_m = _mm256_loadu_si256((const void *)zm_take[f]);
+	/* zm_take[]: -128 at the mini's bytes, a whole byte mask from it. */
+	const __m256i take_m = _mm256_cmpgt_epi8(_mm256_setzero_si256(),
+		_mm256_loadu_si256((const void *)zm_take[f]));
+
+	v->shuf = _mm256_loadu_si256((const void *)zm_shuf[f]);
 	/* HASH, CSUM: the WQE counter implied, one more per mini. */
-	const __m256i one = _mm256_insert_epi16(_mm256_setzero_si256(),
-						f <= 1, 12);
+	v->one = _mm256_insert_epi16(_mm256_setzero_si256(), f <= 1, 12);
+	v->tmpl = _mm256_andnot_si256(take_m,
+				      _mm256_insert_epi16(rec, (short)w0, 12));
+	v->tail = tail;
+}
+
+/*
+ * Records of take mini-CQEs at m over the template of v (zm_or_one()
+ * each), which moves past them; inline: a call would spill every ymm.
+ */
+static __rte_always_inline void
+zm_tv_records(struct zm_tv *v, volatile const uint8_t *m,
+	      struct rte_mlx5cq_cpl *c, uint32_t take)
+{
+	__m256i tmpl = v->tmpl;
 	uint32_t j;
 
 	for (j = 0; j < take; j++, m += 8) {
-		zm_one(tmpl, tail, shuf, take_m, m, c + j);
-		tmpl = _mm256_add_epi16(tmpl, one);
+		zm_or_one(tmpl, v->tail, v->shuf, m, c + j);
+		tmpl = _mm256_add_epi16(tmpl, v->one);
 	}
+	v->tmpl = tmpl;
 }
 
-/* zm_records_v() from the title's record t in memory, w0 the first WQE. */
+/*
+ * Records of take mini-CQEs at m from the title's record t in memory
+ * (format fmt, past L34H_STRIDX the requester's), w0 the first WQE.
+ */
 static __rte_always_inline void
 zm_records(const struct rte_mlx5cq_cpl *t, unsigned int fmt,
 	   volatile const uint8_t *m, struct rte_mlx5cq_cpl *c,
 	   uint32_t take, uint16_t w0)
 {
+	struct zm_tv v;
 	uint64_t tail;
 
 	memcpy(&tail, &t->opcode, sizeof(tail));
-	zm_records_v(_mm256_insert_epi16(_mm256_loadu_si256((const void *)t),
-					 (short)w0, 12),
-		     tail, fmt < ZM_FORMATS - 1 ? fmt : ZM_FORMATS - 1, m, c,
-		     take);
+	zm_tv_make(_mm256_loadu_si256((const void *)t), tail,
+		   RTE_MIN(fmt, ZM_FORMATS - 1u), w0, &v);
+	zm_tv_records(&v, m, c, take);
 }
 
 #ifndef __clang__

@@ -144,19 +144,9 @@ enh_lone(volatile const uint8_t *c, unsigned int shift, uint32_t vo,
 	       ((vn >> 2) & 3) == RTE_MLX5CQ_FORMAT_COMPRESSED;
 }
 
-/*
- * What the records of a title's mini-CQEs share, kept in registers while
- * the title lasts: the template (record bytes 0..31 with the bytes that
- * come from mini-CQEs cleared and the next WQE counter; it moves by one
- * per mini-CQE: one, zero for formats that carry their own), the tail
- * (bytes 32..39) and the format's shuffle; ok: made for the current
- * title.
- */
+/* The title's template (zm_tv_make()); ok: made for the current title. */
 struct enh_tv {
-	__m256i tmpl;
-	__m256i shuf;
-	__m256i one;
-	uint64_t tail;
+	struct zm_tv z;
 	int ok;
 };
 
@@ -168,42 +158,38 @@ enh_tv_make(const struct rte_mlx5cq *cq, const struct mlx5cq_zip *z,
 	/* Requester titles: requester mini-CQEs. */
 	const unsigned int f = RTE_MIN(mlx5cq_zip_format(cq, z),
 				       ZM_FORMATS - 1u);
-	const __m256i take_m = _mm256_cmpgt_epi8(_mm256_setzero_si256(),
-		_mm256_loadu_si256((const void *)zm_take[f]));
+	uint64_t tail;
 
-	v->shuf = _mm256_loadu_si256((const void *)zm_shuf[f]);
-	/* HASH, CSUM: the WQE counter implied. */
-	v->one = _mm256_insert_epi16(_mm256_setzero_si256(), f <= 1, 12);
-	v->tmpl = _mm256_andnot_si256(take_m, _mm256_insert_epi16(
-		_mm256_loadu_si256((const void *)&z->trec), (short)wn, 12));
-	memcpy(&v->tail, &z->trec.opcode, sizeof(v->tail));
+	memcpy(&tail, &z->trec.opcode, sizeof(tail));
+	zm_tv_make(_mm256_loadu_si256((const void *)&z->trec), tail, f, wn,
+		   &v->z);
 	v->ok = 1;
 }
 
 /*
- * Records of cnt mini-CQEs at m over the template of v (zm_or_one()
- * each), which moves past them.
+ * Records of cnt mini-CQEs at m over the template of v, which moves past
+ * them: zm_tv_records(), seven unrolled (a whole compressed CQE).
  */
 static __rte_always_inline void
 enh_minis(struct enh_tv *v, volatile const uint8_t *m,
 	  struct rte_mlx5cq_cpl *r, uint32_t cnt)
 {
-	__m256i tmpl = v->tmpl;
-	uint32_t j;
+	struct zm_tv *t = &v->z;
+	__m256i tmpl;
 
-#define ENH_MINI(j) do { \
-		zm_or_one(tmpl, v->tail, v->shuf, m + 8 * (j), &r[j]); \
-		tmpl = _mm256_add_epi16(tmpl, v->one); \
-	} while (0)
 	if (likely(cnt == MLX5CQ_ENH_MINIS_MAX)) {
+		tmpl = t->tmpl;
+#define ENH_MINI(j) do { \
+		zm_or_one(tmpl, t->tail, t->shuf, m + 8 * (j), &r[j]); \
+		tmpl = _mm256_add_epi16(tmpl, t->one); \
+	} while (0)
 		ENH_MINI(0); ENH_MINI(1); ENH_MINI(2); ENH_MINI(3);
 		ENH_MINI(4); ENH_MINI(5); ENH_MINI(6);
-	} else {
-		for (j = 0; j < cnt; j++)
-			ENH_MINI(j);
-	}
 #undef ENH_MINI
-	v->tmpl = tmpl;
+		t->tmpl = tmpl;
+		return;
+	}
+	zm_tv_records(t, m, r, cnt);
 }
 
 /*
@@ -368,13 +354,9 @@ enh_any(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl, uint16_t n,
 		idx = ci & mask;
 		room = RTE_MIN((uint32_t)(n - i), mask + 1 - idx);
 		cqe = ring + ((size_t)idx << shift);
-		/* 64 B entries: the strides constant. */
-		if (likely(shift == 6))
-			k = enh_seg(cq, cqe, 6, cpl + i, room,
-				    (ci >> log_n) & 0xff, ci, &tv, &ents);
-		else
-			k = enh_seg(cq, cqe, shift, cpl + i, room,
-				    (ci >> log_n) & 0xff, ci, &tv, &ents);
+		/* 64 B entries take enh_lean64() (constant strides) first. */
+		k = enh_seg(cq, cqe, shift, cpl + i, room, (ci >> log_n) & 0xff,
+			    ci, &tv, &ents);
 		if (k) {
 			ci += ents;
 			i = (uint16_t)(i + k);
