@@ -226,32 +226,32 @@ zg_group(const struct zg_masks *g, __m256i tp[ZG_STORES],
 }
 
 /*
- * na whole arrays of a session from the one at m (64 B entries, none past
- * the ring's end) into records r, eight per array, each array's entries
- * invalidated once its records are made (mlx5cq_zip_array_done());
- * first: m is the session's first array (title + 1, the next one 7
- * entries on), else 8 entries apart. A pointer walk: no ring index, no
- * reload of the ring's geometry.
+ * na whole arrays of a session from the one at m (entries of 1 << shift
+ * bytes, a constant: 64 or 128; none past the ring's end) into records r,
+ * eight per array, each array's entries invalidated once its records are
+ * made (mlx5cq_zip_array_done()); first: m is the session's first array
+ * (title + 1, the next one 7 entries on), else 8 entries apart. A pointer
+ * walk: no ring index, no reload of the ring's geometry.
  */
 static __rte_always_inline void
-zg_arrays64(const struct zg_masks *g, __m256i tp[ZG_STORES],
-	    volatile const uint8_t *m, struct rte_mlx5cq_cpl *r, uint32_t na,
-	    int first)
+zg_arrays(const struct zg_masks *g, __m256i tp[ZG_STORES],
+	  volatile const uint8_t *m, struct rte_mlx5cq_cpl *r, uint32_t na,
+	  int first, unsigned int shift)
 {
 	if (first && na) {
 		zg_group(g, tp, m, r);
 		zg_group(g, tp, m + 32, r + 4);
-		mlx5cq_zip_inv_array64((volatile uint8_t *)(uintptr_t)m +
-				       RTE_MLX5CQ_CQE_OP_OWN, 7);
-		m += 7 * 64;
+		mlx5cq_zip_inv_array((volatile uint8_t *)(uintptr_t)m +
+				     RTE_MLX5CQ_CQE_OP_OWN, 7, shift);
+		m += (size_t)7 << shift;
 		r += 8;
 		na--;
 	}
-	for (; na; na--, m += 8 * 64, r += 8) {
+	for (; na; na--, m += (size_t)8 << shift, r += 8) {
 		zg_group(g, tp, m, r);
 		zg_group(g, tp, m + 32, r + 4);
-		mlx5cq_zip_inv_array64((volatile uint8_t *)(uintptr_t)m +
-				       RTE_MLX5CQ_CQE_OP_OWN, 8);
+		mlx5cq_zip_inv_array((volatile uint8_t *)(uintptr_t)m +
+				     RTE_MLX5CQ_CQE_OP_OWN, 8, shift);
 	}
 }
 
@@ -292,8 +292,8 @@ mlx5cq_zip_burst_any_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		zg_templates(&z->trec, wn, g, tp);
 		if (likely(shift == 6 && idx + 8 * na <= mask + 1)) {
 			/* No wrap: a pointer walk. */
-			zg_arrays64(g, tp, ring + ((size_t)idx << 6), cpl, na,
-				    ca == title + 1);
+			zg_arrays(g, tp, ring + ((size_t)idx << 6), cpl, na,
+				  ca == title + 1, 6);
 			ca = mlx5cq_zip_array_at(title, ca, na);
 			k = 8 * na;
 		} else {
@@ -359,8 +359,9 @@ mlx5cq_zip_burst_any_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 
 /*
  * A turn of an open basic-layout session that takes want (a multiple of
- * 8) mini-CQEs from an array's start, 64 B entries, no wrap (the caller
- * tested it; first: the turn starts at the session's first array): the
+ * 8) mini-CQEs from an array's start, entries of 1 << shift bytes (a
+ * constant: 64 or 128), no wrap (the caller tested it; first: the turn
+ * starts at the session's first array): the
  * mini-CQE counter and the session's next state first (on a flushed
  * ring, read-modify-writes after the holes' store misses waited for
  * them), then the records and the arrays' invalidation; at the session's
@@ -369,8 +370,9 @@ mlx5cq_zip_burst_any_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
  * z->end).
  */
 static __rte_always_inline int
-zg_turn64(struct rte_mlx5cq *cq, struct mlx5cq_zip *z,
-	  struct rte_mlx5cq_cpl *cpl, uint32_t want, int first)
+zg_turn(struct rte_mlx5cq *cq, struct mlx5cq_zip *z,
+	struct rte_mlx5cq_cpl *cpl, uint32_t want, int first,
+	unsigned int shift)
 {
 	const uint32_t cnt = z->cnt, ai = z->ai, ca = z->ca, na = want / 8;
 	const uint32_t mask = cq->mask, title = z->end - cnt;
@@ -387,9 +389,10 @@ zg_turn64(struct rte_mlx5cq *cq, struct mlx5cq_zip *z,
 		z->ca = mlx5cq_zip_array_at(title, ca, na);
 		z->wqe_next = (uint16_t)(z->wqe_next + want);
 	}
-	zg_arrays64(g, tp, ring + ((size_t)(ca & mask) << 6), cpl, na, first);
+	zg_arrays(g, tp, ring + ((size_t)(ca & mask) << shift), cpl, na, first,
+		  shift);
 	if (close) {
-		ring[((size_t)(title & mask) << 6) + RTE_MLX5CQ_CQE_OP_OWN] =
+		ring[((size_t)(title & mask) << shift) + RTE_MLX5CQ_CQE_OP_OWN] =
 			MLX5CQ_CQE_INVALIDATE;
 		z->cnt = 0;
 		z->ai = 0;
@@ -400,14 +403,13 @@ zg_turn64(struct rte_mlx5cq *cq, struct mlx5cq_zip *z,
 
 /*
  * mlx5cq_zip_burst() of the AVX2 fast poll: the common turn of an open
- * session here (from an array's start, whole arrays only, 64 B entries,
- * no wrap: a session split by the burst), the rest in
+ * session here (from an array's start, whole arrays only, 64 or 128 B
+ * entries, no wrap: a session split by the burst), the rest in
  * mlx5cq_zip_burst_any_avx2(). Small on purpose: the general function's
  * frame (its loops keep more state) cost about 40 instructions a call
  * (callgrind, HASH sessions of 64 on a warm 1K ring: 17.5 -> 16.2 per
  * completion; adjacent runs 2.50 -> 2.36 cycles, flushed 16K 4.14 ->
- * 3.92; 128 B entries, which take the general one a call further, 3-5 %
- * slower).
+ * 3.92).
  */
 static __rte_noinline uint16_t
 mlx5cq_zip_burst_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
@@ -419,9 +421,12 @@ mlx5cq_zip_burst_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 	const uint32_t na = want / 8, mask = cq->mask, idx = ca & mask;
 
 	if (unlikely((ai & 7) != 0 || na == 0 || (want & 7) != 0 ||
-		     cq->stride_shift != 6 || idx + 8 * na > mask + 1))
+		     cq->stride_shift - 6u > 1u || idx + 8 * na > mask + 1))
 		return mlx5cq_zip_burst_any_avx2(cq, cpl, n);
-	zg_turn64(cq, z, cpl, want, ca == z->end - cnt + 1);
+	if (likely(cq->stride_shift == 6))
+		zg_turn(cq, z, cpl, want, ca == z->end - cnt + 1, 6);
+	else
+		zg_turn(cq, z, cpl, want, ca == z->end - cnt + 1, 7);
 	return (uint16_t)want;
 }
 
@@ -475,23 +480,6 @@ zw_tail(__m256i rec, uint64_t tail, unsigned int f,
 }
 
 /*
- * op_own INVALIDATE in the n (7 or 8) entries of an array whose first
- * op_own byte is p (mlx5cq_zip_array_done() with the place in a pointer).
- */
-static __rte_always_inline void
-zw_inv(volatile uint8_t *p, uint32_t n, unsigned int shift)
-{
-	uint32_t j;
-
-	if (likely(shift == 6)) {
-		mlx5cq_zip_inv_array64(p, n);
-		return;
-	}
-	for (j = 0; j < n; j++, p += (size_t)1 << shift)
-		*p = MLX5CQ_CQE_INVALIDATE;
-}
-
-/*
  * A session of 2..8 mini-CQEs (its one array at c + 1 entry, 64 B or
  * larger entries; title at c, opcode op, owned, after the read barrier):
  * one record per mini, the first record of a group's masks (g->shuf[0],
@@ -524,10 +512,10 @@ zw_short(const struct zg_masks *g, volatile const uint8_t *c,
 		zm_or_one(tmpl, tail, shuf, m + 8 * (j), &r[j]); \
 		tmpl = _mm256_add_epi16(tmpl, one); \
 	} while (0)
-	if (likely(cnt == 8 && shift == 6)) {
+	if (likely(cnt == 8)) {
 		ZW_ONE(0); ZW_ONE(1); ZW_ONE(2); ZW_ONE(3);
 		ZW_ONE(4); ZW_ONE(5); ZW_ONE(6); ZW_ONE(7);
-		mlx5cq_zip_inv_array64(p, 8);
+		mlx5cq_zip_inv_array(p, 8, shift);
 		return;
 	}
 	for (j = 0; j < cnt; j++)
@@ -602,8 +590,8 @@ mlx5cq_zip_whole_avx2(const struct zg_masks *g, volatile const uint8_t *c,
 		zg_group(g, tp, m, r);
 		zg_group(g, tp, m + 32, r + 4);
 		r += 8;
-		zw_inv((volatile uint8_t *)(uintptr_t)m + RTE_MLX5CQ_CQE_OP_OWN,
-		       a - inv, shift);
+		mlx5cq_zip_inv_array((volatile uint8_t *)(uintptr_t)m +
+				     RTE_MLX5CQ_CQE_OP_OWN, a - inv, shift);
 		inv = a;
 		m = c + ((size_t)a << shift);
 	}
@@ -727,7 +715,8 @@ mlx5cq_poll_any_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 #include "mlx5cq_poll_fast.h"
 
 /*
- * A burst on 64 B entries with no session open: mlx5cq_seg_loop_avx2()
+ * A burst with no session open (entries of 1 << shift bytes, a constant:
+ * 64 or 128): mlx5cq_seg_loop_avx2()
  * from the consumer index to the burst's end or the ring's, then the
  * burst published (counters, consumer index and doorbell record after
  * the barrier, the prefetch of the next burst's lines) when it stopped at
@@ -736,20 +725,21 @@ mlx5cq_poll_any_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
  * the burst, a malformed one, nothing made) goes on in the general loop
  * with the records made so far, unpublished.
  */
-static __rte_noinline uint16_t
-mlx5cq_poll_lean_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
-		      uint16_t n)
+static __rte_always_inline uint16_t
+mlx5cq_poll_lean_s(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
+		   uint16_t n, unsigned int shift)
 {
 	const uint32_t ci = cq->ci, mask = cq->mask, idx = ci & mask;
 	const unsigned int log_n = cq->log_n;
 	const uint32_t room = RTE_MIN((uint32_t)n, mask + 1 - idx);
 	volatile const uint8_t *c = cq->ring + cq->cqe_off +
-				    ((size_t)idx << 6);
+				    ((size_t)idx << shift);
 	uint32_t k, minis;
 
 	k = mlx5cq_seg_loop_avx2(cq, zg_by_comp[cq->comp &
 					       RTE_MLX5CQ_COMP_FORMAT_MASK],
-				 c, 6, cpl, room, (ci >> log_n) & 1, &minis);
+				 c, shift, cpl, room, (ci >> log_n) & 1,
+				 &minis);
 	/*
 	 * The publication of mlx5cq_poll_publish_inline() without its
 	 * branches for an empty or stopped poll and an unmoved index (k is
@@ -760,8 +750,13 @@ mlx5cq_poll_lean_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		cq->polls++;
 		cq->completions += n;
 		rte_mlx5cq__update_ci(cq, ci + n);
-		/* mlx5cq_poll_fast.h: the next burst's first lines. */
-		mlx5cq_prefetch8(cq->ring + cq->cqe_off, mask, ci + n);
+		/*
+		 * mlx5cq_poll_fast.h: the next burst's first lines (not on
+		 * 128 B entries, see there).
+		 */
+		if (shift != 6)
+			return n;
+		mlx5cq_prefetch8(cq->ring + cq->cqe_off, mask, 6, ci + n);
 		/*
 		 * A burst mostly of sessions: their holes are only stored
 		 * to, and the hardware prefetcher follows loads, so eight
@@ -770,13 +765,13 @@ mlx5cq_poll_lean_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		 * bursts of plain CQEs the eight more cost 2-6 % warm).
 		 */
 		if (minis > n / 2u)
-			mlx5cq_prefetch8(cq->ring + cq->cqe_off, mask,
+			mlx5cq_prefetch8(cq->ring + cq->cqe_off, mask, 6,
 					 ci + n + 8);
 		return n;
 	}
 	if (k != 0 && k < room &&
-	    !rte_mlx5cq__sw_owned(c[((size_t)k << 6) + RTE_MLX5CQ_CQE_OP_OWN],
-				  ci + k, log_n)) {
+	    !rte_mlx5cq__sw_owned(c[((size_t)k << shift) +
+				    RTE_MLX5CQ_CQE_OP_OWN], ci + k, log_n)) {
 		cq->polls++;
 		cq->completions += k;
 		rte_mlx5cq__update_ci(cq, ci + k);
@@ -785,32 +780,48 @@ mlx5cq_poll_lean_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 	return mlx5cq_poll_any_avx2(cq, cpl, n, (uint16_t)k);
 }
 
-/*
- * A burst (n a multiple of 8, 64 B entries) that an open basic-layout
- * session fills whole, from the start of an array past its first one
- * (every path that opens a session reads some of it in the same burst;
- * a session still at its first array goes to the general loop, so the
- * arrays' loop has one variant here and fewer registers spill: 3 % on
- * HASH sessions of 64), with no wrap: zg_turn64(), as
- * mlx5cq_zip_burst_avx2() in the general loop, then the burst published;
- * a session that ends with the burst is closed and the consumer index
- * moves past it (doorbell record after the barrier), with the prefetch of
- * the next burst's lines the general loop makes. Any other burst goes to
- * the general loop.
- */
+/* mlx5cq_poll_lean_s() on 64 B entries. */
 static __rte_noinline uint16_t
-mlx5cq_sess_turn_avx2(struct rte_mlx5cq *cq, struct mlx5cq_zip *z,
-		      struct rte_mlx5cq_cpl *cpl, uint16_t n)
+mlx5cq_poll_lean_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
+		      uint16_t n)
+{
+	return mlx5cq_poll_lean_s(cq, cpl, n, 6);
+}
+
+/* mlx5cq_poll_lean_s() on 128 B entries. */
+static __rte_noinline uint16_t
+mlx5cq_poll_lean128_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
+			 uint16_t n)
+{
+	return mlx5cq_poll_lean_s(cq, cpl, n, 7);
+}
+
+/*
+ * A burst (n a multiple of 8; entries of 1 << shift bytes, a constant: 64
+ * or 128) that an open basic-layout session fills whole, from the start
+ * of an array past its first one (every path that opens a session reads
+ * some of it in the same burst; a session still at its first array goes
+ * to the general loop, so the arrays' loop has one variant here and fewer
+ * registers spill: 3 % on HASH sessions of 64), with no wrap: zg_turn(),
+ * as mlx5cq_zip_burst_avx2() in the general loop, then the burst
+ * published; a session that ends with the burst is closed and the
+ * consumer index moves past it (doorbell record after the barrier), with
+ * the prefetch of the next burst's lines the general loop makes (64 B
+ * entries). Any other burst goes to the general loop.
+ */
+static __rte_always_inline uint16_t
+mlx5cq_sess_turn_s(struct rte_mlx5cq *cq, struct mlx5cq_zip *z,
+		   struct rte_mlx5cq_cpl *cpl, uint16_t n, unsigned int shift)
 {
 	const uint32_t cnt = z->cnt, ai = z->ai, mask = cq->mask;
 
 	if (cnt - ai < n || (ai & 7) != 0 || ai == 0 ||
 	    (z->ca & mask) + n > mask + 1)
 		return mlx5cq_poll_any_avx2(cq, cpl, n, 0);
-	/* Counters first (zg_turn64()). */
+	/* Counters first (zg_turn()). */
 	cq->polls++;
 	cq->completions += n;
-	if (zg_turn64(cq, z, cpl, n, 0)) {
+	if (zg_turn(cq, z, cpl, n, 0, shift)) {
 		/* Closed: the consumer index past it, after the barrier. */
 		rte_mlx5cq__update_ci(cq, z->end);
 		/*
@@ -818,27 +829,29 @@ mlx5cq_sess_turn_avx2(struct rte_mlx5cq *cq, struct mlx5cq_zip *z,
 		 * four of them, the flushed 16K ring of HASH sessions of 64
 		 * went 1.43x slower).
 		 */
-		mlx5cq_prefetch8(cq->ring + cq->cqe_off, mask, z->end);
+		if (shift == 6)
+			mlx5cq_prefetch8(cq->ring + cq->cqe_off, mask, 6,
+					 z->end);
 	}
 	return n;
 }
 
 /*
- * A burst (n a multiple of 8, 64 B entries) that starts at an owned
- * basic-layout session at c (ring index ci, op_own oo) longer than the
- * burst (cnt > n mini-CQEs; mlx5cq_poll_fast_avx2() tested that, after
- * the read barrier), with the burst's entries before the ring's end: the
- * session is opened in place (what mlx5cq_zip_open() and the title's
- * record do, the title's record made in registers and stored once for the
- * next turns) and its first n mini-CQEs decoded from the templates, the
- * consumer index staying at the title. Any other burst, and a title that
- * needs mlx5cq_zip_open()'s checks and log line, goes to the general
- * loop.
+ * A burst (n a multiple of 8; entries of 1 << shift bytes, a constant: 64
+ * or 128) that starts at an owned basic-layout session at c (ring index
+ * ci, op_own oo) longer than the burst (cnt > n mini-CQEs;
+ * mlx5cq_poll_top_s() tested that, after the read barrier), with the
+ * burst's entries before the ring's end: the session is opened in place
+ * (what mlx5cq_zip_open() and the title's record do, the title's record
+ * made in registers and stored once for the next turns) and its first n
+ * mini-CQEs decoded from the templates, the consumer index staying at
+ * the title. Any other burst, and a title that needs mlx5cq_zip_open()'s
+ * checks and log line, goes to the general loop.
  */
-static __rte_noinline uint16_t
-mlx5cq_sess_open_avx2(struct rte_mlx5cq *cq, volatile const uint8_t *c,
-		      uint8_t oo, uint32_t cnt, struct rte_mlx5cq_cpl *cpl,
-		      uint16_t n)
+static __rte_always_inline uint16_t
+mlx5cq_sess_open_s(struct rte_mlx5cq *cq, volatile const uint8_t *c,
+		   uint8_t oo, uint32_t cnt, struct rte_mlx5cq_cpl *cpl,
+		   uint16_t n, unsigned int shift)
 {
 	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
 	const uint32_t ci = cq->ci, mask = cq->mask, idx = ci & mask;
@@ -876,7 +889,7 @@ mlx5cq_sess_open_avx2(struct rte_mlx5cq *cq, volatile const uint8_t *c,
 	MLX5CQ_CNT(cq)->minis += n;
 	cq->polls++;
 	cq->completions += n;
-	zg_arrays64(g, tp, c + 64, cpl, n / 8u, 1);
+	zg_arrays(g, tp, c + ((size_t)1 << shift), cpl, n / 8u, 1, shift);
 	/*
 	 * The next turn's first eight entries (its first array and the
 	 * holes after it), as the close of a session asks for the next
@@ -884,58 +897,129 @@ mlx5cq_sess_open_avx2(struct rte_mlx5cq *cq, volatile const uint8_t *c,
 	 * was 1.09x the general loop's cycles (that loop spent longer
 	 * between the turns, and the hardware prefetcher kept up), with it
 	 * 0.95-0.99x; as eight prefetch instructions (unrolled) 1.49x. It
-	 * costs the warm 1K ring about 4 % (2.03 -> 2.11).
+	 * costs the warm 1K ring about 4 % (2.03 -> 2.11). Not on 128 B
+	 * entries: there this prefetch and the one at the close, at the
+	 * 128 B stride, made HASH sessions of 64 1.08 times the cycles warm
+	 * and 1.03 flushed (eleven alternated pairs); a prefetchw of the
+	 * next array's holes, one array ahead, 1.06-1.08 warm and 0.98-1.04
+	 * flushed.
 	 */
-	mlx5cq_prefetch8(cq->ring + cq->cqe_off, cq->mask, z->ca);
+	if (shift == 6)
+		mlx5cq_prefetch8(cq->ring + cq->cqe_off, cq->mask, 6, z->ca);
 	return n;
 }
 
+/* mlx5cq_sess_turn_s() on 64 B entries. */
+static __rte_noinline uint16_t
+mlx5cq_sess_turn_avx2(struct rte_mlx5cq *cq, struct mlx5cq_zip *z,
+		      struct rte_mlx5cq_cpl *cpl, uint16_t n)
+{
+	return mlx5cq_sess_turn_s(cq, z, cpl, n, 6);
+}
+
+/* mlx5cq_sess_turn_s() on 128 B entries. */
+static __rte_noinline uint16_t
+mlx5cq_sess_turn128_avx2(struct rte_mlx5cq *cq, struct mlx5cq_zip *z,
+			 struct rte_mlx5cq_cpl *cpl, uint16_t n)
+{
+	return mlx5cq_sess_turn_s(cq, z, cpl, n, 7);
+}
+
+/* mlx5cq_sess_open_s() on 64 B entries. */
+static __rte_noinline uint16_t
+mlx5cq_sess_open_avx2(struct rte_mlx5cq *cq, volatile const uint8_t *c,
+		      uint8_t oo, uint32_t cnt, struct rte_mlx5cq_cpl *cpl,
+		      uint16_t n)
+{
+	return mlx5cq_sess_open_s(cq, c, oo, cnt, cpl, n, 6);
+}
+
+/* mlx5cq_sess_open_s() on 128 B entries. */
+static __rte_noinline uint16_t
+mlx5cq_sess_open128_avx2(struct rte_mlx5cq *cq, volatile const uint8_t *c,
+			 uint8_t oo, uint32_t cnt, struct rte_mlx5cq_cpl *cpl,
+			 uint16_t n)
+{
+	return mlx5cq_sess_open_s(cq, c, oo, cnt, cpl, n, 7);
+}
+
 /*
- * The AVX2 fast poll (mlx5cq_poll_fast[]; rte_mlx5cq_poll_slow() sends
- * only basic-layout CQs without the lock here), on 64 B entries: bursts
- * that a session longer than the burst fills, its first turn
- * (mlx5cq_sess_open_avx2()) and the next ones (mlx5cq_sess_turn_avx2()),
- * and the other bursts of plain CQEs and whole sessions
- * (mlx5cq_poll_lean_avx2()) are made in small frames; the rest, and
- * 128 B entries, in the general loop. On HASH sessions of 64 in bursts
- * of 32 the general loop's frame (its inlined runs and whole sessions
- * keep the CQ's geometry on the stack), its calls and its end-of-burst
- * prefetch at the title had cost about 290 instructions a burst, more
- * than the 250 of the records themselves (callgrind).
+ * The bursts of mlx5cq_poll_fast_avx2() on entries of 1 << shift bytes (a
+ * constant: 64 or 128): tests without a frame (tail calls only), so the
+ * helpers' frames and ymm registers are set up only for the bursts they
+ * take. n a multiple of 8: whole arrays, so each turn starts at an array's
+ * start.
  */
-uint16_t
-mlx5cq_poll_fast_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
-		      uint16_t n, uint16_t done)
+static __rte_always_inline uint16_t
+mlx5cq_poll_top_s(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
+		  uint16_t n, unsigned int shift)
 {
 	volatile const uint8_t *c;
 	uint32_t cnt;
 	uint8_t oo;
 
-	/*
-	 * Tests without a frame (tail calls only): the helpers' frames and
-	 * ymm registers only for the bursts they take. n a multiple of 8:
-	 * whole arrays, so each turn starts at an array's start.
-	 */
-	if (done != 0 || n == 0 || cq->stride_shift != 6)
-		return mlx5cq_poll_any_avx2(cq, cpl, n, done);
 	if (cq->slow & RTE_MLX5CQ_SLOW_SESSION) {
 		if ((n & 7) != 0)
 			return mlx5cq_poll_any_avx2(cq, cpl, n, 0);
-		return mlx5cq_sess_turn_avx2(cq, MLX5CQ_ZIP(cq), cpl, n);
+		if (shift == 6)
+			return mlx5cq_sess_turn_avx2(cq, MLX5CQ_ZIP(cq), cpl,
+						     n);
+		return mlx5cq_sess_turn128_avx2(cq, MLX5CQ_ZIP(cq), cpl, n);
 	}
 	if (cq->comp == 0 || (n & 7) != 0)
-		return mlx5cq_poll_lean_avx2(cq, cpl, n);
+		goto lean;
 	c = rte_mlx5cq__cqe(cq, cq->ci);
 	oo = c[RTE_MLX5CQ_CQE_OP_OWN];
 	/* An owned compressed CQE whose session outlasts the burst. */
 	if (((oo >> 2) & 3) != RTE_MLX5CQ_FORMAT_COMPRESSED ||
 	    ((oo ^ (cq->ci >> cq->log_n)) & 1) != 0)
-		return mlx5cq_poll_lean_avx2(cq, cpl, n);
+		goto lean;
 	rte_io_rmb();
 	cnt = rte_mlx5cq__be32(c, RTE_MLX5CQ_CQE_BYTE_CNT);
 	if (cnt <= n)
+		goto lean;
+	if (shift == 6)
+		return mlx5cq_sess_open_avx2(cq, c, oo, cnt, cpl, n);
+	return mlx5cq_sess_open128_avx2(cq, c, oo, cnt, cpl, n);
+lean:
+	if (shift == 6)
 		return mlx5cq_poll_lean_avx2(cq, cpl, n);
-	return mlx5cq_sess_open_avx2(cq, c, oo, cnt, cpl, n);
+	return mlx5cq_poll_lean128_avx2(cq, cpl, n);
+}
+
+/* mlx5cq_poll_top_s() on 128 B entries. */
+static __rte_noinline uint16_t
+mlx5cq_poll_top128_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
+			uint16_t n)
+{
+	return mlx5cq_poll_top_s(cq, cpl, n, 7);
+}
+
+/*
+ * The AVX2 fast poll (mlx5cq_poll_fast[]; rte_mlx5cq_poll_slow() sends
+ * only basic-layout CQs without the lock here), on 64 and 128 B entries:
+ * bursts that a session longer than the burst fills, its first turn
+ * (mlx5cq_sess_open_s()) and the next ones (mlx5cq_sess_turn_s()), and
+ * the other bursts of plain CQEs and whole sessions (mlx5cq_poll_lean_s())
+ * are made in small frames, one copy of each for either stride (128 B
+ * entries behind one more call); the rest in the general loop. On HASH
+ * sessions of 64 in bursts of 32 the general loop's frame (its inlined
+ * runs and whole sessions keep the CQ's geometry on the stack), its calls
+ * and its end-of-burst prefetch at the title had cost about 290
+ * instructions a burst, more than the 250 of the records themselves
+ * (callgrind).
+ */
+uint16_t
+mlx5cq_poll_fast_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
+		      uint16_t n, uint16_t done)
+{
+	if (done != 0 || n == 0)
+		return mlx5cq_poll_any_avx2(cq, cpl, n, done);
+	if (likely(cq->stride_shift == 6))
+		return mlx5cq_poll_top_s(cq, cpl, n, 6);
+	if (cq->stride_shift == 7)
+		return mlx5cq_poll_top128_avx2(cq, cpl, n);
+	return mlx5cq_poll_any_avx2(cq, cpl, n, 0);
 }
 
 #ifndef __clang__

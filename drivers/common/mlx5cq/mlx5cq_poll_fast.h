@@ -155,11 +155,14 @@ MLX5CQ_FAST_NAME(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 	 * writes them by DMA, so they are not in the core's caches, and each
 	 * burst would otherwise start with a full memory latency (64 B CQEs
 	 * from memory: 12 -> 6 cycles per completion, warm rings +5 %). Not
-	 * on 128 B strides, where the same prefetch made the AVX2 poll
-	 * slower from memory (7 -> 14) for a reason not found yet.
+	 * on 128 B strides: an early version asked for the wrong lines there
+	 * (a 64 B stride: 7 -> 14 cycles from memory), and with the right
+	 * stride the AVX2 poll of plain 128 B CQEs from memory was still
+	 * slower (1K, 4K and 16K rings: 1.06, 1.07 and 1.17 times the cycles,
+	 * nine alternated pairs), the hardware prefetcher alone keeping up.
 	 */
 	if (i == n && shift == 6)
-		mlx5cq_prefetch8(ring, mask, ci);
+		mlx5cq_prefetch8(ring, mask, 6, ci);
 	mlx5cq_poll_publish_inline(cq, ci, i, stop, 1);
 	return i;
 }

@@ -442,9 +442,10 @@ mlx5cq_zip_format(const struct rte_mlx5cq *cq, const struct mlx5cq_zip *z)
  * slower on that ring).
  */
 static __rte_always_inline void
-mlx5cq_prefetch8(volatile const uint8_t *ring, uint32_t mask, uint32_t at)
+mlx5cq_prefetch8(volatile const uint8_t *ring, uint32_t mask,
+		 unsigned int shift, uint32_t at)
 {
-	volatile const uint8_t *p = ring + ((size_t)(at & mask) << 6);
+	volatile const uint8_t *p = ring + ((size_t)(at & mask) << shift);
 	uint32_t j;
 
 	if ((at & mask) + 8 > mask + 1) {
@@ -452,34 +453,35 @@ mlx5cq_prefetch8(volatile const uint8_t *ring, uint32_t mask, uint32_t at)
 		return;
 	}
 	for (j = 0; j < 8; j++) {
-		MLX5CQ_PREFETCH(p + 64 * j);
+		MLX5CQ_PREFETCH(p + ((size_t)j << shift));
 		__asm__ volatile("" : "+r"(p));
 	}
 }
 
 /*
- * op_own INVALIDATE in the n (7 or 8) 64 B entries from the one whose
- * op_own byte is p: an array's slot and its holes (mlx5cq_zip_array_done()).
+ * op_own INVALIDATE in the n (7 or 8) entries (stride 1 << shift, a
+ * constant where it is called) from the one whose op_own byte is p: an
+ * array's slot and its holes (mlx5cq_zip_array_done()).
  */
 static __rte_always_inline void
-mlx5cq_zip_inv_array64(volatile uint8_t *p, uint32_t n)
+mlx5cq_zip_inv_array(volatile uint8_t *p, uint32_t n, unsigned int shift)
 {
 	/* The holes first: the array's own line is in the cache. */
-	p[64] = MLX5CQ_CQE_INVALIDATE;
-	p[128] = MLX5CQ_CQE_INVALIDATE;
-	p[192] = MLX5CQ_CQE_INVALIDATE;
-	p[256] = MLX5CQ_CQE_INVALIDATE;
-	p[320] = MLX5CQ_CQE_INVALIDATE;
-	p[384] = MLX5CQ_CQE_INVALIDATE;
+	p[(size_t)1 << shift] = MLX5CQ_CQE_INVALIDATE;
+	p[(size_t)2 << shift] = MLX5CQ_CQE_INVALIDATE;
+	p[(size_t)3 << shift] = MLX5CQ_CQE_INVALIDATE;
+	p[(size_t)4 << shift] = MLX5CQ_CQE_INVALIDATE;
+	p[(size_t)5 << shift] = MLX5CQ_CQE_INVALIDATE;
+	p[(size_t)6 << shift] = MLX5CQ_CQE_INVALIDATE;
 	if (n == 8)
-		p[448] = MLX5CQ_CQE_INVALIDATE;
+		p[(size_t)7 << shift] = MLX5CQ_CQE_INVALIDATE;
 	p[0] = MLX5CQ_CQE_INVALIDATE;
 }
 
 /*
  * Entries [a, next) (7 or 8 from an array's slot) of a ring whose first
- * entry is at ring invalidated; on 64 B entries with no wrap,
- * mlx5cq_zip_inv_array64() at a's op_own byte.
+ * entry is at ring invalidated; on 64 or 128 B entries with no wrap,
+ * mlx5cq_zip_inv_array() at a's op_own byte.
  */
 static __rte_always_inline void
 mlx5cq_zip_span_inv(volatile uint8_t *ring, uint32_t mask, unsigned int shift,
@@ -488,8 +490,13 @@ mlx5cq_zip_span_inv(volatile uint8_t *ring, uint32_t mask, unsigned int shift,
 	const uint32_t idx = a & mask;
 
 	if (likely(shift == 6 && idx + 8 <= mask + 1)) {
-		mlx5cq_zip_inv_array64(ring + ((size_t)idx << 6) +
-				       RTE_MLX5CQ_CQE_OP_OWN, next - a);
+		mlx5cq_zip_inv_array(ring + ((size_t)idx << 6) +
+				     RTE_MLX5CQ_CQE_OP_OWN, next - a, 6);
+		return;
+	}
+	if (shift == 7 && idx + 8 <= mask + 1) {
+		mlx5cq_zip_inv_array(ring + ((size_t)idx << 7) +
+				     RTE_MLX5CQ_CQE_OP_OWN, next - a, 7);
 		return;
 	}
 	for (; a != next; a++)
