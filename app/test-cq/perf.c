@@ -5,21 +5,22 @@
 /*
  * dpdk-test-cq ... -- perf [--json FILE] [--reps N] [--image] [--case PREFIX]
  *
- * Cycles per completion of rte_mlx5cq_poll_burst(), next to a memory-floor
- * baseline that streams the same ring bytes through the CPU with the same
- * access pattern (owner check, then every byte of the CQE summed).
+ * Cycles per completion of rte_mlx5cq_poll_burst() with each poll this CPU
+ * and EAL allow, next to a true floor over the same ring in the same order:
+ * the owner byte and the fields a PMD turns into an mbuf, summed, never
+ * byte-swapped or stored (perf_floor_cqe(), perf_base_pass()).
  *
- * Cases: CQE size 64/128 x ring that fits in L2 (1024 entries) or not
- * (256K entries: 16/32 MiB) x ring state after the refill (warm: left in
- * the caches by the refill; flushed: every line written back and evicted
- * with clflush, as after device DMA writes that invalidate the core's
- * copies) x burst 1/8/32. A second table (emulated HCA only): every
- * mini-CQE format compressed (basic layout; HASH and L34H also enhanced;
- * HASH on 128 B CQEs), padded 128 B CQEs and a mix with 1 % error CQEs,
- * burst 32, 1K warm and 256K flushed; runs of 64 completions share what
- * the mini-CQEs do not carry, so the model writes them as sessions. The
- * floor of a compressed ring streams every 64 B slot (titles, arrays,
- * holes: one slot per completion) without an owner check.
+ * Cases: CQE size 64/128 x ring of 1K, 4K or 16K entries x ring state
+ * after the refill (warm: left in the caches by the refill; flushed: every
+ * line written back and evicted with clflush, as after device DMA writes
+ * that invalidate the core's copies) x burst 1/32. A second table
+ * (emulated HCA only): every mini-CQE format compressed in the basic
+ * layout, HASH in the enhanced layout, HASH in both layouts on 128 B
+ * CQEs, padded 128 B CQEs and a mix with 1 % error CQEs, burst 32, 1K warm
+ * and 16K flushed; runs of 64 completions share what the mini-CQEs do not
+ * carry, so the model writes them as sessions. The floor of a compressed
+ * ring reads each title's fields and each mini-CQE (perf_base_pass()),
+ * not the holes.
  *
  * A timed pass drains one full ring (every entry a responder CQE of the
  * current pass). The ring is refilled before every pass outside the timed
@@ -683,6 +684,7 @@ test_cq_perf(int argc, char **argv)
 		{ "l34h-s64", 64, RTE_MLX5CQ_COMP_L34H_STRIDX, 0, 0, 0, 64, 0 },
 		{ "hash-enh", 64, RTE_MLX5CQ_COMP_HASH, 1, 0, 0, 64, 0 },
 		{ "hash-128-s64", 128, RTE_MLX5CQ_COMP_HASH, 0, 0, 0, 64, 0 },
+		{ "hash-enh-128", 128, RTE_MLX5CQ_COMP_HASH, 1, 0, 0, 64, 0 },
 		{ "128pad", 128, 0, 0, RTE_MLX5CQ_F_CQE_PAD, 0, 0, 0 },
 		{ "err1pct", 64, 0, 0, 0, 100, 0, 0 },
 	};

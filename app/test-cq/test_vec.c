@@ -6,11 +6,11 @@
  * Suite "vec": every poll implementation gives the same records.
  *
  * For each CQ setting (no compression, every mini-CQE format in the basic
- * layout, HASH in the enhanced layout, 128 B and padded 128 B CQEs) one CQ
- * per implementation (scalar, and each vector one this CPU and the EAL
- * allow) plus one consumer on the lean path (rte_mlx5cq_peek /
- * rte_mlx5cq_advance, rte_mlx5cq_poll_burst for what it does not take) is
- * fed the same seeded random stream by the emulated HCA: runs of
+ * layout, HASH in the enhanced layout on 64 and 128 B CQEs, 128 B and
+ * padded 128 B CQEs) one CQ per implementation (scalar, and each vector
+ * one this CPU and the EAL allow) plus one consumer on the lean path
+ * (rte_mlx5cq_peek / rte_mlx5cq_advance, rte_mlx5cq_poll_burst for what it
+ * does not take) is fed the same seeded random stream by the emulated HCA: runs of
  * completions that share the fields a session takes from its title (so
  * the model compresses them), requester and responder runs, error CQEs,
  * sessions held open across posts, posts of random size so the ring wraps
@@ -428,6 +428,9 @@ static const struct vec_case vc_hash128 = { "hash128",
 static const struct vec_case vc_hash_enh = { "hash_enhanced",
 					     RTE_MLX5CQ_COMP_HASH, 1, 64, 0,
 					     8 };
+static const struct vec_case vc_hash_enh128 = { "hash_enhanced128",
+						RTE_MLX5CQ_COMP_HASH, 1, 128,
+						0, 7 };
 
 #define VEC_CASE(c) \
 	TEST_CASE_NAMED_WITH_DATA("test_vec_" #c, NULL, vec_teardown, \
@@ -446,6 +449,7 @@ static struct unit_test_suite vec_suite = {
 		VEC_CASE(vc_l34h),
 		VEC_CASE(vc_hash128),
 		VEC_CASE(vc_hash_enh),
+		VEC_CASE(vc_hash_enh128),
 		TEST_CASES_END()
 	}
 };

@@ -31,10 +31,10 @@
  *   - anything else (an error CQE, a compressed CQE with no title or with
  *     more than seven minis) one entry at a time through the generic
  *     code (mlx5cq_zip_open(), mlx5cq_decode_full()).
- * A burst on 64 B entries starts in a lean function (the rest of an open
- * compressed CQE, one segment, the publication) and goes on in the
- * general loop only when the segment stops short of the burst at an
- * entry the device has written.
+ * A burst on 64 or 128 B entries starts in a lean function, one copy per
+ * stride (the rest of an open compressed CQE, one segment, the
+ * publication) and goes on in the general loop only when the segment
+ * stops short of the burst at an entry the device has written.
  * Chosen by rte_mlx5cq_poll_slow() for an enhanced-layout CQ whose poll is
  * AVX2 and that takes no lock.
  */
@@ -354,7 +354,7 @@ enh_any(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl, uint16_t n,
 		idx = ci & mask;
 		room = RTE_MIN((uint32_t)(n - i), mask + 1 - idx);
 		cqe = ring + ((size_t)idx << shift);
-		/* 64 B entries take enh_lean64() (constant strides) first. */
+		/* enh_lean_s() (constant strides) came first. */
 		k = enh_seg(cq, cqe, shift, cpl + i, room, (ci >> log_n) & 0xff,
 			    ci, &tv, &ents);
 		if (k) {
@@ -391,7 +391,8 @@ enh_any(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl, uint16_t n,
 }
 
 /*
- * A burst on 64 B entries with nothing made yet: the rest of an open
+ * A burst with nothing made yet (entries of 1 << shift bytes, a constant:
+ * 64 or 128): the rest of an open
  * compressed CQE, then one segment from there to the burst's end or the
  * ring's, then the burst published when it stopped at the burst's end or
  * at an entry not written yet. Anything else (the ring's end, an error
@@ -401,8 +402,9 @@ enh_any(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl, uint16_t n,
  * entry (callgrind, HASH in this layout: 21.1 -> 19.6 instructions a
  * completion).
  */
-static __rte_noinline uint16_t
-enh_lean64(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl, uint16_t n)
+static __rte_always_inline uint16_t
+enh_lean_s(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl, uint16_t n,
+	   unsigned int shift)
 {
 	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
 	uint32_t ci = cq->ci, i = 0, idx, room, k, ents;
@@ -419,8 +421,9 @@ enh_lean64(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl, uint16_t n)
 	}
 	idx = ci & cq->mask;
 	room = RTE_MIN(n - i, cq->mask + 1 - idx);
-	k = enh_seg(cq, cq->ring + cq->cqe_off + ((size_t)idx << 6), 6,
-		    cpl + i, room, (ci >> cq->log_n) & 0xff, ci, &tv, &ents);
+	k = enh_seg(cq, cq->ring + cq->cqe_off + ((size_t)idx << shift),
+		    shift, cpl + i, room, (ci >> cq->log_n) & 0xff, ci, &tv,
+		    &ents);
 	i += k;
 	ci += ents;
 	/*
@@ -428,21 +431,40 @@ enh_lean64(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl, uint16_t n)
 	 * write: the segment stopped at something else, or at the ring's
 	 * end (a compressed CQE it opened there is the entry at ci).
 	 */
-	if (i != n && cq->ring[cq->cqe_off + ((size_t)(ci & cq->mask) << 6) +
-			       MLX5CQ_CQE_VIC] == (uint8_t)(ci >> cq->log_n))
+	if (i != n &&
+	    cq->ring[cq->cqe_off + ((size_t)(ci & cq->mask) << shift) +
+		     MLX5CQ_CQE_VIC] == (uint8_t)(ci >> cq->log_n))
 		return enh_any(cq, cpl, n, (uint16_t)i, ci);
 publish:
 	mlx5cq_poll_publish_inline(cq, ci, (uint16_t)i, 0, 1);
 	return (uint16_t)i;
 }
 
+/* enh_lean_s() on 64 B entries. */
+static __rte_noinline uint16_t
+enh_lean64(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl, uint16_t n)
+{
+	return enh_lean_s(cq, cpl, n, 6);
+}
+
+/* enh_lean_s() on 128 B entries. */
+static __rte_noinline uint16_t
+enh_lean128(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl, uint16_t n)
+{
+	return enh_lean_s(cq, cpl, n, 7);
+}
+
 uint16_t
 mlx5cq_poll_enh_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		     uint16_t n, uint16_t done)
 {
-	if (likely(cq->stride_shift == 6 && done == 0 && n != 0))
+	if (unlikely(done != 0 || n == 0))
+		return enh_any(cq, cpl, n, done, cq->ci + done);
+	if (likely(cq->stride_shift == 6))
 		return enh_lean64(cq, cpl, n);
-	return enh_any(cq, cpl, n, done, cq->ci + done);
+	if (cq->stride_shift == 7)
+		return enh_lean128(cq, cpl, n);
+	return enh_any(cq, cpl, n, 0, cq->ci);
 }
 
 #ifndef __clang__
