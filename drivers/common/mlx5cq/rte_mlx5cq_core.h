@@ -378,20 +378,23 @@ rte_mlx5cq_poll_burst(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 
 	if (unlikely(cq->slow)) {
 		/*
-		 * Vector poll: an empty CQ is answered inline (one owner
-		 * test), tiny bursts stay on the inline loop.
+		 * Vector poll: tiny bursts stay on the inline loop (which
+		 * answers an empty CQ itself); for the others an empty CQ
+		 * is answered inline (one owner test).
 		 */
 		if (cq->slow != RTE_MLX5CQ_SLOW_VEC)
 			return rte_mlx5cq_poll_slow(cq, cpl, n, 0);
-		if (!rte_mlx5cq__sw_owned(ring[((size_t)(ci & mask) << shift) +
-					      RTE_MLX5CQ_CQE_OP_OWN],
-					 ci, log_n)) {
-			cq->polls++;
-			cq->empty_polls++;
-			return 0;
-		}
-		if (n >= RTE_MLX5CQ_VEC_MIN_BURST)
+		if (n >= RTE_MLX5CQ_VEC_MIN_BURST) {
+			if (!rte_mlx5cq__sw_owned(ring[((size_t)(ci & mask) <<
+							shift) +
+						       RTE_MLX5CQ_CQE_OP_OWN],
+						  ci, log_n)) {
+				cq->polls++;
+				cq->empty_polls++;
+				return 0;
+			}
 			return rte_mlx5cq_poll_slow(cq, cpl, n, 0);
+		}
 	}
 	for (i = 0; i < n; i++) {
 		volatile const uint8_t *cqe =
