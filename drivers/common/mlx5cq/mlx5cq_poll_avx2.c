@@ -716,14 +716,14 @@ mlx5cq_poll_any_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 
 /*
  * A burst with no session open (entries of 1 << shift bytes, a constant:
- * 64 or 128): mlx5cq_seg_loop_avx2()
- * from the consumer index to the burst's end or the ring's, then the
- * burst published (counters, consumer index and doorbell record after
- * the barrier, the prefetch of the next burst's lines) when it stopped at
- * the burst's end or, after some records, at an entry software does not
- * own. Anything else (the ring's end, a session longer than the rest of
- * the burst, a malformed one, nothing made) goes on in the general loop
- * with the records made so far, unpublished.
+ * 64 or 128): mlx5cq_seg_loop_avx2() from the consumer index to the
+ * burst's end or the ring's, then the burst published (counters, consumer
+ * index and doorbell record after the barrier, on 64 B entries the
+ * prefetch of the next burst's lines) when it stopped at the burst's end
+ * or, after some records, at an entry software does not own. Anything
+ * else (the ring's end, a session longer than the rest of the burst, a
+ * malformed one, nothing made) goes on in the general loop with the
+ * records made so far, unpublished.
  */
 static __rte_always_inline uint16_t
 mlx5cq_poll_lean_s(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
