@@ -431,8 +431,9 @@ mlx5cq_zip_format(const struct rte_mlx5cq *cq, const struct mlx5cq_zip *z)
 
 /*
  * The next burst's first lines, asked for at the end of a full burst of
- * the fast polls (64 B entries from ring index at): eight lines, or the
- * first one when eight would pass the ring's end. A loop of one prefetch
+ * the fast polls (entries of 1 << shift bytes from ring index at; every
+ * caller passes 64 B, see mlx5cq_poll_fast.h for 128 B): eight lines, or
+ * the first one when eight would pass the ring's end. A loop of one prefetch
  * instruction on purpose: as eight instructions (unrolled), the AVX2
  * poll of a flushed 16K ring went from 3.7 to 7.3-7.9 cycles per
  * completion and the SSE poll from 4.2 to 5.4-7.1, warm rings unchanged
