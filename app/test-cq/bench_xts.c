@@ -30,6 +30,7 @@
 
 #include "test.h"
 #include "test_cq.h"
+#include "test_dpdk_cq.h"
 #include "test_xts_fix.h"
 #include "test_xts_vectors.h"
 
@@ -215,8 +216,8 @@ bench_run(struct xfix *f, const struct bench_case *c, uint32_t dek)
 		ring_db(f);
 		/* The batch's last CQE: a requester CQE of this pass. */
 		f->ci += n;
-		cqe = (const uint8_t *)(uintptr_t)
-			&f->cq.cqes[(f->ci - 1) & ((1u << LOG_CQ) - 1)];
+		cqe = test_dpdk_cqe(&f->cq,
+				    (f->ci - 1) & ((1u << LOG_CQ) - 1));
 		if ((cqe[63] >> 4) != 0 ||
 		    (cqe[63] & 1) != (((f->ci - 1) >> LOG_CQ) & 1))
 			return -1;

@@ -21,6 +21,7 @@
 #include <infiniband/verbs.h>
 #include <rte_common.h>
 #include <rte_errno.h>
+#include <rte_lcore.h>
 #include <rte_malloc.h>
 #include <rte_memory.h>
 #include <rte_telemetry.h>

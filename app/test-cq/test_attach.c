@@ -32,6 +32,7 @@
 #include <mlx5_emu.h>
 
 #include "test.h"
+#include "test_dpdk_cq.h"
 #include "test_usage.h"
 #include "test_cq_cnt.h"
 
@@ -197,18 +198,22 @@ test_attach_poll(void)
 	TEST_ASSERT_EQUAL(info.path, RTE_MLX5CQ_PATH_ATTACH, "path");
 	TEST_ASSERT_EQUAL(info.entries, 1u << LOG_N, "entries");
 	TEST_ASSERT_EQUAL(info.capacity, (1u << LOG_N) - 1, "capacity");
-	TEST_ASSERT_EQUAL(info.cqe_size, 64, "cqe_size");
+	/* One cache line per entry (test_dpdk_cq.h): 64 B on x86, 128 B
+	 * (64 B CQE in the second half) on AArch64.
+	 */
+	TEST_ASSERT_EQUAL(info.cqe_size, TEST_DPDK_CQE_SIZE, "cqe_size");
 	TEST_ASSERT(info.ring == (void *)(uintptr_t)dcq.cqes, "ring");
 	TEST_ASSERT(info.dbrec == dcq.db_rec, "dbrec");
-	TEST_ASSERT_EQUAL(cq->stride_shift, 6, "stride_shift");
-	TEST_ASSERT_EQUAL(cq->cqe_off, 0, "cqe_off");
+	TEST_ASSERT_EQUAL(cq->stride_shift,
+			  (TEST_DPDK_CQE_SIZE == 128 ? 7 : 6), "stride_shift");
+	TEST_ASSERT_EQUAL(cq->cqe_off, TEST_DPDK_CQE_SIZE - 64, "cqe_off");
 	/* The device knows this number as the CQ on dcq's ring. */
 	TEST_ASSERT_SUCCESS(mlx5_emu_cq_query(a_ctx, info.cqn, &fw),
 			    "cqn %#x unknown", info.cqn);
 	TEST_ASSERT(fw.ring == info.ring && fw.dbrec == info.dbrec,
 		    "cqn %#x is another CQ", info.cqn);
 	TEST_ASSERT_EQUAL(fw.log_cq_size, LOG_N, "log_cq_size");
-	TEST_ASSERT_EQUAL(fw.cqe_sz, 0, "cqe_sz");
+	TEST_ASSERT_EQUAL(fw.cqe_sz, TEST_DPDK_CQE_SZ, "cqe_sz");
 	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(cq, out, 64), 0, "empty");
 	/* 10 completions and an error, one burst. */
 	for (i = 0; i < 10; i++)

@@ -28,6 +28,7 @@
 
 #include "mlx5_emu.h"
 #include "test.h"
+#include "test_dpdk_cq.h"
 #include "test_wait.h"
 
 /*
@@ -1155,6 +1156,8 @@ test_emu_dpdk_devx_cq(void)
 	struct mlx5dv_devx_uar *uar;
 	struct ibv_context *ctx;
 	struct heap_snap hs;
+	/* 1024 entries of TEST_DPDK_CQE_SIZE, then the doorbell record. */
+	const uint32_t ring = 1024 * TEST_DPDK_CQE_SIZE;
 	uint32_t eqn0, umem_id, i;
 	uint64_t pgsz;
 	void *cqc;
@@ -1179,13 +1182,14 @@ test_emu_dpdk_devx_cq(void)
 	umem_id = ((struct mlx5dv_devx_umem *)cq.umem_obj)->umem_id;
 	TEST_ASSERT_EQUAL(MLX5_GET(create_cq_in, last, opcode), 0x400u, "op");
 	TEST_ASSERT_EQUAL(MLX5_GET(cqc, cqc, log_cq_size), 10u, "log size");
-	TEST_ASSERT_EQUAL(MLX5_GET(cqc, cqc, cqe_sz), 0u, "64 B");
+	TEST_ASSERT_EQUAL(MLX5_GET(cqc, cqc, cqe_sz), TEST_DPDK_CQE_SZ,
+			  "cqe_sz: %u B entries", TEST_DPDK_CQE_SIZE);
 	TEST_ASSERT_EQUAL(MLX5_GET(cqc, cqc, log_page_size), 0u, "4 KiB");
 	TEST_ASSERT_EQUAL(MLX5_GET(cqc, cqc, c_eqn), eqn0, "eqn");
 	TEST_ASSERT_EQUAL(MLX5_GET(cqc, cqc, uar_page), uar->page_id, "uar");
 	TEST_ASSERT_EQUAL(MLX5_GET(cqc, cqc, dbr_umem_valid), 1u, "dbr v");
 	TEST_ASSERT_EQUAL(MLX5_GET(cqc, cqc, dbr_umem_id), umem_id, "dbr id");
-	TEST_ASSERT_EQUAL(MLX5_GET64(cqc, cqc, dbr_addr), 65536u, "dbr_addr");
+	TEST_ASSERT_EQUAL(MLX5_GET64(cqc, cqc, dbr_addr), ring, "dbr_addr");
 	TEST_ASSERT_EQUAL(MLX5_GET(create_cq_in, last, cq_umem_valid), 1u,
 			  "umem valid");
 	TEST_ASSERT_EQUAL(MLX5_GET(create_cq_in, last, cq_umem_id), umem_id,
@@ -1196,25 +1200,29 @@ test_emu_dpdk_devx_cq(void)
 	TEST_ASSERT_SUCCESS(mlx5_emu_cq_query(ctx, cq.cq->id, &info), "query");
 	TEST_ASSERT(info.ring == (void *)(uintptr_t)cq.umem_buf, "ring");
 	TEST_ASSERT(info.dbrec == cq.db_rec, "dbrec");
-	TEST_ASSERT(info.log_cq_size == 10 && info.cqe_sz == 0 &&
+	TEST_ASSERT(info.log_cq_size == 10 &&
+		    info.cqe_sz == TEST_DPDK_CQE_SZ &&
 		    info.eqn == eqn0 && info.uar_page == uar->page_id &&
-		    info.cq_umem_id == umem_id && info.dbr_offset == 65536 &&
+		    info.cq_umem_id == umem_id && info.dbr_offset == ring &&
 		    info.pi == 0 && info.verbs == 0 && info.status == 0,
 		    "info");
-	/* The umem: 64 KiB + 64 B, one CQ using it. */
+	/* The umem: the ring + a record of MLX5_DBR_SIZE (a cache line), one
+	 * CQ using it.
+	 */
 	TEST_ASSERT_SUCCESS(mlx5_emu_umem_query(ctx, umem_id, &ui), "umem");
-	TEST_ASSERT_EQUAL(ui.size, 65600u, "size");
+	TEST_ASSERT_EQUAL(ui.size, ring + RTE_CACHE_LINE_SIZE, "size");
 	TEST_ASSERT_EQUAL(ui.refcnt, 1u, "one user");
-	TEST_ASSERT_EQUAL(ui.page_shift, 12u, "65600 B: 4 KiB pages");
-	TEST_ASSERT_EQUAL(ui.npages, 17u, "17 entries");
+	TEST_ASSERT_EQUAL(ui.page_shift, 12u, "4 KiB pages");
+	TEST_ASSERT_EQUAL(ui.npages, ring / 4096 + 1, "page entries");
 	pgsz = dpdk_page_size((void *)(uintptr_t)cq.umem_buf);
 	if (pgsz >= (2u << 20) && rte_eal_iova_mode() == RTE_IOVA_PA) {
 		TEST_ASSERT(ui.host_page_shift >= 21, "in a hugepage");
-		if (((uintptr_t)cq.umem_buf & (pgsz - 1)) + 65600 <= pgsz)
+		if (pgsz >= ((uintptr_t)cq.umem_buf & (pgsz - 1)) + ring +
+		    RTE_CACHE_LINE_SIZE)
 			TEST_ASSERT_EQUAL(ui.nsegs, 1u, "one segment");
 	} else {
 		TEST_ASSERT_EQUAL(ui.host_page_shift, 12u, "4 KiB pages");
-		TEST_ASSERT_EQUAL(ui.nsegs, 17u, "17 segments");
+		TEST_ASSERT_EQUAL(ui.nsegs, ring / 4096 + 1, "segments");
 	}
 	TEST_ASSERT_SUCCESS(mlx5_emu_stats_get(ctx, &st), "stats");
 	TEST_ASSERT(st.cqs == 1 && st.devx_objs == 1 && st.umems == 1,
@@ -1338,7 +1346,7 @@ small_cq_fini(struct small_cq *s)
 static const uint8_t *
 cqe_at(const struct small_cq *s, unsigned int i)
 {
-	return (const uint8_t *)(uintptr_t)&s->cq.cqes[i];
+	return test_dpdk_cqe(&s->cq, i);
 }
 
 static int
@@ -1423,7 +1431,8 @@ test_emu_cqe_wrap_and_full(void)
 	TEST_ASSERT_EQUAL(MLX5_GET(cqc, cqc, dbr_umem_id),
 			  ((struct mlx5dv_devx_umem *)s.cq.umem_obj)->umem_id,
 			  "dbr umem");
-	TEST_ASSERT_EQUAL(MLX5_GET64(cqc, cqc, dbr_addr), 512u, "dbr_addr");
+	TEST_ASSERT_EQUAL(MLX5_GET64(cqc, cqc, dbr_addr),
+			  8u * TEST_DPDK_CQE_SIZE, "dbr_addr");
 	/* A query naming another CQ is refused by the kernel. */
 	qin[2] = rte_cpu_to_be_32((s.cq.cq->id + 1) & 0xffffff);
 	TEST_ASSERT_EQUAL(mlx5_glue->devx_obj_query(s.cq.cq->obj, qin,

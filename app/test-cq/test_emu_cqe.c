@@ -1286,7 +1286,12 @@ test_emu_cqe_comp_verbs(void)
 	a.wc_flags = IBV_WC_STANDARD_FLAGS;
 	a.channel = cc;
 	memset(&dv, 0, sizeof(dv));
-	dv.comp_mask = MLX5DV_CQ_INIT_ATTR_MASK_COMPRESSED_CQE;
+	/* 64 B CQEs whatever MLX5_CQE_SIZE says (rte_common_mlx5 sets it to
+	 * 128 on builds with 128-byte cache lines).
+	 */
+	dv.comp_mask = MLX5DV_CQ_INIT_ATTR_MASK_COMPRESSED_CQE |
+		       MLX5DV_CQ_INIT_ATTR_MASK_CQE_SIZE;
+	dv.cqe_size = 64;
 	dv.cqe_comp_res_format = MLX5DV_CQE_RES_FORMAT_CSUM;
 	cq = mlx5_glue->dv_create_cq(ctx, &a, &dv);
 	TEST_ASSERT_NOT_NULL(cq, "verbs cq: %s", strerror(errno));

@@ -32,6 +32,7 @@
 #include "mlx5_emu.h"
 #include "rte_mlx5cq.h"
 #include "test.h"
+#include "test_dpdk_cq.h"
 #include "test_rss_key.h"
 #include "test_wait.h"
 
@@ -329,12 +330,11 @@ send_frame(struct nport *p, const uint8_t *frame, uint32_t len, uint8_t cs)
 	sq_send(p, frame, len, cs, p->mr->lkey, (uintptr_t)(tx + 18), 1);
 }
 
-/* The next CQE of a CQ (64 B ring) or NULL. */
+/* The next CQE of a CQ made by mlx5_devx_cq_create() or NULL. */
 static const uint8_t *
 cqe_next(struct mlx5_devx_cq *cq, uint32_t *ci)
 {
-	const uint8_t *c = (const uint8_t *)(uintptr_t)cq->umem_buf +
-			   64 * (*ci & ((1u << LOG_CQ) - 1));
+	const uint8_t *c = test_dpdk_cqe(cq, *ci & ((1u << LOG_CQ) - 1));
 	uint8_t op = c[CQE_OP_OWN];
 
 	if ((op >> 4) == 0xf || (op & 1) != ((*ci >> LOG_CQ) & 1))

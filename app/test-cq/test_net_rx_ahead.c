@@ -242,7 +242,9 @@ test_rx_ahead(void)
 	struct rte_mempool *mp;
 	struct rte_ether_addr mac;
 	struct rte_mbuf *pkts[AHD_MAX];
+	struct rte_eth_burst_mode bm;
 	struct heap_use h0;
+	uint64_t minis;
 	char wire[16];
 	int port, ret = TEST_FAILED;
 	uint16_t r;
@@ -270,13 +272,19 @@ test_rx_ahead(void)
 		goto out_port;
 	}
 	free_all(pkts, r);
+	/* Off x86 the queue runs the reference path (burst mode "Scalar"),
+	 * which takes from the session what the burst has room for.
+	 */
+	if (rte_eth_rx_burst_mode_get((uint16_t)port, 0, &bm) != 0)
+		goto out_port;
+	minis = strcmp(bm.info, "Vector SSE") == 0 ? 40 : 1;
 	if (ahd_xstat((uint16_t)port, "cq_sessions") != 1 ||
-	    ahd_xstat((uint16_t)port, "cq_minis") != 40 ||
+	    ahd_xstat((uint16_t)port, "cq_minis") != minis ||
 	    ahd_xstat((uint16_t)port, "packets") != 1) {
 		printf("    after one packet: sessions %" PRIu64 " (1), minis %"
-		       PRIu64 " (40), packets %" PRIu64 " (1)\n",
+		       PRIu64 " (%" PRIu64 "), packets %" PRIu64 " (1)\n",
 		       ahd_xstat((uint16_t)port, "cq_sessions"),
-		       ahd_xstat((uint16_t)port, "cq_minis"),
+		       ahd_xstat((uint16_t)port, "cq_minis"), minis,
 		       ahd_xstat((uint16_t)port, "packets"));
 		goto out_port;
 	}

@@ -31,11 +31,11 @@
  * VA-contiguous area: one region from the first chunk's start to the
  * last one's end, its lkey on every WQE, no table; the port's table holds
  * the chunks one by one, not the span), and three chunks of
- * the heap with a fourth in memory from aligned_alloc() (outside DPDK
- * memory: two regions, the table, not exact: the fourth lies far from
+ * the heap with a fourth in memory from mmap() 18 TiB above (outside
+ * DPDK memory: two regions, the table, not exact: the fourth lies far from
  * the heap). The queue's table (white box: the PMD's rxq) must exist
  * exactly when the chunks have several regions; it has slot collisions
- * (not exact: the refill checks the tags) in the large and the libc
+ * (not exact: the refill checks the tags) in the large and the foreign
  * layouts, and leaves granules to the search in the large one. The
  * emulated port must count no
  * RX error, and the heap use is the same before and after each case.
@@ -45,6 +45,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <rte_ethdev.h>
 #include <rte_malloc.h>
@@ -64,8 +65,12 @@
 #define LK_DESC 256
 #define LK_ROUND 200 /* frames per round */
 #define LK_ROUNDS 6
-/* 512-byte objects: 64-byte object header, mbuf, data room. */
-#define LK_ROOM (512 - 64 - (unsigned int)sizeof(struct rte_mbuf))
+/*
+ * 512-byte objects: the object header (one cache line: 64 B on x86, 128 B
+ * on AArch64), the mbuf, the data room.
+ */
+#define LK_ROOM \
+	(512 - RTE_CACHE_LINE_SIZE - (unsigned int)sizeof(struct rte_mbuf))
 #define LK_CHUNKS_MAX 16
 #define LK_PAGE 4096
 #define LK_APART (-1)
@@ -78,7 +83,7 @@ struct lk_layout {
 	int searched; /* the table leaves granules to the search */
 	int exact; /* the table is exact (no slot collisions) */
 	int ext; /* mr_ext_memseg_en */
-	int foreign; /* the last chunk from aligned_alloc(), not DPDK's */
+	int foreign; /* the last chunk from mmap(), not DPDK's */
 	unsigned int regions; /* expected */
 };
 
@@ -94,8 +99,8 @@ static const struct lk_layout lk_layouts[] = {
 	{ "16 chunks, ext", 16, { 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
 				  64, 64, 64, 64, 64 }, LK_APART, 0, 1, 1, 0,
 	  1 },
-	/* The libc chunk is far from the heap: the table has collisions. */
-	{ "3 + 1 libc chunks, ext", 4, { 301, 517, 223, 100 }, LK_APART, 0, 0,
+	/* The foreign chunk is far from the heap: the table has collisions. */
+	{ "3 + 1 foreign chunks, ext", 4, { 301, 517, 223, 100 }, LK_APART, 0, 0,
 	  1, 1, 2 },
 };
 
@@ -110,27 +115,47 @@ lk_chunk_free(struct rte_mempool_memhdr *memhdr, void *opaque)
 	rte_free(opaque);
 }
 
+/*
+ * Far: more granules between it and the heap than a table has entries
+ * (4096 granules of at most 1 GiB: 4 TiB), and not a multiple of the
+ * table's span, which would put its granule in the heap's slot (the
+ * search): 18 TiB, half a table off.
+ */
+#define LK_FAR (((uintptr_t)1 << 44) + ((uintptr_t)1 << 41))
+
 static void
-lk_chunk_free_libc(struct rte_mempool_memhdr *memhdr, void *opaque)
+lk_chunk_free_foreign(struct rte_mempool_memhdr *memhdr, void *opaque)
 {
-	RTE_SET_USED(memhdr);
-	free(opaque);
+	munmap(opaque, RTE_ALIGN_CEIL(memhdr->len, LK_PAGE));
 }
 
-/* A chunk of m objects in memory from aligned_alloc() (no IOVA). */
+/*
+ * A chunk of m objects in memory DPDK does not know (mmap(), no IOVA),
+ * 18 TiB above the pool's first chunk: where the kernel would put it by
+ * itself depends on the machine (next to the heap under QEMU's user mode).
+ */
 static int
-lk_populate_libc(struct rte_mempool *mp, unsigned int m)
+lk_populate_foreign(struct rte_mempool *mp, unsigned int m)
 {
-	size_t len = (size_t)512 * m;
-	void *a = aligned_alloc(LK_PAGE, RTE_ALIGN_CEIL(len, LK_PAGE));
+	const uintptr_t near = (uintptr_t)STAILQ_FIRST(&mp->mem_list)->addr;
+	const size_t len = (size_t)512 * m;
+	void *hint = (void *)RTE_ALIGN_FLOOR(near + LK_FAR, LK_PAGE);
+	void *a = mmap(hint, RTE_ALIGN_CEIL(len, LK_PAGE),
+		       PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		       -1, 0);
 	int ret;
 
-	if (a == NULL)
+	if (a == MAP_FAILED)
 		return -ENOMEM;
+	if (a != hint) {
+		printf("    foreign chunk at %p, not at %p\n", a, hint);
+		munmap(a, RTE_ALIGN_CEIL(len, LK_PAGE));
+		return -EFAULT;
+	}
 	ret = rte_mempool_populate_iova(mp, a, RTE_BAD_IOVA, len,
-					lk_chunk_free_libc, a);
+					lk_chunk_free_foreign, a);
 	if (ret <= 0)
-		free(a);
+		munmap(a, RTE_ALIGN_CEIL(len, LK_PAGE));
 	return ret;
 }
 
@@ -177,7 +202,7 @@ lk_pool(const struct lk_layout *l, const char *name)
 		char *a;
 
 		if (l->foreign && c + 1 == l->n) {
-			if (lk_populate_libc(mp, l->mbufs[c]) !=
+			if (lk_populate_foreign(mp, l->mbufs[c]) !=
 			    (int)l->mbufs[c])
 				goto fail;
 			break;
@@ -266,7 +291,7 @@ lk_distinct(const struct lk_chunks *k)
  * mr_ext_memseg_en=1: one region from the first chunk of DPDK memory to
  * the last one (the chunks are sorted by address by none but this check:
  * the span is from the lowest start to the highest end), the memory
- * between them included; the aligned_alloc() chunk (foreign) is not in it.
+ * between them included; the mmap() chunk (foreign) is not in it.
  */
 static int
 lk_span_check(const struct lk_chunks *k, int foreign)
@@ -297,7 +322,7 @@ lk_span_check(const struct lk_chunks *k, int foreign)
 	if (fe != 0 && mlx5_emu_mr_find(k->ctx, (void *)fs, fe - fs,
 					&lkey) == 1 &&
 	    lkey == span) {
-		printf("    the libc chunk shares the heap's region\n");
+		printf("    the foreign chunk shares the heap's region\n");
 		return -1;
 	}
 	return 0;

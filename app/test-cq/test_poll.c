@@ -24,6 +24,7 @@
 #include <rte_common.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
+#include <rte_lcore.h>
 #include <rte_log.h>
 #include <rte_malloc.h>
 #include <rte_memory.h>

@@ -16,6 +16,7 @@
 
 #include "mlx5_emu.h"
 #include "test.h"
+#include "test_dpdk_cq.h"
 #include "test_xts_fix.h"
 #include "test_xts_vectors.h"
 
@@ -361,8 +362,8 @@ int
 expect_cqe(struct xfix *f, uint8_t op, uint8_t synd, uint8_t vsynd,
 	   uint8_t wqe_op, uint16_t wqe_idx)
 {
-	const uint8_t *c = (const uint8_t *)(uintptr_t)
-		&f->cq.cqes[f->ci & ((1u << LOG_CQ) - 1)];
+	const uint8_t *c = test_dpdk_cqe(&f->cq,
+					 f->ci & ((1u << LOG_CQ) - 1));
 	uint8_t want[64];
 
 	memset(want, 0, sizeof(want));
@@ -385,8 +386,8 @@ expect_cqe(struct xfix *f, uint8_t op, uint8_t synd, uint8_t vsynd,
 int
 no_cqe(struct xfix *f)
 {
-	const uint8_t *c = (const uint8_t *)(uintptr_t)
-		&f->cq.cqes[f->ci & ((1u << LOG_CQ) - 1)];
+	const uint8_t *c = test_dpdk_cqe(&f->cq,
+					 f->ci & ((1u << LOG_CQ) - 1));
 
 	TEST_ASSERT((c[63] >> 4) == 0xf ||
 		    (c[63] & 1) != ((f->ci >> LOG_CQ) & 1), "unexpected CQE");
