@@ -21,6 +21,8 @@ packages="libdpdk-dev dpdk-dev dpdk libibverbs-dev ibverbs-providers rdma-core
 	python3-sphinx doxygen libssl-dev"
 # make: examples/cq_poll is built with its Makefile (tests/install_check.sh).
 packages="$packages make"
+# The AArch64 run (devtools/arm64-test.sh): an arm64 root, QEMU user mode.
+packages="$packages debootstrap qemu-user-static binfmt-support"
 
 log() { printf 'setup: %s\n' "$*"; }
 

@@ -12,7 +12,9 @@
 # reports before or after printing its own total counts as one failure).
 # Then ./build-fuzz (clang, libFuzzer, ASan + UBSan) runs each fuzz target
 # of app/fuzz for 60 s (meson suite "fuzz"; a finding fails its test and
-# counts as one failure in the summary).
+# counts as one failure in the summary), and devtools/arm64-test.sh builds
+# the project for AArch64 and runs the unit set there under QEMU (its
+# cases count in the summary too).
 #
 # --dpdk PREFIX: the same against the DPDK that devtools/dpdk-build.sh
 # installed in PREFIX (devtools/build.sh --dpdk: build folders
@@ -63,7 +65,14 @@ if [ -f $b-fuzz/build.ninja ]; then
 	rm -f $b-fuzz/meson-logs/testlog.json
 	meson test -C $b-fuzz --suite fuzz --print-errorlogs || rc=$?
 fi
-python3 devtools/test-summary.py $b/meson-logs/testlog.json \
-	$b-asan/meson-logs/testlog.json \
-	$b-fuzz/meson-logs/testlog.json || rc=1
+# The unit set on AArch64 (QEMU user mode, Debian's arm64 DPDK): the NEON
+# poll and 128-byte cache lines.
+logs="$b/meson-logs/testlog.json $b-asan/meson-logs/testlog.json
+	$b-fuzz/meson-logs/testlog.json"
+if [ -z "$dpdk" ]; then
+	sh devtools/arm64-test.sh || rc=$?
+	logs="$logs .cache/arm64/root/mlx5cq/build-arm64/meson-logs/testlog.json"
+fi
+# shellcheck disable=SC2086 # one word per log
+python3 devtools/test-summary.py $logs || rc=1
 exit $rc

@@ -52,6 +52,7 @@ enum {
 	C_SCALAR_ONE, /* scalar, bursts of one */
 	C_SSE,
 	C_AVX2,
+	C_NEON,
 	C_LOCKED,
 	C_LEAN,
 	C_N,
@@ -156,16 +157,27 @@ consume_burst(const struct ring_case *rc, int c, struct rte_mlx5cq_cpl *rec,
 	      uint32_t *db)
 {
 	static const char *const names[C_N] = {
-		"scalar", "scalar-1", "sse", "avx2", "locked", "lean",
+		"scalar", "scalar-1", "sse", "avx2", "neon", "locked", "lean",
 	};
 	struct hand h;
 	uint32_t total = 0, call;
 
+	/* Another architecture's implementation: no CQ for nothing. */
+#ifndef RTE_ARCH_X86
+	if (c == C_SSE || c == C_AVX2)
+		return UINT32_MAX;
+#endif
+#ifndef RTE_ARCH_ARM64
+	if (c == C_NEON)
+		return UINT32_MAX;
+#endif
 	hand_init(&h, rc);
 	if ((c == C_SSE &&
 	     rte_mlx5cq_vec_set(h.cq, RTE_MLX5CQ_VEC_SSE) != 0) ||
 	    (c == C_AVX2 &&
-	     rte_mlx5cq_vec_set(h.cq, RTE_MLX5CQ_VEC_AVX2) != 0)) {
+	     rte_mlx5cq_vec_set(h.cq, RTE_MLX5CQ_VEC_AVX2) != 0) ||
+	    (c == C_NEON &&
+	     rte_mlx5cq_vec_set(h.cq, RTE_MLX5CQ_VEC_NEON) != 0)) {
 		hand_fini(&h);
 		return UINT32_MAX; /* not on this CPU/build */
 	}
@@ -356,7 +368,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const names[C_N] = {
-		"scalar", "scalar-1", "sse", "avx2", "locked", "lean",
+		"scalar", "scalar-1", "sse", "avx2", "neon", "locked", "lean",
 	};
 	struct rte_mlx5cq_cpl *ref, *rec;
 	struct brief *b;

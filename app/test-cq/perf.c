@@ -54,6 +54,7 @@
 
 #include "test_cq.h"
 #include "test_cqe_image.h"
+#include "test_vec_arch.h"
 
 #define PERF_REPS_DEFAULT 15
 #define PERF_REPS_MAX 101
@@ -554,11 +555,13 @@ perf_measure(struct perf_ring *r, int flush, uint16_t burst,
 	double *vp[RTE_MLX5CQ_VEC_MAX] = { NULL };
 	double *vb = malloc(sizeof(*vb) * cap);
 	unsigned int np[RTE_MLX5CQ_VEC_MAX] = { 0 }, nb = 0, k, v, got;
-	int usable[RTE_MLX5CQ_VEC_MAX];
+	int usable[RTE_MLX5CQ_VEC_MAX] = { 0 };
 	int ret = -1;
 
+	/* Only this architecture's columns (no log line for the others). */
+	for (v = 0; v < RTE_DIM(test_vec_arch); v++)
+		usable[test_vec_arch[v]] = perf_vec_usable(r, test_vec_arch[v]);
 	for (v = 0; v < RTE_MLX5CQ_VEC_MAX; v++) {
-		usable[v] = perf_vec_usable(r, v);
 		vp[v] = malloc(sizeof(*vp[v]) * cap);
 		if (vp[v] == NULL)
 			goto out;
@@ -603,7 +606,7 @@ perf_write_json(const char *path, const struct perf_case_result *res,
 		unsigned int n, unsigned int reps, const char *mode)
 {
 	FILE *f = fopen(path, "w");
-	unsigned int i;
+	unsigned int i, v;
 
 	if (f == NULL) {
 		printf("perf: cannot write %s: %s\n", path, strerror(errno));
@@ -613,17 +616,18 @@ perf_write_json(const char *path, const struct perf_case_result *res,
 		"  \"statistic\": \"median of %u-completion slices\",\n"
 		"  \"refill\": \"%s\",\n  \"cases\": [\n", rte_get_tsc_hz(),
 		reps, PERF_SLICE, mode);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		fprintf(f, "    {\"name\": \"%s\", \"cqe_size\": %u, "
 			"\"entries\": %u, \"ring_state\": \"%s\", "
-			"\"burst\": %u, \"scalar\": %.3f, \"sse\": %.3f, "
-			"\"avx2\": %.3f, \"floor\": %.3f}%s\n",
-			res[i].name, res[i].cqe_size, res[i].entries,
-			res[i].state, res[i].burst,
-			res[i].poll_cpc[RTE_MLX5CQ_VEC_SCALAR],
-			res[i].poll_cpc[RTE_MLX5CQ_VEC_SSE],
-			res[i].poll_cpc[RTE_MLX5CQ_VEC_AVX2], res[i].base_cpc,
+			"\"burst\": %u, ", res[i].name, res[i].cqe_size,
+			res[i].entries, res[i].state, res[i].burst);
+		for (v = 0; v < RTE_DIM(test_vec_arch); v++)
+			fprintf(f, "\"%s\": %.3f, ",
+				rte_mlx5cq_vec_name(test_vec_arch[v]),
+				res[i].poll_cpc[test_vec_arch[v]]);
+		fprintf(f, "\"floor\": %.3f}%s\n", res[i].base_cpc,
 			i + 1 < n ? "," : "");
+	}
 	fprintf(f, "  ]\n}\n");
 	fclose(f);
 	return 0;
@@ -637,14 +641,16 @@ perf_print(const struct perf_case_result *c)
 	unsigned int v;
 
 	printf("%-26s", c->name);
-	for (v = 0; v < RTE_MLX5CQ_VEC_MAX; v++) {
-		if (c->poll_cpc[v] < 0) {
+	for (v = 0; v < RTE_DIM(test_vec_arch); v++) {
+		const double x = c->poll_cpc[test_vec_arch[v]];
+
+		if (x < 0) {
 			printf(" %7s", "n/a");
 			continue;
 		}
-		printf(" %7.2f", c->poll_cpc[v]);
-		if (best < 0 || c->poll_cpc[v] < best)
-			best = c->poll_cpc[v];
+		printf(" %7.2f", x);
+		if (best < 0 || x < best)
+			best = x;
 	}
 	printf(" %7.2f %6.2f\n", c->base_cpc, best / c->base_cpc);
 	fflush(stdout);
@@ -653,8 +659,12 @@ perf_print(const struct perf_case_result *c)
 static void
 perf_header(const char *first)
 {
-	printf("%-26s %7s %7s %7s %7s %6s\n", first, "scalar", "sse", "avx2",
-	       "floor", "best/f");
+	unsigned int v;
+
+	printf("%-26s", first);
+	for (v = 0; v < RTE_DIM(test_vec_arch); v++)
+		printf(" %7s", rte_mlx5cq_vec_name(test_vec_arch[v]));
+	printf(" %7s %6s\n", "floor", "best/f");
 }
 
 /* --case PREFIX: only the cases whose name starts with it ("PMD": the

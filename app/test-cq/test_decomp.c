@@ -44,6 +44,7 @@
 #include "test_cq_cnt.h"
 #include "test_cpl_expect.h"
 #include "test_hand_cq.h"
+#include "test_vec_arch.h"
 
 /* rte_mlx5cq.comp of each PRM format (format + 1). */
 enum {
@@ -430,14 +431,17 @@ test_decomp_lead_title(void)
 {
 	static const uint16_t bursts[] = { 8, 16, 32, 64, 7, 9 };
 	static const uint32_t counts[] = { 2, 8, 9, 16, 17, 24, 33, 63, 64 };
-	unsigned int v, f, b, c, w;
+	unsigned int i, v, f, b, c, w;
 
 	/*
-	 * Every implementation up to the best one (x86: SSE4.2 is there
-	 * when AVX2 is). Requester titles (opcode 0: requester mini-CQEs)
-	 * in every other HASH case.
+	 * Every implementation of this architecture up to the best one
+	 * (x86: SSE4.2 is there when AVX2 is). Requester titles (opcode 0:
+	 * requester mini-CQEs) in every other HASH case.
 	 */
-	for (v = 0; v <= (unsigned int)rte_mlx5cq_vec_best(); v++)
+	for (i = 0; i < RTE_DIM(test_vec_arch); i++) {
+		v = test_vec_arch[i];
+		if (v > (unsigned int)rte_mlx5cq_vec_best())
+			break;
 		for (f = 0; f < 5; f++)
 			for (w = 0; w < 3; w++)
 				for (b = 0; b < RTE_DIM(bursts); b++)
@@ -447,6 +451,7 @@ test_decomp_lead_title(void)
 							counts[c],
 							f == F_HASH && c % 2 ?
 							0 : 2));
+	}
 	return TEST_SUCCESS;
 }
 

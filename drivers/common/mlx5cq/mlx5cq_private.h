@@ -631,6 +631,9 @@ uint16_t mlx5cq_poll_fast_sse(struct rte_mlx5cq *cq,
 uint16_t mlx5cq_poll_fast_avx2(struct rte_mlx5cq *cq,
 			       struct rte_mlx5cq_cpl *cpl, uint16_t n,
 			       uint16_t done);
+uint16_t mlx5cq_poll_fast_neon(struct rte_mlx5cq *cq,
+			       struct rte_mlx5cq_cpl *cpl, uint16_t n,
+			       uint16_t done);
 extern const mlx5cq_poll_fast_t mlx5cq_poll_fast[RTE_MLX5CQ_VEC_MAX];
 /* Fast poll of enhanced-layout CQs, AVX2 (mlx5cq_poll_enh_avx2.c). */
 uint16_t mlx5cq_poll_enh_avx2(struct rte_mlx5cq *cq,

@@ -23,12 +23,16 @@ const mlx5cq_poll_fast_t mlx5cq_poll_fast[RTE_MLX5CQ_VEC_MAX] = {
 	[RTE_MLX5CQ_VEC_SSE] = mlx5cq_poll_fast_sse,
 	[RTE_MLX5CQ_VEC_AVX2] = mlx5cq_poll_fast_avx2,
 #endif
+#ifdef RTE_ARCH_ARM64
+	[RTE_MLX5CQ_VEC_NEON] = mlx5cq_poll_fast_neon,
+#endif
 };
 
 static const char *const vec_names[RTE_MLX5CQ_VEC_MAX] = {
 	[RTE_MLX5CQ_VEC_SCALAR] = "scalar",
 	[RTE_MLX5CQ_VEC_SSE] = "sse",
 	[RTE_MLX5CQ_VEC_AVX2] = "avx2",
+	[RTE_MLX5CQ_VEC_NEON] = "neon",
 };
 
 /* 0 when this CPU, this build and the EAL allow implementation v. */
@@ -51,6 +55,13 @@ vec_usable(enum rte_mlx5cq_vec v)
 	case RTE_MLX5CQ_VEC_AVX2:
 		if (bits < RTE_VECT_SIMD_256 ||
 		    !rte_cpu_get_flag_enabled(RTE_CPUFLAG_AVX2))
+			return -ENOTSUP;
+		return 0;
+#endif
+#ifdef RTE_ARCH_ARM64
+	case RTE_MLX5CQ_VEC_NEON:
+		if (bits < RTE_VECT_SIMD_128 ||
+		    !rte_cpu_get_flag_enabled(RTE_CPUFLAG_NEON))
 			return -ENOTSUP;
 		return 0;
 #endif

@@ -130,6 +130,7 @@ enum rte_mlx5cq_vec {
 	RTE_MLX5CQ_VEC_SCALAR = 0, /**< Plain C: the reference. */
 	RTE_MLX5CQ_VEC_SSE = 1, /**< SSE4.2 (x86, 128-bit). */
 	RTE_MLX5CQ_VEC_AVX2 = 2, /**< AVX2 (x86, 256-bit). */
+	RTE_MLX5CQ_VEC_NEON = 3, /**< NEON (AArch64, 128-bit). */
 	RTE_MLX5CQ_VEC_MAX, /**< Number of implementations. */
 };
 
