@@ -31,7 +31,7 @@
  * VA-contiguous area: one region from the first chunk's start to the
  * last one's end, its lkey on every WQE, no table; the port's table holds
  * the chunks one by one, not the span), and three chunks of
- * the heap with a fourth in memory from mmap() 18 TiB above (outside
+ * the heap with a fourth in memory from mmap() 18 TiB away (outside
  * DPDK memory: two regions, the table, not exact: the fourth lies far from
  * the heap). The queue's table (white box: the PMD's rxq) must exist
  * exactly when the chunks have several regions; it has slot collisions
@@ -131,15 +131,19 @@ lk_chunk_free_foreign(struct rte_mempool_memhdr *memhdr, void *opaque)
 
 /*
  * A chunk of m objects in memory DPDK does not know (mmap(), no IOVA),
- * 18 TiB above the pool's first chunk: where the kernel would put it by
- * itself depends on the machine (next to the heap under QEMU's user mode).
+ * 18 TiB below the pool's first chunk, or above it when there is no room
+ * below (the DPDK heap at 4 GiB; under ASan it is near the top of the
+ * address space): where the kernel would put it by itself depends on the
+ * machine (next to the heap under QEMU's user mode).
  */
 static int
 lk_populate_foreign(struct rte_mempool *mp, unsigned int m)
 {
 	const uintptr_t near = (uintptr_t)STAILQ_FIRST(&mp->mem_list)->addr;
 	const size_t len = (size_t)512 * m;
-	void *hint = (void *)RTE_ALIGN_FLOOR(near + LK_FAR, LK_PAGE);
+	void *hint = (void *)RTE_ALIGN_FLOOR(near > 2 * LK_FAR ?
+					     near - LK_FAR : near + LK_FAR,
+					     LK_PAGE);
 	void *a = mmap(hint, RTE_ALIGN_CEIL(len, LK_PAGE),
 		       PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 		       -1, 0);
