@@ -37,6 +37,7 @@
 #include <rte_mbuf.h>
 #include <rte_thash.h>
 #include <rte_udp.h>
+#include <rte_vect.h>
 
 #include <mlx5_emu.h>
 
@@ -756,35 +757,34 @@ test_net_queue_stop_start(void)
 
 /*
  * RX burst mode: a set-up queue reports its path (the default
- * rx_vec_en=1: "Vector SSE" on x86, "Scalar" elsewhere, and "Scalar" with
- * rx_vec_en=0); a queue configured but not set up is refused with -EINVAL
- * and a log line (ethdev checks the index only), the mode left zeroed.
+ * rx_vec_en=1: TEST_NET_RX_VEC_MODE, "Scalar" with rx_vec_en=0 or when
+ * the EAL allows no 128-bit SIMD, the latter with an INFO line at the
+ * queue's setup, want_log); a queue configured but not set up is refused
+ * with -EINVAL and a log line (ethdev checks the index only), the mode
+ * left zeroed.
  */
 static int
-burst_mode_of(const char *name, const char *args, const char *want)
+burst_mode_of(const char *name, const char *args, const char *want,
+	      const char *want_log)
 {
 	struct rte_eth_conf conf = { 0 };
 	struct rte_eth_burst_mode mode;
 	FILE *old = rte_log_get_stream(), *log;
+	/* An existing name: rte_log_register() returns its id. */
+	const int lt = rte_log_register("pmd.net.mlx5cq");
+	const int old_level = rte_log_get_level(lt);
 	char *buf = NULL;
 	size_t len = 0;
 	int port, ok = 1, ret;
 
+	if (lt < 0 || old_level < 0)
+		return -1;
 	port = port_probe(name, args);
 	if (port < 0)
 		return -1;
-	if (rte_eth_dev_configure(port, 2, 1, &conf) != 0 ||
-	    rte_eth_rx_queue_setup(port, 0, QDESC, SOCKET_ID_ANY, NULL,
-				   n_mp) != 0) {
+	if (rte_eth_dev_configure(port, 2, 1, &conf) != 0) {
 		port_remove(port);
 		return -1;
-	}
-	memset(&mode, 0x55, sizeof(mode));
-	ret = rte_eth_rx_burst_mode_get(port, 0, &mode);
-	if (ret != 0 || strcmp(mode.info, want) != 0 || mode.flags != 0) {
-		printf("  %s: queue 0: %d \"%s\", expected \"%s\"\n", args,
-		       ret, ret == 0 ? mode.info : "", want);
-		ok = 0;
 	}
 	log = open_memstream(&buf, &len);
 	if (log == NULL) {
@@ -792,14 +792,31 @@ burst_mode_of(const char *name, const char *args, const char *want)
 		return -1;
 	}
 	rte_openlog_stream(log);
-	memset(&mode, 0x55, sizeof(mode));
-	ret = rte_eth_rx_burst_mode_get(port, 1, &mode);
+	rte_log_set_level(lt, RTE_LOG_INFO);
+	ret = rte_eth_rx_queue_setup(port, 0, QDESC, SOCKET_ID_ANY, NULL,
+				     n_mp);
+	if (ret == 0) {
+		memset(&mode, 0x55, sizeof(mode));
+		ret = rte_eth_rx_burst_mode_get(port, 0, &mode);
+		if (ret != 0 || strcmp(mode.info, want) != 0 ||
+		    mode.flags != 0) {
+			printf("  %s: queue 0: %d \"%s\", expected \"%s\"\n",
+			       args, ret, ret == 0 ? mode.info : "", want);
+			ok = 0;
+		}
+		memset(&mode, 0x55, sizeof(mode));
+		ret = rte_eth_rx_burst_mode_get(port, 1, &mode);
+	}
+	rte_log_set_level(lt, (uint32_t)old_level);
 	rte_openlog_stream(old);
 	fclose(log);
 	if (ret != -EINVAL || mode.info[0] != '\0' ||
-	    buf == NULL || strstr(buf, "rxq 1: not set up") == NULL) {
-		printf("  %s: queue 1 (not set up): %d, log:\n%s\n", args,
-		       ret, buf ? buf : "");
+	    buf == NULL || strstr(buf, "rxq 1: not set up") == NULL ||
+	    (want_log != NULL && strstr(buf, want_log) == NULL) ||
+	    (want_log == NULL && strstr(buf, "-bit SIMD") != NULL)) {
+		printf("  %s: queue 1 (not set up): %d, log (expected %s):"
+		       "\n%s\n", args, ret, want_log ? want_log : "none",
+		       buf ? buf : "");
 		ok = 0;
 	}
 	free(buf);
@@ -811,17 +828,31 @@ burst_mode_of(const char *name, const char *args, const char *want)
 static int
 test_net_rx_burst_mode(void)
 {
-#ifdef RTE_ARCH_X86
-	const char *vec = "Vector SSE";
-#else
-	const char *vec = "Scalar";
-#endif
+	const uint16_t bits = rte_vect_get_max_simd_bitwidth();
+	int ret;
 
-	TEST_ASSERT_SUCCESS(burst_mode_of("net_mlx5cq_bm", "dev=emu", vec),
+	TEST_ASSERT_SUCCESS(burst_mode_of("net_mlx5cq_bm", "dev=emu",
+					  TEST_NET_RX_VEC_MODE, NULL),
 			    "default");
 	TEST_ASSERT_SUCCESS(burst_mode_of("net_mlx5cq_bm",
-					  "dev=emu,rx_vec_en=0", "Scalar"),
+					  "dev=emu,rx_vec_en=0", "Scalar",
+					  NULL),
 			    "rx_vec_en=0");
+	/* As with --force-max-simd-bitwidth=64: no SIMD stores. */
+	ret = rte_vect_set_max_simd_bitwidth(RTE_VECT_SIMD_DISABLED);
+	if (ret == -EPERM) {
+		printf("  SIMD bitwidth forced on the command line: the"
+		       " 64-bit case is not run\n");
+		return TEST_SUCCESS;
+	}
+	TEST_ASSERT_SUCCESS(ret, "set the SIMD bitwidth to 64");
+	ret = burst_mode_of("net_mlx5cq_bm", "dev=emu", "Scalar",
+			    strcmp(TEST_NET_RX_VEC_MODE, "Scalar") != 0 ?
+			    "rxq 0: rx_vec_en=1, but the EAL allows 64-bit"
+			    " SIMD: RX per packet" : NULL);
+	TEST_ASSERT_SUCCESS(rte_vect_set_max_simd_bitwidth(bits),
+			    "restore the SIMD bitwidth");
+	TEST_ASSERT_SUCCESS(ret, "64-bit SIMD");
 	return TEST_SUCCESS;
 }
 

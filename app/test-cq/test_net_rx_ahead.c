@@ -272,12 +272,13 @@ test_rx_ahead(void)
 		goto out_port;
 	}
 	free_all(pkts, r);
-	/* Off x86 the queue runs the reference path (burst mode "Scalar"),
-	 * which takes from the session what the burst has room for.
+	/* Without the SIMD stores the queue runs the reference path (burst
+	 * mode "Scalar"), which takes from the session what the burst has
+	 * room for.
 	 */
 	if (rte_eth_rx_burst_mode_get((uint16_t)port, 0, &bm) != 0)
 		goto out_port;
-	minis = strcmp(bm.info, "Vector SSE") == 0 ? 40 : 1;
+	minis = strcmp(bm.info, "Scalar") != 0 ? 40 : 1;
 	if (ahd_xstat((uint16_t)port, "cq_sessions") != 1 ||
 	    ahd_xstat((uint16_t)port, "cq_minis") != minis ||
 	    ahd_xstat((uint16_t)port, "packets") != 1) {

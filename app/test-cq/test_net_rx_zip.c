@@ -10,7 +10,8 @@
  * in one region (the default); the records of the poll (the enhanced
  * layout); 128-byte CQEs; plain CQEs with the SIMD stores and
  * per packet, one region and 16. Each queue must report the RX burst
- * mode of its case (rte_eth_rx_burst_mode_get(): Scalar, Vector SSE).
+ * mode of its case (rte_eth_rx_burst_mode_get(): Scalar, Vector SSE or
+ * Vector Neon).
  *
  * Port A (under test, 2 RX queues, RSS over IPv4/UDP, VLAN strip,
  * checksum and RSS hash offloads) and port B (sender) share an emulated
@@ -420,7 +421,7 @@ zip_check_hash(uint16_t a, const struct zip_rx *res, int one_flow)
 
 /*
  * The RX burst mode port a's queues report for case zc: rx_vec_en=0 per
- * packet ("Scalar"), else (x86) the SSE shuffles and stores.
+ * packet ("Scalar"), else the SIMD stores (TEST_NET_RX_VEC_MODE).
  */
 static int
 zip_check_mode(uint16_t port, const struct zip_case *zc)
@@ -429,10 +430,8 @@ zip_check_mode(uint16_t port, const struct zip_case *zc)
 	const char *want = "Scalar";
 	uint16_t q;
 
-#ifdef RTE_ARCH_X86
 	if (strstr(zc->args, "rx_vec_en=0") == NULL)
-		want = "Vector SSE";
-#endif
+		want = TEST_NET_RX_VEC_MODE;
 	for (q = 0; q < ZIP_NQ; q++) {
 		if (rte_eth_rx_burst_mode_get(port, q, &mode) != 0) {
 			printf("    queue %u: no RX burst mode\n", q);

@@ -13,11 +13,26 @@
 
 #include <stdint.h>
 
+#include <rte_byteorder.h>
 #include <rte_ethdev.h>
 #include <rte_ether.h>
 #include <rte_mbuf.h>
 
 #include "test_usage.h"
+
+/*
+ * The RX burst mode net_mlx5cq's queues report with rx_vec_en=1 (the
+ * default) and 128-bit SIMD allowed: byte shuffles and 16-byte stores on
+ * x86 and little-endian AArch64 (named as DPDK's net/mlx5 names its
+ * vector RX), the per-packet reference elsewhere.
+ */
+#if defined(RTE_ARCH_X86)
+#define TEST_NET_RX_VEC_MODE "Vector SSE"
+#elif defined(RTE_ARCH_ARM64) && RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+#define TEST_NET_RX_VEC_MODE "Vector Neon"
+#else
+#define TEST_NET_RX_VEC_MODE "Scalar"
+#endif
 
 /* Load a PMD library of this build (librte_<class>_<name>.so): 0 or -1. */
 int pmd_lib_load(const char *lib);

@@ -255,7 +255,7 @@ struct mlx5cq_rxq {
 	 * layout); 0: through records.
 	 */
 	uint8_t zip_fmt;
-	uint8_t rx_vec; /* rx_vec_en: SIMD stores (x86). */
+	uint8_t rx_vec; /* SIMD stores (mlx5cq_rxq_vec()). */
 	uint16_t port_id;
 	uint16_t idx;
 	/* Packets of a compressed session decoded ahead into the mbufs of

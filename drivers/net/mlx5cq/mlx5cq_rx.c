@@ -20,9 +20,9 @@
  * - compressed sessions of the basic layout in HASH or CSUM format
  *   (rte_mlx5cq_zip_session / rte_mlx5cq_zip_advance): decoded ahead into
  *   the mbufs of the buffer ring, or per packet (mlx5cq_rx_zip.c).
- * On x86 with rx_vec_en=1 (default) both write the mbufs with byte
- * shuffles and 16-byte stores; rx_vec_en=0 writes them per packet, the
- * reference. Error CQEs, the other mini-CQE formats and the enhanced
+ * On x86 and AArch64 with rx_vec_en=1 (default) both write the mbufs
+ * with byte shuffles and 16-byte stores (mlx5cq_rx_vec.h); rx_vec_en=0
+ * writes them per packet, the reference. Error CQEs, the other mini-CQE formats and the enhanced
  * layout go through the records of rte_mlx5cq_poll_burst().
  * Replacements come raw from the mempool (no reset: every field a
  * received mbuf needs is written here). With the SIMD stores and no
@@ -43,9 +43,8 @@
 
 #include <rte_io.h>
 #include <rte_memcpy.h>
-#include <rte_vect.h>
-
 #include "mlx5cq_rx.h"
+#include "mlx5cq_rx_vec.h"
 
 /* Write every WQE from the buffer ring and post them all (queue start). */
 void
@@ -372,17 +371,17 @@ rx_ahead_len(const struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t k)
 	return b;
 }
 
-#ifdef RTE_ARCH_X86
+#ifdef MLX5CQ_RX_VEC
 /* What a burst's CQEs of one header-type value share (most of a stream). */
 struct rx_hte_memo {
 	uint32_t hte; /* UINT32_MAX: none yet. */
 	uint32_t ptype;
 	int vlan;
-	__m128i rearm; /* Template + ol_flags. */
+	mlx5cq_v128 rearm; /* Template + ol_flags. */
 };
 
 /*
- * One plain CQE into mbuf m with SSSE3 shuffles: bytes 32..47 of the CQE
+ * One plain CQE into mbuf m with byte shuffles (mlx5cq_rx_vec.h): bytes 32..47 of the CQE
  * give pkt_len and data_len (byte count, 44..47), bytes 16..31 the VLAN
  * (30..31), all swapped; the hash (12..15) and the packet type are
  * inserted; two aligned 16-byte stores (template + flags, RX fields),
@@ -390,15 +389,14 @@ struct rx_hte_memo {
  * previous CQE's header-type value are reused: one compare per CQE in a
  * stream of one kind.
  */
-static __rte_always_inline __m128i
+static __rte_always_inline mlx5cq_v128
 rx_plain_vec_memo(const struct mlx5cq_rxq *rxq, struct rx_hte_memo *mm,
 		  volatile const uint8_t *e, struct rte_mbuf *m,
-		  __m128i sh_len, __m128i sh_vlan)
+		  mlx5cq_v128 sh_len, mlx5cq_v128 sh_vlan)
 {
 	const uint16_t hte = rte_mlx5cq__be16(e, RTE_MLX5CQ_CQE_HDR_TYPE_ETC);
-	const __m128i hi = _mm_loadu_si128((const __m128i *)
-					   (uintptr_t)(e + 32));
-	__m128i f = _mm_shuffle_epi8(hi, sh_len);
+	const mlx5cq_v128 hi = mlx5cq_v128_load(e + 32);
+	mlx5cq_v128 f = mlx5cq_v128_shuf(hi, sh_len);
 	uintptr_t b = (uintptr_t)m;
 
 	if (unlikely(hte != mm->hte)) {
@@ -411,25 +409,23 @@ rx_plain_vec_memo(const struct mlx5cq_rxq *rxq, struct rx_hte_memo *mm,
 			ol |= RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED;
 		mm->hte = hte;
 		mm->ptype = mlx5cq_rx_ptype_lut[t];
-		mm->rearm = _mm_set_epi64x((long long)ol,
-					   (long long)rxq->mbuf_initializer);
+		mm->rearm = mlx5cq_v128_set64(ol, rxq->mbuf_initializer);
 	}
 	if (mm->vlan) {
-		const __m128i mid = _mm_loadu_si128((const __m128i *)
-						    (uintptr_t)(e + 16));
+		const mlx5cq_v128 mid = mlx5cq_v128_load(e + 16);
 
-		f = _mm_or_si128(f, _mm_shuffle_epi8(mid, sh_vlan));
+		f = mlx5cq_v128_or(f, mlx5cq_v128_shuf(mid, sh_vlan));
 	}
-	f = _mm_insert_epi32(f, (int)mm->ptype, 0);
-	f = _mm_insert_epi32(f, (int)rte_mlx5cq__be32(e,
+	f = mlx5cq_v128_ins32(f, mm->ptype, 0);
+	f = mlx5cq_v128_ins32(f, rte_mlx5cq__be32(e,
 				RTE_MLX5CQ_CQE_RX_HASH_RES), 3);
-	_mm_store_si128((__m128i *)(b + MLX5CQ_RX_OFF_REARM), mm->rearm);
-	_mm_store_si128((__m128i *)(b + MLX5CQ_RX_OFF_PTYPE), f);
+	mlx5cq_v128_store(b + MLX5CQ_RX_OFF_REARM, mm->rearm);
+	mlx5cq_v128_store(b + MLX5CQ_RX_OFF_PTYPE, f);
 	return f;
 }
 #endif
 
-#ifdef RTE_ARCH_X86
+#ifdef MLX5CQ_RX_VEC
 /*
  * Plain CQEs, SIMD stores, direct hand-up (rx_direct_ok()): the k CQEs
  * found by rte_mlx5cq_peek() into their mbufs, then rx_up_direct().
@@ -443,14 +439,14 @@ rx_plain_direct(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t k,
 	const uint32_t idx = rq_ci & rxq->mask;
 	struct rte_mbuf **const e = &rxq->elts[idx];
 	/* As rx_plain(). */
-	const __m128i sh_len = _mm_setr_epi8(-1, -1, -1, -1,
+	const mlx5cq_v128 sh_len = MLX5CQ_V128_BYTES(-1, -1, -1, -1,
 		15, 14, 13, 12, 15, 14, -1, -1, -1, -1, -1, -1);
-	const __m128i sh_vlan = _mm_setr_epi8(-1, -1, -1, -1,
+	const mlx5cq_v128 sh_vlan = MLX5CQ_V128_BYTES(-1, -1, -1, -1,
 		-1, -1, -1, -1, -1, -1, 15, 14, -1, -1, -1, -1);
 	/* Consecutive entries: rte_mlx5cq_peek*() stop at the ring end. */
 	volatile const uint8_t *c = rte_mlx5cq_peek_cqe(cq, 0);
 	const size_t st = (size_t)1 << cq->stride_shift;
-	__m128i len = _mm_setzero_si128();
+	mlx5cq_v128 len = mlx5cq_v128_zero();
 	struct rx_hte_memo memo = { .hte = UINT32_MAX };
 	uint64_t b;
 	uint16_t i;
@@ -458,12 +454,12 @@ rx_plain_direct(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t k,
 	for (i = 0; i < k; i++, c += st) {
 		struct rte_mbuf *m = e[i];
 
-		len = _mm_add_epi32(len, rx_plain_vec_memo(rxq, &memo, c, m,
-							   sh_len, sh_vlan));
+		len = mlx5cq_v128_add32(len, rx_plain_vec_memo(rxq, &memo, c,
+							m, sh_len, sh_vlan));
 		pkts[i] = m;
 	}
 	/* Lane 1 summed pkt_len: at most MLX5CQ_BURST_MAX of 64 KiB. */
-	b = (uint32_t)_mm_extract_epi32(len, 1);
+	b = mlx5cq_v128_lane32(len, 1);
 	*nr = rx_replace_direct(rxq, idx, k, pkts);
 	for (i = *nr; unlikely(i < k); i++)
 		b -= pkts[i]->pkt_len;
@@ -481,15 +477,15 @@ rx_plain(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t nr,
 	struct rte_mbuf **rep = &r->m[r->used];
 	uint16_t i, out = 0;
 
-#ifdef RTE_ARCH_X86
+#ifdef MLX5CQ_RX_VEC
 	if (likely(mlx5cq_rx_vec_ok(rxq))) {
 		/* In the RX fields half: pkt_len 4..7 and data_len 8..9 from
 		 * byte count (44..47 = hi 12..15), vlan_tci 10..11 from
 		 * 30..31 (mid 14..15).
 		 */
-		const __m128i sh_len = _mm_setr_epi8(-1, -1, -1, -1,
+		const mlx5cq_v128 sh_len = MLX5CQ_V128_BYTES(-1, -1, -1, -1,
 			15, 14, 13, 12, 15, 14, -1, -1, -1, -1, -1, -1);
-		const __m128i sh_vlan = _mm_setr_epi8(-1, -1, -1, -1,
+		const mlx5cq_v128 sh_vlan = MLX5CQ_V128_BYTES(-1, -1, -1, -1,
 			-1, -1, -1, -1, -1, -1, 15, 14, -1, -1, -1, -1);
 		const struct mlx5cq_rx_lkc lkc = mlx5cq_rx_lkc(rxq);
 		struct rx_hte_memo memo = { .hte = UINT32_MAX };
@@ -635,7 +631,7 @@ rx_records(struct mlx5cq_rxq *rxq, uint32_t *rq_ci, uint16_t n,
 	return out;
 }
 
-#ifdef RTE_ARCH_X86
+#ifdef MLX5CQ_RX_VEC
 /*
  * A compressed session at the consumer index, SIMD stores: decoded ahead
  * in one pass (mlx5cq_rx_zip_ahead()), what the burst has room for (want)
@@ -714,7 +710,7 @@ rx_plain_seg(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t k,
 
 	if (!pf)
 		mlx5cq_rx_prefetch_elts(rxq, rq_ci, k);
-#ifdef RTE_ARCH_X86
+#ifdef MLX5CQ_RX_VEC
 	if (likely(mlx5cq_rx_vec_ok(rxq)) && rx_direct_ok(rxq, rq_ci, k)) {
 		*out += rx_plain_direct(rxq, rq_ci, k, pkts + *out, bytes,
 					&nr);
@@ -734,7 +730,7 @@ rx_zip_seg(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t want,
 	   struct rx_reps *r, struct rte_mbuf **pkts, uint16_t *out,
 	   uint64_t *bytes, uint16_t *nr)
 {
-#ifdef RTE_ARCH_X86
+#ifdef MLX5CQ_RX_VEC
 	if (likely(mlx5cq_rx_vec_ok(rxq)))
 		return rx_zip_vec(rxq, rq_ci, want, r, pkts, out, bytes, nr);
 #endif

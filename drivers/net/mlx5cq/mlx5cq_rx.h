@@ -245,7 +245,7 @@ mlx5cq_rx_one(struct mlx5cq_rxq *rxq, uint32_t idx, struct rte_mbuf *m,
 #define MLX5CQ_RX_AHEAD_MAX 64
 
 /*
- * SIMD stores (x86): decode what is left of the open compressed session,
+ * SIMD stores (mlx5cq_rx_vec.h): decode what is left of the open compressed session,
  * or of the one at the CQ's consumer index, at most MLX5CQ_RX_AHEAD_MAX
  * mini-CQEs, into the mbufs of WQEs rq_ci.. (fields only; they stay in
  * the buffer ring), and consume them from the CQ. Returns how many

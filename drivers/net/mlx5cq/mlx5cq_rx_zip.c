@@ -7,17 +7,16 @@
  * in place across their arrays (rte_mlx5cq_zip_session()): everything but
  * the length (and the hash in HASH format) comes from the session's
  * title, so the flags, packet type and VLAN of a session are computed
- * once. With the SIMD stores (x86, rx_vec_en=1) a session is decoded
- * ahead, up to MLX5CQ_RX_AHEAD_MAX packets in one pass: each pair of
- * mini-CQEs becomes the fields of two mbufs of the buffer ring by two
- * byte shuffles (SSSE3, part of DPDK's x86 baseline) and four 16-byte
- * stores, their lengths added up on the way (the byte counter), and the
- * session is consumed from the CQ; the bursts hand the packets up and
- * replace their buffers (mlx5cq_rx.c). With rx_vec_en=0,
- * or when a chunk was added to the mempool after the queue's setup, the
- * burst's share of the session is written per packet by
- * mlx5cq_rx_one(), replacement and WQE in the same pass: the reference
- * the RX tests compare with.
+ * once. With the SIMD stores (x86 and AArch64, rx_vec_en=1) a session is
+ * decoded ahead, up to MLX5CQ_RX_AHEAD_MAX packets in one pass: each pair
+ * of mini-CQEs becomes the fields of two mbufs of the buffer ring by two
+ * byte shuffles and four 16-byte stores (mlx5cq_rx_vec.h), their
+ * lengths added up on the way (the byte counter), and the session is
+ * consumed from the CQ; the bursts hand the packets up and replace their
+ * buffers (mlx5cq_rx.c). With rx_vec_en=0, elsewhere, or when a chunk
+ * was added to the mempool after the queue's setup, the burst's share
+ * of the session is written per packet by mlx5cq_rx_one(), replacement
+ * and WQE in the same pass: the reference the RX tests compare with.
  *
  * Mini-CQE (8 bytes, mlx5_prm.h struct mlx5_mini_cqe8): HASH: rx hash
  * result (bytes 0..3, big endian), byte count (4..7); CSUM: checksum
@@ -25,11 +24,10 @@
  * session's packets is the title's, as the record path gives it.
  */
 
-#include <rte_vect.h>
-
 #include "mlx5cq_rx.h"
+#include "mlx5cq_rx_vec.h"
 
-#ifdef RTE_ARCH_X86
+#ifdef MLX5CQ_RX_VEC
 /*
  * Shuffles of two mini-CQEs (16 bytes) into the second 16-byte half of
  * an mbuf's RX fields: packet_type (0..3, from the title), pkt_len
@@ -37,21 +35,21 @@
  * (10..11, from the title), hash.rss (12..15: HASH from the mini-CQE,
  * CSUM from the title). -1 zeroes the byte.
  */
-static __rte_always_inline __m128i
+static __rte_always_inline mlx5cq_v128
 rx_zip_shuf(int o, int h)
 {
-	return _mm_setr_epi8(-1, -1, -1, -1, o + 7, o + 6, o + 5, o + 4,
+	return MLX5CQ_V128_BYTES(-1, -1, -1, -1, o + 7, o + 6, o + 5, o + 4,
 			     o + 7, o + 6, -1, -1, h ? o + 3 : -1,
 			     h ? o + 2 : -1, h ? o + 1 : -1, h ? o : -1);
 }
 
 static __rte_always_inline void
-rx_zip_store(struct rte_mbuf *mb, __m128i rearm, __m128i fields)
+rx_zip_store(struct rte_mbuf *mb, mlx5cq_v128 rearm, mlx5cq_v128 fields)
 {
 	uintptr_t b = (uintptr_t)mb;
 
-	_mm_store_si128((__m128i *)(b + MLX5CQ_RX_OFF_REARM), rearm);
-	_mm_store_si128((__m128i *)(b + MLX5CQ_RX_OFF_PTYPE), fields);
+	mlx5cq_v128_store(b + MLX5CQ_RX_OFF_REARM, rearm);
+	mlx5cq_v128_store(b + MLX5CQ_RX_OFF_PTYPE, fields);
 }
 
 /*
@@ -60,23 +58,23 @@ rx_zip_store(struct rte_mbuf *mb, __m128i rearm, __m128i fields)
  */
 static __rte_always_inline void
 rx_zip_pair(volatile const uint8_t *m, struct rte_mbuf *b0,
-	    struct rte_mbuf *b1, __m128i rearm, __m128i fix, __m128i sh0,
-	    __m128i sh1, __m128i *len)
+	    struct rte_mbuf *b1, mlx5cq_v128 rearm, mlx5cq_v128 fix, mlx5cq_v128 sh0,
+	    mlx5cq_v128 sh1, mlx5cq_v128 *len)
 {
-	const __m128i v = _mm_loadu_si128((const __m128i *)(uintptr_t)m);
-	const __m128i f0 = _mm_shuffle_epi8(v, sh0);
-	const __m128i f1 = _mm_shuffle_epi8(v, sh1);
+	const mlx5cq_v128 v = mlx5cq_v128_load(m);
+	const mlx5cq_v128 f0 = mlx5cq_v128_shuf(v, sh0);
+	const mlx5cq_v128 f1 = mlx5cq_v128_shuf(v, sh1);
 
-	*len = _mm_add_epi32(*len, _mm_add_epi32(f0, f1));
-	rx_zip_store(b0, rearm, _mm_or_si128(f0, fix));
-	rx_zip_store(b1, rearm, _mm_or_si128(f1, fix));
+	*len = mlx5cq_v128_add32(*len, mlx5cq_v128_add32(f0, f1));
+	rx_zip_store(b0, rearm, mlx5cq_v128_or(f0, fix));
+	rx_zip_store(b1, rearm, mlx5cq_v128_or(f1, fix));
 }
 
 /* A whole array (eight mini-CQEs at m) into the mbufs b[0..7]. */
 static __rte_always_inline void
 rx_zip_array(volatile const uint8_t *m, struct rte_mbuf *const *b,
-	     __m128i rearm, __m128i fix, __m128i sh0, __m128i sh1,
-	     __m128i *len)
+	     mlx5cq_v128 rearm, mlx5cq_v128 fix, mlx5cq_v128 sh0, mlx5cq_v128 sh1,
+	     mlx5cq_v128 *len)
 {
 	unsigned int q;
 
@@ -101,15 +99,15 @@ rx_zip_decode_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 	const uint32_t mask = rxq->mask;
 	uint16_t vlan = t->vlan_tci;
 	const uint64_t ol = mlx5cq_rx_ol(rxq, t->hdr_type_etc, &vlan);
-	const __m128i rearm = _mm_set_epi64x((long long)ol,
-					     (long long)rxq->mbuf_initializer);
-	const __m128i fix = _mm_setr_epi32((int)mlx5cq_rx_ptype_lut
+	const mlx5cq_v128 rearm = mlx5cq_v128_set64(ol,
+						    rxq->mbuf_initializer);
+	const mlx5cq_v128 fix = mlx5cq_v128_set32(mlx5cq_rx_ptype_lut
 				[MLX5CQ_RX_LUT_IDX(t->hdr_type_etc)], 0,
-				(int)((uint32_t)vlan << 16),
-				hash ? 0 : (int)t->rss_hash);
-	const __m128i sh0 = rx_zip_shuf(0, hash);
-	const __m128i sh1 = rx_zip_shuf(8, hash);
-	__m128i len = _mm_setzero_si128();
+				(uint32_t)vlan << 16,
+				hash ? 0 : t->rss_hash);
+	const mlx5cq_v128 sh0 = rx_zip_shuf(0, hash);
+	const mlx5cq_v128 sh1 = rx_zip_shuf(8, hash);
+	mlx5cq_v128 len = mlx5cq_v128_zero();
 	uint32_t i = 0;
 
 	if ((pos & 7u) == 0) {
@@ -154,18 +152,18 @@ rx_zip_decode_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 				    sh0, sh1, &len);
 		if (i < e) {
 			/* The last one alone: 8 bytes, never past the array. */
-			const __m128i v = _mm_loadl_epi64((const __m128i *)
-					(uintptr_t)(m + 8u * (i - i_0)));
-			const __m128i f0 = _mm_shuffle_epi8(v, sh0);
+			const mlx5cq_v128 v =
+				mlx5cq_v128_load8(m + 8u * (i - i_0));
+			const mlx5cq_v128 f0 = mlx5cq_v128_shuf(v, sh0);
 
-			len = _mm_add_epi32(len, f0);
+			len = mlx5cq_v128_add32(len, f0);
 			rx_zip_store(elts[(rq_ci + i) & mask], rearm,
-				     _mm_or_si128(f0, fix));
+				     mlx5cq_v128_or(f0, fix));
 			i++;
 		}
 	}
 	/* Lane 1: pkt_len; at most MLX5CQ_RX_AHEAD_MAX of 64 KiB. */
-	return (uint32_t)_mm_extract_epi32(len, 1);
+	return mlx5cq_v128_lane32(len, 1);
 }
 
 /* rx_zip_decode_vec() for the session's format. */

@@ -23,6 +23,7 @@
 #include <mlx5_prm.h>
 
 #include "mlx5cq_ethdev.h"
+#include "mlx5cq_rx_vec.h"
 
 /* Descriptors of a queue: the devarg wins, then the request; power of 2. */
 uint32_t
@@ -252,6 +253,29 @@ mlx5cq_rq_modify_log(struct mlx5cq_rxq *rxq, int from, int to,
 }
 
 /*
+ * Whether the RX burst of a queue writes its mbufs with the SIMD stores
+ * (want: rx_vec_en): where the build has them (mlx5cq_rx_vec.h) and the
+ * EAL allows 128-bit SIMD (--force-max-simd-bitwidth), as DPDK's
+ * net/mlx5 decides for its vector RX. Else per packet, the reference.
+ */
+static int
+mlx5cq_rxq_vec(const struct mlx5cq_rxq *rxq, int want)
+{
+#ifdef MLX5CQ_RX_VEC
+	uint16_t bits = rte_vect_get_max_simd_bitwidth();
+
+	if (!want || bits >= RTE_VECT_SIMD_128)
+		return want;
+	PMD_LOG(INFO, "port %u rxq %u: rx_vec_en=1, but the EAL allows %u-bit"
+		" SIMD: RX per packet", rxq->port_id, rxq->idx, bits);
+#else
+	RTE_SET_USED(rxq);
+	RTE_SET_USED(want);
+#endif
+	return 0;
+}
+
+/*
  * What the RX burst takes per queue instead of per packet: WQE byte
  * count, rearm template, offload flags, the mempool's lkey when it is
  * one memory region, whether sessions are read in place.
@@ -281,7 +305,7 @@ mlx5cq_rxq_rx_setup(struct mlx5cq_rxq *rxq)
 	rxq->vlan_strip = !!(rxq->offloads & RTE_ETH_RX_OFFLOAD_VLAN_STRIP);
 	a = &rxq->priv->args;
 	rxq->zip_fmt = 0;
-	rxq->rx_vec = a->rx_vec_en;
+	rxq->rx_vec = mlx5cq_rxq_vec(rxq, a->rx_vec_en);
 	if (a->cqe_comp_layout == RTE_MLX5CQ_COMP_LAYOUT_BASIC &&
 	    (a->cqe_comp == RTE_MLX5CQ_COMP_HASH ||
 	     a->cqe_comp == RTE_MLX5CQ_COMP_CSUM))
@@ -502,10 +526,10 @@ mlx5cq_rx_burst_mode_get(struct rte_eth_dev *dev, uint16_t idx,
 			dev->data->port_id, idx);
 		return -EINVAL;
 	}
-#ifdef RTE_ARCH_X86
-	/* rx_vec_en=1: SSSE3 shuffles and 16-byte stores (mlx5cq_rx.c). */
+#ifdef MLX5CQ_RX_VEC
+	/* Byte shuffles and 16-byte stores (mlx5cq_rx_vec.h). */
 	if (rxq->rx_vec)
-		what = "Vector SSE";
+		what = MLX5CQ_RX_VEC_NAME;
 #endif
 	mode->flags = 0;
 	snprintf(mode->info, sizeof(mode->info), "%s", what);
