@@ -20,7 +20,12 @@
  * and 16K flushed; runs of 64 completions share what the mini-CQEs do not
  * carry, so the model writes them as sessions. The floor of a compressed
  * ring reads each title's fields and each mini-CQE (perf_base_pass()),
- * not the holes.
+ * not the holes. Sessions of the basic layout get a second floor too,
+ * "+inv": the same reads, then the store of op_own INVALIDATE into every
+ * entry the session spans (title, arrays, holes), which every consumer of
+ * that layout must do before the entries go back to the device (an entry
+ * left as it was could pass the next pass's owner test) and which the
+ * poll does; the enhanced layout needs none.
  *
  * A timed pass drains one full ring (every entry a responder CQE of the
  * current pass). The ring is refilled before every pass outside the timed
@@ -49,6 +54,7 @@
 #endif
 
 #include <mlx5_emu.h>
+#include <mlx5_prm.h>
 #include <mlx5cq_test_hooks.h>
 #include <rte_mlx5cq.h>
 
@@ -104,6 +110,10 @@ struct perf_case_result {
 	/* Median cycles per completion of each implementation, < 0: n/a. */
 	double poll_cpc[RTE_MLX5CQ_VEC_MAX];
 	double base_cpc; /* Median of the true floor. */
+	/* The floor with the invalidation of basic-layout sessions (+inv);
+	 * < 0: the ring has none.
+	 */
+	double inv_cpc;
 };
 
 /* Records land here: global so the stores cannot be optimised away. */
@@ -450,16 +460,51 @@ perf_floor_cqe(const volatile uint8_t *q)
 }
 
 /*
+ * INVALIDATE into the op_own byte of the cnt entries from ring index ci:
+ * a pointer walk, eight stores a step, where the span does not wrap.
+ */
+static __rte_always_inline void
+perf_inv_span(uint8_t *ring, uint32_t mask, unsigned int shift, uint32_t ci,
+	      uint32_t cnt)
+{
+	const size_t st = (size_t)1 << shift;
+	volatile uint8_t *p = ring + ((size_t)(ci & mask) << shift) +
+			      RTE_MLX5CQ_CQE_OP_OWN;
+	uint32_t j = 0;
+
+	if ((ci & mask) + cnt <= mask + 1) {
+		for (; j + 8 <= cnt; j += 8, p += 8 * st) {
+			p[0] = MLX5_CQE_INVALIDATE;
+			p[st] = MLX5_CQE_INVALIDATE;
+			p[2 * st] = MLX5_CQE_INVALIDATE;
+			p[3 * st] = MLX5_CQE_INVALIDATE;
+			p[4 * st] = MLX5_CQE_INVALIDATE;
+			p[5 * st] = MLX5_CQE_INVALIDATE;
+			p[6 * st] = MLX5_CQE_INVALIDATE;
+			p[7 * st] = MLX5_CQE_INVALIDATE;
+		}
+		for (; j < cnt; j++, p += st)
+			*p = MLX5_CQE_INVALIDATE;
+		return;
+	}
+	for (; j < cnt; j++)
+		ring[((size_t)((ci + j) & mask) << shift) +
+		     RTE_MLX5CQ_CQE_OP_OWN] = MLX5_CQE_INVALIDATE;
+}
+
+/*
  * One pass of the true floor, sliced as perf_poll_pass(): same entries,
  * same order. Regular CQEs: owner bit checked against the pass parity,
  * then perf_floor_cqe(). Basic-layout sessions: the title's count and
  * fields, then one 8-byte load per mini-CQE from its array (holes are not
- * touched); enhanced-layout compressed CQEs: one load per mini-CQE. The
+ * touched), and with inv the store of INVALIDATE into the op_own byte of
+ * each entry of the session; enhanced-layout compressed CQEs: one load per
+ * mini-CQE. The
  * consumer index and doorbell record are moved at the end (untimed) so the
  * refill can go on.
  */
 static unsigned int
-perf_base_pass(struct perf_ring *r, double *v)
+perf_base_pass(struct perf_ring *r, double *v, int inv)
 {
 	struct rte_mlx5cq *cq = r->cq;
 	const uint32_t mask = r->entries - 1, total = r->entries;
@@ -467,7 +512,7 @@ perf_base_pass(struct perf_ring *r, double *v)
 	const unsigned int shift = cq->stride_shift, off = cq->cqe_off;
 	const unsigned int log_n = r->log_n;
 	const int enh = r->var != NULL && r->var->comp_layout != 0;
-	const uint8_t *ring = r->ring + off;
+	uint8_t *const ring = r->ring + off;
 	uint32_t ci = cq->ci, i = 0, end, start, ns = 0;
 	uint64_t t0, t1, sum = 0;
 
@@ -511,6 +556,9 @@ perf_base_pass(struct perf_ring *r, double *v)
 					sum += *(const volatile uint64_t *)
 						(m + 8 * (j % 8));
 				}
+				if (inv)
+					perf_inv_span(ring, mask, shift, ci,
+						      cnt);
 			}
 			ci += cnt;
 			i += cnt;
@@ -538,6 +586,26 @@ perf_vec_usable(struct perf_ring *r, unsigned int v)
 }
 
 /*
+ * A refill and a timed pass of a floor (inv: +inv), its samples appended
+ * to v[*n..] except in the warm-up round (k 0). 0, or -1.
+ */
+static int
+perf_floor_round(struct perf_ring *r, int flush, int inv, double *v,
+		 unsigned int *n, unsigned int k)
+{
+	unsigned int got;
+
+	if (perf_refill(r, flush) != 0)
+		return -1;
+	got = perf_base_pass(r, v + *n, inv);
+	if (got == 0)
+		return -1;
+	if (k > 0)
+		*n += got;
+	return 0;
+}
+
+/*
  * Timed passes of every poll implementation with the given burst, then a
  * timed pass of the floor over the same ring (refilled before each), so
  * all see the same conditions. One warm-up round first (page faults,
@@ -547,14 +615,19 @@ perf_vec_usable(struct perf_ring *r, unsigned int v)
  */
 static int
 perf_measure(struct perf_ring *r, int flush, uint16_t burst,
-	     unsigned int reps, double *poll, double *base)
+	     unsigned int reps, double *poll, double *base, double *binv)
 {
 	const uint32_t per_pass = (r->entries + PERF_SLICE - 1) / PERF_SLICE;
 	unsigned int passes = RTE_MAX(reps, PERF_MIN_SLICES / per_pass);
 	size_t cap = (size_t)per_pass * (passes + 1);
 	double *vp[RTE_MLX5CQ_VEC_MAX] = { NULL };
 	double *vb = malloc(sizeof(*vb) * cap);
-	unsigned int np[RTE_MLX5CQ_VEC_MAX] = { 0 }, nb = 0, k, v, got;
+	double *vi = malloc(sizeof(*vi) * cap);
+	/* The +inv floor: sessions of the basic layout only. */
+	const int inv = r->var != NULL && r->var->comp_format != 0 &&
+			r->var->comp_layout == 0;
+	unsigned int np[RTE_MLX5CQ_VEC_MAX] = { 0 }, nb = 0, ni = 0, k, v;
+	unsigned int got;
 	int usable[RTE_MLX5CQ_VEC_MAX] = { 0 };
 	int ret = -1;
 
@@ -566,7 +639,7 @@ perf_measure(struct perf_ring *r, int flush, uint16_t burst,
 		if (vp[v] == NULL)
 			goto out;
 	}
-	if (vb == NULL)
+	if (vb == NULL || vi == NULL)
 		goto out;
 	for (k = 0; k <= passes; k++) {
 		for (v = 0; v < RTE_MLX5CQ_VEC_MAX; v++) {
@@ -581,23 +654,21 @@ perf_measure(struct perf_ring *r, int flush, uint16_t burst,
 			if (k > 0)
 				np[v] += got;
 		}
-		if (perf_refill(r, flush) != 0)
+		if (perf_floor_round(r, flush, 0, vb, &nb, k) != 0 ||
+		    (inv && perf_floor_round(r, flush, 1, vi, &ni, k) != 0))
 			goto out;
-		got = perf_base_pass(r, vb + nb);
-		if (got == 0)
-			goto out;
-		if (k > 0)
-			nb += got;
 	}
 	for (v = 0; v < RTE_MLX5CQ_VEC_MAX; v++)
 		poll[v] = usable[v] ? median(vp[v], np[v]) : -1;
 	*base = median(vb, nb);
+	*binv = inv ? median(vi, ni) : -1;
 	rte_mlx5cq_vec_set(r->cq, rte_mlx5cq_vec_best());
 	ret = 0;
 out:
 	for (v = 0; v < RTE_MLX5CQ_VEC_MAX; v++)
 		free(vp[v]);
 	free(vb);
+	free(vi);
 	return ret;
 }
 
@@ -625,8 +696,10 @@ perf_write_json(const char *path, const struct perf_case_result *res,
 			fprintf(f, "\"%s\": %.3f, ",
 				rte_mlx5cq_vec_name(test_vec_arch[v]),
 				res[i].poll_cpc[test_vec_arch[v]]);
-		fprintf(f, "\"floor\": %.3f}%s\n", res[i].base_cpc,
-			i + 1 < n ? "," : "");
+		fprintf(f, "\"floor\": %.3f", res[i].base_cpc);
+		if (res[i].inv_cpc >= 0)
+			fprintf(f, ", \"floor_inv\": %.3f", res[i].inv_cpc);
+		fprintf(f, "}%s\n", i + 1 < n ? "," : "");
 	}
 	fprintf(f, "  ]\n}\n");
 	fclose(f);
@@ -652,19 +725,25 @@ perf_print(const struct perf_case_result *c)
 		if (best < 0 || x < best)
 			best = x;
 	}
-	printf(" %7.2f %6.2f\n", c->base_cpc, best / c->base_cpc);
+	printf(" %7.2f %6.2f", c->base_cpc, best / c->base_cpc);
+	if (c->inv_cpc >= 0)
+		printf(" %7.2f %6.2f", c->inv_cpc, best / c->inv_cpc);
+	printf("\n");
 	fflush(stdout);
 }
 
 static void
-perf_header(const char *first)
+perf_header(const char *first, int inv)
 {
 	unsigned int v;
 
 	printf("%-26s", first);
 	for (v = 0; v < RTE_DIM(test_vec_arch); v++)
 		printf(" %7s", rte_mlx5cq_vec_name(test_vec_arch[v]));
-	printf(" %7s %6s\n", "floor", "best/f");
+	printf(" %7s %6s", "floor", "best/f");
+	if (inv)
+		printf(" %7s %6s", "+inv", "best/i");
+	printf("\n");
 }
 
 /* --case PREFIX: only the cases whose name starts with it ("PMD": the
@@ -730,7 +809,7 @@ test_cq_perf(int argc, char **argv)
 	       "median over %u-completion slices, cycles per completion;"
 	       " default poll: %s\n", rte_get_tsc_hz() / 1e9, rte_lcore_id(),
 	       reps, PERF_SLICE, rte_mlx5cq_vec_name(rte_mlx5cq_vec_best()));
-	perf_header("case");
+	perf_header("case", 0);
 	for (s = 0; s < RTE_DIM(cqe_sizes); s++) {
 		for (l = 0; l < RTE_DIM(log_sizes); l++) {
 			struct perf_ring r;
@@ -767,7 +846,8 @@ test_cq_perf(int argc, char **argv)
 					nres++;
 					if (perf_measure(&r, f, bursts[b], reps,
 							 c->poll_cpc,
-							 &c->base_cpc) != 0) {
+							 &c->base_cpc,
+							 &c->inv_cpc) != 0) {
 						perf_ring_free(&r);
 						return 1;
 					}
@@ -790,7 +870,7 @@ test_cq_perf(int argc, char **argv)
 	if (!force_image) {
 		unsigned int v;
 
-		perf_header("variant");
+		perf_header("variant", 1);
 		for (v = 0; v < RTE_DIM(variants); v++) {
 			for (l = 0; l < RTE_DIM(var_logs); l++) {
 				struct perf_ring r;
@@ -809,7 +889,8 @@ test_cq_perf(int argc, char **argv)
 					return 1;
 				}
 				if (perf_measure(&r, l, 32, reps, c->poll_cpc,
-						 &c->base_cpc) != 0) {
+						 &c->base_cpc,
+						 &c->inv_cpc) != 0) {
 					perf_ring_free(&r);
 					return 1;
 				}
