@@ -22,8 +22,9 @@
  *   the mbufs of the buffer ring, or per packet (mlx5cq_rx_zip.c).
  * On x86 and AArch64 with rx_vec_en=1 (default) both write the mbufs
  * with byte shuffles and 16-byte stores (mlx5cq_rx_vec.h); rx_vec_en=0
- * writes them per packet, the reference. Error CQEs, the other mini-CQE formats and the enhanced
- * layout go through the records of rte_mlx5cq_poll_burst().
+ * writes them per packet, the reference. Error CQEs, the other mini-CQE
+ * formats and the enhanced layout go through the records of
+ * rte_mlx5cq_poll_burst().
  * Replacements come raw from the mempool (no reset: every field a
  * received mbuf needs is written here). With the SIMD stores and no
  * wrap of the buffer ring in the segment they are taken in one get
@@ -381,11 +382,11 @@ struct rx_hte_memo {
 };
 
 /*
- * One plain CQE into mbuf m with byte shuffles (mlx5cq_rx_vec.h): bytes 32..47 of the CQE
- * give pkt_len and data_len (byte count, 44..47), bytes 16..31 the VLAN
- * (30..31), all swapped; the hash (12..15) and the packet type are
- * inserted; two aligned 16-byte stores (template + flags, RX fields),
- * the second returned. The flags, packet type and template of the
+ * One plain CQE into mbuf m with byte shuffles (mlx5cq_rx_vec.h): bytes
+ * 32..47 of the CQE give pkt_len and data_len (byte count, 44..47), bytes
+ * 16..31 the VLAN (30..31), all swapped; the hash (12..15) and the
+ * packet type are inserted; two aligned 16-byte stores (template + flags,
+ * RX fields), the second returned. The flags, packet type and template of the
  * previous CQE's header-type value are reused: one compare per CQE in a
  * stream of one kind.
  */

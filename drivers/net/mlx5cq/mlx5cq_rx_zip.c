@@ -39,8 +39,8 @@ static __rte_always_inline mlx5cq_v128
 rx_zip_shuf(int o, int h)
 {
 	return MLX5CQ_V128_BYTES(-1, -1, -1, -1, o + 7, o + 6, o + 5, o + 4,
-			     o + 7, o + 6, -1, -1, h ? o + 3 : -1,
-			     h ? o + 2 : -1, h ? o + 1 : -1, h ? o : -1);
+				 o + 7, o + 6, -1, -1, h ? o + 3 : -1,
+				 h ? o + 2 : -1, h ? o + 1 : -1, h ? o : -1);
 }
 
 static __rte_always_inline void
@@ -58,8 +58,8 @@ rx_zip_store(struct rte_mbuf *mb, mlx5cq_v128 rearm, mlx5cq_v128 fields)
  */
 static __rte_always_inline void
 rx_zip_pair(volatile const uint8_t *m, struct rte_mbuf *b0,
-	    struct rte_mbuf *b1, mlx5cq_v128 rearm, mlx5cq_v128 fix, mlx5cq_v128 sh0,
-	    mlx5cq_v128 sh1, mlx5cq_v128 *len)
+	    struct rte_mbuf *b1, mlx5cq_v128 rearm, mlx5cq_v128 fix,
+	    mlx5cq_v128 sh0, mlx5cq_v128 sh1, mlx5cq_v128 *len)
 {
 	const mlx5cq_v128 v = mlx5cq_v128_load(m);
 	const mlx5cq_v128 f0 = mlx5cq_v128_shuf(v, sh0);
@@ -73,8 +73,8 @@ rx_zip_pair(volatile const uint8_t *m, struct rte_mbuf *b0,
 /* A whole array (eight mini-CQEs at m) into the mbufs b[0..7]. */
 static __rte_always_inline void
 rx_zip_array(volatile const uint8_t *m, struct rte_mbuf *const *b,
-	     mlx5cq_v128 rearm, mlx5cq_v128 fix, mlx5cq_v128 sh0, mlx5cq_v128 sh1,
-	     mlx5cq_v128 *len)
+	     mlx5cq_v128 rearm, mlx5cq_v128 fix, mlx5cq_v128 sh0,
+	     mlx5cq_v128 sh1, mlx5cq_v128 *len)
 {
 	unsigned int q;
 
