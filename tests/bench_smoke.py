@@ -3,9 +3,9 @@
 # Copyright 2026 The mlx5cq authors
 """The benchmark runs and prints what the guide says it prints.
 
-dpdk-test-cq ... -- perf --reps 1 --json FILE on the emulated HCA: it must
-exit 0 (a pass that drains a wrong count of completions fails it), and
-its JSON and table must hold every case, in order, with a figure for each
+dpdk-test-cq --no-pci --in-memory -l 0 -- perf --reps 1 --json FILE on the
+emulated HCA: it must exit 0 (a pass that drains a wrong count of
+completions fails it), and its JSON and table must hold every case, in order, with a figure for each
 column:
 - the first table: 64 and 128 B CQEs x 1K, 4K, 16K entries x warm and
   flushed x bursts 1 and 32;

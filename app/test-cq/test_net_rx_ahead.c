@@ -276,9 +276,13 @@ test_rx_ahead(void)
 	 * mode "Scalar"), which takes from the session what the burst has
 	 * room for.
 	 */
-	if (rte_eth_rx_burst_mode_get((uint16_t)port, 0, &bm) != 0)
+	if (rte_eth_rx_burst_mode_get((uint16_t)port, 0, &bm) != 0 ||
+	    strcmp(bm.info, TEST_NET_RX_VEC_MODE) != 0) {
+		printf("    RX burst mode \"%s\", expected \"%s\"\n", bm.info,
+		       TEST_NET_RX_VEC_MODE);
 		goto out_port;
-	minis = strcmp(bm.info, "Scalar") != 0 ? 40 : 1;
+	}
+	minis = strcmp(TEST_NET_RX_VEC_MODE, "Scalar") != 0 ? 40 : 1;
 	if (ahd_xstat((uint16_t)port, "cq_sessions") != 1 ||
 	    ahd_xstat((uint16_t)port, "cq_minis") != minis ||
 	    ahd_xstat((uint16_t)port, "packets") != 1) {
