@@ -317,20 +317,39 @@ rx_replace_direct(struct mlx5cq_rxq *rxq, uint32_t idx, uint16_t k,
 	 * and could alias rxq.
 	 */
 	if (likely(doff != 0)) {
-		/* Pointer walks, four a step: the loop's own work was most
-		 * of the cost.
-		 */
+		/* Pointer walks: the loop's own work was most of the cost. */
 		struct rte_mbuf *const *ep = e;
-		struct rte_mbuf *const *const e4 = e + (nr & ~3u);
 		struct rte_mbuf *const *const end = e + nr;
 		volatile struct mlx5_wqe_dseg_rx *wp = w;
+#ifdef MLX5CQ_RX_VEC
+		/*
+		 * Four a step: two buffer pointers a 16-byte load, the data
+		 * offset added to both, both swapped to big endian by one
+		 * byte shuffle, each half stored into its WQE's address
+		 * (8-byte aligned): 3.25 instructions a WQE instead of 5
+		 * (four scalar WQEs a step). The rest, and every WQE
+		 * elsewhere, one at a time.
+		 */
+		struct rte_mbuf *const *const e4 = e + (nr & ~3u);
+		const mlx5cq_v128 d2 = mlx5cq_v128_set64(doff, doff);
+		const mlx5cq_v128 bs = MLX5CQ_V128_BYTES(7, 6, 5, 4, 3, 2, 1, 0,
+							 15, 14, 13, 12, 11, 10,
+							 9, 8);
 
 		for (; ep != e4; ep += 4, wp += 4) {
-			wp[0].addr = rte_cpu_to_be_64((uintptr_t)ep[0] + doff);
-			wp[1].addr = rte_cpu_to_be_64((uintptr_t)ep[1] + doff);
-			wp[2].addr = rte_cpu_to_be_64((uintptr_t)ep[2] + doff);
-			wp[3].addr = rte_cpu_to_be_64((uintptr_t)ep[3] + doff);
+			const mlx5cq_v128 p01 = mlx5cq_v128_load(ep);
+			const mlx5cq_v128 p23 = mlx5cq_v128_load(ep + 2);
+			const mlx5cq_v128 a =
+				mlx5cq_v128_shuf(mlx5cq_v128_add64(p01, d2), bs);
+			const mlx5cq_v128 b =
+				mlx5cq_v128_shuf(mlx5cq_v128_add64(p23, d2), bs);
+
+			mlx5cq_v128_store_lo64((uintptr_t)&wp[0].addr, a);
+			mlx5cq_v128_store_hi64((uintptr_t)&wp[1].addr, a);
+			mlx5cq_v128_store_lo64((uintptr_t)&wp[2].addr, b);
+			mlx5cq_v128_store_hi64((uintptr_t)&wp[3].addr, b);
 		}
+#endif
 		for (; ep != end; ep++, wp++)
 			wp->addr = rte_cpu_to_be_64((uintptr_t)*ep + doff);
 	} else {

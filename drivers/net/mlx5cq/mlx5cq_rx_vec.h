@@ -95,6 +95,26 @@ mlx5cq_v128_set32(uint32_t l0, uint32_t l1, uint32_t l2, uint32_t l3)
 	return _mm_setr_epi32((int)l0, (int)l1, (int)l2, (int)l3);
 }
 
+/* Lane-wise sum of 64-bit lanes. */
+static __rte_always_inline mlx5cq_v128
+mlx5cq_v128_add64(mlx5cq_v128 a, mlx5cq_v128 b)
+{
+	return _mm_add_epi64(a, b);
+}
+
+/* Bytes 0..7 (lo) or 8..15 (hi) of v to p, an 8-byte aligned store. */
+static __rte_always_inline void
+mlx5cq_v128_store_lo64(uintptr_t p, mlx5cq_v128 v)
+{
+	_mm_storel_epi64((__m128i *)p, v);
+}
+
+static __rte_always_inline void
+mlx5cq_v128_store_hi64(uintptr_t p, mlx5cq_v128 v)
+{
+	_mm_storeh_pd((double *)p, _mm_castsi128_pd(v));
+}
+
 /* 32-bit lane n (a constant) of v replaced by x. */
 #define mlx5cq_v128_ins32(v, x, n) _mm_insert_epi32(v, (int)(x), n)
 
@@ -173,6 +193,25 @@ mlx5cq_v128_set32(uint32_t l0, uint32_t l1, uint32_t l2, uint32_t l3)
 	const uint32_t l[4] = { l0, l1, l2, l3 };
 
 	return vreinterpretq_u8_u32(vld1q_u32(l));
+}
+
+static __rte_always_inline mlx5cq_v128
+mlx5cq_v128_add64(mlx5cq_v128 a, mlx5cq_v128 b)
+{
+	return vreinterpretq_u8_u64(vaddq_u64(vreinterpretq_u64_u8(a),
+					      vreinterpretq_u64_u8(b)));
+}
+
+static __rte_always_inline void
+mlx5cq_v128_store_lo64(uintptr_t p, mlx5cq_v128 v)
+{
+	vst1_u8((uint8_t *)p, vget_low_u8(v));
+}
+
+static __rte_always_inline void
+mlx5cq_v128_store_hi64(uintptr_t p, mlx5cq_v128 v)
+{
+	vst1_u8((uint8_t *)p, vget_high_u8(v));
 }
 
 #define mlx5cq_v128_ins32(v, x, n) \
