@@ -6,37 +6,45 @@
 #define MLX5CQ_PRIVATE_H_
 
 /*
- * Internal structures of librte_common_mlx5cq, shared by its files:
- *   mlx5cq_log.c       log type "pmd.common.mlx5cq"
- *   mlx5cq_mem.c       rte_malloc wrappers, page size of memory, failure
- *                      injection for tests (mlx5cq_test_hooks.h)
- *   mlx5cq_dev.c       device open/close/stats, capabilities, UAR, verbs
- *                      buffer allocators
- *   mlx5cq_attr.c      validation of struct rte_mlx5cq_attr
- *   mlx5cq_create.c    common create/destroy/info
- *   mlx5cq_devx.c      DevX path (CREATE_CQ with umem)
- *   mlx5cq_verbs.c     verbs path (mlx5dv_create_cq)
- *   mlx5cq_dbr_pool.c  doorbell-record page pool (DevX path)
- *   mlx5cq_attach.c    CQs made by rte_common_mlx5's mlx5_devx_cq_create()
- *   mlx5cq_poll.c      generic poll: lock, enhanced layout, raw view,
- *                      iterator support, dispatch of the fast poll
- *   mlx5cq_zip.c       compressed sessions shared by every poll: open,
- *                      mini-CQE records, invalidation
- *   mlx5cq_poll_fast.h template of the out-of-line fast poll, built as
- *                      mlx5cq_poll_scalar.c, mlx5cq_poll_sse.c and
- *                      mlx5cq_poll_avx2.c
- *   mlx5cq_poll_enh_avx2.c fast poll of the enhanced layout, AVX2
- *   mlx5cq_poll_avx2.h records from CQEs and mini-CQEs, AVX2
- *   mlx5cq_vec.c       choice of the poll implementation (CPU, EAL)
- *   mlx5cq_lean.c      lean path of compressed sessions (zip_peek/advance)
- *   mlx5cq_test_cq.c   test hooks: hand-made CQ handles, private state
- *   mlx5cq_iter.c      ibv_cq_ex-style iterator
- *   mlx5cq_arm.c       arming, completion events
- *   mlx5cq_registry.c  registry of CQs (ids), counters, error check
- *   mlx5cq_telemetry.c /mlx5cq/list, /mlx5cq/info
- *   mlx5cq_dump.c      rte_mlx5cq_dump()
- *   mlx5cq_emu_plugin.c loader of the emulated HCA as a plugin of the PMDs
- *                      (mlx5cq_emu_plugin.h)
+ * Internal structures of librte_common_mlx5cq, shared by its files, one
+ * folder a layer:
+ *   create/  mlx5cq_dev.c       device open/close/stats, capabilities, UAR,
+ *                               verbs buffer allocators
+ *            mlx5cq_attr.c      validation of struct rte_mlx5cq_attr
+ *            mlx5cq_create.c    common create/destroy/info
+ *            mlx5cq_devx.c      DevX path (CREATE_CQ with umem)
+ *            mlx5cq_verbs.c     verbs path (mlx5dv_create_cq)
+ *            mlx5cq_dbr_pool.c  doorbell-record page pool (DevX path)
+ *            mlx5cq_attach.c    CQs made by rte_common_mlx5's
+ *                               mlx5_devx_cq_create()
+ *            mlx5cq_mem.c       rte_malloc wrappers, page size of memory,
+ *                               failure injection for tests
+ *                               (mlx5cq_test_hooks.h)
+ *   poll/    mlx5cq_poll.c      generic poll: lock, enhanced layout, raw
+ *                               view, iterator support, dispatch of the
+ *                               fast poll
+ *            mlx5cq_zip.c       compressed sessions shared by every poll:
+ *                               open, mini-CQE records, invalidation
+ *            mlx5cq_poll_fast.h template of the out-of-line fast poll,
+ *                               built as mlx5cq_poll_scalar.c,
+ *                               mlx5cq_poll_sse.c, mlx5cq_poll_neon.c and
+ *                               mlx5cq_poll_avx2.c
+ *            mlx5cq_poll_enh_avx2.c fast poll of the enhanced layout, AVX2
+ *            mlx5cq_poll_avx2.h records from CQEs and mini-CQEs, AVX2
+ *            mlx5cq_vec.c       choice of the poll implementation (CPU, EAL)
+ *            mlx5cq_lean.c      lean path of compressed sessions
+ *                               (zip_peek/advance)
+ *            mlx5cq_iter.c      ibv_cq_ex-style iterator
+ *   events/  mlx5cq_arm.c       arming, completion events
+ *   ops/     mlx5cq_log.c       log type "pmd.common.mlx5cq"
+ *            mlx5cq_registry.c  registry of CQs (ids), counters, error check
+ *            mlx5cq_telemetry.c /mlx5cq/list, /mlx5cq/info
+ *            mlx5cq_dump.c      rte_mlx5cq_dump()
+ *   pmd/     mlx5cq_pmd.c       what the PMDs share (mlx5cq_pmd.h)
+ *            mlx5cq_emu_plugin.c loader of the emulated HCA as a plugin of
+ *                               the PMDs (mlx5cq_emu_plugin.h)
+ *   .        mlx5cq_test_cq.c   test hooks: hand-made CQ handles, private
+ *                               state
  *
  * The library reaches devices only through rte_common_mlx5's mlx5_glue
  * table (always read through the pointer: the emulated HCA swaps it).
