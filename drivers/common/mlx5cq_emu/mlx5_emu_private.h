@@ -6,18 +6,31 @@
 #define MLX5_EMU_PRIVATE_H_
 
 /*
- * Internal structures of the emulated HCA, shared by its files:
- *   mlx5_emu_glue.c   dispatching glue table (install, forwarding)
- *   mlx5_emu_dev.c    devices, contexts, PD, UAR, EQ numbers, stats, faults
- *   mlx5_emu_caps.c   QUERY_HCA_CAP and other general commands
- *   mlx5_emu_umem.c   umem pinning model (ib_umem_get / best page size)
- *   mlx5_emu_cq.c     CQ table, DevX CREATE/DESTROY/QUERY_CQ firmware checks
- *   mlx5_emu_cqe.c    CQE writer (producer interface), overrun
- *   mlx5_emu_comp.c   CQE compression sessions (basic, enhanced layout)
- *   mlx5_emu_event.c  arming, completion events, moderation, DevX event
- *                     channels, async CQ errors
- *   mlx5_emu_producer.c threaded producer
- *   mlx5_emu_verbs.c  verbs path as the rdma-core mlx5 provider does it
+ * Internal structures of the emulated HCA, shared by its files, one
+ * folder a part of the device:
+ *   core/   mlx5_emu_glue.c   dispatching glue table (install, forwarding)
+ *           mlx5_emu_dev.c    devices, contexts, PD, UAR, EQ numbers,
+ *                             stats, faults
+ *           mlx5_emu_caps.c   QUERY_HCA_CAP and other general commands
+ *           mlx5_emu_obj.c    firmware command plumbing, DevX object table
+ *           mlx5_emu_umem.c   umem pinning model (ib_umem_get / best page
+ *                             size)
+ *           mlx5_emu_mr.c, mlx5_emu_mkey.c, mlx5_emu_access.c
+ *                             memory regions, memory keys, access checks
+ *           mlx5_emu_verbs.c  verbs path as the rdma-core mlx5 provider
+ *                             does it
+ *           mlx5_emu_engine.c the progress engine
+ *   cq/     mlx5_emu_cq.c     CQ table, DevX CREATE/DESTROY/QUERY_CQ
+ *                             firmware checks
+ *           mlx5_emu_cqe.c    CQE writer (producer interface), overrun
+ *           mlx5_emu_comp.c   CQE compression sessions (basic, enhanced
+ *                             layout)
+ *           mlx5_emu_event.c  arming, completion events, moderation, DevX
+ *                             event channels, async CQ errors
+ *           mlx5_emu_producer.c threaded producer
+ *   net/    wires, ports, RQ, SQ, RSS, TIS, queue counters, frames
+ *           (mlx5_emu_net.h)
+ *   crypto/ DEKs, login, loopback QPs, UMR, AES-XTS (mlx5_emu_crypto.h)
  */
 
 #include <pthread.h>
