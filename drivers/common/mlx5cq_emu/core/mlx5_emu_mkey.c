@@ -63,17 +63,17 @@ emu_mkey_lookup(struct emu_crypto *cr, uint32_t key)
 static int
 emu_mkc_supported(const void *in, const void *mkc)
 {
-	unsigned int mode = MLX5_GET(mkc, mkc, access_mode_1_0) |
-			    MLX5_GET(mkc, mkc, access_mode_4_2) << 2;
+	unsigned int mode = EMU_GET(mkc, mkc, access_mode_1_0) |
+			    EMU_GET(mkc, mkc, access_mode_4_2) << 2;
 
 	return mode == MLX5_MKC_ACCESS_MODE_KLM &&
-	       !MLX5_GET(mkc, mkc, free) && !MLX5_GET(mkc, mkc, length64) &&
-	       !MLX5_GET(mkc, mkc, sync_umr) &&
-	       !MLX5_GET(mkc, mkc, expected_sigerr_count) &&
-	       !MLX5_GET(mkc, mkc, log_page_size) &&
-	       MLX5_GET(mkc, mkc, qpn) == 0xffffff &&
-	       !MLX5_GET(create_mkey_in, in, pg_access) &&
-	       !MLX5_GET(create_mkey_in, in, mkey_umem_id);
+	       !EMU_GET(mkc, mkc, free) && !EMU_GET(mkc, mkc, length64) &&
+	       !EMU_GET(mkc, mkc, sync_umr) &&
+	       !EMU_GET(mkc, mkc, expected_sigerr_count) &&
+	       !EMU_GET(mkc, mkc, log_page_size) &&
+	       EMU_GET(mkc, mkc, qpn) == 0xffffff &&
+	       !EMU_GET(create_mkey_in, in, pg_access) &&
+	       !EMU_GET(create_mkey_in, in, mkey_umem_id);
 }
 
 int
@@ -81,7 +81,7 @@ emu_mkey_create(struct emu_dev *dev, struct emu_crypto *cr, const void *in,
 		size_t inlen, void *out, size_t outlen, uint32_t *id,
 		void **priv)
 {
-	const void *mkc = MLX5_ADDR_OF(create_mkey_in, in,
+	const void *mkc = EMU_ADDR_OF(create_mkey_in, in,
 				       memory_key_mkey_entry);
 	const uint8_t *klm;
 	uint32_t actual, size, crypto_en, i;
@@ -95,9 +95,9 @@ emu_mkey_create(struct emu_dev *dev, struct emu_crypto *cr, const void *in,
 		return EMU_MKEY_REFUSE(dev, out, outlen,
 				       EMU_CMD_STAT_BAD_OUTP_LEN_ERR,
 				       MLX5_EMU_SYND_OUTLEN, "short output");
-	actual = MLX5_GET(create_mkey_in, in,
+	actual = EMU_GET(create_mkey_in, in,
 			  translations_octword_actual_size);
-	size = MLX5_GET(mkc, mkc, translations_octword_size);
+	size = EMU_GET(mkc, mkc, translations_octword_size);
 	if (inlen < MLX5_ST_SZ_BYTES(create_mkey_in) +
 		    (size_t)actual * MLX5_ST_SZ_BYTES(klm))
 		return EMU_MKEY_REFUSE(dev, out, outlen,
@@ -111,17 +111,17 @@ emu_mkey_create(struct emu_dev *dev, struct emu_crypto *cr, const void *in,
 				       MLX5_EMU_SYND_MKEY_CTX,
 				       "only indirect KLM mkeys with no bound "
 				       "QP and 1..1024 translations modelled");
-	if (!emu_pd_exists(dev, MLX5_GET(mkc, mkc, pd)))
+	if (!emu_pd_exists(dev, EMU_GET(mkc, mkc, pd)))
 		return EMU_MKEY_REFUSE(dev, out, outlen,
 				       EMU_CMD_STAT_BAD_RES_ERR,
 				       MLX5_EMU_SYND_CRYPTO_PD,
 				       "pd not allocated on this device");
-	crypto_en = MLX5_GET(mkc, mkc, crypto_en);
+	crypto_en = EMU_GET(mkc, mkc, crypto_en);
 	if (crypto_en > MLX5_MKEY_CRYPTO_ENABLED ||
-	    (crypto_en && (!dev->caps.crypto || !MLX5_GET(mkc, mkc, bsf_en) ||
-			   MLX5_GET(mkc, mkc, bsf_octword_size) != 4)) ||
-	    (!crypto_en && (MLX5_GET(mkc, mkc, bsf_en) ||
-			    MLX5_GET(mkc, mkc, bsf_octword_size))))
+	    (crypto_en && (!dev->caps.crypto || !EMU_GET(mkc, mkc, bsf_en) ||
+			   EMU_GET(mkc, mkc, bsf_octword_size) != 4)) ||
+	    (!crypto_en && (EMU_GET(mkc, mkc, bsf_en) ||
+			    EMU_GET(mkc, mkc, bsf_octword_size))))
 		return EMU_MKEY_REFUSE(dev, out, outlen,
 				       EMU_CMD_STAT_BAD_PARAM_ERR,
 				       MLX5_EMU_SYND_MKEY_CTX,
@@ -135,25 +135,25 @@ emu_mkey_create(struct emu_dev *dev, struct emu_crypto *cr, const void *in,
 		return emu_cmd_fail(dev, out, outlen, EMU_CMD_STAT_LIM_ERR,
 				    MLX5_EMU_SYND_NONE);
 	}
-	klm = (const uint8_t *)MLX5_ADDR_OF(create_mkey_in, in, klm_pas_mtt);
+	klm = (const uint8_t *)EMU_ADDR_OF(create_mkey_in, in, klm_pas_mtt);
 	for (i = 0; i < actual; i++, klm += MLX5_ST_SZ_BYTES(klm)) {
-		mk->klm[i].bcount = MLX5_GET(klm, klm, byte_count);
-		mk->klm[i].lkey = MLX5_GET(klm, klm, mkey);
+		mk->klm[i].bcount = EMU_GET(klm, klm, byte_count);
+		mk->klm[i].lkey = EMU_GET(klm, klm, mkey);
 		mk->klm[i].addr = rte_be_to_cpu_64(*(const rte_be64_t *)
-					MLX5_ADDR_OF(klm, klm, address));
+					EMU_ADDR_OF(klm, klm, address));
 	}
 	mk->nklm = actual;
 	mk->max_klm = size;
-	mk->pdn = MLX5_GET(mkc, mkc, pd);
+	mk->pdn = EMU_GET(mkc, mkc, pd);
 	mk->crypto_en = crypto_en;
-	mk->umr_en = MLX5_GET(mkc, mkc, umr_en);
-	mk->rw = MLX5_GET(mkc, mkc, rw);
-	mk->start = MLX5_GET64(mkc, mkc, start_addr);
-	mk->len = MLX5_GET64(mkc, mkc, len);
+	mk->umr_en = EMU_GET(mkc, mkc, umr_en);
+	mk->rw = EMU_GET(mkc, mkc, rw);
+	mk->start = EMU_GET64(mkc, mkc, start_addr);
+	mk->len = EMU_GET64(mkc, mkc, len);
 	cr->next_mkey = (cr->next_mkey + 1) & 0xffffff;
 	if (cr->next_mkey == 0)
 		cr->next_mkey = 1;
-	mk->key = cr->next_mkey << 8 | MLX5_GET(mkc, mkc, mkey_7_0);
+	mk->key = cr->next_mkey << 8 | EMU_GET(mkc, mkc, mkey_7_0);
 	emu_net_lock();
 	TAILQ_INSERT_TAIL(&cr->mkeys, mk, next);
 	LIST_INSERT_HEAD(&cr->mkey_hash[cr->next_mkey & (EMU_MKEY_HASH - 1)],

@@ -508,7 +508,7 @@ emu_devx_cq_query(struct emu_cq *cq, const void *in, size_t inlen,
 	/* The kernel checks the command names this object (EINVAL). */
 	if (EMU_GET(emu_query_cq_in, in, cqn) != cq->cqn) {
 		EMU_LOG(ERR, "%s: QUERY_CQ of cqn 0x%x on CQ object 0x%x",
-			dev->name, MLX5_GET(emu_query_cq_in, in, cqn), cq->cqn);
+			dev->name, EMU_GET(emu_query_cq_in, in, cqn), cq->cqn);
 		return emu_ret_errno(EINVAL);
 	}
 	if (EMU_GET(emu_query_cq_in, in, op_mod) != 0 ||

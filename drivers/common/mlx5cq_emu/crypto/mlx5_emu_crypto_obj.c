@@ -115,7 +115,7 @@ static int
 emu_general_obj_create(struct emu_dev *dev, const void *in, size_t inlen,
 		       void *out, size_t outlen, uint32_t *id, void **priv)
 {
-	uint16_t type = MLX5_GET(general_obj_in_cmd_hdr, in, obj_type);
+	uint16_t type = EMU_GET(general_obj_in_cmd_hdr, in, obj_type);
 	struct emu_crypto *cr;
 	int ret;
 
@@ -144,8 +144,8 @@ emu_general_obj_create(struct emu_dev *dev, const void *in, size_t inlen,
 		return emu_cmd_fail(dev, out, outlen,
 				    EMU_CMD_STAT_BAD_OUTP_LEN_ERR,
 				    MLX5_EMU_SYND_OUTLEN);
-	if (MLX5_GET(general_obj_in_cmd_hdr, in, obj_id) != 0 ||
-	    MLX5_GET(general_obj_in_cmd_hdr, in, obj_offset) != 0) {
+	if (EMU_GET(general_obj_in_cmd_hdr, in, obj_id) != 0 ||
+	    EMU_GET(general_obj_in_cmd_hdr, in, obj_offset) != 0) {
 		EMU_LOG(ERR, "%s: CREATE_GENERAL_OBJECT: obj_id/range set",
 			dev->name);
 		return emu_cmd_fail(dev, out, outlen,
@@ -247,7 +247,7 @@ int
 emu_crypto_obj_query(struct emu_dev *dev, uint16_t type, void *priv,
 		     const void *in, size_t inlen, void *out, size_t outlen)
 {
-	uint16_t opcode = MLX5_GET(general_obj_in_cmd_hdr, in, opcode);
+	uint16_t opcode = EMU_GET(general_obj_in_cmd_hdr, in, opcode);
 	uint16_t obj_type;
 	uint32_t obj_id;
 
@@ -259,8 +259,8 @@ emu_crypto_obj_query(struct emu_dev *dev, uint16_t type, void *priv,
 		return emu_cmd_fail(dev, out, outlen,
 				    EMU_CMD_STAT_BAD_INP_LEN_ERR,
 				    MLX5_EMU_SYND_INLEN);
-	obj_type = MLX5_GET(general_obj_in_cmd_hdr, in, obj_type);
-	obj_id = MLX5_GET(general_obj_in_cmd_hdr, in, obj_id);
+	obj_type = EMU_GET(general_obj_in_cmd_hdr, in, obj_type);
+	obj_id = EMU_GET(general_obj_in_cmd_hdr, in, obj_id);
 	if (obj_type != *(uint16_t *)priv ||
 	    obj_type != MLX5_GENERAL_OBJ_TYPE_DEK ||
 	    obj_id != ((struct emu_dek *)priv)->id) {

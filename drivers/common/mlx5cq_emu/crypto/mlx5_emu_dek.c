@@ -48,7 +48,7 @@ static int
 emu_dek_key(struct emu_dev *dev, struct emu_crypto *cr, const void *d,
 	    unsigned int klen, uint8_t *plain, void *out, size_t outlen)
 {
-	const uint8_t *key = (const uint8_t *)MLX5_ADDR_OF(dek, d, key);
+	const uint8_t *key = (const uint8_t *)EMU_ADDR_OF(dek, d, key);
 	struct emu_login *login;
 	unsigned int wlen;
 
@@ -87,7 +87,7 @@ emu_dek_create(struct emu_dev *dev, struct emu_crypto *cr, const void *in,
 	       size_t inlen, void *out, size_t outlen, uint32_t *id,
 	       void **priv)
 {
-	const void *d = MLX5_ADDR_OF(create_dek_in, in, dek);
+	const void *d = EMU_ADDR_OF(create_dek_in, in, dek);
 	uint8_t plain[EMU_XTS_KEY_MAX + EMU_KEYTAG_LEN];
 	unsigned int key_size, half, klen;
 	struct emu_dek *dek;
@@ -102,22 +102,22 @@ emu_dek_create(struct emu_dev *dev, struct emu_crypto *cr, const void *in,
 		return EMU_DEK_REFUSE(dev, out, outlen,
 				      EMU_CMD_STAT_BAD_INP_LEN_ERR,
 				      MLX5_EMU_SYND_INLEN, "short mailbox");
-	key_size = MLX5_GET(dek, d, key_size);
+	key_size = EMU_GET(dek, d, key_size);
 	if (key_size > MLX5_CRYPTO_KEY_SIZE_256b)
 		return EMU_DEK_REFUSE(dev, out, outlen,
 				      EMU_CMD_STAT_BAD_PARAM_ERR,
 				      MLX5_EMU_SYND_CRYPTO_KEY_SIZE,
 				      "key_size not 0 or 1");
-	if (MLX5_GET(dek, d, key_purpose) != MLX5_CRYPTO_KEY_PURPOSE_AES_XTS)
+	if (EMU_GET(dek, d, key_purpose) != MLX5_CRYPTO_KEY_PURPOSE_AES_XTS)
 		return EMU_DEK_REFUSE(dev, out, outlen,
 				      EMU_CMD_STAT_BAD_PARAM_ERR,
 				      MLX5_EMU_SYND_CRYPTO_PURPOSE,
 				      "key_purpose is not AES-XTS");
-	if (MLX5_GET(dek, d, state) != 0 ||
+	if (EMU_GET(dek, d, state) != 0 ||
 	    !EMU_WIDE_FIELD_ZERO(dek, d, modify_field_select) ||
-	    MLX5_GET(dek, d, reserved_at_48) != 0 ||
-	    MLX5_GET(dek, d, reserved_at_59) != 0 ||
-	    MLX5_GET(dek, d, reserved_at_60) != 0 ||
+	    EMU_GET(dek, d, reserved_at_48) != 0 ||
+	    EMU_GET(dek, d, reserved_at_59) != 0 ||
+	    EMU_GET(dek, d, reserved_at_60) != 0 ||
 	    !EMU_WIDE_FIELD_ZERO(dek, d, reserved_at_80) ||
 	    !EMU_WIDE_FIELD_ZERO(dek, d, reserved_at_1c0) ||
 	    !EMU_WIDE_FIELD_ZERO(dek, d, reserved_at_600))
@@ -125,7 +125,7 @@ emu_dek_create(struct emu_dev *dev, struct emu_crypto *cr, const void *in,
 				      EMU_CMD_STAT_BAD_PARAM_ERR,
 				      MLX5_EMU_SYND_CRYPTO_RESERVED,
 				      "state, field select or reserved set");
-	if (!emu_pd_exists(dev, MLX5_GET(dek, d, pd)))
+	if (!emu_pd_exists(dev, EMU_GET(dek, d, pd)))
 		return EMU_DEK_REFUSE(dev, out, outlen,
 				      EMU_CMD_STAT_BAD_RES_ERR,
 				      MLX5_EMU_SYND_CRYPTO_PD,
@@ -135,7 +135,7 @@ emu_dek_create(struct emu_dev *dev, struct emu_crypto *cr, const void *in,
 				      MLX5_EMU_SYND_CRYPTO_DEK_LIMIT,
 				      "all DEKs in use");
 	half = key_size ? 32 : 16;
-	klen = 2 * half + (MLX5_GET(dek, d, has_keytag) ? EMU_KEYTAG_LEN : 0);
+	klen = 2 * half + (EMU_GET(dek, d, has_keytag) ? EMU_KEYTAG_LEN : 0);
 	ret = emu_dek_key(dev, cr, d, klen, plain, out, outlen);
 	if (ret != 0)
 		return ret;
@@ -160,10 +160,10 @@ emu_dek_create(struct emu_dev *dev, struct emu_crypto *cr, const void *in,
 	}
 	dek->obj_type = MLX5_GENERAL_OBJ_TYPE_DEK;
 	dek->key_size = key_size;
-	dek->has_keytag = MLX5_GET(dek, d, has_keytag);
-	dek->key_purpose = MLX5_GET(dek, d, key_purpose);
-	dek->pdn = MLX5_GET(dek, d, pd);
-	dek->opaque = MLX5_GET64(dek, d, opaque);
+	dek->has_keytag = EMU_GET(dek, d, has_keytag);
+	dek->key_purpose = EMU_GET(dek, d, key_purpose);
+	dek->pdn = EMU_GET(dek, d, pd);
+	dek->opaque = EMU_GET64(dek, d, opaque);
 	if (dek->has_keytag)
 		memcpy(&dek->keytag, plain + 2 * half, EMU_KEYTAG_LEN);
 	memset(plain, 0, sizeof(plain));

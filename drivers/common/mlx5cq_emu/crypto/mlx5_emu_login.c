@@ -55,8 +55,8 @@ emu_kek_create(struct emu_dev *dev, struct emu_crypto *cr, const void *in,
 	       size_t inlen, void *out, size_t outlen, uint32_t *id,
 	       void **priv)
 {
-	const void *k = MLX5_ADDR_OF(create_import_kek_in, in, import_kek);
-	const uint8_t *key = (const uint8_t *)MLX5_ADDR_OF(import_kek, k,
+	const void *k = EMU_ADDR_OF(create_import_kek_in, in, import_kek);
+	const uint8_t *key = (const uint8_t *)EMU_ADDR_OF(import_kek, k,
 							     key);
 	unsigned int key_size, klen;
 	struct emu_kek *kek;
@@ -67,14 +67,14 @@ emu_kek_create(struct emu_dev *dev, struct emu_crypto *cr, const void *in,
 				  outlen);
 	if (ret != 0)
 		return ret;
-	key_size = MLX5_GET(import_kek, k, key_size);
+	key_size = EMU_GET(import_kek, k, key_size);
 	if (key_size > MLX5_CRYPTO_KEY_SIZE_256b)
 		return emu_crypto_refuse(dev, out, outlen,
 					 EMU_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5_EMU_SYND_CRYPTO_KEY_SIZE,
 					 "IMPORT_KEK", "key_size not 0 or 1");
 	klen = key_size ? 32 : 16;
-	if (MLX5_GET(import_kek, k, state) != 0 ||
+	if (EMU_GET(import_kek, k, state) != 0 ||
 	    !EMU_WIDE_FIELD_ZERO(import_kek, k, modify_field_select) ||
 	    !emu_bytes_zero(key + klen, EMU_DEK_FIELD_LEN - klen))
 		return emu_crypto_refuse(dev, out, outlen,
@@ -103,8 +103,8 @@ emu_cred_create(struct emu_dev *dev, struct emu_crypto *cr, const void *in,
 		size_t inlen, void *out, size_t outlen, uint32_t *id,
 		void **priv)
 {
-	const void *c = MLX5_ADDR_OF(create_credential_in, in, credential);
-	const uint8_t *cred = (const uint8_t *)MLX5_ADDR_OF(credential, c,
+	const void *c = EMU_ADDR_OF(create_credential_in, in, credential);
+	const uint8_t *cred = (const uint8_t *)EMU_ADDR_OF(credential, c,
 							      credential);
 	struct emu_cred *ec;
 	int ret;
@@ -114,14 +114,14 @@ emu_cred_create(struct emu_dev *dev, struct emu_crypto *cr, const void *in,
 				  outlen);
 	if (ret != 0)
 		return ret;
-	if (MLX5_GET(credential, c, credential_role) >
+	if (EMU_GET(credential, c, credential_role) >
 	    MLX5_CREDENTIAL_ROLE_USER)
 		return emu_crypto_refuse(dev, out, outlen,
 					 EMU_CMD_STAT_BAD_PARAM_ERR,
 					 MLX5_EMU_SYND_CRYPTO_ROLE,
 					 "CREDENTIAL",
 					 "credential_role not 0 or 1");
-	if (MLX5_GET(credential, c, state) != 0 ||
+	if (EMU_GET(credential, c, state) != 0 ||
 	    !EMU_WIDE_FIELD_ZERO(credential, c, modify_field_select) ||
 	    !emu_bytes_zero(cred + EMU_CRED_LEN,
 			    EMU_CRED_FIELD_LEN - EMU_CRED_LEN))
@@ -135,7 +135,7 @@ emu_cred_create(struct emu_dev *dev, struct emu_crypto *cr, const void *in,
 		return emu_cmd_fail(dev, out, outlen, EMU_CMD_STAT_LIM_ERR,
 				    MLX5_EMU_SYND_NONE);
 	ec->obj_type = MLX5_GENERAL_OBJ_TYPE_CREDENTIAL;
-	ec->role = MLX5_GET(credential, c, credential_role);
+	ec->role = EMU_GET(credential, c, credential_role);
 	memcpy(ec->cred, cred, EMU_CRED_LEN);
 	ec->id = emu_net_new_id(dev->net);
 	emu_net_lock();
@@ -151,9 +151,9 @@ emu_login_create(struct emu_dev *dev, struct emu_crypto *cr, const void *in,
 		 size_t inlen, void *out, size_t outlen, uint32_t *id,
 		 void **priv)
 {
-	const void *l = MLX5_ADDR_OF(create_crypto_login_in, in, crypto_login);
-	uint32_t cred_id = MLX5_GET(crypto_login, l, credential_pointer);
-	uint32_t kek_id = MLX5_GET(crypto_login, l, session_import_kek_ptr);
+	const void *l = EMU_ADDR_OF(create_crypto_login_in, in, crypto_login);
+	uint32_t cred_id = EMU_GET(crypto_login, l, credential_pointer);
+	uint32_t kek_id = EMU_GET(crypto_login, l, session_import_kek_ptr);
 	uint8_t plain[EMU_CRED_LEN];
 	struct emu_login *login;
 	struct emu_cred *c;
@@ -194,7 +194,7 @@ emu_login_create(struct emu_dev *dev, struct emu_crypto *cr, const void *in,
 					 "CRYPTO_LOGIN",
 					 "session_import_kek_ptr unknown");
 	if (emu_key_unwrap(k->key, k->key_size ? 32 : 16,
-			   (const uint8_t *)MLX5_ADDR_OF(crypto_login, l,
+			   (const uint8_t *)EMU_ADDR_OF(crypto_login, l,
 							 credential),
 			   EMU_CRED_FIELD_LEN, plain) != 0 ||
 	    memcmp(plain, c->cred, EMU_CRED_LEN) != 0)

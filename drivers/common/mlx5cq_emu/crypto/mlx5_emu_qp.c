@@ -38,7 +38,7 @@
 
 #include "mlx5_emu_crypto.h"
 
-#define QPC_GET(fld) MLX5_GET(qpc, qpc, fld)
+#define QPC_GET(fld) EMU_GET(qpc, qpc, fld)
 
 #define EMU_QP_REFUSE(dev, out, outlen, status, synd, why) \
 	emu_crypto_refuse(dev, out, outlen, status, synd, "QP", why)
@@ -66,26 +66,26 @@ emu_qp_ring(struct emu_dev *dev, const void *in, const void *qpc,
 	struct emu_umem *umem, *dbr;
 	uint64_t off, bytes, dbr_addr;
 
-	if (!MLX5_GET(create_qp_in, in, wq_umem_valid) ||
+	if (!EMU_GET(create_qp_in, in, wq_umem_valid) ||
 	    !QPC_GET(dbr_umem_valid))
 		return EMU_QP_REFUSE(dev, out, outlen,
 				     EMU_CMD_STAT_BAD_PARAM_ERR,
 				     MLX5_EMU_SYND_NET_UMEM,
 				     "ring and doorbell must be in umems");
-	umem = emu_umem_lookup(dev, MLX5_GET(create_qp_in, in, wq_umem_id));
+	umem = emu_umem_lookup(dev, EMU_GET(create_qp_in, in, wq_umem_id));
 	dbr = emu_umem_lookup(dev, QPC_GET(dbr_umem_id));
 	if (umem == NULL || dbr == NULL)
 		return EMU_QP_REFUSE(dev, out, outlen,
 				     EMU_CMD_STAT_BAD_PARAM_ERR,
 				     MLX5_EMU_SYND_NET_UMEM, "umem unknown");
-	off = MLX5_GET64(create_qp_in, in, wq_umem_offset);
+	off = EMU_GET64(create_qp_in, in, wq_umem_offset);
 	bytes = (uint64_t)EMU_WQEBB << QPC_GET(log_sq_size);
 	if (off > umem->size || bytes > umem->size - off)
 		return EMU_QP_REFUSE(dev, out, outlen,
 				     EMU_CMD_STAT_BAD_PARAM_ERR,
 				     MLX5_EMU_SYND_NET_UMEM_RANGE,
 				     "send ring past its umem");
-	dbr_addr = MLX5_GET64(qpc, qpc, dbr_addr);
+	dbr_addr = EMU_GET64(qpc, qpc, dbr_addr);
 	if ((dbr_addr & 7) != 0 || dbr_addr > dbr->size ||
 	    dbr->size - dbr_addr < 8)
 		return EMU_QP_REFUSE(dev, out, outlen,
@@ -107,7 +107,7 @@ emu_qp_create(struct emu_dev *dev, struct emu_crypto *cr, const void *in,
 	      size_t inlen, void *out, size_t outlen, uint32_t *id,
 	      void **priv)
 {
-	const void *qpc = MLX5_ADDR_OF(create_qp_in, in, qpc);
+	const void *qpc = EMU_ADDR_OF(create_qp_in, in, qpc);
 	struct emu_qp *qp;
 	struct emu_cq *cq;
 	struct emu_wq w;
@@ -121,7 +121,7 @@ emu_qp_create(struct emu_dev *dev, struct emu_crypto *cr, const void *in,
 		return EMU_QP_REFUSE(dev, out, outlen,
 				     EMU_CMD_STAT_BAD_OUTP_LEN_ERR,
 				     MLX5_EMU_SYND_OUTLEN, "short output");
-	if (!emu_qpc_supported(qpc) || MLX5_GET(create_qp_in, in, qpc_ext))
+	if (!emu_qpc_supported(qpc) || EMU_GET(create_qp_in, in, qpc_ext))
 		return EMU_QP_REFUSE(dev, out, outlen,
 				     EMU_CMD_STAT_BAD_PARAM_ERR,
 				     MLX5_EMU_SYND_QP_CTX, "only RC send-only "
@@ -172,8 +172,8 @@ int
 emu_qp_modify(struct emu_dev *dev, struct emu_qp *qp, const void *in,
 	      size_t inlen, void *out, size_t outlen)
 {
-	uint16_t opcode = MLX5_GET(rst2init_qp_in, in, opcode);
-	const void *qpc = MLX5_ADDR_OF(init2rtr_qp_in, in, qpc);
+	uint16_t opcode = EMU_GET(rst2init_qp_in, in, opcode);
+	const void *qpc = EMU_ADDR_OF(init2rtr_qp_in, in, qpc);
 	unsigned int from, to;
 	int any = 0;
 
@@ -208,9 +208,9 @@ emu_qp_modify(struct emu_dev *dev, struct emu_qp *qp, const void *in,
 		return EMU_QP_REFUSE(dev, out, outlen,
 				     EMU_CMD_STAT_BAD_INP_LEN_ERR,
 				     MLX5_EMU_SYND_INLEN, "short mailbox");
-	if (MLX5_GET(rst2init_qp_in, in, qpn) != qp->qpn) {
+	if (EMU_GET(rst2init_qp_in, in, qpn) != qp->qpn) {
 		EMU_LOG(ERR, "%s: QP 0x%x: modify names QP 0x%x", dev->name,
-			qp->qpn, MLX5_GET(rst2init_qp_in, in, qpn));
+			qp->qpn, EMU_GET(rst2init_qp_in, in, qpn));
 		return emu_ret_errno(EINVAL);
 	}
 	if (!any && qp->qp_state != from)
