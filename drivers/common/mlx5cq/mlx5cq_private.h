@@ -290,8 +290,6 @@ mlx5cq_unlock(const struct rte_mlx5cq *cq)
 }
 
 /* mlx5cq_mem.c */
-void *mlx5cq_malloc(const char *type, size_t size, unsigned int align,
-		    int socket);
 void *mlx5cq_zmalloc(const char *type, size_t size, unsigned int align,
 		     int socket);
 void mlx5cq_free(void *addr);
@@ -303,7 +301,6 @@ uint64_t mlx5cq_mem_page_size(const void *addr);
 int mlx5cq_attr_check(const struct rte_mlx5cq_dev *dev,
 		      const struct rte_mlx5cq_attr *attr,
 		      struct mlx5cq_params *p);
-uint64_t mlx5cq_wc_flags_supported(void);
 
 /* mlx5cq_dbr_pool.c (caller holds dev->lock) */
 void mlx5cq_dbr_pool_init(struct mlx5cq_dbr_pool *pool);

@@ -327,7 +327,6 @@ extern const struct mlx5_glue *emu_orig_glue;
 
 /* mlx5_emu_umem.c: lookup by id (caller holds dev->lock). */
 struct emu_umem *emu_umem_lookup(struct emu_dev *dev, uint32_t id);
-int emu_umem_is_ours(const void *umem);
 struct mlx5dv_devx_umem *emu_umem_reg(struct emu_dev *dev, void *addr,
 				      size_t size, uint32_t access);
 int emu_umem_dereg(struct mlx5dv_devx_umem *umem); /* -ENOENT not ours. */
@@ -345,11 +344,6 @@ int emu_devx_cq_query(struct emu_cq *cq, const void *in, size_t inlen,
 		      void *out, size_t outlen);
 
 /* mlx5_emu_cqe.c: CQE writer (takes cq->lock). */
-int emu_cqe_post(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
-		 unsigned int n);
-/* Bytes of one ring entry (64 or 128) and the 64 B CQE of entry idx. */
-unsigned int emu_cq_stride(const struct emu_cq *cq);
-void *emu_cq_cqe64(const struct emu_cq *cq, uint32_t idx);
 /* Fetch the CQ's doorbell record and, for writing, the slots of its next
  * n CQEs (after those already staged); a hint, compression ignored.
  */
@@ -439,7 +433,7 @@ int emu_cq_overrun(struct emu_cq *cq);
  * consecutive WQE counters share a session (readers take title + position).
  */
 #define EMU_POST_CYCLIC_RQ (1u << 31)
-/* emu_cqe_post() with MLX5_EMU_POST_* flags (and EMU_POST_CYCLIC_RQ). */
+/* Post n completions, with MLX5_EMU_POST_* flags (and EMU_POST_CYCLIC_RQ). */
 int emu_cqe_post_flags(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 		       unsigned int n, uint32_t flags);
 int emu_cq_flush_locked(struct emu_cq *cq);

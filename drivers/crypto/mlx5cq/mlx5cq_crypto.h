@@ -178,7 +178,6 @@ struct mlx5cq_crypto_qp {
 /* mlx5cq_crypto_devargs.c */
 int mlx5cq_crypto_devargs_parse(const char *params,
 				struct mlx5cq_crypto_devargs *args);
-const char *mlx5cq_crypto_key_mode_name(enum mlx5cq_crypto_key_mode m);
 
 /* mlx5cq_crypto_device.c */
 int mlx5cq_crypto_device_open(struct mlx5cq_crypto_priv *priv,

@@ -33,14 +33,6 @@ static const char *const mlx5cq_crypto_key_modes[] = {
 	[MLX5CQ_CRYPTO_KEY_PLAINTEXT] = "plaintext",
 };
 
-const char *
-mlx5cq_crypto_key_mode_name(enum mlx5cq_crypto_key_mode m)
-{
-	if ((unsigned int)m >= RTE_DIM(mlx5cq_crypto_key_modes))
-		return "?";
-	return mlx5cq_crypto_key_modes[m];
-}
-
 /* Index of val in a table of n names; -1 when absent. */
 static int
 mlx5cq_crypto_name_index(const char *const *names, unsigned int n,

@@ -60,12 +60,6 @@ enum {
 	IBV_WC_EX_WITH_FLOW_TAG | IBV_WC_EX_WITH_TM_INFO | \
 	IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK)
 
-uint64_t
-mlx5cq_wc_flags_supported(void)
-{
-	return MLX5CQ_SUPPORTED_WC_FLAGS;
-}
-
 static const char *
 path_name(enum rte_mlx5cq_path path)
 {

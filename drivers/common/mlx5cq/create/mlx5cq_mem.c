@@ -81,12 +81,6 @@ mem_alloc(const char *type, size_t size, unsigned int align, int socket,
 }
 
 void *
-mlx5cq_malloc(const char *type, size_t size, unsigned int align, int socket)
-{
-	return mem_alloc(type, size, align, socket, 0);
-}
-
-void *
 mlx5cq_zmalloc(const char *type, size_t size, unsigned int align, int socket)
 {
 	return mem_alloc(type, size, align, socket, 1);

@@ -215,13 +215,6 @@ emu_mr_covers(const struct emu_mr *mr, uint32_t pdn, uint64_t addr,
 }
 
 int
-emu_mr_check(struct emu_net *net, uint32_t pdn, uint32_t lkey,
-	     uint64_t addr, uint32_t len, int write)
-{
-	return emu_mr_covers(emu_mr_lookup(net, lkey), pdn, addr, len, write);
-}
-
-int
 emu_mr_check_wq_slow(struct emu_net *net, struct emu_wq *wq, uint32_t lkey,
 		     uint64_t addr, uint32_t len, int write)
 {

@@ -349,17 +349,6 @@ emu_match_umem(struct emu_dev *dev, const void *ptr)
 }
 
 int
-emu_umem_is_ours(const void *umem)
-{
-	struct emu_dev *dev = emu_dev_find_locked(emu_match_umem, umem);
-
-	if (dev == NULL)
-		return 0;
-	pthread_mutex_unlock(&dev->lock);
-	return 1;
-}
-
-int
 emu_umem_dereg(struct mlx5dv_devx_umem *pub)
 {
 	struct emu_dev *dev = emu_dev_find_locked(emu_match_umem, pub);

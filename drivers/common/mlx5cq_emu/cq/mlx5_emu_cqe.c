@@ -76,12 +76,6 @@ emu_cqe_op_se(uint8_t op)
 	       opcode == MLX5_CQE_RESP_ERR;
 }
 
-unsigned int
-emu_cq_stride(const struct emu_cq *cq)
-{
-	return cq->cqe_sz == 0 ? 64 : 128;
-}
-
 /* The 64 B CQE of entry idx (inlined in the writer's per-CQE path). */
 static inline uint8_t *
 emu_cqe_slot(const struct emu_cq *cq, uint32_t idx)
@@ -90,12 +84,6 @@ emu_cqe_slot(const struct emu_cq *cq, uint32_t idx)
 
 	idx &= (1u << cq->log_cq_size) - 1;
 	return cq->ring + (size_t)idx * stride + (stride - 64);
-}
-
-void *
-emu_cq_cqe64(const struct emu_cq *cq, uint32_t idx)
-{
-	return emu_cqe_slot(cq, idx);
 }
 
 /*
@@ -409,13 +397,6 @@ emu_cqe_post_flags(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 out:
 	pthread_mutex_unlock(&cq->lock);
 	return ret;
-}
-
-int
-emu_cqe_post(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
-	     unsigned int n)
-{
-	return emu_cqe_post_flags(cq, cpl, n, 0);
 }
 
 int

@@ -287,11 +287,6 @@ uint32_t emu_net_new_id(struct emu_net *net);
 
 /* mlx5_emu_mr.c (emu_net_lock held for lookups) */
 struct emu_mr *emu_mr_lookup(struct emu_net *net, uint32_t lkey);
-/* 0 when [addr, addr + len) lies in an MR of lkey on pdn (with write
- * access when write is set), else the error syndrome.
- */
-int emu_mr_check(struct emu_net *net, uint32_t pdn, uint32_t lkey,
-		 uint64_t addr, uint32_t len, int write);
 /* emu_mr_check_wq() when the WQ's last MR does not do. */
 int emu_mr_check_wq_slow(struct emu_net *net, struct emu_wq *wq,
 			 uint32_t lkey, uint64_t addr, uint32_t len,
@@ -432,7 +427,9 @@ void emu_pkt_fill_ipv4_csum(uint8_t *frame, const struct emu_pkt *p);
 void emu_pkt_fill_l4_csum(uint8_t *frame, const struct emu_pkt *p);
 
 /*
- * emu_mr_check() for a data segment of a WQ: the WQ's last MR first, from
+ * The MR check for a data segment of a WQ (0 when [addr, addr + len) lies
+ * in an MR of lkey on the WQ's PD, with write access when write is set,
+ * else the error syndrome): the WQ's last MR first, from
  * the copy of its range and rights in the WQ (no call, no MR read), then
  * the list.
  */
