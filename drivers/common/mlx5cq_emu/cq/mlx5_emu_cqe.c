@@ -196,23 +196,33 @@ emu_cqe_build(const struct mlx5_emu_cpl *cpl, uint8_t cqe[64], uint8_t *op)
 	return 0;
 }
 
-/* Entries the device may still write before the ring is full. */
+/*
+ * Entries the device may still write before the ring is full.
+ *
+ * The consumer counter is compared in log_cq_size + 1 bits, the least that
+ * tell a full ring from an empty one, not in the record's 24: DPDK's
+ * net/mlx5 TX (mlx5_tx.h "uint16_t cq_ci", stored by mlx5_tx.c into the
+ * doorbell record), crypto/mlx5 and compress/mlx5 ("uint16_t ci") publish a
+ * 16-bit counter and keep running on cards past 65,536 completions. A
+ * 24-bit consumer reads the same in those bits.
+ */
 uint32_t
 emu_cq_room(struct emu_cq *cq, uint32_t need)
 {
 	uint32_t size = 1u << cq->log_cq_size;
+	uint32_t mask = ((size << 1) - 1) & EMU_CQN_MASK;
 	uint32_t ci, used;
 
 	if (cq->oi || cq->cc)
 		return UINT32_MAX;
 	if (cq->ci_seen_valid) {
-		used = (cq->pi - cq->ci_seen) & EMU_CQN_MASK;
+		used = (cq->pi - cq->ci_seen) & mask;
 		if (size - used >= need)
 			return size - used;
 	}
 	ci = rte_be_to_cpu_32(__atomic_load_n(&cq->dbrec[0],
 					      __ATOMIC_ACQUIRE)) & EMU_CQN_MASK;
-	used = (cq->pi - ci) & EMU_CQN_MASK;
+	used = (cq->pi - ci) & mask;
 	if (used > size) {
 		/* The consumer claims more than was produced. */
 		EMU_LOG(DEBUG, "%s: CQ 0x%x: consumer counter 0x%x ahead of "
