@@ -275,10 +275,15 @@ struct mlx5_emu_cpl {
 
 /**
  * Wrap the process's mlx5_glue table with the model's dispatching table.
- * Idempotent.
+ * Idempotent. What the model does not know goes to the wrapped table's
+ * entries; on a machine without an RDMA device such a pointer is refused
+ * (EINVAL) instead, as it cannot be a real device's.
  *
  * @return
- *   0, or a negative errno.
+ *   0, or a negative errno: -EEXIST when mlx5_glue was pointed, since the
+ *   model wrapped it, at a table other than the model's or the wrapped
+ *   one (wrapping that table, which may forward to the model's, would
+ *   make a loop).
  */
 __rte_internal
 int mlx5_emu_install(void);

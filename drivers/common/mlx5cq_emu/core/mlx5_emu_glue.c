@@ -23,17 +23,67 @@ const struct mlx5_glue *emu_orig_glue;
 static struct mlx5_glue emu_glue_table;
 static pthread_mutex_t emu_glue_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* Forward to the original entry, or fail with ENOSYS when it has none. */
-#define EMU_FWD(entry, fail, ...) \
-	(emu_orig_glue != NULL && emu_orig_glue->entry != NULL ? \
-	 emu_orig_glue->entry(__VA_ARGS__) : (errno = ENOSYS, (fail)))
+/*
+ * Whether a context, object or device the model does not know may go to
+ * the original entry. It may when that entry exists and the process sees
+ * an RDMA device (rdma-core's device list through the original table):
+ * then it can be one of that device's. On a machine without one it cannot
+ * be a real one, and rdma-core would dereference it (mlx5dv_devx_obj_destroy
+ * reads the object's context): it is refused with EINVAL instead. errno is
+ * set when it may not (ENOSYS: the original table lacks the entry).
+ */
+static int
+emu_fwd_ok(const void *entry, const char *name, const void *what)
+{
+	static int devices_seen;
+	struct ibv_device **list;
+	int n = 0;
+
+	if (emu_orig_glue == NULL || entry == NULL) {
+		errno = ENOSYS;
+		return 0;
+	}
+	if (__atomic_load_n(&devices_seen, __ATOMIC_RELAXED))
+		return 1;
+	if (emu_orig_glue->get_device_list != NULL) {
+		list = emu_orig_glue->get_device_list(&n);
+		if (list != NULL && emu_orig_glue->free_device_list != NULL)
+			emu_orig_glue->free_device_list(list);
+	}
+	if (n > 0) {
+		__atomic_store_n(&devices_seen, 1, __ATOMIC_RELAXED);
+		return 1;
+	}
+	EMU_LOG(ERR, "%s: %p is not the model's and the process has no RDMA "
+		"device: refused", name, what);
+	errno = EINVAL;
+	return 0;
+}
+
+/*
+ * Forward to the original entry what the model does not know (its first
+ * argument), or fail: fail is evaluated after errno is set, so int entries
+ * return errno (rdma-core's convention: a positive errno value).
+ */
+#define EMU_ORIG_ENTRY(entry) ((const void *)(uintptr_t) \
+	(emu_orig_glue != NULL ? emu_orig_glue->entry : NULL))
+#define EMU_FWD(entry, fail, first, ...) \
+	(emu_fwd_ok(EMU_ORIG_ENTRY(entry), #entry, (const void *)(first)) ? \
+	 emu_orig_glue->entry(first, ##__VA_ARGS__) : (fail))
+/* The same for entries that return nothing. */
+#define EMU_FWD_VOID(entry, first, ...) \
+	do { \
+		if (emu_fwd_ok(EMU_ORIG_ENTRY(entry), #entry, \
+			       (const void *)(first))) \
+			emu_orig_glue->entry(first, ##__VA_ARGS__); \
+	} while (0)
 
 static int
 emu_glue_close_device(struct ibv_context *ctx)
 {
 	if (emu_dev_from_ctx(ctx) != NULL)
 		return mlx5_emu_close(ctx);
-	return EMU_FWD(close_device, ENOSYS, ctx);
+	return EMU_FWD(close_device, errno, ctx);
 }
 
 static const char *
@@ -43,7 +93,12 @@ emu_glue_get_device_name(struct ibv_device *device)
 
 	if (emu_is_ibdev(device, &name))
 		return name;
-	return EMU_FWD(get_device_name, NULL, device);
+	/* rdma-core only reads the name from the device: no rule needed. */
+	if (emu_orig_glue == NULL || emu_orig_glue->get_device_name == NULL) {
+		errno = ENOSYS;
+		return NULL;
+	}
+	return emu_orig_glue->get_device_name(device);
 }
 
 static struct ibv_pd *
@@ -63,7 +118,7 @@ emu_glue_dealloc_pd(struct ibv_pd *pd)
 
 	if (ret != -ENOENT)
 		return ret < 0 ? emu_ret_errno(-ret) : 0;
-	return EMU_FWD(dealloc_pd, ENOSYS, pd);
+	return EMU_FWD(dealloc_pd, errno, pd);
 }
 
 static int
@@ -73,7 +128,7 @@ emu_glue_query_device(struct ibv_context *ctx, struct ibv_device_attr *attr)
 
 	if (dev != NULL)
 		return emu_ret_errno(-emu_query_device(dev, attr));
-	return EMU_FWD(query_device, ENOSYS, ctx, attr);
+	return EMU_FWD(query_device, errno, ctx, attr);
 }
 
 static int
@@ -85,7 +140,7 @@ emu_glue_query_device_ex(struct ibv_context *ctx,
 	int ret;
 
 	if (dev == NULL)
-		return EMU_FWD(query_device_ex, ENOSYS, ctx, input, attr);
+		return EMU_FWD(query_device_ex, errno, ctx, input, attr);
 	if (attr == NULL || (input != NULL && input->comp_mask != 0))
 		return emu_ret_errno(EINVAL);
 	memset(attr, 0, sizeof(*attr));
@@ -102,7 +157,7 @@ emu_glue_dv_query_device(struct ibv_context *ctx, struct mlx5dv_context *attrs)
 {
 	if (emu_dev_from_ctx(ctx) != NULL)
 		return emu_verbs_dv_query_device(ctx, attrs);
-	return EMU_FWD(dv_query_device, ENOSYS, ctx, attrs);
+	return EMU_FWD(dv_query_device, errno, ctx, attrs);
 }
 
 static struct ibv_comp_channel *
@@ -122,7 +177,7 @@ emu_glue_destroy_comp_channel(struct ibv_comp_channel *ch)
 
 	if (ret != -ENOENT)
 		return ret < 0 ? emu_ret_errno(-ret) : 0;
-	return EMU_FWD(destroy_comp_channel, ENOSYS, ch);
+	return EMU_FWD(destroy_comp_channel, errno, ch);
 }
 
 static int
@@ -133,7 +188,7 @@ emu_glue_devx_general_cmd(struct ibv_context *ctx, const void *in,
 	int ret;
 
 	if (dev == NULL)
-		return EMU_FWD(devx_general_cmd, ENOSYS, ctx, in, inlen, out, outlen);
+		return EMU_FWD(devx_general_cmd, errno, ctx, in, inlen, out, outlen);
 	pthread_mutex_lock(&dev->lock);
 	ret = emu_general_cmd(dev, in, inlen, out, outlen);
 	pthread_mutex_unlock(&dev->lock);
@@ -163,7 +218,7 @@ emu_glue_devx_obj_destroy(struct mlx5dv_devx_obj *obj)
 
 		return ret ? emu_ret_errno(ret) : 0;
 	}
-	return EMU_FWD(devx_obj_destroy, ENOSYS, obj);
+	return EMU_FWD(devx_obj_destroy, errno, obj);
 }
 
 static int
@@ -175,7 +230,7 @@ emu_glue_devx_obj_query(struct mlx5dv_devx_obj *obj, const void *in,
 
 		return ret ? emu_ret_errno(ret) : 0;
 	}
-	return EMU_FWD(devx_obj_query, ENOSYS, obj, in, inlen, out, outlen);
+	return EMU_FWD(devx_obj_query, errno, obj, in, inlen, out, outlen);
 }
 
 static int
@@ -187,7 +242,7 @@ emu_glue_devx_obj_modify(struct mlx5dv_devx_obj *obj, const void *in,
 
 		return ret ? emu_ret_errno(ret) : 0;
 	}
-	return EMU_FWD(devx_obj_modify, ENOSYS, obj, in, inlen, out, outlen);
+	return EMU_FWD(devx_obj_modify, errno, obj, in, inlen, out, outlen);
 }
 
 static struct mlx5dv_devx_umem *
@@ -208,7 +263,7 @@ emu_glue_devx_umem_dereg(struct mlx5dv_devx_umem *umem)
 
 	if (ret != -ENOENT)
 		return ret < 0 ? emu_ret_errno(-ret) : 0;
-	return EMU_FWD(devx_umem_dereg, ENOSYS, umem);
+	return EMU_FWD(devx_umem_dereg, errno, umem);
 }
 
 static struct mlx5dv_devx_uar *
@@ -226,8 +281,7 @@ emu_glue_devx_free_uar(struct mlx5dv_devx_uar *uar)
 {
 	if (emu_free_uar(uar) != -ENOENT)
 		return;
-	if (emu_orig_glue != NULL && emu_orig_glue->devx_free_uar != NULL)
-		emu_orig_glue->devx_free_uar(uar);
+	EMU_FWD_VOID(devx_free_uar, uar);
 }
 
 static int
@@ -241,7 +295,7 @@ emu_glue_devx_query_eqn(struct ibv_context *ctx, uint32_t vector,
 
 		return ret ? emu_ret_errno(-ret) : 0;
 	}
-	return EMU_FWD(devx_query_eqn, ENOSYS, ctx, vector, eqn);
+	return EMU_FWD(devx_query_eqn, errno, ctx, vector, eqn);
 }
 
 static int
@@ -250,7 +304,7 @@ emu_glue_dv_set_context_attr(struct ibv_context *ctx,
 {
 	if (emu_dev_from_ctx(ctx) != NULL)
 		return emu_verbs_set_context_attr(ctx, type, attr);
-	return EMU_FWD(dv_set_context_attr, ENOSYS, ctx, type, attr);
+	return EMU_FWD(dv_set_context_attr, errno, ctx, type, attr);
 }
 
 static struct ibv_cq_ex *
@@ -296,7 +350,7 @@ emu_glue_destroy_cq(struct ibv_cq *cq)
 			return emu_ret_errno(EBUSY);
 		return emu_verbs_destroy_cq(cq);
 	}
-	return EMU_FWD(destroy_cq, ENOSYS, cq);
+	return EMU_FWD(destroy_cq, errno, cq);
 }
 
 static int
@@ -317,7 +371,7 @@ emu_glue_dv_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type)
 		return emu_verbs_init_obj(obj, obj_type);
 	if (handled)
 		return 0;
-	return EMU_FWD(dv_init_obj, ENOSYS, obj, obj_type);
+	return EMU_FWD(dv_init_obj, errno, obj, obj_type);
 }
 
 static struct ibv_mr *
@@ -335,7 +389,7 @@ emu_glue_dereg_mr(struct ibv_mr *mr)
 
 	if (ret != -ENOENT)
 		return ret < 0 ? emu_ret_errno(-ret) : 0;
-	return EMU_FWD(dereg_mr, ENOSYS, mr);
+	return EMU_FWD(dereg_mr, errno, mr);
 }
 
 /* Events (mlx5_emu_event.c): emulated channels, CQs and contexts. */
@@ -355,8 +409,7 @@ emu_glue_ack_cq_events(struct ibv_cq *cq, unsigned int nevents)
 {
 	if (emu_ev_ack_cq_events(cq, nevents) != 1)
 		return;
-	if (emu_orig_glue != NULL && emu_orig_glue->ack_cq_events != NULL)
-		emu_orig_glue->ack_cq_events(cq, nevents);
+	EMU_FWD_VOID(ack_cq_events, cq, nevents);
 }
 
 static int
@@ -375,8 +428,7 @@ emu_glue_ack_async_event(struct ibv_async_event *event)
 {
 	if (emu_ev_ack_async_event(event) != 1)
 		return;
-	if (emu_orig_glue != NULL && emu_orig_glue->ack_async_event != NULL)
-		emu_orig_glue->ack_async_event(event);
+	EMU_FWD_VOID(ack_async_event, event);
 }
 
 static struct mlx5dv_devx_event_channel *
@@ -394,9 +446,7 @@ emu_glue_devx_destroy_event_channel(struct mlx5dv_devx_event_channel *ch)
 {
 	if (emu_ev_channel_destroy(ch) != -ENOENT)
 		return;
-	if (emu_orig_glue != NULL &&
-	    emu_orig_glue->devx_destroy_event_channel != NULL)
-		emu_orig_glue->devx_destroy_event_channel(ch);
+	EMU_FWD_VOID(devx_destroy_event_channel, ch);
 }
 
 static int
@@ -409,7 +459,7 @@ emu_glue_devx_subscribe_devx_event(struct mlx5dv_devx_event_channel *ch,
 
 	if (ret != 1)
 		return ret ? emu_ret_errno(ret) : 0;
-	return EMU_FWD(devx_subscribe_devx_event, ENOSYS, ch, obj, events_sz,
+	return EMU_FWD(devx_subscribe_devx_event, errno, ch, obj, events_sz,
 		events_num, cookie);
 }
 
@@ -431,6 +481,24 @@ mlx5_emu_install(void)
 	if (mlx5_glue == &emu_glue_table) {
 		pthread_mutex_unlock(&emu_glue_lock);
 		return 0;
+	}
+	if (emu_glue_table.devx_obj_destroy == emu_glue_devx_obj_destroy) {
+		/*
+		 * Wrapped before, and mlx5_glue has been pointed elsewhere
+		 * since. Back at the table the model wraps: point it at the
+		 * model again. At any other table, which may itself forward
+		 * to the model's, wrapping it would make a loop: refuse.
+		 */
+		if (mlx5_glue == emu_orig_glue) {
+			mlx5_glue = &emu_glue_table;
+			pthread_mutex_unlock(&emu_glue_lock);
+			return 0;
+		}
+		pthread_mutex_unlock(&emu_glue_lock);
+		EMU_LOG(ERR, "mlx5_glue points at %p, neither the model's "
+			"table nor the one it wraps (%p): not wrapped again",
+			(const void *)mlx5_glue, (const void *)emu_orig_glue);
+		return -EEXIST;
 	}
 	emu_orig_glue = mlx5_glue;
 	if (emu_orig_glue != NULL)
