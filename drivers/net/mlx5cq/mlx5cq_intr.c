@@ -5,11 +5,19 @@
 /*
  * RX queue interrupts (dev_conf.intr_conf.rxq). The RX CQs are created
  * with completion events (RTE_MLX5CQ_F_EVENTS); at start the port's
- * interrupt handle (type EXT: EAL only waits, the PMD consumes) gets one
- * event fd per RX queue (rte_mlx5cq_event_fd()), vector
- * RTE_INTR_VEC_RXTX_OFFSET + queue. rx_queue_intr_enable arms the CQ for
- * the next completion (rte_mlx5cq_arm()); rx_queue_intr_disable consumes
- * and acknowledges the events that came.
+ * interrupt handle gets one event fd per RX queue (rte_mlx5cq_event_fd():
+ * each CQ has its own channel), vector RTE_INTR_VEC_RXTX_OFFSET + queue.
+ * rx_queue_intr_enable arms the CQ for the next completion
+ * (rte_mlx5cq_arm()); rx_queue_intr_disable consumes and acknowledges the
+ * events that came.
+ *
+ * The handle is of type VDEV with an event counter size of 0: EAL reads
+ * nothing from a ready fd (the PMD consumes the events, as with type EXT,
+ * which net/mlx5 uses), and rte_intr_cap_multiple() says each queue has an
+ * interrupt of its own. With EXT, clients that ask it (the eventdev RX
+ * adapter's rxa_shared_intr()) take every queue of the port for one
+ * shared interrupt: they add the first queue's event and delete the last
+ * queue's, which was never added ("Event does not exist").
  */
 
 #include <errno.h>
@@ -53,7 +61,8 @@ mlx5cq_intr_vec_setup(struct rte_eth_dev *dev)
 			RTE_MAX_RXTX_INTR_VEC_ID);
 		return -EINVAL;
 	}
-	if (rte_intr_type_set(h, RTE_INTR_HANDLE_EXT) != 0 ||
+	if (rte_intr_type_set(h, RTE_INTR_HANDLE_VDEV) != 0 ||
+	    rte_intr_efd_counter_size_set(h, 0) != 0 ||
 	    rte_intr_vec_list_alloc(h, NULL, n) != 0)
 		return -rte_errno;
 	for (i = 0; i < n; i++) {
