@@ -184,13 +184,15 @@ mem_page_size(const void *p)
 }
 
 /*
- * Umem and cqc.log_page_size the DevX path must use for a ring (rule in
- * mlx5cq_devx.c and mlx5cq_create.rst). In hugepage memory the umem spans
- * the hugepages holding the ring (hugepages are mapped at addresses
- * aligned to their size) and, in IOVA-as-PA mode, the queue page is the
- * largest power of two up to the hugepage size dividing the ring's offset
- * in that umem; elsewhere the umem is the ring and the queue page the
- * 4 KiB system page.
+ * Umem and cqc.log_page_size the DevX path must use for a ring. A umem
+ * registered without a page-size bitmap carries objects at offset 0 only
+ * (kernel devx.c, devx_umem_reg_cmd_alloc()), so the umem is the ring:
+ * same start, same length, cq_umem_offset 0. The queue page may not exceed
+ * the page the kernel picks for that umem (devx_umem_find_best_pgsize():
+ * a power of two dividing the DMA start and the length); the DMA layout
+ * is known only for hugepages in IOVA-as-PA mode, where it is the largest
+ * power of two dividing the ring address and length, up to the hugepage
+ * size; elsewhere the 4 KiB system page.
  */
 struct ring_umem {
 	uintptr_t start;
@@ -207,22 +209,17 @@ expect_ring_umem(const void *ring, size_t len, struct ring_umem *u)
 	uintptr_t a = (uintptr_t)ring;
 	uint32_t shift;
 
-	if (pg <= sys) {
-		u->start = a;
-		u->len = len;
-		u->offset = 0;
-		u->log_page_size = ilog2(sys) - 12;
-		return;
-	}
-	u->start = a & ~(uintptr_t)(pg - 1);
-	u->len = ((a + len + pg - 1) & ~(uintptr_t)(pg - 1)) - u->start;
-	u->offset = a - u->start;
-	if (rte_eal_iova_mode() != RTE_IOVA_PA) {
+	u->start = a;
+	u->len = len;
+	u->offset = 0;
+	if (pg <= sys || rte_eal_iova_mode() != RTE_IOVA_PA) {
 		u->log_page_size = ilog2(sys) - 12;
 		return;
 	}
 	shift = ilog2(pg);
-	while (u->offset % (UINT64_C(1) << shift) != 0)
+	while (shift > ilog2(sys) &&
+	       (a % (UINT64_C(1) << shift) != 0 ||
+		len % (UINT64_C(1) << shift) != 0))
 		shift--;
 	u->log_page_size = shift - 12;
 }
@@ -1528,36 +1525,54 @@ test_hugepage_ring(void)
 				  (uintptr_t)info.ring, "ring in umem");
 		TEST_ASSERT_EQUAL(um.access, IBV_ACCESS_LOCAL_WRITE,
 				  "umem access %#x", um.access);
-		if (huge) {
+		TEST_ASSERT_EQUAL(fw.cq_umem_offset, 0, "umem offset");
+		TEST_ASSERT_EQUAL(fw.log_page_size, ru.log_page_size,
+				  "firmware log_page_size");
+		if (huge && rte_eal_iova_mode() == RTE_IOVA_PA) {
 			uint64_t pg = info.ring_page_size;
+			/* Ring aligned to its size up to 2 MiB: queue
+			 * pages of min(ring size, 2 MiB).
+			 */
+			uint32_t want = ilog2(RTE_MIN((uint64_t)info.ring_size,
+						      UINT64_C(1) << 21));
 
 			TEST_ASSERT(info.ring_hugepage, "ring not in hugepage");
 			TEST_ASSERT(pg >= (UINT64_C(1) << 21),
 				    "ring page %" PRIu64, pg);
-			TEST_ASSERT(ru.log_page_size + 12 <= um.page_shift,
-				    "queue page above umem page");
+			if (want < 12)
+				want = 12;
+			TEST_ASSERT_EQUAL(ru.log_page_size, want - 12,
+					  "log_page_size %u for %zu bytes",
+					  ru.log_page_size, info.ring_size);
 			/*
-			 * Pinned with large pages: one entry per hugepage at
-			 * most (the model knows the physical layout of DPDK
-			 * memory in IOVA-as-PA mode only).
+			 * The kernel's umem page: the ring's own size up to
+			 * 2 MiB (a ring of one hugepage or less sits in one
+			 * hugepage), at least 2 MiB above.
 			 */
-			if (rte_eal_iova_mode() == RTE_IOVA_PA) {
+			if (info.ring_size <= (UINT64_C(1) << 21))
+				TEST_ASSERT_EQUAL(um.page_shift, want,
+						  "umem page_shift %u",
+						  um.page_shift);
+			else
 				TEST_ASSERT(um.page_shift >= 21,
 					    "umem page_shift %u",
 					    um.page_shift);
-				TEST_ASSERT(um.npages <= ru.len / pg,
-					    "umem entries %u for %" PRIu64
-					    " hugepages", um.npages,
-					    ru.len / pg);
-			}
+			TEST_ASSERT_EQUAL(um.page_offset, 0, "umem page_offset");
 		} else {
-			TEST_ASSERT(!info.ring_hugepage, "hugepage without"
-				    " hugepages");
-			TEST_ASSERT_EQUAL(info.ring_page_size, sys,
-					  "ring page %" PRIu64,
-					  info.ring_page_size);
 			TEST_ASSERT_EQUAL(ru.log_page_size, 0, "4 KiB pages");
-			TEST_ASSERT_EQUAL(fw.cq_umem_offset, 0, "umem offset");
+			/* Memory outside DPDK's PA hugepages: the model
+			 * reads frames from pagemap, which may happen to
+			 * be contiguous.
+			 */
+			TEST_ASSERT(um.page_shift >= 12, "umem page_shift %u",
+				    um.page_shift);
+			if (!huge) {
+				TEST_ASSERT(!info.ring_hugepage, "hugepage"
+					    " without hugepages");
+				TEST_ASSERT_EQUAL(info.ring_page_size, sys,
+						  "ring page %" PRIu64,
+						  info.ring_page_size);
+			}
 		}
 		TEST_ASSERT_SUCCESS(rte_mlx5cq_destroy(cq), "destroy");
 	}

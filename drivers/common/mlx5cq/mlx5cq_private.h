@@ -223,7 +223,6 @@ struct mlx5cq_cq {
 	/* DevX path. */
 	struct mlx5dv_devx_umem *ring_umem;
 	uint32_t ring_umem_id;
-	uint64_t ring_umem_offset; /* Ring start in its umem. */
 	struct mlx5dv_devx_obj *obj;
 	struct mlx5cq_dbr dbr;
 	uint32_t eqn;

@@ -150,6 +150,8 @@ enum mlx5_emu_syndrome {
 	MLX5_EMU_SYND_CQ_UAR = 0x0c00001d, /**< uar_page not allocated. */
 	MLX5_EMU_SYND_CQ_LIMIT = 0x0c00001e, /**< 2^log_max_cq CQs exist. */
 	MLX5_EMU_SYND_CQ_INLINE_PAS = 0x0c00001f, /**< PAS after mailbox. */
+	/** Ring at offset != 0 of a umem registered without pgsz_bitmap. */
+	MLX5_EMU_SYND_CQ_UMEM_OFFSET = 0x0c000020,
 	/* Network objects and vport commands. */
 	MLX5_EMU_SYND_NET_BUSY = 0x0d000001, /**< Object still in use. */
 	MLX5_EMU_SYND_NET_RESERVED = 0x0d000002, /**< Reserved/unsupported. */

@@ -6,26 +6,40 @@
  * DevX path: PRM CREATE_CQ with the ring in a umem and the doorbell record
  * in a slot of the device's doorbell pool.
  *
- * Ring memory: rte_malloc on the requested socket, aligned to the system
- * page, every CQE initialised invalid (op_own = INVALID << 4 | owner 1, the
- * 64 B CQE being the second half of a 128 B stride).
+ * Ring memory: rte_malloc on the requested socket, every CQE initialised
+ * invalid (op_own = INVALID << 4 | owner 1, the 64 B CQE being the second
+ * half of a 128 B stride).
  *
- * Umem and page size rule:
- * - ring in hugepage memory: the umem covers the whole hugepages holding
- *   the ring (start rounded down, end rounded up to the hugepage size) and
- *   the ring sits at cq_umem_offset inside it. Pinning then finds the umem
- *   made of hugepages and maps it with large pages: one translation entry
- *   per hugepage instead of one per 4 KiB. When the EAL runs in IOVA-as-PA
- *   mode (each hugepage is then known to be physically contiguous at its
- *   IOVA), cqc.log_page_size (log2 of the queue page in 4 KiB units) is the
- *   largest page, up to the hugepage size, to which the ring's offset in
- *   the umem is aligned: the hugepage size itself when the ring starts on a
- *   hugepage boundary. (The queue page may not be larger than the umem's
- *   page, and the ring must start on a queue page boundary inside the
- *   umem.) In IOVA-as-VA mode the library does not claim more than the
- *   system page: log_page_size 0.
- * - otherwise: the umem is the ring itself, cq_umem_offset 0, and
- *   log_page_size is the system page (0 for 4 KiB).
+ * Umem and page size rule. The glue registers umems with devx_umem_reg,
+ * which passes the kernel no page-size bitmap; the kernel then takes the
+ * user's promise not to place an object at umem_offset != 0 (kernel
+ * drivers/infiniband/hw/mlx5/devx.c, devx_umem_reg_cmd_alloc()). So the
+ * ring umem is the ring itself: it starts at the ring, is ring_size bytes
+ * long, and CREATE_CQ names it with cq_umem_offset 0, as DPDK's
+ * mlx5_devx_cq_create() does.
+ * The kernel picks that umem's page size (devx_umem_find_best_pgsize()
+ * over ib_umem_find_best_pgoff()): the largest power of two, from 4 KiB up
+ * and not above the umem length rounded up to a power of two, such that
+ * the DMA list is made of aligned blocks of it, the DMA start is aligned
+ * to it and the length is a multiple of it (else down to PAGE_SIZE).
+ * cqc.log_page_size (log2 of the queue page in 4 KiB units) may not
+ * exceed that page, so the library sends the page size the kernel is sure
+ * to find:
+ * - ring in hugepage memory with the EAL in IOVA-as-PA mode (a hugepage is
+ *   then physically contiguous and aligned at its size, so the ring's DMA
+ *   address has the alignment of its virtual one): the largest power of
+ *   two that divides the ring address and the ring size, up to the
+ *   hugepage size. The ring is allocated aligned to its size, up to
+ *   2 MiB, for this: a ring of 2 MiB or more uses 2 MiB queue pages (one
+ *   translation entry per 2 MiB instead of one per 4 KiB), a smaller ring
+ *   one queue page of its own size.
+ * - otherwise (IOVA-as-VA, where the DMA layout is the kernel's, or no
+ *   hugepages): the system page, log_page_size 0 for 4 KiB.
+ * The doorbell record lives in the device's doorbell pool (one page umem,
+ * records at dbr_addr = slot * MLX5CQ_DBR_SLOT_SIZE). dbr_addr is a byte
+ * address of one record, not an object laid out in pages over the umem;
+ * DPDK's mlx5_devx_cq_create() places its record at a non-zero dbr_addr
+ * in its own bitmap-less umem the same way.
  * The umem is registered with IBV_ACCESS_LOCAL_WRITE only; the device
  * writes nothing but CQEs, into the ring.
  */
@@ -40,6 +54,7 @@
 
 #include <rte_eal.h>
 #include <rte_errno.h>
+#include <rte_memory.h>
 
 #include <mlx5_glue.h>
 #include <mlx5_prm.h>
@@ -60,35 +75,57 @@ log2_floor64(uint64_t v)
 	return 63 - (uint32_t)__builtin_clzll(v);
 }
 
+/* Largest power of two dividing v (v != 0). */
+static uint64_t
+lowbit64(uint64_t v)
+{
+	return v & (~v + 1);
+}
+
+/* Ring memory pages known to be physically contiguous hugepages. */
+static int
+ring_in_pa_hugepages(uint64_t pgsz)
+{
+	return pgsz > mlx5cq_sys_page_size() &&
+	       rte_eal_iova_mode() == RTE_IOVA_PA;
+}
+
 /*
- * Umem range and cqc.log_page_size of a ring (rule in the file comment):
- * fills the umem start and length and returns log_page_size.
+ * Alignment of a ring allocation: its size (a power of two) up to 2 MiB
+ * when rte_malloc hands out hugepages of known physical address, so the
+ * kernel can translate the ring umem with pages that large; otherwise the
+ * system page.
+ */
+static unsigned int
+ring_align(size_t size)
+{
+	size_t page = mlx5cq_sys_page_size();
+	size_t align;
+
+	if (!rte_eal_has_hugepages() || rte_eal_iova_mode() != RTE_IOVA_PA)
+		return (unsigned int)page;
+	align = RTE_MIN((size_t)lowbit64(size), (size_t)RTE_PGSIZE_2M);
+	return (unsigned int)RTE_MAX(align, page);
+}
+
+/*
+ * cqc.log_page_size of a ring registered as its own umem (rule in the file
+ * comment): the page size the kernel's devx_umem_find_best_pgsize() finds
+ * at least, in 4 KiB units.
  */
 static uint32_t
-ring_umem_range(const void *ring, size_t size, uintptr_t *ustart,
-		size_t *ulen)
+ring_log_page_size(const void *ring, size_t size)
 {
 	uint64_t sys = mlx5cq_sys_page_size();
 	uint64_t pgsz = mlx5cq_mem_page_size(ring);
-	uintptr_t start = (uintptr_t)ring;
-	uintptr_t end = start + size;
-	uint32_t shift;
-	uint64_t off;
+	uint64_t p;
 
-	if (pgsz <= sys) {
-		*ustart = start;
-		*ulen = size;
+	if (!ring_in_pa_hugepages(pgsz))
 		return log2_floor64(sys) - MLX5CQ_ADAPTER_PAGE_SHIFT;
-	}
-	*ustart = RTE_ALIGN_FLOOR(start, pgsz);
-	*ulen = RTE_ALIGN_CEIL(end, pgsz) - *ustart;
-	if (rte_eal_iova_mode() != RTE_IOVA_PA)
-		return log2_floor64(sys) - MLX5CQ_ADAPTER_PAGE_SHIFT;
-	shift = log2_floor64(pgsz);
-	off = start - *ustart;
-	if (off != 0 && (uint32_t)__builtin_ctzll(off) < shift)
-		shift = (uint32_t)__builtin_ctzll(off);
-	return shift - MLX5CQ_ADAPTER_PAGE_SHIFT;
+	p = RTE_MIN(pgsz, lowbit64((uintptr_t)ring));
+	p = RTE_MIN(p, lowbit64(size));
+	p = RTE_MAX(p, sys);
+	return log2_floor64(p) - MLX5CQ_ADAPTER_PAGE_SHIFT;
 }
 
 /*
@@ -121,7 +158,8 @@ devx_fill_mailbox(uint32_t *in, const struct mlx5cq_cq *cq,
 	MLX5_SET(create_cq_in, in, opcode, MLX5_CMD_OP_CREATE_CQ);
 	MLX5_SET(create_cq_in, in, cq_umem_valid, 1);
 	MLX5_SET(create_cq_in, in, cq_umem_id, cq->ring_umem_id);
-	MLX5_SET64(create_cq_in, in, cq_umem_offset, cq->ring_umem_offset);
+	/* The ring is its umem: offset 0 (devx_umem_reg_cmd_alloc()). */
+	MLX5_SET64(create_cq_in, in, cq_umem_offset, 0);
 	MLX5_SET(cqc, cqc, dbr_umem_valid, 1);
 	MLX5_SET(cqc, cqc, dbr_umem_id, cq->dbr.umem_id);
 	MLX5_SET64(cqc, cqc, dbr_addr, cq->dbr.offset);
@@ -146,9 +184,6 @@ mlx5cq_devx_create(struct rte_mlx5cq_dev *dev, struct mlx5cq_cq *cq,
 {
 	uint32_t in[MLX5_ST_SZ_DW(create_cq_in)];
 	uint32_t out[MLX5_ST_SZ_DW(create_cq_out)];
-	size_t page = mlx5cq_sys_page_size();
-	uintptr_t ustart;
-	size_t ulen;
 	int ret, err;
 
 	/* EQ of the completion vector: nothing to undo yet. */
@@ -162,23 +197,22 @@ mlx5cq_devx_create(struct rte_mlx5cq_dev *dev, struct mlx5cq_cq *cq,
 	}
 	cq->ring_size = (size_t)p->entries * p->cqe_size;
 	cq->ring = mlx5cq_zmalloc("mlx5cq_ring", cq->ring_size,
-				  (unsigned int)page, p->socket);
+				  ring_align(cq->ring_size), p->socket);
 	if (cq->ring == NULL)
 		return -ENOMEM;
 	ring_init(cq->ring, p->entries, p->cqe_size,
 		  p->comp_format &&
 		  p->comp_layout == RTE_MLX5CQ_COMP_LAYOUT_ENHANCED);
-	cq->log_page_size = ring_umem_range(cq->ring, cq->ring_size,
-					    &ustart, &ulen);
-	cq->ring_umem_offset = (uintptr_t)cq->ring - ustart;
+	cq->log_page_size = ring_log_page_size(cq->ring, cq->ring_size);
 	errno = 0;
-	cq->ring_umem = mlx5_glue->devx_umem_reg(dev->ctx, (void *)ustart,
-						 ulen, IBV_ACCESS_LOCAL_WRITE);
+	cq->ring_umem = mlx5_glue->devx_umem_reg(dev->ctx, cq->ring,
+						 cq->ring_size,
+						 IBV_ACCESS_LOCAL_WRITE);
 	if (cq->ring_umem == NULL) {
 		err = errno ? errno : ENOMEM;
-		MLX5CQ_LOG(ERR, "cannot register the ring (%zu bytes at %p,"
-			   " umem of %zu bytes) as umem: %s", cq->ring_size,
-			   cq->ring, ulen, strerror(err));
+		MLX5CQ_LOG(ERR, "cannot register the ring (%zu bytes at %p)"
+			   " as umem: %s", cq->ring_size, cq->ring,
+			   strerror(err));
 		goto err_ring;
 	}
 	cq->ring_umem_id = cq->ring_umem->umem_id;
@@ -209,10 +243,10 @@ mlx5cq_devx_create(struct rte_mlx5cq_dev *dev, struct mlx5cq_cq *cq,
 		goto err_dbr;
 	}
 	cq->pub.cqn = MLX5_GET(create_cq_out, out, cqn);
-	MLX5CQ_LOG(DEBUG, "DevX CQ %#x: %u x %u B, umem %u +%" PRIu64
+	MLX5CQ_LOG(DEBUG, "DevX CQ %#x: %u x %u B, umem %u"
 		   ", dbr umem %u +%" PRIu64 ", eqn %u, log_page_size %u",
 		   cq->pub.cqn, p->entries, p->cqe_size, cq->ring_umem_id,
-		   cq->ring_umem_offset, cq->dbr.umem_id, cq->dbr.offset,
+		   cq->dbr.umem_id, cq->dbr.offset,
 		   cq->eqn, cq->log_page_size);
 	return 0;
 err_dbr:

@@ -22,7 +22,10 @@
  *   and every discontinuity in the DMA list bound the page size), then
  *   halves the size while the DMA start is not aligned to it or the length
  *   is not a multiple of it (down to PAGE_SIZE). The entry count is
- *   ib_umem_num_dma_blocks() at that size.
+ *   ib_umem_num_dma_blocks() at that size. Without a bitmap the user
+ *   promises to place objects at umem_offset 0 only
+ *   (devx_umem_reg_cmd_alloc()); CREATE_CQ holds it to that
+ *   (mlx5_emu_cq.c).
  *
  * DMA address of a 4 KiB page, as the device would see it without an
  * IOMMU: for DPDK memory in IOVA-as-PA mode, rte_mem_virt2iova (the

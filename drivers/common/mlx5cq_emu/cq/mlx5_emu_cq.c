@@ -18,18 +18,23 @@
  * - it lies inside its umem: cq_umem_offset + 2^log_cq_size * stride <=
  *   umem size; it starts on a 4 KiB boundary; cqc.page_offset is 0 (the
  *   kernel's create_cq_user refuses a buffer with page_offset != 0 too);
- * - log_page_size: a queue page must be memory the device can address as
- *   one physically contiguous, aligned block: 12 + log_page_size may not
- *   exceed the larger of the umem's translation page shift (kernel
- *   devx_umem_find_best_pgsize) and the host page shift of the pinned
- *   memory (a hugepage is contiguous and aligned at its size even when the
- *   umem, being smaller, is translated with smaller pages). Source: devx.c
- *   (devx_umem_reg_cmd_alloc): the umem page size "guides the maximum page
- *   size and thus maximum object alignment inside the umem"; DPDK's
- *   mlx5_devx_cq_create passes the system page size (log_page_size 0),
- *   which this rule always accepts. When the queue page is the umem's page
- *   or smaller, the ring's position in the umem (umem page_offset +
- *   cq_umem_offset) must also be aligned to it;
+ * - cq_umem_offset is 0: every umem comes from the glue's devx_umem_reg
+ *   (rdma-core mlx5dv_devx_umem_reg), which passes no page-size bitmap,
+ *   and then "the user promises not to use umem_offset!=0 in any commands
+ *   that allocate on top of the umem" (kernel devx.c,
+ *   devx_umem_reg_cmd_alloc()). The kernel does not check the promise;
+ *   the model refuses the command (BAD_PARAM, MLX5_EMU_SYND_CQ_UMEM_OFFSET;
+ *   errno EINVAL, cmd_status_to_err() of mlx5 core cmd.c for BAD_PARAM)
+ *   so that a layout a card would mistranslate cannot pass;
+ * - log_page_size: the queue page (4 KiB << log_page_size) may not be
+ *   larger than the umem's page, the size the kernel chose for it
+ *   (devx_umem_find_best_pgsize(), modelled in mlx5_emu_umem.c), which
+ *   "guides the maximum page size and thus maximum object alignment
+ *   inside the umem" (devx_umem_reg_cmd_alloc()); and the ring's
+ *   position in the umem's translation (the umem's page_offset, i.e.
+ *   ib_umem_dma_offset(), + cq_umem_offset) must be aligned to the queue
+ *   page. DPDK's mlx5_devx_cq_create passes the system page size
+ *   (log_page_size 0), which this rule always accepts;
  * - the ring umem must be writable by the device (IBV_ACCESS_LOCAL_WRITE).
  * The doorbell record (8 bytes, dbr_addr = offset in its umem) must be
  * 8-byte aligned and inside its umem.
@@ -333,12 +338,22 @@ emu_devx_cq_create(struct emu_dev *dev, const void *in, size_t inlen,
 	if (!(ring_umem->access & IBV_ACCESS_LOCAL_WRITE))
 		return CQ_FAIL(UMEM_ACCESS, "umem %u not writable",
 			ring_umem->pub.umem_id);
+	/* Kernel devx.c devx_umem_reg_cmd_alloc(): no pgsz_bitmap given
+	 * (mlx5dv_devx_umem_reg, the glue's devx_umem_reg), no object at
+	 * umem_offset != 0.
+	 */
+	if (offset != 0)
+		return CQ_FAIL(UMEM_OFFSET, "cq_umem_offset 0x%" PRIx64 " in umem "
+			"%u, registered without a page-size bitmap", offset,
+			ring_umem->pub.umem_id);
+	/* Queue page within the umem's page (devx_umem_find_best_pgsize()),
+	 * ring start aligned to it in the umem's translation
+	 * (ib_umem_dma_offset() + offset).
+	 */
 	qshift = EMU_PAGE_SHIFT + CQC_GET(log_page_size);
 	ring_pos = ring_umem->page_offset + offset;
-	if (qshift > RTE_MAX(ring_umem->page_shift,
-			     ring_umem->host_page_shift) ||
-	    (qshift <= ring_umem->page_shift &&
-	     (ring_pos & ((1ull << qshift) - 1)) != 0))
+	if (qshift > ring_umem->page_shift ||
+	    (ring_pos & ((1ull << qshift) - 1)) != 0)
 		return CQ_FAIL(LOG_PAGE_SIZE, "log_page_size %u: queue page 2^%u vs "
 			"umem page 2^%u at position 0x%" PRIx64,
 			CQC_GET(log_page_size), qshift, ring_umem->page_shift,
