@@ -413,6 +413,54 @@ __rte_experimental
 int rte_mlx5cq_raw_advance(struct rte_mlx5cq *cq);
 
 /**
+ * Count the completions a poll would deliver now, without consuming them:
+ * what is left of an open compressed session, then every
+ * software-owned entry after it (a regular or error CQE one, a compressed
+ * session all it holds), up to max. For a PMD's rx_queue_count and
+ * descriptor status. The count is what was there when it ran: the device
+ * may add more at once.
+ *
+ * @param cq
+ *   CQ.
+ * @param max
+ *   Stop counting at max.
+ * @return
+ *   The count, at most max (0 with rte_errno EINVAL for a NULL CQ).
+ */
+__rte_experimental
+uint32_t rte_mlx5cq_ready_count(struct rte_mlx5cq *cq, uint32_t max);
+
+/** Where the next completion shows (rte_mlx5cq_monitor_get()). */
+struct rte_mlx5cq_monitor {
+	/** The byte of the ring entry that changes when it arrives. */
+	volatile void *addr;
+	uint8_t value; /**< It has arrived when (*addr & mask) == value. */
+	uint8_t mask; /**< Bits of *addr compared. */
+};
+
+/**
+ * The condition rte_power_monitor() waits on for a CQ: the owner bit of
+ * the op_own byte of the next entry against the pass (the validity
+ * iteration count of the enhanced compression layout), as DPDK's
+ * net/mlx5 gives it in mlx5_get_monitor_addr(). A waiter compares
+ * (*addr & mask) with value and stops waiting when they are equal. With
+ * completions of an open session still waiting, the condition is already
+ * true (mask 0, value 0). A write that marks an entry invalid may satisfy
+ * the condition without a completion: a waiter polls and finds nothing,
+ * as on DPDK's net/mlx5.
+ *
+ * @param cq
+ *   CQ.
+ * @param m
+ *   Filled with the address, value and mask.
+ * @return
+ *   0, 1 when completions are already waiting, -EINVAL.
+ */
+__rte_experimental
+int rte_mlx5cq_monitor_get(const struct rte_mlx5cq *cq,
+			   struct rte_mlx5cq_monitor *m);
+
+/**
  * Select the implementation of rte_mlx5cq_poll_burst() for a CQ. At
  * creation a CQ gets rte_mlx5cq_vec_best(). Every implementation fills
  * identical records; the choice changes speed only.
