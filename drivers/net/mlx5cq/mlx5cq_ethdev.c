@@ -422,6 +422,7 @@ static const struct eth_dev_ops mlx5cq_ops = {
 	.reta_query = mlx5cq_reta_query,
 	.rx_queue_intr_enable = mlx5cq_rx_intr_enable,
 	.rx_queue_intr_disable = mlx5cq_rx_intr_disable,
+	.get_monitor_addr = mlx5cq_get_monitor_addr,
 };
 
 static int
@@ -469,6 +470,9 @@ mlx5cq_probe(struct rte_vdev_device *vdev)
 	eth_dev->dev_ops = &mlx5cq_ops;
 	eth_dev->rx_pkt_burst = mlx5cq_burst_none;
 	eth_dev->tx_pkt_burst = mlx5cq_burst_none;
+	eth_dev->rx_queue_count = mlx5cq_rx_queue_count;
+	eth_dev->rx_descriptor_status = mlx5cq_rx_descriptor_status;
+	eth_dev->tx_descriptor_status = mlx5cq_tx_descriptor_status;
 	eth_dev->data->mtu = RTE_ETHER_MTU;
 	priv->mtu = RTE_ETHER_MTU;
 	mlx5cq_rss_defaults(priv);

@@ -510,6 +510,13 @@ int mlx5cq_rx_intr_disable(struct rte_eth_dev *dev, uint16_t idx);
 int mlx5cq_intr_vec_setup(struct rte_eth_dev *dev);
 void mlx5cq_intr_vec_release(struct rte_eth_dev *dev);
 
+/* mlx5cq_qstate.c */
+struct rte_power_monitor_cond;
+uint32_t mlx5cq_rx_queue_count(void *rxq);
+int mlx5cq_rx_descriptor_status(void *rxq, uint16_t offset);
+int mlx5cq_tx_descriptor_status(void *txq, uint16_t offset);
+int mlx5cq_get_monitor_addr(void *rxq, struct rte_power_monitor_cond *pmc);
+
 void mlx5cq_cq_log(const struct rte_mlx5cq *cq, uint16_t port,
 		   const char *dir, uint16_t idx);
 

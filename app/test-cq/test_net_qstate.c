@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+/*
+ * Suite "net_qstate": net_mlx5cq's queue state from its CQs through
+ * ethdev: rte_eth_rx_queue_count(), rte_eth_rx_descriptor_status(),
+ * rte_eth_tx_descriptor_status() and rte_eth_get_monitor_addr() (the
+ * condition rte_power_monitor() sleeps on), before and after frames
+ * arrive, after they are received, and for TX before and after the
+ * completion of what was sent.
+ */
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_ethdev.h>
+#include <rte_ether.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+#include <rte_power_intrinsics.h>
+
+#include <mlx5_emu.h>
+
+#include "test.h"
+#include "test_net_util.h"
+#include "test_wait.h"
+
+#define NB_MBUF 2048
+#define QDESC 256
+#define COMP_THRESH 4 /* tx_comp_thresh: a completion every 4 packets. */
+
+static struct rte_mempool *q_mp;
+
+static int
+qstate_setup(void)
+{
+	if (net_load() != 0 || net_ethdev_hold() != 0)
+		return -1;
+	q_mp = rte_pktmbuf_pool_create("net_qstate", NB_MBUF, 0, 0,
+				       RTE_MBUF_DEFAULT_BUF_SIZE,
+				       SOCKET_ID_ANY);
+	return q_mp == NULL ? -1 : 0;
+}
+
+static void
+qstate_teardown(void)
+{
+	rte_mempool_free(q_mp);
+	q_mp = NULL;
+	net_ethdev_release();
+}
+
+static int
+qstate_port(void)
+{
+	struct rte_eth_conf conf = { 0 };
+	int port;
+
+	port = port_probe("net_mlx5cq_qs", "dev=emu,wire=qs,tx_comp_thresh="
+			  RTE_STR(COMP_THRESH));
+	if (port < 0)
+		return -1;
+	if (rte_eth_dev_configure(port, 1, 1, &conf) != 0 ||
+	    rte_eth_rx_queue_setup(port, 0, QDESC, SOCKET_ID_ANY, NULL,
+				   q_mp) != 0 ||
+	    rte_eth_tx_queue_setup(port, 0, QDESC, SOCKET_ID_ANY, NULL) != 0 ||
+	    rte_eth_dev_start(port) != 0) {
+		port_remove(port);
+		return -1;
+	}
+	return port;
+}
+
+/* What rte_power_monitor() would do now: 0 sleep, -1 do not. */
+static int
+monitor_now(uint16_t port)
+{
+	struct rte_power_monitor_cond pmc;
+	uint64_t v;
+
+	memset(&pmc, 0, sizeof(pmc));
+	if (rte_eth_get_monitor_addr(port, 0, &pmc) != 0 || pmc.fn == NULL ||
+	    pmc.size != 1)
+		return -2;
+	v = *(volatile const uint8_t *)pmc.addr;
+	return pmc.fn(v, pmc.opaque);
+}
+
+static int
+test_qstate_rx(void)
+{
+	struct rte_ether_addr mac;
+	struct rte_mbuf *pkts[8];
+	uint8_t f[128];
+	uint32_t len, i;
+	int port, ret;
+
+	port = qstate_port();
+	TEST_ASSERT(port >= 0, "port");
+	rte_eth_macaddr_get(port, &mac);
+	TEST_ASSERT_EQUAL(rte_eth_rx_queue_count(port, 0), 0, "empty");
+	TEST_ASSERT_EQUAL(rte_eth_rx_descriptor_status(port, 0, 0),
+			  RTE_ETH_RX_DESC_AVAIL, "posted, nothing received");
+	TEST_ASSERT_EQUAL(rte_eth_rx_descriptor_status(port, 0, QDESC),
+			  -EINVAL, "past the ring");
+	TEST_ASSERT_EQUAL(monitor_now(port), 0, "nothing came: sleep");
+	for (i = 0; i < 5; i++) {
+		len = frame_build(f, &mac, RTE_IPV4(10, 8, 0, 1 + i), 7, 20, 0);
+		ret = mlx5_emu_wire_inject("qs", f, len);
+		TEST_ASSERT_EQUAL(ret, 1, "inject %u: %d", i, ret);
+	}
+	TEST_ASSERT_EQUAL(monitor_now(port), -1, "frames came: no sleep");
+	ret = rte_eth_rx_queue_count(port, 0);
+	TEST_ASSERT_EQUAL(ret, 5, "5 frames, count %d", ret);
+	TEST_ASSERT_EQUAL(rte_eth_rx_descriptor_status(port, 0, 4),
+			  RTE_ETH_RX_DESC_DONE, "descriptor 4");
+	TEST_ASSERT_EQUAL(rte_eth_rx_descriptor_status(port, 0, 5),
+			  RTE_ETH_RX_DESC_AVAIL, "descriptor 5");
+	/* Counting consumed nothing: the five are all received. */
+	TEST_ASSERT_EQUAL(rx_all(port, 1, pkts, RTE_DIM(pkts), NULL), 5,
+			  "received");
+	free_all(pkts, 5);
+	TEST_ASSERT_EQUAL(rte_eth_rx_queue_count(port, 0), 0, "after RX");
+	TEST_ASSERT_EQUAL(rte_eth_rx_descriptor_status(port, 0, 0),
+			  RTE_ETH_RX_DESC_AVAIL, "replaced buffers posted");
+	TEST_ASSERT_EQUAL(monitor_now(port), 0, "all received: sleep");
+	TEST_ASSERT_SUCCESS(port_remove(port), "remove");
+	return TEST_SUCCESS;
+}
+
+static int
+test_qstate_tx(void)
+{
+	struct rte_ether_addr mac;
+	struct rte_mbuf *m;
+	uint8_t f[128];
+	uint64_t deadline;
+	uint32_t len, i;
+	int port, st;
+
+	port = qstate_port();
+	TEST_ASSERT(port >= 0, "port");
+	rte_eth_macaddr_get(port, &mac);
+	TEST_ASSERT_EQUAL(rte_eth_tx_descriptor_status(port, 0, 0),
+			  RTE_ETH_TX_DESC_DONE, "nothing sent");
+	TEST_ASSERT_EQUAL(rte_eth_tx_descriptor_status(port, 0, QDESC),
+			  -EINVAL, "past the ring");
+	for (i = 0; i < COMP_THRESH; i++) {
+		len = frame_build(f, &mac, RTE_IPV4(10, 8, 1, 1 + i), 9, 20, 0);
+		m = rte_pktmbuf_alloc(q_mp);
+		TEST_ASSERT_NOT_NULL(m, "mbuf");
+		memcpy(rte_pktmbuf_append(m, len), f, len);
+		TEST_ASSERT_EQUAL(rte_eth_tx_burst(port, 0, &m, 1), 1,
+				  "send %u", i);
+		if (i == 0) {
+			/* No completion is asked for one packet. */
+			TEST_ASSERT_EQUAL(rte_eth_tx_descriptor_status(port, 0,
+								       0),
+					  RTE_ETH_TX_DESC_FULL, "in flight");
+			TEST_ASSERT_EQUAL(rte_eth_tx_descriptor_status(port, 0,
+								QDESC - 1),
+					  RTE_ETH_TX_DESC_DONE, "free slot");
+		}
+	}
+	/* The fourth asked for a completion: all four come back. */
+	deadline = test_wait_deadline(TEST_WAIT_S);
+	do {
+		st = rte_eth_tx_descriptor_status(port, 0, 0);
+	} while (st == RTE_ETH_TX_DESC_FULL && !test_wait_expired(deadline));
+	TEST_ASSERT_EQUAL(st, RTE_ETH_TX_DESC_DONE, "completed");
+	TEST_ASSERT_SUCCESS(port_remove(port), "remove");
+	return TEST_SUCCESS;
+}
+
+static struct unit_test_suite net_qstate_suite = {
+	.suite_name = "net_qstate",
+	.setup = qstate_setup,
+	.teardown = qstate_teardown,
+	.unit_test_cases = {
+		TEST_CASE(test_qstate_rx),
+		TEST_CASE(test_qstate_tx),
+		TEST_CASES_END(),
+	},
+};
+
+REGISTER_TEST_SUITE(net_qstate, net_qstate_suite);
