@@ -159,7 +159,10 @@ mlx5cq_rss_apply(struct mlx5cq_priv *priv)
 	tir_attr.transport_domain = priv->td->id;
 	memcpy(tir_attr.rx_hash_toeplitz_key, priv->rss_key,
 	       MLX5CQ_RSS_KEY_LEN);
-	mlx5cq_rss_selector(priv->rss_hf ? priv->rss_hf : RTE_ETH_RSS_IP,
+	/* No hash type (rss_hf 0, RSS off): no field is hashed, every
+	 * frame goes to the RETA's first entry.
+	 */
+	mlx5cq_rss_selector(priv->rss_hf,
 			    &tir_attr.rx_hash_field_selector_outer);
 	priv->tir = mlx5_devx_cmd_create_tir(priv->ctx, &tir_attr);
 	if (priv->tir == NULL) {
@@ -249,8 +252,14 @@ mlx5cq_reta_query(struct rte_eth_dev *dev,
 	struct mlx5cq_priv *priv = dev->data->dev_private;
 	unsigned int i;
 
-	if (size != MLX5CQ_RETA_SIZE)
+	/* The first size entries, as net/mlx5's mlx5_dev_rss_reta_query()
+	 * gives any size up to the table's.
+	 */
+	if (size == 0 || size > MLX5CQ_RETA_SIZE) {
+		PMD_LOG(ERR, "port %u: RETA query of %u entries, 1..%u",
+			dev->data->port_id, size, MLX5CQ_RETA_SIZE);
 		return -EINVAL;
+	}
 	for (i = 0; i < size; i++) {
 		struct rte_eth_rss_reta_entry64 *e =
 			&reta[i / RTE_ETH_RETA_GROUP_SIZE];
