@@ -7,7 +7,8 @@
 # QEMU's user-mode emulation, in a Debian 12 arm64 root (run as root, after
 # devtools/setup.sh, which installs debootstrap and QEMU):
 #  - .cache/arm64/root (never committed) is made once with debootstrap
-#    from the machine's Debian archive: Debian's arm64 DPDK (the version
+#    from the Debian archive of the machine's apt configuration (none
+#    found: the script stops and says so): Debian's arm64 DPDK (the version
 #    installed here, whose source setup.sh prepared) and rdma-core, meson,
 #    gcc; QEMU's aarch64 binfmt handler runs its programs;
 #  - the prepared DPDK source is copied in and DPDK's meson configure run
@@ -77,11 +78,78 @@ if grep -q " $root/" /proc/mounts; then
 	exit 1
 fi
 
-if [ ! -f "$cache/.root-ready" ]; then
+# The Debian archive the root is made from: the one this machine's apt
+# configuration uses for bookworm's main packages. First apt's own view
+# (apt-get indextargets: the deb targets of release bookworm whose Release
+# file says Origin Debian, once apt-get update has fetched them), then the
+# sources files themselves (one-line .list and deb822 .sources entries:
+# type deb, suite bookworm, component main). No archive is built in.
+archive_from_apt() {
 	# shellcheck disable=SC2016 # apt's $(REPO_URI), not the shell's
-	mirror=$(apt-get indextargets --format '$(REPO_URI)' 'Origin: Debian' \
-		2>/dev/null | grep -v security | head -n 1)
-	[ -n "$mirror" ] || mirror=http://deb.debian.org/debian/
+	apt-get indextargets --format '$(REPO_URI)' 'Release: bookworm' \
+		'Target-Of: deb' 'Origin: Debian' 2>/dev/null | head -n 1
+}
+archive_from_sources() {
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -f "$f" ] || continue
+		# deb [options] URI SUITE COMPONENT...
+		awk '$1 == "deb" {
+			i = 2
+			if ($i ~ /^\[/) {
+				while (i < NF && $i !~ /\]$/)
+					i++
+				i++
+			}
+			if ($(i + 1) != "bookworm")
+				next
+			for (c = i + 2; c <= NF; c++)
+				if ($c == "main") {
+					print $i
+					exit
+				}
+		}' "$f"
+	done
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] || continue
+		# Paragraphs of "Field: value" lines.
+		awk 'BEGIN { RS = ""; FS = "\n" }
+		{
+			types = uris = suites = comps = ""
+			enabled = "yes"
+			for (i = 1; i <= NF; i++) {
+				if ($i ~ /^#/)
+					continue
+				k = tolower($i)
+				sub(/:.*/, "", k)
+				v = $i
+				sub(/^[^:]*:[ \t]*/, "", v)
+				if (k == "types") types = " " v " "
+				else if (k == "uris") uris = v
+				else if (k == "suites") suites = " " v " "
+				else if (k == "components") comps = " " v " "
+				else if (k == "enabled") enabled = tolower(v)
+			}
+			if (enabled == "no" || types !~ / deb / ||
+			    suites !~ / bookworm / || comps !~ / main / ||
+			    uris == "")
+				next
+			split(uris, u, " ")
+			print u[1]
+			exit
+		}' "$f"
+	done
+}
+
+if [ ! -f "$cache/.root-ready" ]; then
+	mirror=$(archive_from_apt)
+	[ -n "$mirror" ] || mirror=$(archive_from_sources | head -n 1)
+	if [ -z "$mirror" ]; then
+		echo "arm64-test: no Debian archive for bookworm (deb, main) in" \
+			"this machine's apt configuration (apt-get indextargets," \
+			"/etc/apt/sources.list, /etc/apt/sources.list.d):" \
+			"add one, run apt-get update, and run this again" >&2
+		exit 1
+	fi
 	log "making the arm64 root from $mirror (debootstrap, a few minutes)"
 	rm -rf "$root"
 	mkdir -p "$cache"

@@ -15,11 +15,13 @@ The PMD is loaded with EAL -d from this build's drivers folder; the
 emulated device gets a plaintext-key crypto engine from the vdev's
 emu_crypto=plaintext devarg.
 Usage: crypto_perf_mlx5cq.py --build BUILD [--crypto-perf PROG] [CASE...]
+Exit status 77 (meson: skipped) when dpdk-test-crypto-perf (--crypto-perf) is not found.
 """
 
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -122,7 +124,10 @@ def main():
     ap.add_argument('--crypto-perf', default=CRYPTO_PERF)
     ap.add_argument('cases', nargs='*')
     a = ap.parse_args()
-    CRYPTO_PERF = a.crypto_perf
+    CRYPTO_PERF = shutil.which(a.crypto_perf)
+    if CRYPTO_PERF is None:
+        print('%s not found: skipped' % a.crypto_perf)
+        return 77
     names = a.cases or list(CASES)
     failed = 0
     for name in names:

@@ -9,11 +9,13 @@ rate at 64 B frames of the speed the port reports: at the emulated
 default of 1000 Mb/s, 2 x 1488095 packets. Checks "Test OK", that
 figure, the link line and the "Result: N cycles per packet" line.
 Usage: pmd_perf_autotest.py --build BUILD [--vdev VDEV]
+Exit status 77 (meson: skipped) when dpdk-test (--dpdk-test) is not found.
 """
 
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -49,7 +51,11 @@ def main():
     ap.add_argument('--vdev', default='net_mlx5cq0,dev=emu,wire=perf0')
     ap.add_argument('--timeout', type=int, default=600)
     a = ap.parse_args()
-    out = run(a.dpdk_test, a.build, a.vdev, a.timeout)
+    prog = shutil.which(a.dpdk_test)
+    if prog is None:
+        print('%s not found: skipped' % a.dpdk_test)
+        return 77
+    out = run(prog, a.build, a.vdev, a.timeout)
     errs = []
     if 'Test OK' not in out:
         errs.append('no "Test OK"')

@@ -6,11 +6,13 @@
 Each case starts an interactive dpdk-testpmd with net_mlx5cq ports on
 emulated wires, feeds it commands, and checks the statistics it prints.
 Usage: testpmd_net_mlx5cq.py --build BUILD [CASE...]
+Exit status 77 (meson: skipped) when dpdk-testpmd (--testpmd) is not found.
 """
 
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 import threading
@@ -506,7 +508,10 @@ def main():
     ap.add_argument('cases', nargs='*')
     a = ap.parse_args()
     BUILD = a.build
-    TESTPMD = a.testpmd
+    TESTPMD = shutil.which(a.testpmd)
+    if TESTPMD is None:
+        print('%s not found: skipped' % a.testpmd)
+        return 77
     names = a.cases or list(CASES)
     passed = failed = 0
     for n in names:
