@@ -11,12 +11,14 @@ each in its own process. Each must end with "Test OK", every case it
 counts executed and passed, none failed or skipped, and no EAL or
 eventdev error about interrupt events ("Event does not exist",
 "Rx queues not deleted").
+Exit status 77 (meson: skipped) when dpdk-test is not found.
 Usage: eventdev_adapters.py --build BUILD [--dpdk-test PROG]
 """
 
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -63,9 +65,13 @@ def main():
     ap.add_argument('--dpdk-test', default='dpdk-test')
     ap.add_argument('--timeout', type=int, default=300)
     a = ap.parse_args()
+    prog = shutil.which(a.dpdk_test)
+    if prog is None:
+        print('%s not found: skipped' % a.dpdk_test)
+        return 77
     failed = 0
     for suite in SUITES:
-        out = run(a.dpdk_test, a.build, suite, a.timeout)
+        out = run(prog, a.build, suite, a.timeout)
         total = count(out, 'Total')
         errs = []
         if 'Test OK' not in out:

@@ -21,12 +21,14 @@ Each mode is checked against what it does with a packet:
   flowgen and txonly exactly: what one port sent, the other received,
       missed, or holds in its RX queues ("desc used count", the PMD's
       rx_queue_count).
+Exit status 77 (meson: skipped) when dpdk-testpmd is not found.
 Usage: testpmd_fwd_modes.py --build BUILD [--testpmd PROG] [MODE...]
 """
 
 import argparse
 import os
 import re
+import shutil
 import sys
 import time
 
@@ -145,7 +147,10 @@ def main():
     ap.add_argument('modes', nargs='*')
     a = ap.parse_args()
     tp.BUILD = a.build
-    tp.TESTPMD = a.testpmd
+    tp.TESTPMD = shutil.which(a.testpmd)
+    if tp.TESTPMD is None:
+        print('%s not found: skipped' % a.testpmd)
+        return 77
     passed = failed = 0
     for mode in a.modes or ALL:
         t0 = time.time()
