@@ -911,7 +911,6 @@ caps_no_comp128(struct mlx5_emu_caps *c)
 static void
 caps_no_pad(struct mlx5_emu_caps *c)
 {
-	c->cqe_pad = 0;
 	c->cqe_128_always = 0;
 }
 static void
