@@ -9,7 +9,8 @@
  *   public handle fields, initial op_own bytes, the firmware's view;
  * - the CREATE_CQ mailbox compared with an image written here by hand from
  *   the PRM bit layout of mlx5_ifc_create_cq_in_bits / mlx5_ifc_cqc_bits;
- * - every rejected attribute with its errno, and no leak;
+ * - every rejected attribute with its errno, and no leak (the rules that
+ *   depend on the device's capabilities: suite create_rules);
  * - every injected failure (emulated device and the library's own
  *   allocations) leaves rte_malloc, umems, objects, CQs and doorbell slots
  *   exactly as before;
@@ -803,16 +804,7 @@ test_reject_attrs(void)
 	TEST_CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "path attach"));
 	attr_init(&a, 16, (enum rte_mlx5cq_path)9);
 	TEST_CHECK(expect_reject(g_ctx, g_dev, &a, EINVAL, "path 9"));
-	/* Formats and layout that exist only on DevX. */
-	attr_init(&a, 16, RTE_MLX5CQ_PATH_VERBS);
-	attr_comp(&a, RTE_MLX5CQ_COMP_FTAG_STRIDX, 0);
-	TEST_CHECK(expect_reject(g_ctx, g_dev, &a, EOPNOTSUPP, "verbs FTAG"));
-	attr_init(&a, 16, RTE_MLX5CQ_PATH_VERBS);
-	attr_comp(&a, RTE_MLX5CQ_COMP_L34H_STRIDX, 0);
-	TEST_CHECK(expect_reject(g_ctx, g_dev, &a, EOPNOTSUPP, "verbs L34H"));
-	attr_init(&a, 16, RTE_MLX5CQ_PATH_VERBS);
-	attr_comp(&a, RTE_MLX5CQ_COMP_HASH, RTE_MLX5CQ_COMP_LAYOUT_ENHANCED);
-	TEST_CHECK(expect_reject(g_ctx, g_dev, &a, EOPNOTSUPP, "verbs enhanced"));
+	/* Capability-dependent rules: suite create_rules. */
 	/* NULL arguments. */
 	rte_errno = 0;
 	TEST_ASSERT_NULL(rte_mlx5cq_create(g_dev, NULL), "NULL attr");
@@ -891,123 +883,6 @@ test_accept_attrs(void)
 	TEST_ASSERT_EQUAL(info.entries, 4, "entries");
 	TEST_ASSERT_SUCCESS(rte_mlx5cq_destroy(cq), "destroy");
 	TEST_ASSERT_SUCCESS(rte_mlx5cq_destroy(NULL), "destroy NULL");
-	return TEST_SUCCESS;
-}
-
-/* Capabilities the device lacks: EOPNOTSUPP on the path concerned. */
-static void
-caps_no_comp(struct mlx5_emu_caps *c)
-{
-	c->cqe_compression = 0;
-}
-static void
-caps_no_comp128(struct mlx5_emu_caps *c)
-{
-	c->cqe_compression_128 = 0;
-}
-static void
-caps_no_pad(struct mlx5_emu_caps *c)
-{
-	c->cqe_pad = 0;
-	c->cqe_128_always = 0;
-}
-static void
-caps_no_stridx(struct mlx5_emu_caps *c)
-{
-	c->mini_cqe_resp_stride_index = 0;
-}
-static void
-caps_no_ftag(struct mlx5_emu_caps *c)
-{
-	c->mini_cqe_resp_flow_tag = 0;
-}
-static void
-caps_no_l34h(struct mlx5_emu_caps *c)
-{
-	c->mini_cqe_resp_l3_l4_tag = 0;
-}
-static void
-caps_no_enhanced(struct mlx5_emu_caps *c)
-{
-	c->enhanced_cqe_compression = 0;
-}
-
-static int
-reject_on_caps(const char *name, void (*tweak)(struct mlx5_emu_caps *),
-	       void (*mk)(struct rte_mlx5cq_attr *), int paths_mask)
-{
-	struct ibv_context *ctx;
-	struct rte_mlx5cq_dev *dev;
-	struct rte_mlx5cq_attr a;
-	int ret = TEST_SUCCESS;
-	unsigned int p;
-
-	ctx = emu_open_caps(name, tweak);
-	TEST_ASSERT_NOT_NULL(ctx, "emu open %s", name);
-	dev = rte_mlx5cq_dev_open(ctx, SOCKET_ID_ANY);
-	if (dev == NULL) {
-		mlx5_emu_close(ctx);
-		printf("  dev_open %s: %d\n", name, rte_errno);
-		return TEST_FAILED;
-	}
-	for (p = RTE_MLX5CQ_PATH_DEVX; p <= RTE_MLX5CQ_PATH_VERBS; p++) {
-		if (!(paths_mask & (1 << p)))
-			continue;
-		attr_init(&a, 32, (enum rte_mlx5cq_path)p);
-		mk(&a);
-		if (expect_reject(ctx, dev, &a, EOPNOTSUPP, name)) {
-			printf("  path %u\n", p);
-			ret = TEST_FAILED;
-		}
-	}
-	if (rte_mlx5cq_dev_close(dev) || mlx5_emu_close(ctx))
-		ret = TEST_FAILED;
-	return ret;
-}
-
-static void mk_hash(struct rte_mlx5cq_attr *a)
-{
-	attr_comp(a, RTE_MLX5CQ_COMP_HASH, 0);
-}
-static void mk_hash128(struct rte_mlx5cq_attr *a)
-{
-	attr_cqe_size(a, 128, 0);
-	attr_comp(a, RTE_MLX5CQ_COMP_HASH, 0);
-}
-static void mk_pad(struct rte_mlx5cq_attr *a) { attr_cqe_size(a, 128, 1); }
-static void mk_csum_stridx(struct rte_mlx5cq_attr *a)
-{
-	attr_comp(a, RTE_MLX5CQ_COMP_CSUM_STRIDX, 0);
-}
-static void mk_ftag(struct rte_mlx5cq_attr *a)
-{
-	attr_comp(a, RTE_MLX5CQ_COMP_FTAG_STRIDX, 0);
-}
-static void mk_l34h(struct rte_mlx5cq_attr *a)
-{
-	attr_comp(a, RTE_MLX5CQ_COMP_L34H_STRIDX, 0);
-}
-static void mk_enhanced(struct rte_mlx5cq_attr *a)
-{
-	attr_comp(a, RTE_MLX5CQ_COMP_CSUM, RTE_MLX5CQ_COMP_LAYOUT_ENHANCED);
-}
-
-#define BOTH ((1 << RTE_MLX5CQ_PATH_DEVX) | (1 << RTE_MLX5CQ_PATH_VERBS))
-#define DEVX_ONLY (1 << RTE_MLX5CQ_PATH_DEVX)
-
-static int
-test_reject_caps(void)
-{
-	TEST_CHECK(reject_on_caps("cr_nocomp", caps_no_comp, mk_hash, BOTH));
-	TEST_CHECK(reject_on_caps("cr_nocomp128", caps_no_comp128, mk_hash128,
-			     BOTH));
-	TEST_CHECK(reject_on_caps("cr_nopad", caps_no_pad, mk_pad, BOTH));
-	TEST_CHECK(reject_on_caps("cr_nostridx", caps_no_stridx, mk_csum_stridx,
-			     BOTH));
-	TEST_CHECK(reject_on_caps("cr_noftag", caps_no_ftag, mk_ftag, DEVX_ONLY));
-	TEST_CHECK(reject_on_caps("cr_nol34h", caps_no_l34h, mk_l34h, DEVX_ONLY));
-	TEST_CHECK(reject_on_caps("cr_noenh", caps_no_enhanced, mk_enhanced,
-			     DEVX_ONLY));
 	return TEST_SUCCESS;
 }
 
@@ -1623,7 +1498,6 @@ static struct unit_test_suite create_suite = {
 		TEST_CASE(test_golden_mailbox),
 		TEST_CASE(test_reject_attrs),
 		TEST_CASE(test_accept_attrs),
-		TEST_CASE(test_reject_caps),
 		TEST_CASE(test_verbs_only_device),
 		TEST_CASE(test_verbs_memory),
 		TEST_CASE(test_fail_devx),

@@ -924,7 +924,7 @@ test_emu_create_cq_bad_fields(void)
 }
 
 static void
-caps_no128(struct mlx5_emu_caps *c)
+caps_no_always128(struct mlx5_emu_caps *c)
 {
 	c->cqe_128_always = 0;
 	c->cqe_compression = 0;
@@ -933,7 +933,6 @@ caps_no128(struct mlx5_emu_caps *c)
 static void
 caps_partial(struct mlx5_emu_caps *c)
 {
-	c->cqe_pad = 0;
 	c->cqe_compression_128 = 0;
 	c->mini_cqe_resp_flow_tag = 0;
 	c->mini_cqe_resp_l3_l4_tag = 0;
@@ -946,16 +945,45 @@ caps_two_cqs(struct mlx5_emu_caps *c)
 	c->log_max_cq = 1;
 }
 
-/* Checks that depend on the device's capabilities. */
+/*
+ * A CREATE_CQ with cqc.cqe_sz as given is accepted and the firmware keeps
+ * that stride.
+ */
+static int
+expect_create_ok(struct cq_env *e, uint32_t *in, size_t inlen,
+		 unsigned int cqe_sz, const char *what)
+{
+	uint32_t out[MLX5_ST_SZ_DW(create_cq_out)];
+	struct mlx5_emu_cq_info info;
+	struct mlx5dv_devx_obj *obj;
+
+	memset(out, 0, sizeof(out));
+	obj = mlx5_glue->devx_obj_create(e->ctx, in, inlen, out, sizeof(out));
+	TEST_ASSERT_NOT_NULL(obj, "%s: errno %d status 0x%x synd 0x%x", what,
+			     errno, out_status(out), out_syndrome(out));
+	TEST_ASSERT_SUCCESS(mlx5_emu_cq_query(e->ctx, MLX5_GET(create_cq_out,
+				out, cqn), &info), "%s: query", what);
+	TEST_ASSERT_EQUAL(info.cqe_sz, cqe_sz, "%s: cqe_sz %u", what,
+			  info.cqe_sz);
+	TEST_ASSERT_SUCCESS(mlx5_glue->devx_obj_destroy(obj), "%s: destroy",
+			    what);
+	return TEST_SUCCESS;
+}
+
+/*
+ * Checks that depend on the device's capabilities. cqe_128_always gates
+ * the padded stride (cqe_sz 2) only, as the kernel (create_cq_user()) and
+ * mlx5e read it: plain 128 B CQEs (cqe_sz 1, what DPDK's
+ * mlx5_devx_cmd_create_cq() asks for on 128-byte cache-line builds) are
+ * accepted without it.
+ */
 static int
 test_emu_create_cq_caps(void)
 {
-	static const struct mut_case c128 = { "128 B w/o cap", 0, EINVAL,
-		CMD_STAT_BAD_PARAM, MLX5_EMU_SYND_CQ_CQE_128 };
 	static const struct mut_case ccomp = { "comp w/o cap", 0, EINVAL,
 		CMD_STAT_BAD_PARAM, MLX5_EMU_SYND_CQ_COMP };
-	static const struct mut_case cpad = { "pad w/o cap", 0, EINVAL,
-		CMD_STAT_BAD_PARAM, MLX5_EMU_SYND_CQ_CQE_PAD };
+	static const struct mut_case cpad = { "pad w/o cqe_128_always", 0,
+		EINVAL, CMD_STAT_BAD_PARAM, MLX5_EMU_SYND_CQ_CQE_PAD };
 	static const struct mut_case ccomp128 = { "comp 128 w/o cap", 0,
 		EINVAL, CMD_STAT_BAD_PARAM, MLX5_EMU_SYND_CQ_COMP_128 };
 	static const struct mut_case cftag = { "ftag w/o cap", 0, EINVAL,
@@ -975,24 +1003,35 @@ test_emu_create_cq_caps(void)
 	struct cq_env eb, ec, ed;
 	int ret;
 
-	cb = open_caps("emu_cc0", caps_no128);
+	cb = open_caps("emu_cc0", caps_no_always128);
 	cc = open_caps("emu_cc1", caps_partial);
 	cd = open_caps("emu_cc2", caps_two_cqs);
 	TEST_ASSERT(cb != NULL && cc != NULL && cd != NULL, "open");
 	TEST_ASSERT_SUCCESS(env_init(&eb, cb, 6, 128), "env b");
 	TEST_ASSERT_SUCCESS(env_init(&ec, cc, 6, 128), "env c");
 	TEST_ASSERT_SUCCESS(env_init(&ed, cd, 6, 64), "env d");
+	/* Without cqe_128_always: plain 128 B yes, padded no. */
 	build_create_cq(in, &eb, 1);
-	ret = expect_create_fail(&eb, in, sizeof(in), sizeof(out), &c128);
+	ret = expect_create_ok(&eb, in, sizeof(in), 1,
+			       "128 B w/o cqe_128_always");
+	build_create_cq(in, &eb, 2);
+	if (ret == 0)
+		ret = expect_create_fail(&eb, in, sizeof(in), sizeof(out),
+					 &cpad);
 	build_create_cq(in, &eb, 0);
 	MLX5_SET(cqc, cqc, cqe_comp_en, 1);
 	if (ret == 0)
 		ret = expect_create_fail(&eb, in, sizeof(in), sizeof(out),
 					 &ccomp);
+	/* With cqe_128_always (and little else): padded and plain 128 B. */
 	build_create_cq(in, &ec, 2);
 	if (ret == 0)
-		ret = expect_create_fail(&ec, in, sizeof(in), sizeof(out),
-					 &cpad);
+		ret = expect_create_ok(&ec, in, sizeof(in), 2,
+				       "padded with cqe_128_always");
+	build_create_cq(in, &ec, 1);
+	if (ret == 0)
+		ret = expect_create_ok(&ec, in, sizeof(in), 1,
+				       "128 B with cqe_128_always");
 	build_create_cq(in, &ec, 1);
 	MLX5_SET(cqc, cqc, cqe_comp_en, 1);
 	if (ret == 0)

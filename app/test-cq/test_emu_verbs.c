@@ -593,9 +593,11 @@ test_overrun_flag(void)
 }
 
 /*
- * 128 B padding: rdma-core wants the CQE_128B_PAD vendor flag (caps
- * cqe_pad) and 128 B CQEs (EINVAL); the kernel wants cqe_128_always
- * (EOPNOTSUPP). Checked after the ring and record exist: nothing leaks.
+ * 128 B padding: rdma-core's create_cq() wants the CQE_128B_PAD vendor
+ * flag and 128 B CQEs (EINVAL), checked after the ring and record exist:
+ * nothing leaks. The kernel (mlx5_ib_query_device()) reports the flag
+ * exactly when cqe_128_always is set, and cqe_128_always gates nothing
+ * else: plain 128 B CQEs are created without it.
  */
 static int
 test_reject_pad(void)
@@ -604,6 +606,7 @@ test_reject_pad(void)
 	struct ibv_cq_init_attr_ex a;
 	struct mlx5_emu_cq_info info;
 	struct mlx5_emu_caps caps;
+	struct mlx5dv_context dvc;
 	struct ibv_context *ctx;
 	struct mlx5dv_cq out;
 	struct ibv_cq_ex *cq;
@@ -639,27 +642,33 @@ test_reject_pad(void)
 	TEST_ASSERT_SUCCESS(set_allocators(ctx, NULL), "allocators off");
 	TEST_CHECK(close_dev(ctx));
 
-	/* No vendor flag: rdma-core refuses. */
-	default_caps(&caps);
-	caps.cqe_pad = 0;
-	ctx = open_dev(&caps);
-	TEST_ASSERT_NOT_NULL(ctx, "open");
-	memset(&c, 0, sizeof(c));
-	TEST_ASSERT_SUCCESS(set_allocators(ctx, &c), "allocators");
-	TEST_CHECK(expect_fail(ctx, &a, &dv, EINVAL, &c, "pad, no cqe_pad"));
-	TEST_ASSERT_SUCCESS(set_allocators(ctx, NULL), "allocators off");
-	TEST_CHECK(close_dev(ctx));
-
-	/* Vendor flag but no cqe_128_always: the kernel refuses. */
+	/* No cqe_128_always: no vendor flag, rdma-core refuses padding. */
 	default_caps(&caps);
 	caps.cqe_128_always = 0;
 	ctx = open_dev(&caps);
 	TEST_ASSERT_NOT_NULL(ctx, "open");
+	memset(&dvc, 0, sizeof(dvc));
+	TEST_ASSERT_SUCCESS(mlx5_glue->dv_query_device(ctx, &dvc), "query");
+	TEST_ASSERT_EQUAL((dvc.flags & MLX5DV_CONTEXT_FLAGS_CQE_128B_PAD), 0,
+			  "CQE_128B_PAD without cqe_128_always");
 	memset(&c, 0, sizeof(c));
 	TEST_ASSERT_SUCCESS(set_allocators(ctx, &c), "allocators");
-	TEST_CHECK(expect_fail(ctx, &a, &dv, EOPNOTSUPP, &c,
-			  "pad, no cqe_128_always"));
+	TEST_CHECK(expect_fail(ctx, &a, &dv, EINVAL, &c,
+			       "pad, no cqe_128_always"));
 	TEST_ASSERT_EQUAL(c.allocs, 2, "allocations %u", c.allocs);
+	/* Plain 128 B CQEs need no capability. */
+	dv.comp_mask = MLX5DV_CQ_INIT_ATTR_MASK_CQE_SIZE;
+	dv.flags = 0;
+	cq = create(ctx, &a, &dv);
+	TEST_ASSERT_NOT_NULL(cq, "128 B, no cqe_128_always: %s",
+			     strerror(errno));
+	TEST_ASSERT_SUCCESS(dv_cq(cq, &out), "init_obj");
+	TEST_ASSERT_EQUAL(out.cqe_size, 128, "cqe_size %u", out.cqe_size);
+	TEST_ASSERT_SUCCESS(mlx5_emu_cq_query(ctx, out.cqn, &info), "query");
+	TEST_ASSERT_EQUAL(info.cqe_sz, 1, "cqc.cqe_sz %u (plain 128 B is 1)",
+			  info.cqe_sz);
+	TEST_ASSERT_SUCCESS(destroy(cq), "destroy");
+	TEST_ASSERT_EQUAL(c.nlive, 0, "blocks left");
 	TEST_ASSERT_SUCCESS(set_allocators(ctx, NULL), "allocators off");
 	TEST_CHECK(close_dev(ctx));
 	return TEST_SUCCESS;
@@ -1253,7 +1262,7 @@ query(struct ibv_context *ctx, uint64_t mask, struct mlx5dv_context *dv)
 /*
  * rdma-core _mlx5dv_query_device() with the kernel's answers
  * (mlx5_ib_query_device): CQE_128B_COMP from cqe_compression_128,
- * CQE_128B_PAD from the padding capability; cqe_comp_caps only when
+ * CQE_128B_PAD from cqe_128_always; cqe_comp_caps only when
  * asked: max_num and HASH | CSUM (| CSUM_STRIDX with the stride index),
  * zero without compression.
  */
@@ -1295,7 +1304,7 @@ test_query_device(void)
 	caps.cqe_compression_max_num = 16;
 	caps.mini_cqe_resp_stride_index = 0;
 	caps.cqe_compression_128 = 0;
-	caps.cqe_pad = 0;
+	caps.cqe_128_always = 0;
 	ctx = open_dev(&caps);
 	TEST_ASSERT_NOT_NULL(ctx, "open");
 	TEST_ASSERT_SUCCESS(query(ctx, MLX5DV_CONTEXT_MASK_CQE_COMPRESION, &dv),
@@ -1305,6 +1314,24 @@ test_query_device(void)
 			  dv.cqe_comp_caps.max_num);
 	TEST_ASSERT_EQUAL(dv.cqe_comp_caps.supported_format, 0x3,
 			  "formats 0x%x", dv.cqe_comp_caps.supported_format);
+	TEST_CHECK(close_dev(ctx));
+
+	/* Each flag follows its own capability. */
+	default_caps(&caps);
+	caps.cqe_128_always = 0;
+	ctx = open_dev(&caps);
+	TEST_ASSERT_NOT_NULL(ctx, "open");
+	TEST_ASSERT_SUCCESS(query(ctx, 0, &dv), "query");
+	TEST_ASSERT_EQUAL((dv.flags & f128), MLX5DV_CONTEXT_FLAGS_CQE_128B_COMP,
+			  "flags 0x%" PRIx64, dv.flags);
+	TEST_CHECK(close_dev(ctx));
+	default_caps(&caps);
+	caps.cqe_compression_128 = 0;
+	ctx = open_dev(&caps);
+	TEST_ASSERT_NOT_NULL(ctx, "open");
+	TEST_ASSERT_SUCCESS(query(ctx, 0, &dv), "query");
+	TEST_ASSERT_EQUAL((dv.flags & f128), MLX5DV_CONTEXT_FLAGS_CQE_128B_PAD,
+			  "flags 0x%" PRIx64, dv.flags);
 	TEST_CHECK(close_dev(ctx));
 
 	default_caps(&caps);

@@ -413,6 +413,10 @@ static const struct {
 	{ "default devargs", NULL, 0, 1 },
 	{ "cqe_comp=none", "cqe_comp=none", 0, 0 },
 	{ "default devargs, no compression on the device", NULL, 1, 0 },
+	{ "cq_path=verbs", "cq_path=verbs", 0, 1 },
+	/* rdma-core's EINVAL, not EOPNOTSUPP, on the verbs path. */
+	{ "cq_path=verbs, no compression on the device", "cq_path=verbs", 1,
+	  0 },
 	{ "cqe_size=128", "cqe_size=128", 0, 1 },
 	{ "cqe_size=128, no 128 B compression on the device",
 	  "cqe_size=128", 2, 0 },

@@ -113,7 +113,7 @@ struct mlx5cq_caps {
 	/* DevX (QUERY_HCA_CAP general device, current). */
 	uint8_t cqe_compression;
 	uint8_t cqe_compression_128;
-	uint8_t cqe_128_always;
+	uint8_t cqe_128_always; /* Padded 128 B CQEs (cqe_sz 2) only. */
 	uint8_t mini_cqe_resp_stride_index;
 	uint8_t mini_cqe_resp_flow_tag;
 	uint8_t mini_cqe_resp_l3_l4_tag;

@@ -39,8 +39,10 @@ struct mlx5_emu_caps {
 	uint8_t devx; /**< DevX supported (default 1). */
 	uint8_t cqe_compression; /**< CQE compression (default 1). */
 	uint8_t cqe_compression_128; /**< Compression of 128 B CQEs (1). */
-	uint8_t cqe_128_always; /**< 128 B CQEs always supported (1). */
-	uint8_t cqe_pad; /**< 128 B padding (verbs CQE_128B_PAD, 1). */
+	uint8_t cqe_128_always; /**< Padded 128 B CQEs (cqc.cqe_sz 2, verbs
+				  * CQE_128B_PAD) supported (1). Plain 128 B
+				  * CQEs need no capability.
+				  */
 	uint8_t mini_cqe_resp_stride_index; /**< Stride-index formats (1). */
 	uint8_t mini_cqe_resp_flow_tag; /**< Flow-tag format (1). */
 	uint8_t mini_cqe_resp_l3_l4_tag; /**< L3/L4 header format (1). */
@@ -123,8 +125,7 @@ enum mlx5_emu_syndrome {
 	MLX5_EMU_SYND_CQ_STATUS = 0x0c000002, /**< cqc.status not 0. */
 	MLX5_EMU_SYND_CQ_LOG_SIZE = 0x0c000003, /**< > log_max_cq_sz. */
 	MLX5_EMU_SYND_CQ_CQE_SZ = 0x0c000004, /**< cqe_sz not 0, 1, 2. */
-	MLX5_EMU_SYND_CQ_CQE_128 = 0x0c000005, /**< 128 B not supported. */
-	MLX5_EMU_SYND_CQ_CQE_PAD = 0x0c000006, /**< Padding not supported. */
+	MLX5_EMU_SYND_CQ_CQE_PAD = 0x0c000006, /**< cqe_sz 2 w/o cqe_128_always. */
 	MLX5_EMU_SYND_CQ_COMP = 0x0c000007, /**< No cqe_compression cap. */
 	MLX5_EMU_SYND_CQ_COMP_128 = 0x0c000008, /**< No 128 B compression. */
 	MLX5_EMU_SYND_CQ_MINI_FMT = 0x0c000009, /**< Reserved format code. */

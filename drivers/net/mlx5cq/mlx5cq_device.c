@@ -93,16 +93,26 @@ mlx5cq_device_check_cq_args(struct mlx5cq_priv *priv, const char *name)
 		mlx5cq_cq_attr_fill(priv, &attr, MLX5CQ_DESC_MIN, SOCKET_ID_ANY,
 				    rx);
 		cq = rte_mlx5cq_create(priv->cqdev, &attr);
+		/*
+		 * A refused default compression: EOPNOTSUPP for a capability
+		 * the device lacks (DevX, and the kernel's check on verbs),
+		 * EINVAL when rdma-core's create_cq() refuses it on verbs.
+		 * Compression stays off when the CQ can be made without it.
+		 */
 		if (cq == NULL && rx && !a->cqe_comp_set && a->cqe_comp != 0 &&
 		    a->cqe_comp_layout == RTE_MLX5CQ_COMP_LAYOUT_BASIC &&
-		    rte_errno == EOPNOTSUPP) {
-			PMD_LOG(INFO, "%s: RX CQE compression off (the device "
-				"cannot make compressed RX CQs with these "
-				"devargs: %s)", name, rte_strerror(rte_errno));
+		    (rte_errno == EOPNOTSUPP || rte_errno == EINVAL)) {
+			int err = rte_errno;
+
 			a->cqe_comp = 0;
 			mlx5cq_cq_attr_fill(priv, &attr, MLX5CQ_DESC_MIN,
 					    SOCKET_ID_ANY, rx);
 			cq = rte_mlx5cq_create(priv->cqdev, &attr);
+			if (cq != NULL)
+				PMD_LOG(INFO, "%s: RX CQE compression off (the"
+					" device cannot make compressed RX CQs"
+					" with these devargs: %s)", name,
+					rte_strerror(err));
 		}
 		if (cq == NULL) {
 			PMD_LOG(ERR, "%s: devargs cq_path=%s cqe_size=%u "

@@ -3,10 +3,10 @@
  */
 
 /*
- * Validation of CQ creation attributes. The rules and errno values follow
- * the rdma-core mlx5 provider (verbs.c create_cq, get_cqe_size) and the
- * kernel (drivers/infiniband/hw/mlx5/cq.c) so both paths reject the same
- * requests with the same errno, before anything is allocated:
+ * Validation of CQ creation attributes, before anything is allocated.
+ * Each rule names its source; doc/guides/mlx5cq_create.rst has the table.
+ *
+ * Common to both paths:
  *   - unknown comp_mask or flag bits                       EINVAL
  *   - cqe 0, entries above 2^24 or the device's limit      EINVAL
  *   - wc_flags outside the mlx5 provider's set             ENOTSUP
@@ -15,7 +15,19 @@
  *     unknown layout                                       EINVAL
  *   - comp_vector beyond the device's vectors              EINVAL
  *   - socket that does not exist, unknown path             EINVAL
- *   - something the device (or the path) lacks             EOPNOTSUPP
+ * Device capabilities, by path:
+ *   - verbs: what rdma-core's create_cq() (providers/mlx5/verbs.c)
+ *     refuses itself is EINVAL (compression without cqe_comp_caps.max_num
+ *     or with a format outside supported_format, CQE_PAD without the
+ *     vendor flag MLX5DV_CONTEXT_FLAGS_CQE_128B_PAD); what the kernel's
+ *     create_cq_user() (drivers/infiniband/hw/mlx5/cq.c) refuses after it
+ *     is EOPNOTSUPP (128 B compression without cqe_compression_128);
+ *   - DevX: the kernel passes CREATE_CQ to the firmware unchecked; the
+ *     library checks the HCA_CAP fields first and answers EOPNOTSUPP, the
+ *     errno create_cq_user() gives for the same capabilities.
+ * Plain 128 B CQEs need no capability on either path (create_cq_user()
+ * and DPDK's mlx5_devx_cmd_create_cq() do not look at one);
+ * cqe_128_always gates only the padded stride.
  */
 
 #include <inttypes.h>
@@ -138,13 +150,18 @@ prm_format(uint8_t fmt)
 	return -1;
 }
 
-/* Device capabilities of the chosen path. */
+/*
+ * DevX path: the HCA_CAP field behind each cqc setting (mlx5_prm.h
+ * cmd_hca_cap), checked before the firmware sees CREATE_CQ; EOPNOTSUPP
+ * as the kernel's create_cq_user() answers for the same capabilities.
+ */
 static int
 check_devx_caps(const struct rte_mlx5cq_dev *dev,
 		const struct mlx5cq_params *p)
 {
 	const struct mlx5cq_caps *c = &dev->caps;
 
+	/* cqc.cqe_sz 2 (padded) needs cqe_128_always; 1 (plain) nothing. */
 	if (p->cqe_pad && !c->cqe_128_always) {
 		MLX5CQ_LOG(ERR, "unsupported attribute flags=CQE_PAD: device"
 			   " lacks cqe_128_always");
@@ -192,43 +209,59 @@ no_format:
 	return fail(EOPNOTSUPP);
 }
 
+/*
+ * Verbs path: rdma-core's create_cq() checks first, in its order, with its
+ * errno; then the kernel's create_cq_user().
+ */
 static int
 check_verbs_caps(const struct rte_mlx5cq_dev *dev,
 		 const struct mlx5cq_params *p)
 {
 	const struct mlx5cq_caps *c = &dev->caps;
 
+	if (p->comp_format) {
+		/*
+		 * Library policy: mlx5dv_cq_init_attr has no layout field,
+		 * the path cannot make the enhanced layout at all.
+		 */
+		if (p->comp_layout == RTE_MLX5CQ_COMP_LAYOUT_ENHANCED) {
+			MLX5CQ_LOG(ERR, "unsupported attribute comp_layout="
+				   "enhanced on the verbs path: mlx5dv has no"
+				   " layout attribute");
+			return fail(EOPNOTSUPP);
+		}
+		/*
+		 * rdma-core create_cq(): compression needs
+		 * cqe_comp_caps.max_num and a requested format bit in
+		 * supported_format, else EINVAL. HASH, CSUM and CSUM_STRIDX
+		 * equal MLX5DV_CQE_RES_FORMAT_*; FTAG_STRIDX and L34H_STRIDX
+		 * are bits supported_format never holds.
+		 */
+		if (c->dv_comp_max_num == 0) {
+			MLX5CQ_LOG(ERR, "invalid attribute comp_format=%#x:"
+				   " device reports no CQE compression"
+				   " (cqe_comp_caps.max_num 0)",
+				   p->comp_format);
+			return fail(EINVAL);
+		}
+		if (!(c->dv_comp_formats & p->comp_format)) {
+			MLX5CQ_LOG(ERR, "invalid attribute comp_format=%#x: not"
+				   " in the device's verbs formats %#x",
+				   p->comp_format, c->dv_comp_formats);
+			return fail(EINVAL);
+		}
+	}
+	/* rdma-core create_cq(): CQE_PAD needs the vendor flag, else EINVAL. */
 	if (p->cqe_pad && !(c->dv_flags & MLX5DV_CONTEXT_FLAGS_CQE_128B_PAD)) {
-		MLX5CQ_LOG(ERR, "unsupported attribute flags=CQE_PAD: device"
-			   " lacks MLX5DV_CONTEXT_FLAGS_CQE_128B_PAD");
-		return fail(EOPNOTSUPP);
+		MLX5CQ_LOG(ERR, "invalid attribute flags=CQE_PAD: device lacks"
+			   " MLX5DV_CONTEXT_FLAGS_CQE_128B_PAD");
+		return fail(EINVAL);
 	}
-	if (!p->comp_format)
-		return 0;
-	if (p->comp_format == RTE_MLX5CQ_COMP_FTAG_STRIDX ||
-	    p->comp_format == RTE_MLX5CQ_COMP_L34H_STRIDX) {
-		MLX5CQ_LOG(ERR, "unsupported attribute comp_format=%#x on the"
-			   " verbs path: the format exists only on DevX",
-			   p->comp_format);
-		return fail(EOPNOTSUPP);
-	}
-	if (p->comp_layout == RTE_MLX5CQ_COMP_LAYOUT_ENHANCED) {
-		MLX5CQ_LOG(ERR, "unsupported attribute comp_layout=enhanced on"
-			   " the verbs path: the layout exists only on DevX");
-		return fail(EOPNOTSUPP);
-	}
-	if (c->dv_comp_max_num == 0) {
-		MLX5CQ_LOG(ERR, "unsupported attribute comp_format=%#x: device"
-			   " lacks CQE compression", p->comp_format);
-		return fail(EOPNOTSUPP);
-	}
-	/* HASH, CSUM, CSUM_STRIDX bits equal MLX5DV_CQE_RES_FORMAT_*. */
-	if (!(c->dv_comp_formats & p->comp_format)) {
-		MLX5CQ_LOG(ERR, "unsupported attribute comp_format=%#x: device"
-			   " formats %#x", p->comp_format, c->dv_comp_formats);
-		return fail(EOPNOTSUPP);
-	}
-	if (p->cqe_size == 128 &&
+	/*
+	 * Kernel create_cq_user(): compression of 128 B CQEs needs
+	 * cqe_compression_128 (reported as CQE_128B_COMP), else EOPNOTSUPP.
+	 */
+	if (p->comp_format && p->cqe_size == 128 &&
 	    !(c->dv_flags & MLX5DV_CONTEXT_FLAGS_CQE_128B_COMP)) {
 		MLX5CQ_LOG(ERR, "unsupported attribute comp_format=%#x with"
 			   " cqe_size=128: device lacks"

@@ -64,6 +64,9 @@ dev_query_cq_caps(struct rte_mlx5cq_dev *dev)
 	hcattr = MLX5_ADDR_OF(query_hca_cap_out, out, capability);
 	c->cqe_compression_128 = MLX5_GET(cmd_hca_cap, hcattr,
 					  cqe_compression_128);
+	/* Gates the padded 128 B stride only (cqc.cqe_sz 2), as the kernel's
+	 * create_cq_user() and mlx5e read it; plain 128 B needs no cap.
+	 */
 	c->cqe_128_always = MLX5_GET(cmd_hca_cap, hcattr, cqe_128_always);
 	c->mini_cqe_resp_stride_index = MLX5_GET(cmd_hca_cap, hcattr,
 						 mini_cqe_resp_stride_index);
@@ -118,6 +121,7 @@ dev_query_verbs(struct rte_mlx5cq_dev *dev)
 		MLX5CQ_LOG(ERR, "mlx5dv_query_device failed: %d", ret);
 		return ret > 0 ? -ret : -EIO;
 	}
+	/* CQE_128B_PAD is cqe_128_always (kernel mlx5_ib_query_device()). */
 	dev->caps.dv_flags = dv.flags;
 	if (dv.comp_mask & MLX5DV_CONTEXT_MASK_CQE_COMPRESION) {
 		dev->caps.dv_comp_max_num = dv.cqe_comp_caps.max_num;

@@ -36,7 +36,6 @@ mlx5_emu_caps_default(struct mlx5_emu_caps *caps)
 	caps->cqe_compression = 1;
 	caps->cqe_compression_128 = 1;
 	caps->cqe_128_always = 1;
-	caps->cqe_pad = 1;
 	caps->mini_cqe_resp_stride_index = 1;
 	caps->mini_cqe_resp_flow_tag = 1;
 	caps->mini_cqe_resp_l3_l4_tag = 1;

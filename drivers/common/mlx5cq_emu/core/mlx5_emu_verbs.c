@@ -359,6 +359,20 @@ verbs_comp_caps(const struct mlx5_emu_caps *caps,
 }
 
 /*
+ * The vendor capability CQE_128B_PAD: [k-main] mlx5_ib_query_device()
+ * reports MLX5_IB_QUERY_DEV_RESP_FLAGS_CQE_128B_PAD exactly when
+ * HCA_CAP.cqe_128_always is set; [rc-verbs] mlx5_query_device_ex() keeps
+ * it as MLX5_VENDOR_CAP_FLAGS_CQE_128B_PAD, which create_cq() checks and
+ * [rc-mlx5] _mlx5dv_query_device() reports as
+ * MLX5DV_CONTEXT_FLAGS_CQE_128B_PAD.
+ */
+static int
+verbs_vendor_cap_pad(const struct mlx5_emu_caps *caps)
+{
+	return caps->cqe_128_always != 0;
+}
+
+/*
  * [k-cq] mini_cqe_res_format_to_hw(): exactly one known format bit; the
  * stride-index format needs mini_cqe_resp_stride_index (EOPNOTSUPP);
  * anything else (no bit, several bits, unknown bit) is EINVAL.
@@ -499,8 +513,11 @@ verbs_check_dv(struct emu_dev *dev, const struct mlx5dv_cq_init_attr *dv_attr,
 			return emu_ret_errno(EINVAL);
 		}
 		if (dv_attr->flags & MLX5DV_CQ_INIT_ATTR_FLAGS_CQE_PAD) {
-			/* Vendor flag CQE_128B_PAD (caps.cqe_pad) + 128 B. */
-			if (!dev->caps.cqe_pad || req->cqe_sz != 128) {
+			/* [rc-verbs] create_cq(): the vendor capability
+			 * CQE_128B_PAD and 128 B CQEs, else EINVAL.
+			 */
+			if (!verbs_vendor_cap_pad(&dev->caps) ||
+			    req->cqe_sz != 128) {
 				EMU_LOG(ERR, "%s: create_cq: %d B CQE padding"
 					" not supported", dev->name,
 					req->cqe_sz);
@@ -581,6 +598,12 @@ verbs_check_kernel(struct emu_dev *dev, const struct ibv_cq_init_attr_ex *attr,
 		}
 		*hw_fmt = fmt;
 	}
+	/*
+	 * [k-cq] create_cq_user(): MLX5_IB_CREATE_CQ_FLAGS_CQE_128B_PAD needs
+	 * 128 B CQEs and cqe_128_always (EOPNOTSUPP). rdma-core refuses both
+	 * cases first (the vendor flag is cqe_128_always), so this check
+	 * holds only for a caller that bypasses rdma-core's own.
+	 */
 	if (req->pad && (req->cqe_sz != 128 || !caps->cqe_128_always)) {
 		EMU_LOG(ERR, "%s: create_cq: CQE padding needs"
 			" cqe_128_always", dev->name);
@@ -909,7 +932,7 @@ emu_verbs_dv_query_device(struct ibv_context *ctx,
 	attrs->flags = MLX5DV_CONTEXT_FLAGS_CQE_V1;
 	if (dev->caps.cqe_compression_128)
 		attrs->flags |= MLX5DV_CONTEXT_FLAGS_CQE_128B_COMP;
-	if (dev->caps.cqe_pad)
+	if (verbs_vendor_cap_pad(&dev->caps))
 		attrs->flags |= MLX5DV_CONTEXT_FLAGS_CQE_128B_PAD;
 	attrs->comp_mask = 0;
 	if (asked & MLX5DV_CONTEXT_MASK_CQE_COMPRESION) {

@@ -278,10 +278,21 @@ emu_devx_cq_create(struct emu_dev *dev, const void *in, size_t inlen,
 	cqe_sz = CQC_GET(cqe_sz);
 	if (cqe_sz > 2)
 		return CQ_FAIL(CQE_SZ, "cqe_sz %u", cqe_sz);
-	if (cqe_sz != 0 && !c->cqe_128_always)
-		return CQ_FAIL(CQE_128, "128 B CQEs not supported");
-	if (cqe_sz == 2 && !c->cqe_pad)
-		return CQ_FAIL(CQE_PAD, "padded 128 B CQEs not supported");
+	/*
+	 * HCA_CAP.cqe_128_always gates the padded 128 B stride (cqe_sz 2)
+	 * only: the kernel's create_cq_user() (drivers/infiniband/hw/mlx5/
+	 * cq.c) refuses MLX5_IB_CREATE_CQ_FLAGS_CQE_128B_PAD without it,
+	 * mlx5e_build_common_cq_param() (mlx5e) sets CQE_STRIDE_128_PAD
+	 * only with it. Plain 128 B CQEs (cqe_sz 1) need no capability:
+	 * create_cq_user() accepts cqe_size 128 unchecked and DPDK's
+	 * mlx5_devx_cmd_create_cq() sets MLX5_CQE_SIZE_128B on 128-byte
+	 * cache-line builds without reading the capability. The firmware's
+	 * own answer is not public: the model refuses with BAD_PARAM, as
+	 * its other capability checks do.
+	 */
+	if (cqe_sz == 2 && !c->cqe_128_always)
+		return CQ_FAIL(CQE_PAD, "padded 128 B CQEs (cqe_sz 2) without"
+			" cqe_128_always");
 	fmt = CQC_GET(mini_cqe_res_format);
 	ext = CQC_GET(mini_cqe_res_format_ext);
 	if (ext > 1 || (ext == 1 && fmt != 0))
