@@ -191,7 +191,8 @@ emu_net_obj_destroy(struct emu_dev *dev, uint16_t type, void *priv)
 			tir->rq->refcnt--;
 		if (tir->rqt != NULL)
 			tir->rqt->refcnt--;
-		tir->td->refcnt--;
+		if (tir->td != NULL)
+			tir->td->refcnt--;
 		emu_net_unlock();
 		free(tir);
 		return 0;

@@ -13,7 +13,7 @@
  * of the TIR); the outer selector's fields SRC_IP, DST_IP, L4_SPORT,
  * L4_DPORT (IPsec SPI, the inner selector, LRO, symmetric hash and
  * tunnel offloads are not modelled and refused); the transport domain
- * exists. self_lb_block is honoured (frames the device sent itself).
+ * exists or is 0 (the function's own). self_lb_block is honoured (frames the device sent itself).
  *
  * Steering: the model's default flow sends every frame that passed the
  * vport filter to the device's first TIR (the oldest). The hash input is
@@ -206,8 +206,18 @@ emu_tir_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_NET_RESERVED);
 	}
-	td = emu_td_lookup(net, TIR_GET(transport_domain));
-	if (td == NULL) {
+	/*
+	 * Transport domain 0 is the function's own and always exists for a
+	 * TIR: DPDK 22.11's net/mlx5 (mlx5_devx.c mlx5_devx_tir_attr_set())
+	 * fills transport_domain from priv->sh->tdn, which stays 0 until
+	 * its first TX queue starts (mlx5_txq_devx_obj_new()), and creates
+	 * TIRs with it at probe on cards. Any other number must be an
+	 * allocated domain.
+	 */
+	td = NULL;
+	if (TIR_GET(transport_domain) != 0)
+		td = emu_td_lookup(net, TIR_GET(transport_domain));
+	if (td == NULL && TIR_GET(transport_domain) != 0) {
 		EMU_LOG(ERR, "%s: CREATE_TIR: transport domain 0x%x unknown",
 			dev->name, TIR_GET(transport_domain));
 		return emu_cmd_fail(dev, out, outlen, EMU_CMD_STAT_BAD_RES_ERR,
@@ -235,7 +245,8 @@ emu_tir_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 		rq->refcnt++;
 	if (rqt != NULL)
 		rqt->refcnt++;
-	td->refcnt++;
+	if (td != NULL)
+		td->refcnt++;
 	TAILQ_INSERT_TAIL(&net->tirs, tir, next);
 	net->nstats.tirs++;
 	emu_net_unlock();
