@@ -68,6 +68,17 @@ emu_ret_errno(int err)
 #define EMU_PAGE_SHIFT 12 /* Host and adapter page (4 KiB). */
 #define EMU_PAGE_SIZE (1u << EMU_PAGE_SHIFT)
 #define EMU_EQN_BASE 16 /* EQ of completion vector v: EMU_EQN_BASE + v. */
+/* QUERY_HCA_CAP limits of QPs, WQs and RSS (a ConnectX-5's; the verbs
+ * attributes derive from them as the kernel's mlx5_ib_query_device() does).
+ */
+#define EMU_LOG_MAX_QP 18
+#define EMU_LOG_MAX_QP_SZ 15
+#define EMU_MAX_WQE_SZ_SQ 1024
+#define EMU_MAX_WQE_SZ_RQ 1024
+#define EMU_LOG_MAX_MKEY 24
+#define EMU_LOG_MAX_RQ 16
+#define EMU_LOG_MAX_RQT 16
+#define EMU_LOG_MAX_RQT_SIZE 11
 #define EMU_MAX_VECTORS (256 - EMU_EQN_BASE) /* c_eqn is 8 bits. */
 #define EMU_CQN_MASK 0xffffffu /* CQ numbers and counters: 24 bits. */
 #define EMU_CQ_STAGE 64 /* Completions the engine stages per CQ. */

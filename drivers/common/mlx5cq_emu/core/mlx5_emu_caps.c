@@ -132,6 +132,14 @@ emu_fill_general_caps(const struct emu_dev *dev, void *hcattr)
 	MLX5_SET(cmd_hca_cap, hcattr, max_num_eqs,
 		 EMU_EQN_BASE + c->num_comp_vectors);
 	MLX5_SET(cmd_hca_cap, hcattr, log_max_pd, 17);
+	/* QPs, their WQEs and memory keys as a ConnectX-5 reports them (the
+	 * verbs attributes follow from these: mlx5_emu_dev.c).
+	 */
+	MLX5_SET(cmd_hca_cap, hcattr, log_max_qp, EMU_LOG_MAX_QP);
+	MLX5_SET(cmd_hca_cap, hcattr, log_max_qp_sz, EMU_LOG_MAX_QP_SZ);
+	MLX5_SET(cmd_hca_cap, hcattr, max_wqe_sz_sq, EMU_MAX_WQE_SZ_SQ);
+	MLX5_SET(cmd_hca_cap, hcattr, max_wqe_sz_rq, EMU_MAX_WQE_SZ_RQ);
+	MLX5_SET(cmd_hca_cap, hcattr, log_max_mkey, EMU_LOG_MAX_MKEY);
 	MLX5_SET(cmd_hca_cap, hcattr, log_max_mrw_sz, 64);
 	MLX5_SET(cmd_hca_cap, hcattr, cqe_version, 1);
 	MLX5_SET(cmd_hca_cap, hcattr, cq_oi, 1);
@@ -150,12 +158,12 @@ emu_fill_general_caps(const struct emu_dev *dev, void *hcattr)
 	/* Network objects (mlx5_emu_net.h). */
 	MLX5_SET(cmd_hca_cap, hcattr, eth_net_offloads, c->eth_net_offloads);
 	MLX5_SET(cmd_hca_cap, hcattr, log_max_transport_domain, 16);
-	MLX5_SET(cmd_hca_cap, hcattr, log_max_rq, 16);
+	MLX5_SET(cmd_hca_cap, hcattr, log_max_rq, EMU_LOG_MAX_RQ);
 	MLX5_SET(cmd_hca_cap, hcattr, log_max_sq, 16);
 	MLX5_SET(cmd_hca_cap, hcattr, log_max_tir, 16);
 	MLX5_SET(cmd_hca_cap, hcattr, log_max_tis, 16);
-	MLX5_SET(cmd_hca_cap, hcattr, log_max_rqt, 16);
-	MLX5_SET(cmd_hca_cap, hcattr, log_max_rqt_size, 11);
+	MLX5_SET(cmd_hca_cap, hcattr, log_max_rqt, EMU_LOG_MAX_RQT);
+	MLX5_SET(cmd_hca_cap, hcattr, log_max_rqt_size, EMU_LOG_MAX_RQT_SIZE);
 	MLX5_SET(cmd_hca_cap, hcattr, log_max_wq_sz, 16);
 	MLX5_SET(cmd_hca_cap, hcattr, cqe_compression, c->cqe_compression);
 	MLX5_SET(cmd_hca_cap, hcattr, cqe_compression_128,

@@ -374,6 +374,18 @@ emu_query_device(struct emu_dev *dev, struct ibv_device_attr *attr)
 	attr->hw_ver = 0;
 	attr->max_mr_size = UINT64_MAX;
 	attr->page_size_cap = ~(uint64_t)(EMU_PAGE_SIZE - 1);
+	/*
+	 * From the HCA capabilities the device reports (mlx5_emu_caps.c), as
+	 * the kernel's mlx5_ib_query_device() derives them: max_qp
+	 * 2^log_max_qp, max_qp_wr 2^log_max_qp_sz, max_sge the smaller of
+	 * max_wqe_sz_rq / 16 (data segments) and (min(max_wqe_sz_sq, 512) -
+	 * 16 (control) - 16 (remote address)) / 16, max_mr 2^log_max_mkey.
+	 */
+	attr->max_qp = 1 << EMU_LOG_MAX_QP;
+	attr->max_qp_wr = 1 << EMU_LOG_MAX_QP_SZ;
+	attr->max_sge = RTE_MIN(EMU_MAX_WQE_SZ_RQ / 16,
+				(RTE_MIN(EMU_MAX_WQE_SZ_SQ, 512) - 16 - 16) / 16);
+	attr->max_mr = 1 << EMU_LOG_MAX_MKEY;
 	attr->max_cq = 1 << dev->caps.log_max_cq;
 	attr->max_cqe = (1 << dev->caps.log_max_cq_sz) - 1;
 	attr->max_pd = 1 << 17;

@@ -148,7 +148,27 @@ emu_glue_query_device_ex(struct ibv_context *ctx,
 	if (ret != 0)
 		return emu_ret_errno(-ret);
 	attr->max_dm_size = 0;
+	/*
+	 * As mlx5_ib_query_device() fills them for an Ethernet port with raw
+	 * packet support: the RSS limits from log_max_rqt and
+	 * log_max_rqt_size, RQs from log_max_rq, IP checksum and C-VLAN
+	 * stripping from the Ethernet caps (csum_cap, vlan_cap) under
+	 * eth_net_offloads, CQ moderation limits (the cqc fields' widths:
+	 * cq_max_count 16 bits, cq_period 12), the clock in kHz.
+	 */
+	attr->rss_caps.max_rwq_indirection_tables = 1 << EMU_LOG_MAX_RQT;
+	attr->rss_caps.max_rwq_indirection_table_size =
+		1 << EMU_LOG_MAX_RQT_SIZE;
+	attr->rss_caps.supported_qpts = 1 << IBV_QPT_RAW_PACKET;
+	attr->max_wq_type_rq = 1 << EMU_LOG_MAX_RQ;
 	attr->raw_packet_caps = 0;
+	if (dev->caps.eth_net_offloads)
+		attr->raw_packet_caps = IBV_RAW_PACKET_CAP_IP_CSUM |
+					IBV_RAW_PACKET_CAP_CVLAN_STRIPPING;
+	attr->cq_mod_caps.max_cq_count = 0xffff;
+	attr->cq_mod_caps.max_cq_period = 0xfff;
+	attr->hca_core_clock = 1000000; /* device_frequency_khz */
+	attr->completion_timestamp_mask = 0x7fffffffffffffffull;
 	return 0;
 }
 

@@ -35,7 +35,6 @@
 
 #include "mlx5_emu_net.h"
 
-#define EMU_LOG_MAX_RQT_SIZE 11
 #define EMU_HASH_BIT(f) (1u << MLX5_RX_HASH_FIELD_SELECT_SELECTED_FIELDS_ ## f)
 #define EMU_HASH_SRC_IP EMU_HASH_BIT(SRC_IP)
 #define EMU_HASH_DST_IP EMU_HASH_BIT(DST_IP)
