@@ -996,7 +996,7 @@ mlx5cq_poll_top128_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 }
 
 /*
- * The AVX2 fast poll (mlx5cq_poll_fast[]; rte_mlx5cq_poll_slow() sends
+ * The AVX2 fast poll (mlx5cq_poll_fast[]; rte_mlx5cq_poll_burst_ool() sends
  * only basic-layout CQs without the lock here), on 64 and 128 B entries:
  * bursts that a session longer than the burst fills, its first turn
  * (mlx5cq_sess_open_s()) and the next ones (mlx5cq_sess_turn_s()), and
