@@ -36,6 +36,8 @@
  *            helpers (sessions, records, invalidation, error records)
  *            mlx5cq_zip.c       compressed sessions: open, mini-CQE
  *                               records, raw view of a mini-CQE
+ *            mlx5cq_zip_avx2.c  AVX2 session turns and mini-CQE records
+ *            mlx5cq_zip_avx2.h  AVX2 groups of records, whole sessions
  *            mlx5cq_poll_avx2.h records from CQEs and mini-CQEs, AVX2
  *            mlx5cq_decode.c    full decode (error CQEs), error counters
  *            (here: publication, invalidation, array walk, inline)
@@ -657,7 +659,7 @@ uint16_t mlx5cq_poll_enh_avx2(struct rte_mlx5cq *cq,
 			      struct rte_mlx5cq_cpl *cpl, uint16_t n,
 			      uint16_t done);
 /* Records of take mini-CQEs from m (mlx5cq_zip.c zip_records()), AVX2
- * (mlx5cq_poll_avx2.c, below its poll);
+ * (mlx5cq_zip_avx2.c);
  * fmt: PRM MLX5_CQE_RESP_FORMAT_*, UINT32_MAX for requester minis.
  */
 void mlx5cq_zip_records_avx2(const struct rte_mlx5cq_cpl *t, unsigned int fmt,
