@@ -20,17 +20,28 @@
  *            mlx5cq_mem.c       rte_malloc wrappers, page size of memory,
  *                               failure injection for tests
  *                               (mlx5cq_test_hooks.h)
- *   poll/    mlx5cq_poll.c      generic poll: lock, enhanced layout, raw
- *                               view, iterator support, dispatch of the
- *                               fast poll
- *            mlx5cq_zip.c       compressed sessions shared by every poll:
- *                               open, mini-CQE records, invalidation
- *            mlx5cq_poll_fast.h template of the out-of-line fast poll,
- *                               built as mlx5cq_poll_scalar.c,
- *                               mlx5cq_poll_sse.c, mlx5cq_poll_neon.c and
+ *   poll/    The poll in layers, calls going downward only:
+ *            dispatch
+ *            mlx5cq_poll_dispatch.c  rte_mlx5cq_poll_burst_ool(): each
+ *                               CQ to its implementation
+ *            implementations
+ *            mlx5cq_poll_fast.h template of the fast poll, built as
+ *                               mlx5cq_poll_scalar.c, mlx5cq_poll_sse.c,
+ *                               mlx5cq_poll_neon.c and (general loop)
  *                               mlx5cq_poll_avx2.c
+ *            mlx5cq_poll_avx2.c fast poll, AVX2, basic layout
  *            mlx5cq_poll_enh_avx2.c fast poll of the enhanced layout, AVX2
+ *            mlx5cq_poll_generic.c generic poll (lock, enhanced layout),
+ *                               raw view, iterator fetch and consume
+ *            helpers (sessions, records, invalidation, error records)
+ *            mlx5cq_zip.c       compressed sessions: open, mini-CQE
+ *                               records, raw view of a mini-CQE
+ *            mlx5cq_zip_avx2.c  AVX2 session turns and mini-CQE records
+ *            mlx5cq_zip_avx2.h  AVX2 groups of records, whole sessions
  *            mlx5cq_poll_avx2.h records from CQEs and mini-CQEs, AVX2
+ *            mlx5cq_decode.c    full decode (error CQEs), error counters
+ *            (here: publication, invalidation, array walk, inline)
+ *            API on top
  *            mlx5cq_vec.c       choice of the poll implementation (CPU, EAL)
  *            mlx5cq_lean.c      lean path of compressed sessions
  *                               (zip_peek/advance)
@@ -325,11 +336,14 @@ void mlx5cq_dev_cq_put(struct rte_mlx5cq_dev *dev);
 /* mlx5cq_create.c */
 void mlx5cq_pub_fill(struct mlx5cq_cq *cq);
 
-/* mlx5cq_poll.c (caller holds the CQ lock where there is one) */
-uint16_t mlx5cq_poll_core(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
-			  uint16_t n, uint16_t done, int publish);
+/* mlx5cq_poll_generic.c (caller holds the CQ lock where there is one) */
+uint16_t mlx5cq_poll_generic(struct rte_mlx5cq *cq,
+			     struct rte_mlx5cq_cpl *cpl, uint16_t n,
+			     uint16_t done, int publish);
 void mlx5cq_poll_publish(struct rte_mlx5cq *cq, uint32_t ci, uint16_t i,
 			 int stop, int dbr);
+
+/* mlx5cq_decode.c */
 void mlx5cq_decode_full(volatile const uint8_t *cqe, uint8_t op_own,
 			struct rte_mlx5cq_cpl *c);
 void mlx5cq_count_error(struct rte_mlx5cq *cq,
@@ -643,7 +657,8 @@ extern const mlx5cq_poll_fast_t mlx5cq_poll_fast[RTE_MLX5CQ_VEC_MAX];
 uint16_t mlx5cq_poll_enh_avx2(struct rte_mlx5cq *cq,
 			      struct rte_mlx5cq_cpl *cpl, uint16_t n,
 			      uint16_t done);
-/* Records of take mini-CQEs from m (mlx5cq_zip.c zip_records()), AVX2;
+/* Records of take mini-CQEs from m (mlx5cq_zip.c zip_records()), AVX2
+ * (mlx5cq_zip_avx2.c);
  * fmt: PRM MLX5_CQE_RESP_FORMAT_*, UINT32_MAX for requester minis.
  */
 void mlx5cq_zip_records_avx2(const struct rte_mlx5cq_cpl *t, unsigned int fmt,
@@ -653,6 +668,8 @@ void mlx5cq_zip_records_avx2(const struct rte_mlx5cq_cpl *t, unsigned int fmt,
 
 /* mlx5cq_vec.c */
 enum rte_mlx5cq_vec mlx5cq_vec_default(void);
+
+/* mlx5cq_poll_generic.c: the iterator's fetch and consume. */
 int mlx5cq_iter_fetch(struct rte_mlx5cq *cq, const volatile uint8_t **cqe);
 void mlx5cq_iter_consume(struct rte_mlx5cq *cq);
 

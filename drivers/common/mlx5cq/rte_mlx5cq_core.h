@@ -181,9 +181,9 @@ struct rte_mlx5cq {
  *   Records filled in total.
  */
 __rte_experimental
-uint16_t rte_mlx5cq_poll_slow(struct rte_mlx5cq *cq,
-			      struct rte_mlx5cq_cpl *cpl, uint16_t n,
-			      uint16_t done);
+uint16_t rte_mlx5cq_poll_burst_ool(struct rte_mlx5cq *cq,
+				   struct rte_mlx5cq_cpl *cpl, uint16_t n,
+				   uint16_t done);
 
 /** @internal Syndrome to status table (rdma-core mlx5_handle_error_cqe). */
 static __rte_always_inline uint8_t
@@ -348,7 +348,7 @@ rte_mlx5cq__update_ci(struct rte_mlx5cq *cq, uint32_t ci)
  * selected (rte_mlx5cq_vec_set(), chosen at creation from the CPU and
  * the EAL's maximum SIMD bitwidth) and for compressed sessions, error
  * CQEs, the enhanced layout and the lock of CQs that are not
- * SINGLE_THREADED, the poll goes out of line (rte_mlx5cq_poll_slow()).
+ * SINGLE_THREADED, the poll goes out of line (rte_mlx5cq_poll_burst_ool()).
  * Every implementation fills identical records.
  *
  * Thread safe unless the CQ was created RTE_MLX5CQ_F_SINGLE_THREADED.
@@ -384,7 +384,7 @@ rte_mlx5cq_poll_burst(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		 * is answered inline (one owner test).
 		 */
 		if (cq->slow != RTE_MLX5CQ_SLOW_VEC)
-			return rte_mlx5cq_poll_slow(cq, cpl, n, 0);
+			return rte_mlx5cq_poll_burst_ool(cq, cpl, n, 0);
 		if (n >= RTE_MLX5CQ_VEC_MIN_BURST) {
 			if (!rte_mlx5cq__sw_owned(ring[((size_t)(ci & mask) <<
 							shift) +
@@ -394,7 +394,7 @@ rte_mlx5cq_poll_burst(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 				cq->empty_polls++;
 				return 0;
 			}
-			return rte_mlx5cq_poll_slow(cq, cpl, n, 0);
+			return rte_mlx5cq_poll_burst_ool(cq, cpl, n, 0);
 		}
 	}
 	for (i = 0; i < n; i++) {
@@ -405,7 +405,7 @@ rte_mlx5cq_poll_burst(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		if (!rte_mlx5cq__plain(op_own, (ci >> log_n) & 1)) {
 			/* Compressed or error CQE: out of line. */
 			if (rte_mlx5cq__sw_owned(op_own, ci, log_n))
-				return rte_mlx5cq_poll_slow(cq, cpl, n, i);
+				return rte_mlx5cq_poll_burst_ool(cq, cpl, n, i);
 			break;
 		}
 		rte_io_rmb();

@@ -3,10 +3,14 @@
  */
 
 /*
- * Fast poll, AVX2, basic layout (and no compression): runs of plain CQEs
- * four at a time, whole sessions in groups of four records, sessions that
- * straddle bursts (records: mlx5cq_poll_avx2.h). Compiled for AVX2 here
- * only; chosen at run time (mlx5cq_vec.c).
+ * Fast poll, AVX2, basic layout (and no compression): the choice of a
+ * burst's path, runs of plain CQEs four at a time, error CQEs, and the
+ * general loop (mlx5cq_poll_fast.h). Below it: the records
+ * (mlx5cq_poll_avx2.h), whole sessions and the first turn of a long one
+ * (mlx5cq_zip_avx2.h, inline), the other turns of an open session
+ * (mlx5cq_zip_avx2.c), error records (mlx5cq_decode.c) and the generic
+ * session open (mlx5cq_zip.c). Compiled for AVX2 here only; chosen at run
+ * time (mlx5cq_vec.c).
  */
 
 #include "mlx5cq_private.h"
@@ -14,67 +18,7 @@
 #ifdef RTE_ARCH_X86
 #include <immintrin.h>
 
-#include "mlx5cq_poll_avx2.h"
-
-/*
- * Groups of four records (160 bytes, five 32-byte stores) from four
- * mini-CQEs of an array (32 bytes): store s (0..4) holds record bytes
- * 32s..32s+31 of the group, i.e. parts of records (32s) / 40 and
- * (32s + 31) / 40. Each store is its template (the title's record with
- * the mini-CQE bytes cleared) or-ed with one shuffle of a source vector
- * that has, in each 16-byte lane, the minis that lane's bytes come from:
- * minis 0,1 in both lanes (stores 0, 1), minis 0,1 | 2,3 (store 2, the
- * 32-byte load itself), minis 2,3 in both lanes (stores 3, 4). The masks
- * come from the per-record tables above, once per format at start-up.
- */
-#define ZG_STORES 5
-struct zg_masks {
-	int8_t shuf[ZG_STORES][32]; /* source byte, -1: zero */
-	int8_t keep[ZG_STORES][32]; /* -1: template byte kept */
-	int8_t wqe[ZG_STORES][32]; /* record r of the group: r at its WQE */
-	int8_t inc[ZG_STORES][32]; /* 4 at each implied WQE counter */
-	int8_t one[32]; /* 1 at a record's implied WQE counter */
-};
-static struct zg_masks zg_masks[ZM_FORMATS] __rte_aligned(32);
-/*
- * Masks of the mini-CQE format of a CQ by rte_mlx5cq.comp (format + 1):
- * NULL without compression; formats past L34H_STRIDX take the requester
- * masks, as zm_records() does.
- */
-static const struct zg_masks *zg_by_comp[RTE_MLX5CQ_COMP_FORMAT_MASK + 1];
-
-/* Plain C (no AVX2 here): runs at load time on any CPU. */
-RTE_INIT(mlx5cq_zg_init)
-{
-	unsigned int f, s, b;
-
-	for (f = 1; f <= RTE_MLX5CQ_COMP_FORMAT_MASK; f++)
-		zg_by_comp[f] = &zg_masks[RTE_MIN(f - 1, ZM_FORMATS - 1u)];
-	for (f = 0; f < ZM_FORMATS; f++) {
-		struct zg_masks *g = &zg_masks[f];
-
-		for (s = 0; s < ZG_STORES; s++) {
-			for (b = 0; b < 32; b++) {
-				unsigned int at = 32 * s + b;
-				unsigned int r = at / 40, rb = at % 40;
-				int mini = rb < 32 && zm_take[f][rb] != 0;
-				int8_t src = mini ? zm_shuf[f][rb] : Z;
-
-				g->shuf[s][b] = src >= 0 ?
-					(int8_t)(8 * (r & 1) + src) : Z;
-				g->keep[s][b] = mini ? 0 : -1;
-				/* HASH and CSUM: the WQE counter is the
-				 * title's + the mini's place; bytes 24..25
-				 * of a record, low byte first.
-				 */
-				g->wqe[s][b] = rb == 24 ? (int8_t)r : 0;
-				g->inc[s][b] = rb == 24 && f <= 1 ? 4 : 0;
-			}
-		}
-		for (b = 0; b < 32; b++)
-			g->one[b] = b == 24 && f <= 1 ? 1 : 0;
-	}
-}
+#include "mlx5cq_zip_avx2.h"
 
 /*
  * tune=haswell: GCC's generic tuning splits every unaligned 32-byte load
@@ -142,389 +86,6 @@ mlx5cq_fast_run_avx2(volatile const uint8_t *c, unsigned int shift,
 	return k;
 }
 
-
-void
-mlx5cq_zip_records_avx2(const struct rte_mlx5cq_cpl *t, unsigned int fmt,
-			volatile const uint8_t *m, struct rte_mlx5cq_cpl *c,
-			uint32_t take, uint16_t w0)
-{
-	zm_records(t, fmt, m, c, take, w0);
-}
-
-/*
- * The five group templates from the title's record (rec: record bytes
- * 0..31, tail: bytes 32..39) with w0 as its WQE counter: windows at bytes
- * 0, 32, 24, 16, 8 of the record repeated, built from its two lanes and
- * its tail in registers (a copy in memory would be read back across
- * stores: a forwarding stall per session); then each record's place added
- * to its WQE counter and the mini-CQE bytes cleared.
- */
-static __rte_always_inline void
-zg_templates_v(__m256i l, uint64_t tail, const struct zg_masks *g,
-	       __m256i tp[ZG_STORES])
-{
-	__m128i a = _mm256_castsi256_si128(l); /* record 0..15 */
-	__m128i b = _mm256_extracti128_si256(l, 1); /* 16..31 */
-	__m128i x = _mm_cvtsi64_si128((long long)tail); /* 32..39 */
-	__m128i p = _mm_unpacklo_epi64(x, a); /* 32..39, 0..7 */
-	__m128i q = _mm_alignr_epi8(b, a, 8); /* 8..23 */
-	__m128i u = _mm_alignr_epi8(x, b, 8); /* 24..39 */
-
-#define ZG_TP(s, v) \
-	(tp[s] = _mm256_and_si256(_mm256_add_epi16(v, \
-		_mm256_load_si256((const void *)g->wqe[s])), \
-		_mm256_load_si256((const void *)g->keep[s])))
-	ZG_TP(0, l);
-	ZG_TP(1, _mm256_set_m128i(q, p));
-	ZG_TP(2, _mm256_set_m128i(a, u));
-	ZG_TP(3, _mm256_set_m128i(p, b));
-	ZG_TP(4, _mm256_set_m128i(u, q));
-#undef ZG_TP
-}
-
-/* The same from the title's record t in memory. */
-static __rte_always_inline void
-zg_templates(const struct rte_mlx5cq_cpl *t, uint16_t w0,
-	     const struct zg_masks *g, __m256i tp[ZG_STORES])
-{
-	uint64_t tail;
-
-	memcpy(&tail, &t->opcode, sizeof(tail));
-	zg_templates_v(_mm256_insert_epi16(_mm256_loadu_si256(
-				(const void *)t), (short)w0, 12),
-		       tail, g, tp);
-}
-
-/* Four records from four mini-CQEs at m; the templates move on. */
-static __rte_always_inline void
-zg_group(const struct zg_masks *g, __m256i tp[ZG_STORES],
-	 volatile const uint8_t *m, struct rte_mlx5cq_cpl *c)
-{
-	const __m256i *sh = (const __m256i *)(const void *)g->shuf;
-	const __m256i *in = (const __m256i *)(const void *)g->inc;
-	const void *mp = (const void *)(uintptr_t)m;
-	__m256i lo2 = _mm256_broadcastsi128_si256(_mm_loadu_si128(mp));
-	__m256i all = _mm256_loadu_si256(mp);
-	__m256i hi2 = _mm256_broadcastsi128_si256(
-		_mm_loadu_si128((const __m128i *)mp + 1));
-	__m256i *o = (__m256i *)(void *)c;
-
-	_mm256_storeu_si256(o, _mm256_or_si256(tp[0],
-			    _mm256_shuffle_epi8(lo2, sh[0])));
-	_mm256_storeu_si256(o + 1, _mm256_or_si256(tp[1],
-			    _mm256_shuffle_epi8(lo2, sh[1])));
-	_mm256_storeu_si256(o + 2, _mm256_or_si256(tp[2],
-			    _mm256_shuffle_epi8(all, sh[2])));
-	_mm256_storeu_si256(o + 3, _mm256_or_si256(tp[3],
-			    _mm256_shuffle_epi8(hi2, sh[3])));
-	_mm256_storeu_si256(o + 4, _mm256_or_si256(tp[4],
-			    _mm256_shuffle_epi8(hi2, sh[4])));
-	tp[0] = _mm256_add_epi16(tp[0], in[0]);
-	tp[2] = _mm256_add_epi16(tp[2], in[2]);
-	tp[3] = _mm256_add_epi16(tp[3], in[3]);
-	tp[4] = _mm256_add_epi16(tp[4], in[4]);
-}
-
-/*
- * na whole arrays of a session from the one at m (entries of 1 << shift
- * bytes, a constant: 64 or 128; none past the ring's end) into records r,
- * eight per array, each array's entries invalidated once its records are
- * made (mlx5cq_zip_array_done()); first: m is the session's first array
- * (title + 1, the next one 7 entries on), else 8 entries apart. A pointer
- * walk: no ring index, no reload of the ring's geometry.
- */
-static __rte_always_inline void
-zg_arrays(const struct zg_masks *g, __m256i tp[ZG_STORES],
-	  volatile const uint8_t *m, struct rte_mlx5cq_cpl *r, uint32_t na,
-	  int first, unsigned int shift)
-{
-	if (first && na) {
-		zg_group(g, tp, m, r);
-		zg_group(g, tp, m + 32, r + 4);
-		mlx5cq_zip_inv_array((volatile uint8_t *)(uintptr_t)m +
-				     RTE_MLX5CQ_CQE_OP_OWN, 7, shift);
-		m += (size_t)7 << shift;
-		r += 8;
-		na--;
-	}
-	for (; na; na--, m += (size_t)8 << shift, r += 8) {
-		zg_group(g, tp, m, r);
-		zg_group(g, tp, m + 32, r + 4);
-		mlx5cq_zip_inv_array((volatile uint8_t *)(uintptr_t)m +
-				     RTE_MLX5CQ_CQE_OP_OWN, 8, shift);
-	}
-}
-
-/*
- * mlx5cq_zip_burst() of the AVX2 fast poll, any turn of an open session
- * (mlx5cq_zip_burst_avx2() takes the common one; basic layout: the fast
- * poll never runs the enhanced one): the part of each array that starts at a
- * multiple of four minis goes in groups of four records, the rest one
- * record at a time. The session's place is kept in locals and written
- * back once; the templates stay in registers from group to group (an
- * array of them went through the stack on every group).
- */
-static __rte_noinline uint16_t
-mlx5cq_zip_burst_any_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
-			  uint16_t n)
-{
-	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
-	const unsigned int fmt = mlx5cq_zip_format(cq, z);
-	const unsigned int f = fmt < ZM_FORMATS - 1 ? fmt : ZM_FORMATS - 1;
-	const struct zg_masks *g = &zg_masks[f];
-	volatile uint8_t *ring = cq->ring + cq->cqe_off;
-	const uint32_t mask = cq->mask;
-	const unsigned int shift = cq->stride_shift;
-	const uint32_t cnt = z->cnt, title = z->end - cnt;
-	uint32_t ai = z->ai, ca = z->ca, k = 0;
-	const uint32_t want = RTE_MIN(cnt - ai, (uint32_t)n);
-	uint16_t wn = z->wqe_next;
-	__m256i tp[ZG_STORES];
-	int tp_ok = 0;
-
-	/*
-	 * Whole arrays from an array boundary: a tight loop, the templates
-	 * in registers, two groups per array.
-	 */
-	if ((ai & 7) == 0 && want >= 8) {
-		const uint32_t na = want / 8, idx = ca & mask;
-
-		zg_templates(&z->trec, wn, g, tp);
-		if (likely(shift == 6 && idx + 8 * na <= mask + 1)) {
-			/* No wrap: a pointer walk. */
-			zg_arrays(g, tp, ring + ((size_t)idx << 6), cpl, na,
-				  ca == title + 1, 6);
-			ca = mlx5cq_zip_array_at(title, ca, na);
-			k = 8 * na;
-		} else {
-			do {
-				volatile const uint8_t *m = ring +
-					((size_t)(ca & mask) << shift);
-
-				zg_group(g, tp, m, cpl + k);
-				zg_group(g, tp, m + 32, cpl + k + 4);
-				k += 8;
-				mlx5cq_zip_array_done(ring, mask, shift, title,
-						      &ca);
-			} while (want - k >= 8);
-		}
-		ai += k;
-		wn = (uint16_t)(wn + k);
-		tp_ok = 1;
-	}
-	while (k < want) {
-		uint32_t pos = ai & 7u;
-		uint32_t take = RTE_MIN(8u - pos, want - k);
-		volatile const uint8_t *m = ring +
-			((size_t)(ca & mask) << shift) + 8u * pos;
-		struct rte_mlx5cq_cpl *c = cpl + k;
-		uint32_t j = 0;
-
-		if ((pos & 3) == 0 && take >= 4) {
-			/* The templates carry the WQE counter on from
-			 * group to group: built again only after single
-			 * records.
-			 */
-			if (!tp_ok) {
-				zg_templates(&z->trec, wn, g, tp);
-				tp_ok = 1;
-			}
-			for (; j + 4 <= take; j += 4, m += 32, c += 4)
-				zg_group(g, tp, m, c);
-		}
-		if (j < take) {
-			zm_records(&z->trec, fmt, m, c, take - j,
-				   (uint16_t)(wn + j));
-			tp_ok = 0;
-		}
-		k += take;
-		ai += take;
-		wn = (uint16_t)(wn + take);
-		if ((ai & 7) == 0)
-			mlx5cq_zip_array_done(ring, mask, shift, title, &ca);
-	}
-	if (ai == cnt) {
-		mlx5cq_zip_close_inv(cq, title, ca, z->end);
-		z->cnt = 0;
-		z->ai = 0;
-		cq->slow &= ~RTE_MLX5CQ_SLOW_SESSION;
-	} else {
-		z->ai = ai;
-		z->ca = ca;
-		z->wqe_next = wn;
-	}
-	MLX5CQ_CNT(cq)->minis += k;
-	return (uint16_t)k;
-}
-
-/*
- * A turn of an open basic-layout session that takes want (a multiple of
- * 8) mini-CQEs from an array's start, entries of 1 << shift bytes (a
- * constant: 64 or 128), no wrap (the caller tested it; first: the turn
- * starts at the session's first array): the
- * mini-CQE counter and the session's next state first (on a flushed
- * ring, read-modify-writes after the holes' store misses waited for
- * them), then the records and the arrays' invalidation; at the session's
- * end its title's slot is invalidated last and the session closed.
- * Returns 1 when it closed (the caller moves the consumer index to
- * z->end).
- */
-static __rte_always_inline int
-zg_turn(struct rte_mlx5cq *cq, struct mlx5cq_zip *z,
-	struct rte_mlx5cq_cpl *cpl, uint32_t want, int first,
-	unsigned int shift)
-{
-	const uint32_t cnt = z->cnt, ai = z->ai, ca = z->ca, na = want / 8;
-	const uint32_t mask = cq->mask, title = z->end - cnt;
-	volatile uint8_t *ring = cq->ring + cq->cqe_off;
-	const struct zg_masks *g =
-		&zg_masks[RTE_MIN(mlx5cq_zip_format(cq, z), ZM_FORMATS - 1u)];
-	const int close = ai + want == cnt;
-	__m256i tp[ZG_STORES];
-
-	zg_templates(&z->trec, z->wqe_next, g, tp);
-	MLX5CQ_CNT(cq)->minis += want;
-	if (!close) {
-		z->ai = ai + want;
-		z->ca = mlx5cq_zip_array_at(title, ca, na);
-		z->wqe_next = (uint16_t)(z->wqe_next + want);
-	}
-	zg_arrays(g, tp, ring + ((size_t)(ca & mask) << shift), cpl, na, first,
-		  shift);
-	if (close) {
-		ring[((size_t)(title & mask) << shift) + RTE_MLX5CQ_CQE_OP_OWN] =
-			MLX5CQ_CQE_INVALIDATE;
-		z->cnt = 0;
-		z->ai = 0;
-		cq->slow &= ~RTE_MLX5CQ_SLOW_SESSION;
-	}
-	return close;
-}
-
-/*
- * mlx5cq_zip_burst() of the AVX2 fast poll: the common turn of an open
- * session here (from an array's start, whole arrays only, 64 or 128 B
- * entries, no wrap: a session split by the burst), the rest in
- * mlx5cq_zip_burst_any_avx2(). Small on purpose: the general function's
- * frame (its loops keep more state) cost about 40 instructions a call
- * (callgrind, HASH sessions of 64 on a warm 1K ring: 17.5 -> 16.2 per
- * completion; adjacent runs 2.50 -> 2.36 cycles, flushed 16K 4.14 ->
- * 3.92).
- */
-static __rte_noinline uint16_t
-mlx5cq_zip_burst_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
-		      uint16_t n)
-{
-	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
-	const uint32_t cnt = z->cnt, ai = z->ai, ca = z->ca;
-	const uint32_t want = RTE_MIN(cnt - ai, (uint32_t)n);
-	const uint32_t na = want / 8, mask = cq->mask, idx = ca & mask;
-
-	if (unlikely((ai & 7) != 0 || na == 0 || (want & 7) != 0 ||
-		     cq->stride_shift - 6u > 1u || idx + 8 * na > mask + 1))
-		return mlx5cq_zip_burst_any_avx2(cq, cpl, n);
-	if (likely(cq->stride_shift == 6))
-		zg_turn(cq, z, cpl, want, ca == z->end - cnt + 1, 6);
-	else
-		zg_turn(cq, z, cpl, want, ca == z->end - cnt + 1, 7);
-	return (uint16_t)want;
-}
-
-/*
- * The record of a session's title CQE at c (opcode op) in registers (the
- * return value: record bytes 0..31; *tail: bytes 32..39); *g: the masks
- * of the CQ's format, replaced by the requester ones for a requester
- * title (requester mini-CQEs whatever the format).
- */
-static __rte_always_inline __m256i
-zg_title_rec(volatile const uint8_t *c, unsigned int op,
-	     const struct zg_masks **g, uint64_t *tail)
-{
-	const __m256i *v = (const __m256i *)(uintptr_t)c;
-
-	*tail = (uint64_t)op |
-		(uint64_t)c[RTE_MLX5CQ_CQE_RX_HASH_TYPE] << 32;
-	if (op == RTE_MLX5CQ_OP_REQ)
-		*g = &zg_masks[ZM_FORMATS - 1];
-	return mlx5cq_fast_rec(_mm256_loadu_si256(v),
-			       _mm256_loadu_si256(v + 1),
-			       _mm256_broadcastsi128_si256(_mm_loadu_si128(
-				(const __m128i *)(uintptr_t)(c + 48))));
-}
-
-/* zg_title_rec() and the group templates from the record. */
-static __rte_always_inline __m256i
-zg_title(volatile const uint8_t *c, unsigned int op,
-	 const struct zg_masks **g, __m256i tp[ZG_STORES], uint64_t *tail)
-{
-	__m256i rec = zg_title_rec(c, op, g, tail);
-
-	zg_templates_v(rec, *tail, *g, tp);
-	return rec;
-}
-
-/*
- * Records of the last take (1..3) mini-CQEs of a session at m from the
- * title's record (rec: bytes 0..31, tail: 32..39) with w0 as the first
- * one's WQE counter.
- */
-static __rte_always_inline void
-zw_tail(__m256i rec, uint64_t tail, unsigned int f,
-	volatile const uint8_t *m, struct rte_mlx5cq_cpl *c, uint32_t take,
-	uint16_t w0)
-{
-	struct zm_tv v;
-
-	zm_tv_make(rec, tail, f, w0, &v);
-	zm_tv_records(&v, m, c, take);
-}
-
-/*
- * A session of 2..8 mini-CQEs (its one array at c + 1 entry, 64 B or
- * larger entries; title at c, opcode op, owned, after the read barrier):
- * one record per mini, the first record of a group's masks (g->shuf[0],
- * g->keep[0]) over the title's record in registers, then the title and
- * entries 1 .. cnt - 1 invalidated. No group templates: building the
- * five cost about 20 instructions, and the groups' loop and its
- * increments about 30 more, a session (the ring of sessions of 8 and
- * plain CQEs in turn had run at the cycles of plain CQEs alone with about
- * as many instructions).
- */
-static __rte_always_inline void
-zw_short(const struct zg_masks *g, volatile const uint8_t *c,
-	 unsigned int shift, unsigned int op, struct rte_mlx5cq_cpl *r,
-	 uint32_t cnt)
-{
-	const size_t st = (size_t)1 << shift;
-	volatile uint8_t *p = (volatile uint8_t *)(uintptr_t)c +
-			      RTE_MLX5CQ_CQE_OP_OWN;
-	volatile const uint8_t *m = c + st;
-	__m256i tmpl, shuf, one;
-	uint64_t tail;
-	uint32_t j;
-
-	tmpl = zg_title_rec(c, op, &g, &tail); /* g: requester's or not */
-	tmpl = _mm256_and_si256(tmpl, _mm256_load_si256((const void *)
-							g->keep[0]));
-	shuf = _mm256_load_si256((const void *)g->shuf[0]);
-	one = _mm256_load_si256((const void *)g->one);
-#define ZW_ONE(j) do { \
-		zm_or_one(tmpl, tail, shuf, m + 8 * (j), &r[j]); \
-		tmpl = _mm256_add_epi16(tmpl, one); \
-	} while (0)
-	if (likely(cnt == 8)) {
-		ZW_ONE(0); ZW_ONE(1); ZW_ONE(2); ZW_ONE(3);
-		ZW_ONE(4); ZW_ONE(5); ZW_ONE(6); ZW_ONE(7);
-		mlx5cq_zip_inv_array(p, 8, shift);
-		return;
-	}
-	for (j = 0; j < cnt; j++)
-		ZW_ONE(j);
-#undef ZW_ONE
-	for (j = 0; j < cnt; j++, p += st)
-		*p = MLX5CQ_CQE_INVALIDATE;
-}
-
 /*
  * mlx5cq_fast_run_avx2() with the stride a constant on 64 B rings (the
  * four CQEs of a step at fixed offsets from one pointer: fewer address
@@ -538,83 +99,6 @@ mlx5cq_fast_run64_avx2(volatile const uint8_t *c, unsigned int shift,
 	if (likely(shift == 6))
 		return mlx5cq_fast_run_avx2(c, 6, r, room, par);
 	return mlx5cq_fast_run_avx2(c, shift, r, room, par);
-}
-
-/*
- * A basic-layout session at c (its title, op_own oo, owned) whose
- * completions all fit in lim entries (lim >= 1, none past the ring's end),
- * decoded in one go without opening it (no session state written): the
- * title's record is made in registers and becomes the group templates
- * directly, groups of four records, single records for the last
- * (cnt % 4), entries title .. title + cnt - 1 invalidated, as
- * mlx5cq_zip_burst() would do over the same burst; no wrap, so the arrays
- * (title + 1, title + 8, title + 16, ...) and the entries are at constant
- * strides from c. g: the masks of the CQ's format (zg_by_comp[]). Returns
- * cnt, or 0 when the session does not fit or needs mlx5cq_zip_open()'s
- * checks (and its log line): a count out of range, an error opcode in the
- * title.
- */
-static __rte_always_inline uint32_t
-mlx5cq_zip_whole_avx2(const struct zg_masks *g, volatile const uint8_t *c,
-		      unsigned int shift, uint8_t oo,
-		      struct rte_mlx5cq_cpl *r, uint32_t lim)
-{
-	const uint32_t cnt = rte_mlx5cq__be32(c, RTE_MLX5CQ_CQE_BYTE_CNT);
-	const unsigned int op = oo >> 4;
-	volatile const uint8_t *m;
-	volatile uint8_t *p;
-	__m256i tp[ZG_STORES], rec;
-	uint64_t tail;
-	uint32_t a, inv;
-
-	/*
-	 * 2 <= cnt <= lim; no error opcode (0xd, 0xe) and not INVALID (0xf:
-	 * not written yet, whatever its owner bit, so the burst ends there).
-	 */
-	if (cnt - 2u >= lim - 1u || op >= RTE_MLX5CQ_OP_REQ_ERR)
-		return 0;
-	if (cnt <= 8) {
-		zw_short(g, c, shift, op, r, cnt);
-		return cnt;
-	}
-	rec = zg_title(c, op, &g, tp, &tail);
-	/*
-	 * Whole arrays: at title + 1, then title + 8, title + 16, ...; each
-	 * array's entries are invalidated as soon as its records are made
-	 * (mlx5cq_zip_array_done()): 1 .. 7, then 8 .. 15, ...; inv is the
-	 * first entry not invalidated yet.
-	 */
-	m = c + ((size_t)1 << shift);
-	inv = 1;
-	for (a = 8; a <= cnt; a += 8) {
-		zg_group(g, tp, m, r);
-		zg_group(g, tp, m + 32, r + 4);
-		r += 8;
-		mlx5cq_zip_inv_array((volatile uint8_t *)(uintptr_t)m +
-				     RTE_MLX5CQ_CQE_OP_OWN, a - inv, shift);
-		inv = a;
-		m = c + ((size_t)a << shift);
-	}
-	a -= 8;
-	if (a < cnt) {
-		if (cnt - a >= 4) {
-			zg_group(g, tp, m, r);
-			m += 32;
-			r += 4;
-			a += 4;
-		}
-		if (a < cnt)
-			zw_tail(rec, tail, (unsigned int)(g - zg_masks), m, r,
-				cnt - a, (uint16_t)(_mm256_extract_epi16(rec,
-								12) + a));
-	}
-	/* The title, then the last array's entries if it was not whole. */
-	p = (volatile uint8_t *)(uintptr_t)c + RTE_MLX5CQ_CQE_OP_OWN;
-	*p = MLX5CQ_CQE_INVALIDATE;
-	for (p += (size_t)inv << shift; inv < cnt;
-	     inv++, p += (size_t)1 << shift)
-		*p = MLX5CQ_CQE_INVALIDATE;
-	return cnt;
 }
 
 /*
@@ -689,7 +173,7 @@ mlx5cq_fast_seg_avx2(struct rte_mlx5cq *cq, volatile const uint8_t *c,
 		     unsigned int shift, struct rte_mlx5cq_cpl *r,
 		     uint32_t left, unsigned int par)
 {
-	const struct zg_masks *g = zg_by_comp[cq->comp &
+	const struct zg_masks *g = mlx5cq_zg_by_comp[cq->comp &
 					      RTE_MLX5CQ_COMP_FORMAT_MASK];
 	uint32_t minis;
 
@@ -736,7 +220,7 @@ mlx5cq_poll_lean_s(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 				    ((size_t)idx << shift);
 	uint32_t k, minis;
 
-	k = mlx5cq_seg_loop_avx2(cq, zg_by_comp[cq->comp &
+	k = mlx5cq_seg_loop_avx2(cq, mlx5cq_zg_by_comp[cq->comp &
 					       RTE_MLX5CQ_COMP_FORMAT_MASK],
 				 c, shift, cpl, room, (ci >> log_n) & 1,
 				 &minis);
@@ -857,7 +341,7 @@ mlx5cq_sess_open_s(struct rte_mlx5cq *cq, volatile const uint8_t *c,
 	const uint32_t ci = cq->ci, mask = cq->mask, idx = ci & mask;
 	const unsigned int op = oo >> 4;
 	const struct zg_masks *g =
-		zg_by_comp[cq->comp & RTE_MLX5CQ_COMP_FORMAT_MASK];
+		mlx5cq_zg_by_comp[cq->comp & RTE_MLX5CQ_COMP_FORMAT_MASK];
 	__m256i tp[ZG_STORES], rec;
 	uint64_t tail;
 
@@ -996,7 +480,7 @@ mlx5cq_poll_top128_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 }
 
 /*
- * The AVX2 fast poll (mlx5cq_poll_fast[]; rte_mlx5cq_poll_slow() sends
+ * The AVX2 fast poll (mlx5cq_poll_fast[]; rte_mlx5cq_poll_burst_ool() sends
  * only basic-layout CQs without the lock here), on 64 and 128 B entries:
  * bursts that a session longer than the burst fills, its first turn
  * (mlx5cq_sess_open_s()) and the next ones (mlx5cq_sess_turn_s()), and

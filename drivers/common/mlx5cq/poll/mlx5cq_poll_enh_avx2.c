@@ -10,7 +10,7 @@
  * spans one ring entry per mini-CQE, and takes its other fields from the
  * last regular CQE before it (the title), which may be several compressed
  * CQEs back; nothing is invalidated (PRM-NOTES, "Compression, enhanced
- * layout"). The rules are those of the generic poll (mlx5cq_poll.c
+ * layout"). The rules are those of the generic poll (mlx5cq_poll_generic.c
  * peek(), consume()), applied to runs:
  *   - regular CQEs four at a time: validity bytes and op_own bytes of four
  *     entries gathered from their last 16 bytes and tested together, then
@@ -35,7 +35,7 @@
  * stride (the rest of an open compressed CQE, one segment, the
  * publication) and goes on in the general loop only when the segment
  * stops short of the burst at an entry the device has written.
- * Chosen by rte_mlx5cq_poll_slow() for an enhanced-layout CQ whose poll is
+ * Chosen by rte_mlx5cq_poll_burst_ool() for an enhanced-layout CQ whose poll is
  * AVX2 and that takes no lock.
  */
 
@@ -61,8 +61,8 @@ enh_nz4(uint32_t x)
 
 /*
  * The regular CQE c, whose record is r, becomes the title: what
- * mlx5cq_poll.c consume() keeps of it (the copy of the CQE serves the raw
- * view of the minis; the ring entry may be reused once consumed).
+ * mlx5cq_poll_generic.c consume() keeps of it (the copy of the CQE serves
+ * the raw view of the minis; the ring entry may be reused once consumed).
  */
 static __rte_always_inline void
 enh_title(struct mlx5cq_zip *z, volatile const uint8_t *c,
@@ -362,7 +362,7 @@ enh_any(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl, uint16_t n,
 			i = (uint16_t)(i + k);
 			continue;
 		}
-		/* One entry, as mlx5cq_poll.c peek() and consume(). */
+		/* One entry, as mlx5cq_poll_generic.c peek() and consume(). */
 		if (cqe[MLX5CQ_CQE_VIC] != (uint8_t)(ci >> log_n))
 			break;
 		rte_io_rmb();
