@@ -3,7 +3,7 @@
 # Copyright 2026 The mlx5cq authors
 """The benchmark runs and prints what the guide says it prints.
 
-dpdk-test-cq --no-pci --in-memory -l 0 -- perf --reps 1 --json FILE on the
+dpdk-bench-cq --no-pci --in-memory -l 0 -- perf --reps 1 --json FILE on the
 emulated HCA: it must exit 0 (a pass that drains a wrong count of
 completions fails it), and its JSON and table must hold every case, in order, with a figure for each
 column:
@@ -14,7 +14,7 @@ column:
 - the PMD RX table (text only), a ratio to the one-chunk case on every
   row of several chunks.
 Nothing here looks at how fast anything is.
-Usage: bench_smoke.py --test-cq DPDK_TEST_CQ
+Usage: bench_smoke.py --bench-cq DPDK_BENCH_CQ
 """
 
 import argparse
@@ -107,11 +107,11 @@ def check_text(out, errors):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('--test-cq', required=True)
+    ap.add_argument('--bench-cq', required=True)
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
         js = os.path.join(d, 'perf.json')
-        cmd = [a.test_cq, '--no-pci', '--in-memory', '-l', '0',
+        cmd = [a.bench_cq, '--no-pci', '--in-memory', '-l', '0',
                '--log-level=lib.eal:error', '--', 'perf', '--reps', '1',
                '--json', js]
         p = subprocess.run(cmd, stdout=subprocess.PIPE,

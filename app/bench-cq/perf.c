@@ -3,7 +3,7 @@
  */
 
 /*
- * dpdk-test-cq ... -- perf [--json FILE] [--reps N] [--image] [--case PREFIX]
+ * dpdk-bench-cq ... -- perf [--json FILE] [--reps N] [--image] [--case PREFIX]
  *
  * Cycles per completion of rte_mlx5cq_poll_burst() with each poll this CPU
  * and EAL allow, next to a true floor over the same ring in the same order:
@@ -58,7 +58,7 @@
 #include <mlx5cq_test_hooks.h>
 #include <rte_mlx5cq.h>
 
-#include "test_cq.h"
+#include "bench_cq.h"
 #include "test_cqe_image.h"
 #include "test_vec_arch.h"
 
@@ -756,7 +756,7 @@ perf_wanted(const char *only, const char *name)
 }
 
 int
-test_cq_perf(int argc, char **argv)
+bench_cq_perf(int argc, char **argv)
 {
 	static const uint16_t cqe_sizes[] = { 64, 128 };
 	static const uint32_t log_sizes[] = { 10, 12, 14 };
@@ -911,6 +911,6 @@ test_cq_perf(int argc, char **argv)
 		return 1;
 	/* Last: the PMD's RX burst on prepared rings (emulated HCA only). */
 	if (!force_image && perf_wanted(only, "PMD"))
-		return test_cq_perf_rx_table(reps, NULL);
+		return bench_cq_perf_rx_table(reps, NULL);
 	return 0;
 }
