@@ -9,8 +9,8 @@ completions fails it), and its JSON and table must hold every case, in order, wi
 column:
 - the first table: 64 and 128 B CQEs x 1K, 4K, 16K entries x warm and
   flushed x bursts 1 and 32;
-- the variants, 1K warm and 16K flushed each; the "+inv" floor exactly
-  for the sessions of the basic layout;
+- the variants, 1K warm and 16K flushed each; the reference loop "ref" on
+  every case, "ref+inv" exactly for the sessions of the basic layout;
 - the PMD RX table (text only), a ratio to the one-chunk case on every
   row of several chunks.
 Nothing here looks at how fast anything is.
@@ -67,15 +67,15 @@ def check_json(path, errors):
         var = name.split('/')[0]
         if c.get('scalar', -1) <= 0:
             errors.append('%s: scalar %r' % (name, c.get('scalar')))
-        if c.get('floor', -1) <= 0:
-            errors.append('%s: floor %r' % (name, c.get('floor')))
+        if c.get('ref', -1) <= 0:
+            errors.append('%s: ref %r' % (name, c.get('ref')))
         inv = var in BASIC_SESSIONS
-        if inv != ('floor_inv' in c):
-            errors.append('%s: floor_inv %s, expected %s' %
-                          (name, 'present' if 'floor_inv' in c else
+        if inv != ('ref_inv' in c):
+            errors.append('%s: ref_inv %s, expected %s' %
+                          (name, 'present' if 'ref_inv' in c else
                            'absent', 'present' if inv else 'absent'))
-        elif inv and c['floor_inv'] <= 0:
-            errors.append('%s: floor_inv %r' % (name, c['floor_inv']))
+        elif inv and c['ref_inv'] <= 0:
+            errors.append('%s: ref_inv %r' % (name, c['ref_inv']))
 
 
 def check_text(out, errors):
@@ -87,8 +87,9 @@ def check_text(out, errors):
         return
     impls = heads[0][1:-2]
     if not impls or impls[0] != 'scalar' or \
-            heads[0][-2:] != ['floor', 'best/f'] or \
-            heads[1][1:] != impls + ['floor', 'best/f', '+inv', 'best/i']:
+            heads[0][-2:] != ['ref', 'best/ref'] or \
+            heads[1][1:] != impls + ['ref', 'best/ref', 'ref+inv',
+                                     'best/ri']:
         errors.append('table headers: %r' % heads)
     rows = {}
     for ln in lines:
