@@ -11,8 +11,8 @@
 #    crypto_openssl and crypto_aesni_mb. Debian's DPDK 22.11 software PMDs
 #    have no AES-XTS: they run AES-CBC with a 256-bit key, the nearest
 #    block cipher they have (the row says so);
-#  - dpdk-test-cq --no-pci ... -- perf-crypto: the PMD's dequeue cost in cycles per
-#    operation on prepared completions (median of its rounds).
+#  - dpdk-bench-cq --no-pci ... -- perf-crypto: the PMD's dequeue cost in
+#    cycles per operation on prepared completions (median of its rounds).
 # The figures depend on the machine and on its load: run it on an
 # otherwise idle machine.
 #
@@ -82,7 +82,7 @@ while [ "$i" -le "$reps" ]; do
 		done
 	done
 	LD_LIBRARY_PATH="$drivers${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-	"$build/app/test-cq/dpdk-test-cq" --no-pci --in-memory -l 0 \
+	"$build/app/bench-cq/dpdk-bench-cq" --no-pci --in-memory -l 0 \
 		--log-level=lib.eal:error -- perf-crypto --reps 21 2>/dev/null |
 		sed -n 's/.*median \([0-9.]*\).*/\1/p' >>"$tmp/deq"
 	i=$((i + 1))

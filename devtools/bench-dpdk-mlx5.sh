@@ -11,9 +11,10 @@
 #     own meson, -Dplatform=generic and Debian's CFLAGS, into a cache
 #     folder (only that library's objects; common/mlx5, buses, EAL... are
 #     Debian's installed shared libraries at run time);
-#  2. builds app/bench-dpdk-mlx5 with the compile flags DPDK used for
-#     mlx5_rxtx_vec.c, linked with that library and this project's
-#     libraries (the emulated HCA writes the CQEs);
+#  2. builds app/bench-dpdk-mlx5 in BUILD (sets its meson options
+#     bench_dpdk_mlx5=true and dpdk_mlx5_build=CACHE): compiled with the
+#     flags DPDK used for mlx5_rxtx_vec.c, linked with that library and
+#     this project's libraries (the emulated HCA writes the CQEs);
 #  3. runs the harness RUNS times and prints the medians: in each run,
 #     each case times net_mlx5cq (rte_eth_rx_burst on a port of the
 #     emulated HCA) and DPDK's two functions in one process on one
@@ -21,8 +22,8 @@
 #
 #   bench-dpdk-mlx5.sh [-b BUILD] [-c CACHE] [-s DPDK_SRC]
 #                               [-n RUNS] [-r REPS] [-l LCORE]
-#     BUILD     the project's build folder (default ./build; configured and
-#               built when missing)
+#     BUILD     the project's build folder (default ./build; configured
+#               when missing)
 #     CACHE     DPDK build folder (default ./.cache/dpdk-mlx5, git-ignored)
 #     DPDK_SRC  DPDK source (default: the dpdk_src option of BUILD, else
 #               ./.cache/dpdk/src)
@@ -46,7 +47,7 @@ while getopts b:c:s:n:r:l: opt; do
 	n) runs=$OPTARG ;;
 	r) reps=$OPTARG ;;
 	l) lcore=$OPTARG ;;
-	*) sed -n '2,32p' "$0"; exit 2 ;;
+	*) sed -n '2,33p' "$0"; exit 2 ;;
 	esac
 done
 
@@ -69,7 +70,6 @@ if [ ! -f "$build/build.ninja" ]; then
 	note "configuring the project in $build"
 	meson setup "$build" "$top" -Ddpdk_src="$src" >/dev/null
 fi
-nice ninja -C "$build" >/dev/null
 
 # --- DPDK's net/mlx5 ---------------------------------------------------
 installed=$(pkg-config --modversion libdpdk)
@@ -84,10 +84,11 @@ if ! ${py:-python3} -c 'import elftools' 2>/dev/null; then
 	note "installing python3-pyelftools (DPDK's pmdinfogen needs it)"
 	apt-get install -y python3-pyelftools >/dev/null
 fi
+mkdir -p "$(dirname "$cache")"
+cache="$(cd "$(dirname "$cache")" && pwd -P)/$(basename "$cache")"
 lib="$cache/drivers/librte_net_mlx5.a"
 if [ ! -f "$cache/build.ninja" ]; then
 	note "configuring DPDK $version (net/mlx5 only) in $cache"
-	mkdir -p "$(dirname "$cache")"
 	# Debian's build: meson defaults (buildtype plain) with the
 	# distribution's CFLAGS, -Dplatform=generic (debian/rules).
 	CFLAGS="$(dpkg-buildflags --get CFLAGS)" meson setup "$cache" "$src" \
@@ -125,70 +126,24 @@ if [ -f "$deb" ]; then
 fi
 
 # --- the harness -------------------------------------------------------
-hdir="$top/app/bench-dpdk-mlx5"
-bin="$cache/bench/dpdk-bench-mlx5"
-mkdir -p "$cache/bench"
-# DPDK's own compile command of mlx5_rxtx_vec.c: same include folders,
-# -march, defines, so struct mlx5_rxq_data is the library's.
-cflags=$(python3 - "$cache" <<'EOF'
-import json, os, shlex, sys
-b = sys.argv[1]
-cmd = next(c for c in json.load(open(os.path.join(b, "compile_commands.json")))
-           if c["file"].endswith("net/mlx5/mlx5_rxtx_vec.c"))
-args = shlex.split(cmd["command"])[1:]
-out, skip = [], False
-for a in args:
-    if skip:
-        skip = False
-        continue
-    if a in ("-o", "-c", "-MQ", "-MF"):
-        skip = True
-        continue
-    if a == "-MD" or a.endswith(".c") or a.startswith("-DRTE_LOG_DEFAULT"):
-        continue
-    if a.startswith("-I") and not os.path.isabs(a[2:]):
-        a = "-I" + os.path.normpath(os.path.join(cmd["directory"], a[2:]))
-    out.append(a)
-print(" ".join(shlex.quote(a) for a in out))
-EOF
-)
-drv=$(cd "$build/drivers" && pwd -P)
-rebuild=0
-for f in "$0" "$hdir"/*.c "$hdir"/*.h "$top/app/test-cq/test_net_util.c" \
-		"$top/app/test-cq/test_net_util.h" "$lib" \
-		"$drv/librte_common_mlx5cq.so" \
-		"$drv/librte_common_mlx5cq_emu.so" "$drv/librte_net_mlx5cq.so"; do
-	[ -f "$bin" ] && [ -z "$(find "$f" -newer "$bin")" ] || rebuild=1
-done
-if [ $rebuild = 1 ]; then
-	note "building $bin"
-	objs=
-	# The port helpers of dpdk-test-cq (probe, remove) too.
-	for f in "$hdir"/*.c "$top/app/test-cq/test_net_util.c"; do
-		o="$cache/bench/$(basename "$f" .c).o"
-		# shellcheck disable=SC2086 # cflags is a list of options
-		eval cc $cflags -I"$hdir" -I"$top/app/test-cq" \
-			-I"$top/drivers/common/mlx5cq" \
-			-I"$top/drivers/common/mlx5cq_emu" -c "$f" -o "$o"
-		objs="$objs $o"
-	done
-	# mlx5_rx.c defines weak stand-ins of the vector functions: name
-	# mlx5_rxtx_vec.c's object first, or the archive's mlx5_rx.c object
-	# satisfies mlx5_rx_burst_vec with a stub that receives nothing.
-	vec="$cache/drivers/libtmp_rte_net_mlx5.a.p/net_mlx5_mlx5_rxtx_vec.c.o"
-	libs=$(pkg-config --libs libdpdk libibverbs libmlx5)
-	# shellcheck disable=SC2086 # lists of files and options
-	cc -o "$bin" $objs "$vec" "$lib" \
-		-L"$drv" -Wl,-rpath,"$drv" -lrte_common_mlx5cq \
-		-lrte_common_mlx5cq_emu \
-		-Wl,--no-as-needed -lrte_net_mlx5cq -Wl,--as-needed \
-		-lrte_common_mlx5 -lrte_bus_pci -lrte_bus_auxiliary \
-		$libs -lpthread
-	if ! nm "$bin" | grep -q ' T mlx5_rx_burst_vec$'; then
-		note "mlx5_rx_burst_vec is not the vector function"
-		rm -f "$bin"
-		exit 1
-	fi
+# app/bench-dpdk-mlx5/meson.build: DPDK's compile options of
+# mlx5_rxtx_vec.c (so struct mlx5_rxq_data is the library's), that object
+# and the library, the project's libraries and dpdk-test-cq's port helpers.
+opts=$(meson introspect --buildoptions "$build" | python3 -c '
+import json, sys
+o = {x["name"]: x["value"] for x in json.load(sys.stdin)}
+print(o["bench_dpdk_mlx5"], o["dpdk_mlx5_build"])')
+if [ "$opts" != "True $cache" ]; then
+	note "enabling app/bench-dpdk-mlx5 in $build" \
+		"(-Dbench_dpdk_mlx5=true -Ddpdk_mlx5_build=$cache)"
+	meson configure "$build" -Dbench_dpdk_mlx5=true \
+		-Ddpdk_mlx5_build="$cache" >/dev/null
+fi
+out=$(nice ninja -C "$build" 2>&1) || { echo "$out" | tail -30; exit 1; }
+bin="$build/app/bench-dpdk-mlx5/dpdk-bench-mlx5"
+if ! nm "$bin" | grep -q ' T mlx5_rx_burst_vec$'; then
+	note "mlx5_rx_burst_vec is not the vector function"
+	exit 1
 fi
 
 # --- runs -------------------------------------------------------------

@@ -10,5 +10,5 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 sh devtools/setup.sh
 sh devtools/build.sh
-exec build/app/test-cq/dpdk-test-cq --no-pci --in-memory -l 0 \
+exec build/app/bench-cq/dpdk-bench-cq --no-pci --in-memory -l 0 \
 	--log-level=lib.eal:error -- demo

@@ -9,7 +9,7 @@
 #    with new queue and descriptor counts, packet counts conserved exactly
 #    per cycle (devtools/soak_testpmd.py);
 # 2. COMPLETIONS (default 1e8) written by the emulated HCA's producer
-#    thread into one CQ and polled (dpdk-test-cq --no-pci ... soak).
+#    thread into one CQ and polled (dpdk-bench-cq --no-pci ... soak).
 # Builds ./build first (devtools/build.sh). Exit status non-zero on any
 # failure.
 set -eu
@@ -20,6 +20,6 @@ count=${2:-100000000}
 sh devtools/build.sh
 rc=0
 python3 devtools/soak_testpmd.py --build build --minutes "$minutes" || rc=1
-./build/app/test-cq/dpdk-test-cq --no-pci --in-memory -l 0,1 \
+./build/app/bench-cq/dpdk-bench-cq --no-pci --in-memory -l 0,1 \
 	--log-level=lib.eal:error -- soak --count "$count" || rc=1
 exit $rc

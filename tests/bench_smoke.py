@@ -3,18 +3,18 @@
 # Copyright 2026 The mlx5cq authors
 """The benchmark runs and prints what the guide says it prints.
 
-dpdk-test-cq --no-pci --in-memory -l 0 -- perf --reps 1 --json FILE on the
+dpdk-bench-cq --no-pci --in-memory -l 0 -- perf --reps 1 --json FILE on the
 emulated HCA: it must exit 0 (a pass that drains a wrong count of
 completions fails it), and its JSON and table must hold every case, in order, with a figure for each
 column:
 - the first table: 64 and 128 B CQEs x 1K, 4K, 16K entries x warm and
   flushed x bursts 1 and 32;
-- the variants, 1K warm and 16K flushed each; the "+inv" floor exactly
-  for the sessions of the basic layout;
+- the variants, 1K warm and 16K flushed each; the reference loop "ref" on
+  every case, "ref+inv" exactly for the sessions of the basic layout;
 - the PMD RX table (text only), a ratio to the one-chunk case on every
   row of several chunks.
 Nothing here looks at how fast anything is.
-Usage: bench_smoke.py --test-cq DPDK_TEST_CQ
+Usage: bench_smoke.py --bench-cq DPDK_BENCH_CQ
 """
 
 import argparse
@@ -67,15 +67,15 @@ def check_json(path, errors):
         var = name.split('/')[0]
         if c.get('scalar', -1) <= 0:
             errors.append('%s: scalar %r' % (name, c.get('scalar')))
-        if c.get('floor', -1) <= 0:
-            errors.append('%s: floor %r' % (name, c.get('floor')))
+        if c.get('ref', -1) <= 0:
+            errors.append('%s: ref %r' % (name, c.get('ref')))
         inv = var in BASIC_SESSIONS
-        if inv != ('floor_inv' in c):
-            errors.append('%s: floor_inv %s, expected %s' %
-                          (name, 'present' if 'floor_inv' in c else
+        if inv != ('ref_inv' in c):
+            errors.append('%s: ref_inv %s, expected %s' %
+                          (name, 'present' if 'ref_inv' in c else
                            'absent', 'present' if inv else 'absent'))
-        elif inv and c['floor_inv'] <= 0:
-            errors.append('%s: floor_inv %r' % (name, c['floor_inv']))
+        elif inv and c['ref_inv'] <= 0:
+            errors.append('%s: ref_inv %r' % (name, c['ref_inv']))
 
 
 def check_text(out, errors):
@@ -87,8 +87,9 @@ def check_text(out, errors):
         return
     impls = heads[0][1:-2]
     if not impls or impls[0] != 'scalar' or \
-            heads[0][-2:] != ['floor', 'best/f'] or \
-            heads[1][1:] != impls + ['floor', 'best/f', '+inv', 'best/i']:
+            heads[0][-2:] != ['ref', 'best/ref'] or \
+            heads[1][1:] != impls + ['ref', 'best/ref', 'ref+inv',
+                                     'best/ri']:
         errors.append('table headers: %r' % heads)
     rows = {}
     for ln in lines:
@@ -107,11 +108,11 @@ def check_text(out, errors):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('--test-cq', required=True)
+    ap.add_argument('--bench-cq', required=True)
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
         js = os.path.join(d, 'perf.json')
-        cmd = [a.test_cq, '--no-pci', '--in-memory', '-l', '0',
+        cmd = [a.bench_cq, '--no-pci', '--in-memory', '-l', '0',
                '--log-level=lib.eal:error', '--', 'perf', '--reps', '1',
                '--json', js]
         p = subprocess.run(cmd, stdout=subprocess.PIPE,

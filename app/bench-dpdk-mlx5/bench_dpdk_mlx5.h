@@ -8,9 +8,11 @@
 /*
  * bench-dpdk-mlx5: DPDK 22.11's own net/mlx5 RX burst functions
  * (mlx5_rx_burst, mlx5_rx_burst_vec) timed on RX rings prepared like
- * dpdk-test-cq's perf-rx prepares a net_mlx5cq port's rings. Built only by
- * devtools/bench-dpdk-mlx5.sh, against a net/mlx5 static library built
- * from the DPDK source package; never part of the project's meson build.
+ * dpdk-bench-cq's perf-rx prepares a net_mlx5cq port's rings. Built by
+ * meson with -Dbench_dpdk_mlx5=true, against a net/mlx5 static library
+ * built from the DPDK source package (-Ddpdk_mlx5_build;
+ * devtools/bench-dpdk-mlx5.sh builds that library, sets both options and
+ * runs the program).
  *
  * Only bench_rxq.c includes DPDK's net/mlx5 internals; the other files see
  * the queue through the small interface below.

@@ -5,7 +5,7 @@
 /*
  * dpdk-bench-mlx5 <EAL args> -- [--reps N] [--case NAME]
  *
- * For each case of dpdk-test-cq's perf-rx (1K/4K ring, plain CQEs or
+ * For each case of dpdk-bench-cq's perf-rx (1K/4K ring, plain CQEs or
  * HASH-compressed sessions, a mempool of 16384 mbufs in 1 or 16 chunks,
  * the 16 chunks one memory region of the port by default, 16 with
  * mr_ext_memseg_en=0 in the 16mr cases):

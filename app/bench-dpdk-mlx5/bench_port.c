@@ -6,15 +6,16 @@
  * The project's side of a case in the same process: a net_mlx5cq port on
  * an emulated wire of its own, its RX queue on the case's mempool (the
  * very pool DPDK's queues of the case take their buffers from), filled as
- * dpdk-test-cq's perf-rx fills it: the emulator's engine is paused, and
+ * dpdk-bench-cq's perf-rx fills it: the emulator's engine is paused, and
  * one ring's worth of frames is injected on the wire in one engine pass
  * (the model copies each frame into its posted buffer and writes its
  * completion, in HASH sessions when the port asks for cqe_comp=hash).
  * The port's RX function is then timed through rte_eth_rx_burst(), as an
  * application calls it (DPDK's functions are called directly, without
  * the ethdev layer's few instructions: the comparison leans their way).
- * The port is probed and removed by dpdk-test-cq's helpers
- * (app/test-cq/test_net_util.c, compiled into this program).
+ * The PMD is loaded (dlopen, this build's drivers folder), the port
+ * probed and removed by the unit suites' helpers
+ * (app/test-cq/test_net_util.c, linked into this program).
  */
 
 #include <stdio.h>
@@ -61,6 +62,8 @@ bench_port_open(struct bench_port *p, unsigned int id, uint32_t desc,
 	p->frames = calloc(desc, sizeof(*p->frames));
 	p->lens = calloc(desc, sizeof(*p->lens));
 	if (p->frames == NULL || p->lens == NULL)
+		goto fail;
+	if (net_load() != 0)
 		goto fail;
 	ret = port_probe(p->name, args);
 	if (ret < 0) {

@@ -5,15 +5,8 @@
 /*
  * dpdk-test-cq: EAL options, then "--", then a subcommand:
  *   unit [SUITE...]    run the unit suites (all without names)
- *   perf [--json FILE] poll benchmark with its memory-floor baselines
- *   demo               CQs on the emulated HCA on both paths, polled
- *   perf-engine        emulated HCA progress engine, cycles per packet
- *   perf-rx [--reps N] net_mlx5cq RX burst on prepared rings
- *   perf-crypto [--reps N] [--burst N] crypto_mlx5cq dequeue on prepared
- *                      completions
- *   soak [OPTIONS]     1e8-completion threaded-producer stress (soak.c)
  *   log-levels NAME... level of each named log type (test_log.c)
- *   bench-xts          emulated HCA AES-XTS path, MB/s (bench_xts.c)
+ * The benchmarks and the demo are dpdk-bench-cq (app/bench-cq).
  */
 
 #include <stdio.h>
@@ -124,11 +117,7 @@ print_usage(const char *prog)
 {
 	struct test_cq_suite *s;
 
-	printf("usage: %s EAL-OPTIONS -- unit [SUITE...] | perf [--json FILE]"
-	       " | demo | perf-engine [--reps N] [--len N] [--burst N]"
-	       " | perf-rx [--reps N] | soak [--count N]"
-	       " | perf-crypto [--reps N] [--burst N]"
-	       " | bench-xts [--reps N]"
+	printf("usage: %s EAL-OPTIONS -- unit [SUITE...] | log-levels NAME..."
 	       "\nsuites:", prog);
 	for (s = test_cq_suites(); s != NULL; s = s->next)
 		printf(" %s", s->name);
@@ -152,22 +141,8 @@ main(int argc, char **argv)
 		ret = 2;
 	} else if (strcmp(argv[1], "unit") == 0) {
 		ret = run_unit(argc - 2, argv + 2);
-	} else if (strcmp(argv[1], "perf") == 0) {
-		ret = test_cq_perf(argc - 2, argv + 2);
-	} else if (strcmp(argv[1], "demo") == 0) {
-		ret = test_cq_demo(argc - 2, argv + 2);
-	} else if (strcmp(argv[1], "perf-engine") == 0) {
-		ret = test_cq_perf_engine(argc - 2, argv + 2);
-	} else if (strcmp(argv[1], "perf-rx") == 0) {
-		ret = test_cq_perf_rx(argc - 2, argv + 2);
-	} else if (strcmp(argv[1], "perf-crypto") == 0) {
-		ret = test_cq_perf_crypto(argc - 2, argv + 2);
-	} else if (strcmp(argv[1], "soak") == 0) {
-		ret = test_cq_soak(argc - 2, argv + 2);
 	} else if (strcmp(argv[1], "log-levels") == 0) {
 		ret = test_cq_log_levels(argc - 2, argv + 2);
-	} else if (strcmp(argv[1], "bench-xts") == 0) {
-		ret = test_cq_bench_xts(argc - 2, argv + 2);
 	} else {
 		print_usage(argv[0]);
 		ret = 2;

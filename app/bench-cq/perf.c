@@ -3,12 +3,17 @@
  */
 
 /*
- * dpdk-test-cq ... -- perf [--json FILE] [--reps N] [--image] [--case PREFIX]
+ * dpdk-bench-cq ... -- perf [--json FILE] [--reps N] [--image] [--case PREFIX]
  *
  * Cycles per completion of rte_mlx5cq_poll_burst() with each poll this CPU
- * and EAL allow, next to a true floor over the same ring in the same order:
- * the owner byte and the fields a PMD turns into an mbuf, summed, never
- * byte-swapped or stored (perf_floor_cqe(), perf_base_pass()).
+ * and EAL allow, next to a reference loop over the same ring in the same
+ * order: a scalar loop of volatile loads, without prefetch, that reads the
+ * bytes a PMD needs (the owner byte and the fields a PMD turns into an
+ * mbuf), sums them and never byte-swaps or stores them (perf_ref_cqe(),
+ * perf_ref_pass()). It is not a lower bound: the polls prefetch and load
+ * with SIMD, and beat it on flushed rings. best/ref compares the fastest
+ * poll with this plainest consumer of the same bytes on the same ring
+ * state.
  *
  * Cases: CQE size 64/128 x ring of 1K, 4K or 16K entries x ring state
  * after the refill (warm: left in the caches by the refill; flushed: every
@@ -18,24 +23,26 @@
  * layout, HASH in the enhanced layout, HASH in both layouts on 128 B
  * CQEs, padded 128 B CQEs and a mix with 1 % error CQEs, burst 32, 1K warm
  * and 16K flushed; runs of 64 completions share what the mini-CQEs do not
- * carry, so the model writes them as sessions. The floor of a compressed
- * ring reads each title's fields and each mini-CQE (perf_base_pass()),
- * not the holes. Sessions of the basic layout get a second floor too,
- * "+inv": the same reads, then the store of op_own INVALIDATE into every
- * entry the session spans (title, arrays, holes), which every consumer of
- * that layout must do before the entries go back to the device (an entry
- * left as it was could pass the next pass's owner test) and which the
- * poll does; the enhanced layout needs none.
+ * carry, so the model writes them as sessions. The reference loop of a
+ * compressed ring reads each title's fields and each mini-CQE
+ * (perf_ref_pass()), not the holes. Sessions of the basic layout get a
+ * second reference loop, "ref+inv": the same reads, then the store of
+ * op_own INVALIDATE into every entry the session spans (title, arrays,
+ * holes), which every consumer of that layout must do before the entries
+ * go back to the device (an entry left as it was could pass the next
+ * pass's owner test) and which the poll does; the enhanced layout needs
+ * none.
  *
  * A timed pass drains one full ring (every entry a responder CQE of the
  * current pass). The ring is refilled before every pass outside the timed
  * region: by the emulated HCA (mlx5_emu_cq_post) on a CQ the library
  * created through DevX, or, with --image or when no such CQ can be made,
  * by copying a prepared ring image (hand-written CQEs) into a hand-built
- * CQ. Poll and baseline passes alternate so both see the same conditions.
- * Passes are timed in slices of 1024 completions (an interrupted slice is
- * one outlier, not a spoiled pass); figures are medians over every slice
- * of at least --reps passes (more on small rings: 256 slices at least).
+ * CQ. Poll and reference passes alternate so both see the same
+ * conditions. Passes are timed in slices of 1024 completions (an
+ * interrupted slice is one outlier, not a spoiled pass); figures are
+ * medians over every slice of at least --reps passes (more on small rings:
+ * 256 slices at least).
  * Nothing here asserts on timing.
  */
 
@@ -58,7 +65,7 @@
 #include <mlx5cq_test_hooks.h>
 #include <rte_mlx5cq.h>
 
-#include "test_cq.h"
+#include "bench_cq.h"
 #include "test_cqe_image.h"
 #include "test_vec_arch.h"
 
@@ -109,11 +116,11 @@ struct perf_case_result {
 	uint16_t burst;
 	/* Median cycles per completion of each implementation, < 0: n/a. */
 	double poll_cpc[RTE_MLX5CQ_VEC_MAX];
-	double base_cpc; /* Median of the true floor. */
-	/* The floor with the invalidation of basic-layout sessions (+inv);
-	 * < 0: the ring has none.
+	double ref_cpc; /* Median of the reference loop. */
+	/* The reference loop with the invalidation of basic-layout sessions
+	 * (ref+inv); < 0: the ring has none.
 	 */
-	double inv_cpc;
+	double ref_inv_cpc;
 };
 
 /* Records land here: global so the stores cannot be optimised away. */
@@ -439,19 +446,19 @@ perf_poll_pass(struct perf_ring *r, uint16_t burst, double *v)
 	return ns;
 }
 
-/* Raw loads of CQE fields: the floor never byte-swaps. */
+/* Raw loads of CQE fields: the reference loop never byte-swaps. */
 #define PERF_LD32(p, off) (*(const volatile uint32_t *)((p) + (off)))
 #define PERF_LD16(p, off) (*(const volatile uint16_t *)((p) + (off)))
 
 /*
- * The true floor of one completion: what any consumer must read, and no
- * more: the owner byte, then the fields a PMD turns into an mbuf (byte
- * count, RSS hash, header types, VLAN, WQE counter) of a regular CQE, or
- * the 8 bytes of a mini-CQE (the title's fields once per session). The
- * values are summed, never byte-swapped or stored.
+ * The reference loop's reads of one completion, the bytes a PMD needs:
+ * the owner byte (read by the caller), then the fields a PMD turns into an
+ * mbuf (byte count, RSS hash, header types, VLAN, WQE counter) of a
+ * regular CQE, or the 8 bytes of a mini-CQE (the title's fields once per
+ * session). The values are summed, never byte-swapped or stored.
  */
 static __rte_always_inline uint64_t
-perf_floor_cqe(const volatile uint8_t *q)
+perf_ref_cqe(const volatile uint8_t *q)
 {
 	return (uint64_t)PERF_LD32(q, RTE_MLX5CQ_CQE_BYTE_CNT) +
 	       PERF_LD32(q, RTE_MLX5CQ_CQE_RX_HASH_RES) +
@@ -493,18 +500,18 @@ perf_inv_span(uint8_t *ring, uint32_t mask, unsigned int shift, uint32_t ci,
 }
 
 /*
- * One pass of the true floor, sliced as perf_poll_pass(): same entries,
- * same order. Regular CQEs: owner bit checked against the pass parity,
- * then perf_floor_cqe(). Basic-layout sessions: the title's count and
- * fields, then one 8-byte load per mini-CQE from its array (holes are not
- * touched), and with inv the store of INVALIDATE into the op_own byte of
- * each entry of the session; enhanced-layout compressed CQEs: one load per
- * mini-CQE. The
+ * One pass of the reference loop, sliced as perf_poll_pass(): same
+ * entries, same order, one entry at a time, no prefetch. Regular CQEs:
+ * owner bit checked against the pass parity, then perf_ref_cqe().
+ * Basic-layout sessions: the title's count and fields, then one 8-byte
+ * load per mini-CQE from its array (holes are not touched), and with inv
+ * the store of INVALIDATE into the op_own byte of each entry of the
+ * session; enhanced-layout compressed CQEs: one load per mini-CQE. The
  * consumer index and doorbell record are moved at the end (untimed) so the
  * refill can go on.
  */
 static unsigned int
-perf_base_pass(struct perf_ring *r, double *v, int inv)
+perf_ref_pass(struct perf_ring *r, double *v, int inv)
 {
 	struct rte_mlx5cq *cq = r->cq;
 	const uint32_t mask = r->entries - 1, total = r->entries;
@@ -530,7 +537,7 @@ perf_base_pass(struct perf_ring *r, double *v, int inv)
 				if (unlikely(!enh && (op_own & 1) !=
 					     ((ci >> log_n) & 1)))
 					goto stop;
-				sum += perf_floor_cqe(q);
+				sum += perf_ref_cqe(q);
 				ci++;
 				i++;
 				continue;
@@ -569,7 +576,8 @@ perf_base_pass(struct perf_ring *r, double *v, int inv)
 stop:
 	perf_sink += sum;
 	if (i < total) {
-		printf("perf: floor stopped at %u of %u\n", i, total);
+		printf("perf: reference loop stopped at %u of %u\n", i,
+		       total);
 		return 0;
 	}
 	cq->ci = ci;
@@ -586,18 +594,18 @@ perf_vec_usable(struct perf_ring *r, unsigned int v)
 }
 
 /*
- * A refill and a timed pass of a floor (inv: +inv), its samples appended
- * to v[*n..] except in the warm-up round (k 0). 0, or -1.
+ * A refill and a timed pass of the reference loop (inv: ref+inv), its
+ * samples appended to v[*n..] except in the warm-up round (k 0). 0, or -1.
  */
 static int
-perf_floor_round(struct perf_ring *r, int flush, int inv, double *v,
+perf_ref_round(struct perf_ring *r, int flush, int inv, double *v,
 		 unsigned int *n, unsigned int k)
 {
 	unsigned int got;
 
 	if (perf_refill(r, flush) != 0)
 		return -1;
-	got = perf_base_pass(r, v + *n, inv);
+	got = perf_ref_pass(r, v + *n, inv);
 	if (got == 0)
 		return -1;
 	if (k > 0)
@@ -607,26 +615,27 @@ perf_floor_round(struct perf_ring *r, int flush, int inv, double *v,
 
 /*
  * Timed passes of every poll implementation with the given burst, then a
- * timed pass of the floor over the same ring (refilled before each), so
- * all see the same conditions. One warm-up round first (page faults,
- * branch predictors). At least reps rounds, more on small rings so every
- * case has at least PERF_MIN_SLICES slices. Medians over every slice go to
- * poll[] (negative: implementation not usable here) and base.
+ * timed pass of the reference loop over the same ring (refilled before
+ * each), so all see the same conditions. One warm-up round first (page
+ * faults, branch predictors). At least reps rounds, more on small rings so
+ * every case has at least PERF_MIN_SLICES slices. Medians over every slice
+ * go to poll[] (negative: implementation not usable here), ref and ref_inv
+ * (negative: no ref+inv on this ring).
  */
 static int
 perf_measure(struct perf_ring *r, int flush, uint16_t burst,
-	     unsigned int reps, double *poll, double *base, double *binv)
+	     unsigned int reps, double *poll, double *ref, double *ref_inv)
 {
 	const uint32_t per_pass = (r->entries + PERF_SLICE - 1) / PERF_SLICE;
 	unsigned int passes = RTE_MAX(reps, PERF_MIN_SLICES / per_pass);
 	size_t cap = (size_t)per_pass * (passes + 1);
 	double *vp[RTE_MLX5CQ_VEC_MAX] = { NULL };
-	double *vb = malloc(sizeof(*vb) * cap);
+	double *vr = malloc(sizeof(*vr) * cap);
 	double *vi = malloc(sizeof(*vi) * cap);
-	/* The +inv floor: sessions of the basic layout only. */
+	/* ref+inv: sessions of the basic layout only. */
 	const int inv = r->var != NULL && r->var->comp_format != 0 &&
 			r->var->comp_layout == 0;
-	unsigned int np[RTE_MLX5CQ_VEC_MAX] = { 0 }, nb = 0, ni = 0, k, v;
+	unsigned int np[RTE_MLX5CQ_VEC_MAX] = { 0 }, nr = 0, ni = 0, k, v;
 	unsigned int got;
 	int usable[RTE_MLX5CQ_VEC_MAX] = { 0 };
 	int ret = -1;
@@ -639,7 +648,7 @@ perf_measure(struct perf_ring *r, int flush, uint16_t burst,
 		if (vp[v] == NULL)
 			goto out;
 	}
-	if (vb == NULL || vi == NULL)
+	if (vr == NULL || vi == NULL)
 		goto out;
 	for (k = 0; k <= passes; k++) {
 		for (v = 0; v < RTE_MLX5CQ_VEC_MAX; v++) {
@@ -654,20 +663,20 @@ perf_measure(struct perf_ring *r, int flush, uint16_t burst,
 			if (k > 0)
 				np[v] += got;
 		}
-		if (perf_floor_round(r, flush, 0, vb, &nb, k) != 0 ||
-		    (inv && perf_floor_round(r, flush, 1, vi, &ni, k) != 0))
+		if (perf_ref_round(r, flush, 0, vr, &nr, k) != 0 ||
+		    (inv && perf_ref_round(r, flush, 1, vi, &ni, k) != 0))
 			goto out;
 	}
 	for (v = 0; v < RTE_MLX5CQ_VEC_MAX; v++)
 		poll[v] = usable[v] ? median(vp[v], np[v]) : -1;
-	*base = median(vb, nb);
-	*binv = inv ? median(vi, ni) : -1;
+	*ref = median(vr, nr);
+	*ref_inv = inv ? median(vi, ni) : -1;
 	rte_mlx5cq_vec_set(r->cq, rte_mlx5cq_vec_best());
 	ret = 0;
 out:
 	for (v = 0; v < RTE_MLX5CQ_VEC_MAX; v++)
 		free(vp[v]);
-	free(vb);
+	free(vr);
 	free(vi);
 	return ret;
 }
@@ -696,9 +705,9 @@ perf_write_json(const char *path, const struct perf_case_result *res,
 			fprintf(f, "\"%s\": %.3f, ",
 				rte_mlx5cq_vec_name(test_vec_arch[v]),
 				res[i].poll_cpc[test_vec_arch[v]]);
-		fprintf(f, "\"floor\": %.3f", res[i].base_cpc);
-		if (res[i].inv_cpc >= 0)
-			fprintf(f, ", \"floor_inv\": %.3f", res[i].inv_cpc);
+		fprintf(f, "\"ref\": %.3f", res[i].ref_cpc);
+		if (res[i].ref_inv_cpc >= 0)
+			fprintf(f, ", \"ref_inv\": %.3f", res[i].ref_inv_cpc);
 		fprintf(f, "}%s\n", i + 1 < n ? "," : "");
 	}
 	fprintf(f, "  ]\n}\n");
@@ -725,9 +734,10 @@ perf_print(const struct perf_case_result *c)
 		if (best < 0 || x < best)
 			best = x;
 	}
-	printf(" %7.2f %6.2f", c->base_cpc, best / c->base_cpc);
-	if (c->inv_cpc >= 0)
-		printf(" %7.2f %6.2f", c->inv_cpc, best / c->inv_cpc);
+	printf(" %7.2f %8.2f", c->ref_cpc, best / c->ref_cpc);
+	if (c->ref_inv_cpc >= 0)
+		printf(" %7.2f %8.2f", c->ref_inv_cpc,
+		       best / c->ref_inv_cpc);
 	printf("\n");
 	fflush(stdout);
 }
@@ -740,9 +750,9 @@ perf_header(const char *first, int inv)
 	printf("%-26s", first);
 	for (v = 0; v < RTE_DIM(test_vec_arch); v++)
 		printf(" %7s", rte_mlx5cq_vec_name(test_vec_arch[v]));
-	printf(" %7s %6s", "floor", "best/f");
+	printf(" %7s %8s", "ref", "best/ref");
 	if (inv)
-		printf(" %7s %6s", "+inv", "best/i");
+		printf(" %7s %8s", "ref+inv", "best/ri");
 	printf("\n");
 }
 
@@ -756,7 +766,7 @@ perf_wanted(const char *only, const char *name)
 }
 
 int
-test_cq_perf(int argc, char **argv)
+bench_cq_perf(int argc, char **argv)
 {
 	static const uint16_t cqe_sizes[] = { 64, 128 };
 	static const uint32_t log_sizes[] = { 10, 12, 14 };
@@ -846,8 +856,8 @@ test_cq_perf(int argc, char **argv)
 					nres++;
 					if (perf_measure(&r, f, bursts[b], reps,
 							 c->poll_cpc,
-							 &c->base_cpc,
-							 &c->inv_cpc) != 0) {
+							 &c->ref_cpc,
+							 &c->ref_inv_cpc) != 0) {
 						perf_ring_free(&r);
 						return 1;
 					}
@@ -889,8 +899,8 @@ test_cq_perf(int argc, char **argv)
 					return 1;
 				}
 				if (perf_measure(&r, l, 32, reps, c->poll_cpc,
-						 &c->base_cpc,
-						 &c->inv_cpc) != 0) {
+						 &c->ref_cpc,
+						 &c->ref_inv_cpc) != 0) {
 					perf_ring_free(&r);
 					return 1;
 				}
@@ -911,6 +921,6 @@ test_cq_perf(int argc, char **argv)
 		return 1;
 	/* Last: the PMD's RX burst on prepared rings (emulated HCA only). */
 	if (!force_image && perf_wanted(only, "PMD"))
-		return test_cq_perf_rx_table(reps, NULL);
+		return bench_cq_perf_rx_table(reps, NULL);
 	return 0;
 }

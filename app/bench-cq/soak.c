@@ -3,7 +3,7 @@
  */
 
 /*
- * dpdk-test-cq -- soak [--count N] [--format F] [--layout L]
+ * dpdk-bench-cq -- soak [--count N] [--format F] [--layout L]
  *                      [--cqe-size S] [--log-n K] [--locked]
  *
  * Long threaded-producer stress, not part of the unit suites (see
@@ -33,7 +33,7 @@
 #include <mlx5_emu.h>
 #include <rte_mlx5cq.h>
 
-#include "test_cq.h"
+#include "bench_cq.h"
 #include "test_seq_cpl.h"
 
 #define SOAK_STALL_S 30
@@ -198,7 +198,7 @@ soak_poll(struct soak_state *st, const struct soak_opts *o, uint64_t *errors)
 }
 
 int
-test_cq_soak(int argc, char **argv)
+bench_cq_soak(int argc, char **argv)
 {
 	struct mlx5_emu_producer_attr pa;
 	struct mlx5_emu_producer_stats ps;

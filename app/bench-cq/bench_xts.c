@@ -3,7 +3,7 @@
  */
 
 /*
- * dpdk-test-cq -- bench-xts [--reps N]: throughput of the emulated HCA's
+ * dpdk-bench-cq -- bench-xts [--reps N]: throughput of the emulated HCA's
  * AES-XTS path as a crypto PMD drives it: per message one UMR WQE (KLM +
  * crypto BSF) and one RDMA-write WQE (CQE always) on a loopback QP,
  * built as DPDK 22.11's crypto/mlx5 builds them: the fields every message
@@ -29,7 +29,7 @@
 #include <rte_common.h>
 
 #include "test.h"
-#include "test_cq.h"
+#include "bench_cq.h"
 #include "test_dpdk_cq.h"
 #include "test_xts_fix.h"
 #include "test_xts_vectors.h"
@@ -231,7 +231,7 @@ bench_run(struct xfix *f, const struct bench_case *c, uint32_t dek)
 }
 
 int
-test_cq_bench_xts(int argc, char **argv)
+bench_cq_bench_xts(int argc, char **argv)
 {
 	double runs[BENCH_MAX_REPS];
 	struct mlx5dv_devx_obj *d;

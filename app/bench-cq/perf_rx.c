@@ -3,7 +3,7 @@
  */
 
 /*
- * dpdk-test-cq ... -- perf-rx [--reps N] [--case PREFIX] [--fill inject|port]
+ * dpdk-bench-cq ... -- perf-rx [--reps N] [--case PREFIX] [--fill inject|port]
  *   (also the last table of perf; --case: only the cases whose name
  *   starts with PREFIX, or the one named NAME with NAME$; --fill: how
  *   each pass fills the ring, prx_fill)
@@ -42,7 +42,7 @@
 
 #include <mlx5_emu.h>
 
-#include "test_cq.h"
+#include "bench_cq.h"
 #include "test_net_util.h"
 
 #define PRX_BURST 32
@@ -284,7 +284,7 @@ prx_case_match(const char *name, const char *only)
  * all). 0, or 1 on a failure.
  */
 int
-test_cq_perf_rx_table(unsigned int reps, const char *only)
+bench_cq_perf_rx_table(unsigned int reps, const char *only)
 {
 	static const struct prx_case cases[] = {
 		{ "1K/plain/1chunk", 1024, NULL, 1 },
@@ -334,7 +334,7 @@ test_cq_perf_rx_table(unsigned int reps, const char *only)
 }
 
 int
-test_cq_perf_rx(int argc, char **argv)
+bench_cq_perf_rx(int argc, char **argv)
 {
 	unsigned int reps = 15;
 	const char *only = NULL;
@@ -363,5 +363,5 @@ test_cq_perf_rx(int argc, char **argv)
 		printf("perf-rx: --reps 1..1000\n");
 		return 2;
 	}
-	return test_cq_perf_rx_table(reps, only);
+	return bench_cq_perf_rx_table(reps, only);
 }

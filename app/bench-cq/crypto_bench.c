@@ -25,7 +25,7 @@
 
 #include <mlx5_emu.h>
 
-#include "test_cq.h"
+#include "bench_cq.h"
 #include "test_crypto_util.h"
 #include "test_xts_vectors.h"
 
@@ -79,7 +79,7 @@ pc_round(uint8_t id, struct rte_crypto_op **ops, unsigned int burst,
 }
 
 int
-test_cq_perf_crypto(int argc, char **argv)
+bench_cq_perf_crypto(int argc, char **argv)
 {
 	static struct rte_crypto_op *ops[PC_OPS];
 	struct rte_cryptodev_sym_session *sess = NULL;

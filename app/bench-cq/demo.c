@@ -3,7 +3,7 @@
  */
 
 /*
- * dpdk-test-cq ... -- demo [--count N]
+ * dpdk-bench-cq ... -- demo [--count N]
  *
  * Opens an emulated HCA, creates CQs through DevX and verbs with 64 B and
  * 128 B CQEs, has the model write N completions into each (2M by default;
@@ -28,7 +28,7 @@
 #include <rte_mlx5cq.h>
 
 #include "test_cpl_expect.h"
-#include "test_cq.h"
+#include "bench_cq.h"
 #include "test_cq_cnt.h"
 
 #define DEMO_COUNT_DEFAULT (2u * 1024 * 1024)
@@ -178,7 +178,7 @@ out:
 }
 
 int
-test_cq_demo(int argc, char **argv)
+bench_cq_demo(int argc, char **argv)
 {
 	static const enum rte_mlx5cq_path paths[] = {
 		RTE_MLX5CQ_PATH_DEVX, RTE_MLX5CQ_PATH_VERBS,

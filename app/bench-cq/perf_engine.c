@@ -50,7 +50,7 @@
 #include <mlx5_common_devx.h>
 
 #include "mlx5_emu.h"
-#include "test_cq.h"
+#include "bench_cq.h"
 #include "test_rss_key.h"
 
 /* rte_common_mlx5's struct mlx5_devx_obj (see test_emu.c). */
@@ -497,7 +497,7 @@ pe_table(struct pe_port *a, struct pe_port *b, uint8_t *tx,
 }
 
 int
-test_cq_perf_engine(int argc, char **argv)
+bench_cq_perf_engine(int argc, char **argv)
 {
 	size_t data_sz = (size_t)PE_BUF << PE_LOG_Q;
 	unsigned int other = rte_get_next_lcore(-1, 1, 0);
