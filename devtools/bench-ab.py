@@ -9,7 +9,7 @@ and column the medians of A and of B and the median of the per-round
 ratios B/A: the machine's drift between rounds cancels in the ratio.
 
 Each command is a program and its arguments after the EAL part, e.g.
-  --a 'build-old/app/test-cq/dpdk-test-cq -- perf --reps 3'
+  --a 'build-old/app/bench-cq/dpdk-bench-cq -- perf --reps 3'
   --b 'build/app/bench-cq/dpdk-bench-cq -- perf --reps 3'
 The EAL options (--no-pci --in-memory -l LCORE) are added in front of
 the "--". The parser takes every table the benchmark prints: a header

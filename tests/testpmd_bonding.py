@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright 2026 The mlx5cq authors
+"""DPDK's net_bonding over net_mlx5cq slaves in dpdk-testpmd.
+
+Three net_mlx5cq ports on one emulated wire: ports 0 and 2 are the
+slaves of a bonded port (3), port 1 is its peer; testpmd forwards
+between ports 1 and 3 (io, tx_first). For active-backup (mode 1) and
+balance-xor (mode 2): traffic moves both ways through the bond, what
+port 1 sent was received through the bond and the other way round.
+Failover (mode 1): with the active slave's link set down ('set
+link-down port 0', the PMD's dev_set_link_down), the bond makes the
+other slave active and forwarding goes on through it.
+Exit status 77 (meson: skipped) when dpdk-testpmd is not found.
+Usage: testpmd_bonding.py --build BUILD [--testpmd PROG]
+"""
+
+import argparse
+import os
+import re
+import shutil
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import testpmd_net_mlx5cq as tp  # noqa: E402
+
+FRAMES = 4096
+
+
+def bonded(mode):
+    return tp.Testpmd(tp.vdev(0, 'bd') + tp.vdev(1, 'bd') +
+                      tp.vdev(2, 'bd') +
+                      ['--vdev', 'net_bonding0,mode=%d,slave=net_mlx5cq0,'
+                       'slave=net_mlx5cq2' % mode], [])
+
+
+def fwd(out, p):
+    m = re.search(r'Forward statistics for port %d\s*-+\s*\n\s*'
+                  r'RX-packets:\s*(\d+).*?\n\s*TX-packets:\s*(\d+)'
+                  % p, out, re.S)
+    tp.check(m is not None, 'no forward statistics for port %d' % p)
+    return int(m.group(1)), int(m.group(2))
+
+
+def both_ways(t, what):
+    """Forward a while between port 1 and the bond (3); both directions
+    carry at least FRAMES."""
+    t.cmd('start tx_first')
+    t.wait_stats(lambda s: s[1]['RX-packets'] >= FRAMES and
+                 s[1]['TX-packets'] >= FRAMES, '%s: port 1 both ways' %
+                 what)
+    out = t.cmd('stop')
+    rx1, tx1 = fwd(out, 1)
+    rx3, tx3 = fwd(out, 3)
+    tp.check(min(rx1, tx1, rx3, tx3) >= FRAMES,
+             '%s: port 1 RX %d TX %d, bond RX %d TX %d' %
+             (what, rx1, tx1, rx3, tx3))
+    # io forward: what one side received, it sent on (plus its first
+    # burst); what the bond sent, port 1 received, less those in flight.
+    tp.check(abs(tx3 - rx1) <= 2 * 32 and abs(tx1 - rx3) <= 2 * 32,
+             '%s: bond TX %d vs port 1 RX %d, port 1 TX %d vs bond RX %d'
+             % (what, tx3, rx1, tx1, rx3))
+
+
+def active(t):
+    out = t.cmd('show bonding config 3')
+    m = re.search(r'Active Slaves(?: \(\d+\))?: \[([\d ]*)\]', out)
+    tp.check(m is not None, 'no active slaves in: %s' % out)
+    return [int(x) for x in m.group(1).split()]
+
+
+def case_mode(mode):
+    t = bonded(mode)
+    t.cmd('set portlist 1,3')
+    both_ways(t, 'mode %d' % mode)
+    if mode == 1:
+        tp.check(active(t)[:1] == [0], 'primary not slave 0: %s' %
+                 active(t))
+        out = t.cmd('set link-down port 0')
+        tp.check('rror' not in out and 'ail' not in out,
+                 'link down: %s' % out)
+        deadline = time.time() + tp.WAIT
+        while active(t) != [2]:
+            tp.check(time.time() < deadline, 'failover: active slaves %s'
+                     % active(t))
+            time.sleep(0.1)
+        t.cmd('clear port stats all')
+        both_ways(t, 'mode 1 after failover')
+        st = tp.port_stats(t.cmd('show port stats all'))
+        tp.check(st[0]['TX-packets'] == 0, 'slave 0 down but sent %d' %
+                 st[0]['TX-packets'])
+        tp.check(st[2]['TX-packets'] > 0, 'slave 2 sent nothing')
+    t.quit()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--build', required=True)
+    ap.add_argument('--testpmd', default='dpdk-testpmd')
+    a = ap.parse_args()
+    tp.BUILD = a.build
+    tp.TESTPMD = shutil.which(a.testpmd)
+    if tp.TESTPMD is None:
+        print('%s not found: skipped' % a.testpmd)
+        return 77
+    passed = failed = 0
+    for mode in (1, 2):
+        t0 = time.time()
+        try:
+            case_mode(mode)
+            passed += 1
+            print('PASS mode %d (%.1f s)' % (mode, time.time() - t0),
+                  flush=True)
+        except tp.Failure as e:
+            failed += 1
+            print('FAIL mode %d: %s' % (mode, e), flush=True)
+    print('Tests Run: %d, Passed: %d, Failed: %d' %
+          (passed + failed, passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
