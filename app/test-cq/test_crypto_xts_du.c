@@ -370,16 +370,17 @@ test_xts_du_bad_session(void)
 		s = du_sess(id, key, sizeof(key), 1, bad[i]);
 		rte_openlog_stream(old);
 		fclose(log);
-		snprintf(want, sizeof(want), "data-unit length %u not supported",
-			 bad[i]);
+		snprintf(want, sizeof(want),
+			 "data-unit length %u not supported", bad[i]);
 		found = buf != NULL && strstr(buf, want) != NULL;
 		if (!found)
 			printf("  no \"%s\" in:\n%s\n", want, buf ? buf : "");
 		free(buf);
 		buf = NULL;
 		TEST_ASSERT_NULL(s, "dataunit_len %u accepted", bad[i]);
-		TEST_ASSERT_EQUAL(rte_errno, ENOTSUP, "dataunit_len %u: errno %d",
-				  bad[i], rte_errno);
+		TEST_ASSERT_EQUAL(rte_errno, ENOTSUP,
+				  "dataunit_len %u: errno %d", bad[i],
+				  rte_errno);
 		TEST_ASSERT(found, "dataunit_len %u: log line", bad[i]);
 	}
 	heap_use(&after);
