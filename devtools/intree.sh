@@ -5,12 +5,12 @@
 # Build the project inside a DPDK 22.11 tree, as a DPDK driver would be:
 # copy the prepared DPDK source (devtools/setup.sh: .cache/dpdk/src, never
 # modified; another with DPDK_SRC=...) to .cache/intree/dpdk once, put the
-# three driver folders into its drivers/ and app/test-cq into
+# four driver folders into its drivers/ and app/test-cq into
 # app/test/mlx5cq (fresh copies on every run), configure with DPDK's own
 # warning flags and -Dwerror=true for the drivers this needs, build, and,
 # with "test", run the unit suites through dpdk-test (mlx5cq_autotest, or
 # the commands given: sh intree.sh test mlx5cq_poll_autotest ...);
-# "drivers" builds only the three libraries.
+# "drivers" builds only the four libraries.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 src=${DPDK_SRC:-$top/.cache/dpdk/src}
@@ -18,7 +18,7 @@ tree=${MLX5CQ_INTREE:-$top/.cache/intree}
 dpdk=$tree/dpdk
 build=$dpdk/build
 drivers=bus/auxiliary,bus/pci,bus/vdev,common/mlx5,common/mlx5cq,\
-common/mlx5cq_emu,net/mlx5cq,net/null,mempool/ring
+common/mlx5cq_emu,net/mlx5cq,crypto/mlx5cq,crypto/null,net/null,mempool/ring
 
 if [ ! -f "$dpdk/meson.build" ]; then
 	if [ ! -f "$src/drivers/common/mlx5/meson.build" ]; then
@@ -32,7 +32,7 @@ if [ ! -f "$dpdk/meson.build" ]; then
 	mv "$dpdk.tmp" "$dpdk"
 fi
 
-for d in common/mlx5cq common/mlx5cq_emu net/mlx5cq; do
+for d in common/mlx5cq common/mlx5cq_emu net/mlx5cq crypto/mlx5cq; do
 	rm -rf "${dpdk:?}/drivers/$d"
 	cp -a "$top/drivers/$d" "$dpdk/drivers/$d"
 done
@@ -40,8 +40,8 @@ rm -rf "$dpdk/app/test/mlx5cq"
 cp -a "$top/app/test-cq" "$dpdk/app/test/mlx5cq"
 
 # Where DPDK learns about them (once per copy): the common drivers after
-# common/mlx5 (they depend on it), the PMD in the net class, the suites in
-# app/test before its dependencies are resolved.
+# common/mlx5 (they depend on it), the PMDs in the net and crypto classes,
+# the suites in app/test before its dependencies are resolved.
 if ! grep -q "'common/mlx5cq'" "$dpdk/drivers/meson.build"; then
 	sed -i "/^ *'common\/mlx5', /a\\
         'common/mlx5cq_emu', # depends on common/mlx5.\\
@@ -52,6 +52,10 @@ if ! grep -q "'mlx5cq'" "$dpdk/drivers/net/meson.build"; then
 	sed -i "/^ *'mlx5',$/a\\
         'mlx5cq'," "$dpdk/drivers/net/meson.build"
 fi
+if ! grep -q "'mlx5cq'" "$dpdk/drivers/crypto/meson.build"; then
+	sed -i "/^ *'mlx5',$/a\\
+        'mlx5cq'," "$dpdk/drivers/crypto/meson.build"
+fi
 if ! grep -q "subdir('mlx5cq')" "$dpdk/app/test/meson.build"; then
 	sed -i "/^foreach d:test_deps/i\\
 if dpdk_conf.has('RTE_NET_MLX5CQ')\\
@@ -59,7 +63,8 @@ if dpdk_conf.has('RTE_NET_MLX5CQ')\\
 endif\\
 " "$dpdk/app/test/meson.build"
 fi
-for f in drivers/meson.build drivers/net/meson.build app/test/meson.build; do
+for f in drivers/meson.build drivers/net/meson.build \
+	drivers/crypto/meson.build app/test/meson.build; do
 	grep -q mlx5cq "$dpdk/$f" || { echo "cannot add mlx5cq to $f" >&2; exit 1; }
 done
 
@@ -78,7 +83,8 @@ echo "$opts" >"$tree/options"
 targets=
 if [ "${1:-}" = drivers ]; then
 	targets="drivers/librte_common_mlx5cq_emu.so.23.0
-drivers/librte_common_mlx5cq.so.23.0 drivers/librte_net_mlx5cq.so.23.0"
+drivers/librte_common_mlx5cq.so.23.0 drivers/librte_net_mlx5cq.so.23.0
+drivers/librte_crypto_mlx5cq.so.23.0"
 fi
 # shellcheck disable=SC2086 # a list of targets without blanks
 nice ninja -C "$build" $targets >"$tree/build.log" 2>&1 ||

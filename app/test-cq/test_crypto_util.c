@@ -23,7 +23,11 @@ crypto_pools_make(struct crypto_pools *p, const char *prefix, unsigned int n)
 	char name[RTE_MEMPOOL_NAMESIZE];
 
 	memset(p, 0, sizeof(*p));
-	if (pmd_lib_load("librte_crypto_mlx5cq.so") != 0)
+	/* Linked into the program (dpdk-test of a DPDK tree): no second
+	 * copy from a shared library.
+	 */
+	if (rte_cryptodev_driver_id_get("crypto_mlx5cq") < 0 &&
+	    pmd_lib_load("librte_crypto_mlx5cq.so") != 0)
 		return -1;
 	snprintf(name, sizeof(name), "%s_m", prefix);
 	p->mbuf = rte_pktmbuf_pool_create(name, n, 0, 0,

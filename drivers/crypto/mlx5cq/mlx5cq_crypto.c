@@ -19,7 +19,9 @@
 RTE_LOG_REGISTER_DEFAULT(mlx5cq_crypto_logtype, NOTICE);
 uint8_t mlx5cq_crypto_driver_id;
 
-/* AES-XTS, keys of 2 x 128 or 2 x 256 bits in clear or wrapped. */
+/* AES-XTS, keys of 2 x 128 or 2 x 256 bits in clear or wrapped; the data
+ * units of DPDK 22.11 crypto/mlx5 (mlx5_crypto_caps), dataunit_len 0 too.
+ */
 #define MLX5CQ_CRYPTO_CAP_XTS(kmin, kmax) { \
 	.op = RTE_CRYPTO_OP_TYPE_SYMMETRIC, \
 	{ .sym = { \

@@ -74,10 +74,15 @@ mlx5cq_crypto_segs(struct mlx5cq_crypto_qp *qp, struct rte_crypto_op *op,
 	return n;
 }
 
-/* Data-unit pointer of an operation of a session without a data-unit
- * length: the whole operation is one unit of 512 B, 4 KiB or 1 MiB.
+/*
+ * Data-unit pointer of an operation of a session without a data-unit
+ * length (dataunit_len 0: the whole operation is one data unit). Lengths
+ * of 512 B, 4 KiB and 1 MiB get their block size, as DPDK 22.11's
+ * crypto/mlx5 writes them (mlx5_crypto_get_block_size()); any other
+ * length gets pointer 0, the whole message as one unit on the emulated
+ * device (crypto/mlx5 fails such operations with INVALID_ARGS).
  */
-static uint32_t
+static __rte_always_inline uint32_t
 mlx5cq_crypto_op_du(uint32_t len)
 {
 	switch (len) {
@@ -100,6 +105,38 @@ static const uint32_t mlx5cq_crypto_du_len[] = {
 	[MLX5_BLOCK_SIZE_4096B] = 4096,
 	[MLX5_BLOCK_SIZE_1MB] = 1u << 20,
 };
+
+/*
+ * An operation the device cannot do (op->status set) takes its slot with
+ * a set of NOPs, one per WQEBB, the last one asking for a completion: it
+ * is dequeued in order with its status, never refused at every enqueue.
+ */
+static __rte_noinline void
+mlx5cq_crypto_nop_set(struct mlx5cq_crypto_qp *qp, struct rte_crypto_op *op)
+{
+	uint8_t *set = qp->wqes + (size_t)(qp->pi & qp->mask) *
+		       qp->priv->wqe_set_size;
+	uint32_t nbb = 1u << qp->log_set_bbs, i;
+	uint16_t wqe_idx = (uint16_t)(qp->pi << qp->log_set_bbs);
+	struct mlx5_wqe_cseg *nop = NULL;
+
+	for (i = 0; i < nbb; i++) {
+		nop = (struct mlx5_wqe_cseg *)(set + i * MLX5_SEND_WQE_BB);
+		nop->opcode = rte_cpu_to_be_32((uint32_t)(uint16_t)
+					       (wqe_idx + i) << 8 |
+					       MLX5_OPCODE_NOP);
+		nop->sq_ds = rte_cpu_to_be_32(qp->qpn << 8 | 1);
+		nop->flags = i + 1 == nbb ?
+			RTE_BE32(MLX5_COMP_ALWAYS << MLX5_COMP_MODE_OFFSET) :
+			RTE_BE32(MLX5_COMP_ONLY_FIRST_ERR <<
+				 MLX5_COMP_MODE_OFFSET);
+		nop->misc = 0;
+	}
+	qp->last_ctrl = *(uint64_t *)nop;
+	qp->ops[qp->pi & qp->mask] = op;
+	qp->pi++;
+	qp->wqe_pi += nbb;
+}
 
 /* Write the WQE set of op at its slot; 0 with op->status set on error. */
 static __rte_always_inline int
@@ -136,13 +173,17 @@ mlx5cq_crypto_wqe_set(struct mlx5cq_crypto_qp *qp, struct rte_crypto_op *op)
 		return 0;
 	}
 	du = s->bsp_res;
+	/* XTS needs a block (IEEE 1619); a session's data units must
+	 * divide the operation.
+	 */
 	if (du == 0) {
 		du = mlx5cq_crypto_op_du(len);
 	} else if (unlikely(len % mlx5cq_crypto_du_len
 			[rte_be_to_cpu_32(du) >> MLX5_BLOCK_SIZE_OFFSET])) {
-		du = 0;
+		op->status = RTE_CRYPTO_OP_STATUS_INVALID_ARGS;
+		return 0;
 	}
-	if (unlikely(du == 0 || len == 0)) {
+	if (unlikely(len < 16)) {
 		op->status = RTE_CRYPTO_OP_STATUS_INVALID_ARGS;
 		return 0;
 	}
@@ -238,7 +279,7 @@ mlx5cq_crypto_enqueue_burst(void *queue_pair, struct rte_crypto_op **ops,
 	for (i = 0; i < n; i++) {
 		if (unlikely(mlx5cq_crypto_wqe_set(qp, ops[i]) == 0)) {
 			qp->stats.enqueue_err_count++;
-			break;
+			mlx5cq_crypto_nop_set(qp, ops[i]);
 		}
 	}
 	if (likely(i != 0)) {

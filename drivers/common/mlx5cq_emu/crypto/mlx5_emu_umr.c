@@ -20,7 +20,8 @@
  * bsf_size 64 B (2), bsf_p_type CRYPTO (1), encryption_order
  * RAW_WIRE (2: data is decrypted into memory) or RAW_MEMORY (3:
  * encrypted), encryption_standard AES_XTS (0), crypto_block_size_pointer
- * 512 B (1), 4096 B (3) or 1 MiB (5) per data unit, raw_data_size,
+ * 512 B (1), 4096 B (3) or 1 MiB (5) per data unit, or 0: the whole
+ * message is one unit (a model extension, see emu_bsf_parse()), raw_data_size,
  * xts_initial_tweak, dek_pointer, keytag. The mkey must exist, be
  * umr_en, on the QP's PD, with KO within its translations.
  *
@@ -92,6 +93,19 @@ emu_bsf_parse(const uint8_t *b, struct emu_bsf *bsf)
 	    (w0 & 0xf) != MLX5_ENCRYPTION_STANDARD_AES_XTS)
 		return -1;
 	switch (emu_be32_at(b + 8) >> 24) {
+	case 0:
+		/*
+		 * Model extension: the whole message (raw_data_size bytes)
+		 * is one data unit, ciphertext stealing for a partial last
+		 * block (IEEE 1619). DPDK 22.11's crypto/mlx5 never writes
+		 * 0 here (mlx5_crypto_get_block_size() maps only operation
+		 * lengths of 512 B, 4 KiB and 1 MiB, other lengths fail
+		 * with RTE_CRYPTO_OP_STATUS_INVALID_ARGS); crypto_mlx5cq
+		 * writes it for a session of dataunit_len 0 (rte_crypto_sym.h:
+		 * the whole buffer is one data unit) and other lengths.
+		 */
+		bsf->du = 0;
+		break;
 	case MLX5_BLOCK_SIZE_512B:
 		bsf->du = 512;
 		break;
@@ -222,7 +236,7 @@ emu_crypto_check(struct emu_qp *qp, const struct emu_mkey *mk, uint32_t len,
 		return NULL;
 	}
 	if (len != bsf->raw_data_size || len < 16 ||
-	    (len > bsf->du && len % bsf->du != 0)) {
+	    (bsf->du != 0 && len > bsf->du && len % bsf->du != 0)) {
 		emu_wqe_fail(e, EMU_SYND_LOC_LEN_ERR, 0);
 		return NULL;
 	}
