@@ -19,6 +19,7 @@ cache="$top/.cache/dpdk"
 nr_hugepages=${MLX5CQ_HUGEPAGES:-1536}
 packages="libdpdk-dev dpdk-dev dpdk libibverbs-dev ibverbs-providers rdma-core
 	meson ninja-build pkg-config gcc dpkg-dev xz-utils python3-pyelftools
+	python3-cryptography
 	libnuma-dev libpcap-dev clang libclang-rt-14-dev git
 	python3-sphinx doxygen libssl-dev"
 # make: examples/cq_poll is built with its Makefile (tests/install_check.sh).
