@@ -1493,6 +1493,57 @@ test_net_rss(void)
 	return nport_close(&p);
 }
 
+/*
+ * A TIR on transport domain 0, the function's own: DPDK 22.11's net/mlx5
+ * creates TIRs with the transport_domain it keeps at 0 until its first
+ * TX queue starts (mlx5_devx.c mlx5_devx_tir_attr_set()), as on cards; it
+ * steers as any TIR does. An unallocated non-zero domain is refused.
+ */
+static int
+test_net_tir_td0(void)
+{
+	struct mlx5_devx_tir_attr ta;
+	struct mlx5_devx_obj *bad;
+	struct mlx5_emu_stats s0, s1;
+	uint8_t frame[128];
+	struct nport p;
+	const uint8_t *c;
+	uint32_t len;
+	int ret;
+
+	ret = nport_open(&p, "enet_td0", "enet_wire_td0", mac_a, 0);
+	if (ret != TEST_SUCCESS)
+		return ret;
+	rq_post(&p, 4);
+	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_destroy(p.tir), "destroy TIR");
+	memset(&ta, 0, sizeof(ta));
+	ta.disp_type = MLX5_TIRC_DISP_TYPE_INDIRECT;
+	ta.indirect_table = p.rqt->id;
+	ta.rx_hash_fn = MLX5_RX_HASH_FN_TOEPLITZ;
+	ta.transport_domain = 0;
+	memcpy(ta.rx_hash_toeplitz_key, ms_key, sizeof(ms_key));
+	ta.rx_hash_field_selector_outer.l3_prot_type = MLX5_L3_PROT_TYPE_IPV4;
+	ta.rx_hash_field_selector_outer.selected_fields = 0x3;
+	p.tir = mlx5_devx_cmd_create_tir(p.ctx, &ta);
+	TEST_ASSERT_NOT_NULL(p.tir, "TIR on transport domain 0 refused");
+	len = frame_tcp4(frame, mac_a, mac_b, 8, 0, 0);
+	send_frame(&p, frame, len, 0);
+	mlx5_emu_net_progress();
+	c = cqe_next(&p.rcq, &p.rcq_ci);
+	TEST_ASSERT_NOT_NULL(c, "frame not steered through the TD 0 TIR");
+	TEST_ASSERT_SUCCESS(mlx5_emu_stats_get(p.ctx, &s0), "stats");
+	ta.transport_domain = p.td->id + 0x777;
+	bad = mlx5_devx_cmd_create_tir(p.ctx, &ta);
+	TEST_ASSERT_SUCCESS(mlx5_emu_stats_get(p.ctx, &s1), "stats");
+	if (bad != NULL)
+		mlx5_devx_cmd_destroy(bad);
+	TEST_ASSERT_NULL(bad, "TIR on unallocated transport domain %#x",
+			 ta.transport_domain);
+	TEST_ASSERT_EQUAL(s1.cmd_errors, s0.cmd_errors + 1, "refused once");
+	TEST_ASSERT_EQUAL(s1.devx_objs, s0.devx_objs, "no object left");
+	return nport_close(&p);
+}
+
 /* Segment k (16 B) of the WQE at WQEBB idx, wrapping at the ring end. */
 static uint8_t *
 wqe_seg(struct nport *p, uint16_t idx, unsigned int k)
@@ -2531,6 +2582,7 @@ static struct unit_test_suite emu_net_suite = {
 		TEST_CASE(test_net_mtu_state),
 		TEST_CASE(test_net_port_speed),
 		TEST_CASE(test_net_rss),
+		TEST_CASE(test_net_tir_td0),
 		TEST_CASE(test_net_wqe_wrap),
 		TEST_CASE(test_net_concurrent_destroy),
 		TEST_CASE(test_net_verbs_cq),
