@@ -2,10 +2,9 @@
  * Copyright 2026 The mlx5cq authors
  */
 
-
 /*
- * Suite "emu_net_comp_rx": compressed receive completions (every mini-CQE format, basic
- * and enhanced layouts) against uncompressed ones.
+ * Suite "emu_net_comp_rx": compressed receive completions (every mini-CQE
+ * format, basic and enhanced layouts) against uncompressed ones.
  */
 
 #include "test_emu_net_fixture.h"

@@ -2,10 +2,9 @@
  * Copyright 2026 The mlx5cq authors
  */
 
-
 /*
- * Suite "emu_net_comp_tx": compressed send completions (requester sessions, basic and
- * enhanced layouts) against uncompressed ones.
+ * Suite "emu_net_comp_tx": compressed send completions (requester sessions,
+ * basic and enhanced layouts) against uncompressed ones.
  */
 
 #include "test_emu_net_fixture.h"

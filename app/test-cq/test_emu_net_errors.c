@@ -2,10 +2,9 @@
  * Copyright 2026 The mlx5cq authors
  */
 
-
 /*
- * Suite "emu_net_errors": error completions of the emulated network queues: a data
- * segment outside its MR, RX errors and their recovery, the MR hint.
+ * Suite "emu_net_errors": error completions of the emulated network queues:
+ * a data segment outside its MR, RX errors and their recovery, the MR hint.
  */
 
 #include "test_emu_net_fixture.h"

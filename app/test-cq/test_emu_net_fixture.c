@@ -2,7 +2,6 @@
  * Copyright 2026 The mlx5cq authors
  */
 
-
 /*
  * Fixture of the emu_net_* suites: the network side of the emulated
  * HCA, driven only through mlx5_glue and rte_common_mlx5's DevX helpers

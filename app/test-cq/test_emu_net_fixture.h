@@ -2,7 +2,6 @@
  * Copyright 2026 The mlx5cq authors
  */
 
-
 #ifndef TEST_CQ_EMU_NET_FIXTURE_H_
 #define TEST_CQ_EMU_NET_FIXTURE_H_
 

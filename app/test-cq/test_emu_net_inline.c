@@ -2,7 +2,6 @@
  * Copyright 2026 The mlx5cq authors
  */
 
-
 /*
  * Suite "emu_net_inline": minimum inline modes of the emulated send queue.
  */

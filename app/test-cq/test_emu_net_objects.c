@@ -2,10 +2,9 @@
  * Copyright 2026 The mlx5cq authors
  */
 
-
 /*
- * Suite "emu_net_objects": lifetime of the emulated network objects: destroy while the
- * engine runs, verbs CQs, malformed commands, leaks at close.
+ * Suite "emu_net_objects": lifetime of the emulated network objects: destroy
+ * while the engine runs, verbs CQs, malformed commands, leaks at close.
  */
 
 #include "test_emu_net_fixture.h"

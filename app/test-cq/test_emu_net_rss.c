@@ -2,9 +2,9 @@
  * Copyright 2026 The mlx5cq authors
  */
 
-
 /*
- * Suite "emu_net_rss": Toeplitz RSS of the emulated TIR (Microsoft verification vectors).
+ * Suite "emu_net_rss": Toeplitz RSS of the emulated TIR (Microsoft
+ * verification vectors).
  */
 
 #include "test_emu_net_fixture.h"

@@ -2,9 +2,9 @@
  * Copyright 2026 The mlx5cq authors
  */
 
-
 /*
- * Suite "emu_net_vport": the emulated NIC vport: address filter, MTU and state, port speed.
+ * Suite "emu_net_vport": the emulated NIC vport: address filter, MTU and
+ * state, port speed.
  */
 
 #include "test_emu_net_fixture.h"

@@ -2,10 +2,9 @@
  * Copyright 2026 The mlx5cq authors
  */
 
-
 /*
- * Suite "emu_net_wire": frames on the emulated wire: device caps, loopback, two ports,
- * VLAN stripping, padded short frames, the send ring wrap.
+ * Suite "emu_net_wire": frames on the emulated wire: device caps, loopback,
+ * two ports, VLAN stripping, padded short frames, the send ring wrap.
  */
 
 #include "test_emu_net_fixture.h"
