@@ -8,10 +8,10 @@
  * (no PMD): PD, MR, TD, TIS, SQ, RQ, RQT, TIR built by hand on emulated
  * devices, send WQEs written byte by byte from the PRM layouts (control
  * segment, Ethernet segment with inline headers, data segment), CQEs
- * read at the PRM offsets
- * of struct mlx5_cqe / struct mlx5_err_cqe. Expected frames and checksums
- * are computed here (RFC 1071), RSS hashes are the Microsoft RSS
- * verification suite values for its default key.
+ * read at the PRM offsets of struct mlx5_cqe / struct mlx5_err_cqe.
+ * Expected frames and checksums are computed here (RFC 1071), RSS
+ * hashes are the Microsoft RSS verification suite values for its default
+ * key.
  */
 
 #include "test_emu_net_fixture.h"
