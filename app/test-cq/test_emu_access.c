@@ -281,7 +281,8 @@ out:
  * MRs: PROT_NONE refused whatever the access; read-only refused with
  * LOCAL_WRITE (and REMOTE_WRITE / REMOTE_ATOMIC, which need it);
  * read-only without write access registered (the SQ engine only reads
- * it; the RQ engine refuses it for lack of LOCAL_WRITE, emu_net suite).
+ * it; the RQ engine refuses it for lack of LOCAL_WRITE, emu_net_errors
+ * suite).
  */
 static int
 test_emu_access_mr(void)

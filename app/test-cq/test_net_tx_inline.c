@@ -17,9 +17,9 @@
  * the data segment's lkey is the one region the emulated HCA registered
  * over the mbuf's memory (mlx5_emu_mr_find, not the PMD). The frame is
  * then received whole on the port's loopback wire (the emulated HCA
- * refuses a WQE without the inline header where L2 is required: emu_net
- * suite), and the queue counts no error. The engine is paused, so the WQE
- * is read before the device executes it.
+ * refuses a WQE without the inline header where L2 is required:
+ * emu_net_inline suite), and the queue counts no error. The engine is
+ * paused, so the WQE is read before the device executes it.
  */
 
 #include <inttypes.h>
