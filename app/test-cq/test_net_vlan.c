@@ -7,7 +7,7 @@
  * the emulated HCA. Two RX queues with RSS; stripping turned on for queue
  * 1 only (rte_eth_dev_set_vlan_strip_on_queue(): MODIFY_RQ RDY->RDY,
  * modify_bitmask VSD), then on the whole port (rte_eth_dev_set_vlan_offload)
- * and off again. A stripped packet has RTE_MBUF_F_RX_VLAN_STRIPPED, the
+ * and off again; then changed while the port is stopped. A stripped packet has RTE_MBUF_F_RX_VLAN_STRIPPED, the
  * frame's TCI (frame_build(): 0x2123) in vlan_tci and 4 bytes less; an
  * unstripped one keeps its 802.1Q tag (ethertype 0x8100 at byte 12).
  * rxq info shows the queue's offload. No rte_malloc use is left after the
@@ -209,6 +209,12 @@ test_net_vlan_strip_runtime(void)
 	ok &= rte_eth_dev_set_vlan_strip_on_queue(port, 1, 1) == 0;
 	ok &= rte_eth_dev_stop(port) == 0 && rte_eth_dev_start(port) == 0;
 	ok &= check_strip(port, &mac, 2, "strip on q1 after restart") == 0;
+	/* Changed while stopped (RQs in RST: RST -> RST), then started. */
+	ok &= rte_eth_dev_stop(port) == 0;
+	ok &= rte_eth_dev_set_vlan_strip_on_queue(port, 0, 1) == 0;
+	ok &= rte_eth_dev_set_vlan_strip_on_queue(port, 1, 0) == 0;
+	ok &= rte_eth_dev_start(port) == 0;
+	ok &= check_strip(port, &mac, 1, "strip on q0 set while stopped") == 0;
 	TEST_ASSERT_SUCCESS(port_remove(port), "remove");
 	heap_use(&after);
 	TEST_ASSERT(ok, "runtime VLAN strip");
