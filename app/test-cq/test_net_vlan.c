@@ -4,14 +4,15 @@
 
 /*
  * Suite "net_vlan": VLAN stripping changed at run time on net_mlx5cq over
- * the emulated HCA. Two RX queues with RSS; stripping turned on for queue
- * 1 only (rte_eth_dev_set_vlan_strip_on_queue(): MODIFY_RQ RDY->RDY,
+ * the emulated HCA. Two RX queues, every flow steered to one queue at a
+ * time through the RETA; stripping turned on for queue 1 only
+ * (rte_eth_dev_set_vlan_strip_on_queue(): MODIFY_RQ RDY->RDY,
  * modify_bitmask VSD), then on the whole port (rte_eth_dev_set_vlan_offload)
- * and off again; then changed while the port is stopped. A stripped packet has RTE_MBUF_F_RX_VLAN_STRIPPED, the
- * frame's TCI (frame_build(): 0x2123) in vlan_tci and 4 bytes less; an
- * unstripped one keeps its 802.1Q tag (ethertype 0x8100 at byte 12).
- * rxq info shows the queue's offload. No rte_malloc use is left after the
- * port is removed.
+ * and off again; then changed while the port is stopped. A stripped
+ * packet has RTE_MBUF_F_RX_VLAN_STRIPPED, the frame's TCI (frame_build():
+ * 0x2123) in vlan_tci and 4 bytes less; an unstripped one keeps its
+ * 802.1Q tag (ethertype 0x8100 at byte 12). rxq info shows the queue's
+ * offload. No rte_malloc use is left after the port is removed.
  */
 
 #include <inttypes.h>
