@@ -8,11 +8,11 @@
  * time through the RETA; stripping turned on for queue 1 only
  * (rte_eth_dev_set_vlan_strip_on_queue(): MODIFY_RQ RDY->RDY,
  * modify_bitmask VSD), then on the whole port (rte_eth_dev_set_vlan_offload)
- * and off again; then changed while the port is stopped. A stripped
- * packet has RTE_MBUF_F_RX_VLAN_STRIPPED, the frame's TCI (frame_build():
- * 0x2123) in vlan_tci and 4 bytes less; an unstripped one keeps its
- * 802.1Q tag (ethertype 0x8100 at byte 12). rxq info shows the queue's
- * offload. No rte_malloc use is left after the port is removed.
+ * and off again; then changed while the port, then queue 1, is stopped. A
+ * stripped packet has RTE_MBUF_F_RX_VLAN_STRIPPED, the frame's TCI
+ * (frame_build(): 0x2123) in vlan_tci and 4 bytes less; an unstripped one
+ * keeps its 802.1Q tag (ethertype 0x8100 at byte 12). rxq info shows the
+ * queue's offload. No rte_malloc use is left after the port is removed.
  */
 
 #include <inttypes.h>
@@ -216,6 +216,14 @@ test_net_vlan_strip_runtime(void)
 	ok &= rte_eth_dev_set_vlan_strip_on_queue(port, 1, 0) == 0;
 	ok &= rte_eth_dev_start(port) == 0;
 	ok &= check_strip(port, &mac, 1, "strip on q0 set while stopped") == 0;
+	/* Queue 1 stopped (its RQ in RST: MODIFY_RQ RST -> RST), changed,
+	 * started again.
+	 */
+	ok &= rte_eth_dev_rx_queue_stop(port, 1) == 0;
+	ok &= rte_eth_dev_set_vlan_strip_on_queue(port, 1, 1) == 0;
+	ok &= rte_eth_dev_rx_queue_start(port, 1) == 0;
+	ok &= check_strip(port, &mac, 3, "strip on q1 set while q1 stopped")
+	      == 0;
 	TEST_ASSERT_SUCCESS(port_remove(port), "remove");
 	heap_use(&after);
 	TEST_ASSERT(ok, "runtime VLAN strip");
