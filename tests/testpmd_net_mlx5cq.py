@@ -487,6 +487,19 @@ def case_bad_devargs():
         check('port 0 on' not in p.stdout, 'devarg %s: probed' % arg)
 
 
+def case_vlan_strip():
+    """vlan set strip / stripq on a started port: accepted (testpmd
+    prints diag=<errno> when the PMD refuses)."""
+    t = Testpmd(vdev(0) + vdev(1), ['--rxq=2', '--txq=2'])
+    t.cmd('start')
+    for c in ('vlan set strip on 0', 'vlan set stripq off 0,1'):
+        out = t.cmd(c)
+        check('diag=' not in out and 'failed' not in out,
+              '%s: %s' % (c, out))
+    t.cmd('stop')
+    t.quit()
+
+
 CASES = {
     'io_forward': case_io_forward,
     'rss_4q': case_rss_4q,
@@ -497,6 +510,7 @@ CASES = {
     'cqe_settings': case_cqe_settings,
     'bad_devargs': case_bad_devargs,
     'link_speed': case_link_speed,
+    'vlan_strip': case_vlan_strip,
 }
 
 

@@ -446,6 +446,9 @@ int mlx5cq_rx_queue_start(struct rte_eth_dev *dev, uint16_t idx);
 int mlx5cq_rx_queue_stop(struct rte_eth_dev *dev, uint16_t idx);
 void mlx5cq_rxq_info_get(struct rte_eth_dev *dev, uint16_t idx,
 			 struct rte_eth_rxq_info *qinfo);
+void mlx5cq_vlan_strip_queue_set(struct rte_eth_dev *dev, uint16_t idx,
+				 int on);
+int mlx5cq_vlan_offload_set(struct rte_eth_dev *dev, int mask);
 int mlx5cq_rx_burst_mode_get(struct rte_eth_dev *dev, uint16_t idx,
 			     struct rte_eth_burst_mode *mode);
 uint32_t mlx5cq_rx_desc_n(const struct mlx5cq_priv *priv, uint16_t desc);

@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+/*
+ * Suite "net_vlan": VLAN stripping changed at run time on net_mlx5cq over
+ * the emulated HCA. Two RX queues, every flow steered to one queue at a
+ * time through the RETA; stripping turned on for queue 1 only
+ * (rte_eth_dev_set_vlan_strip_on_queue(): MODIFY_RQ RDY->RDY,
+ * modify_bitmask VSD), then on the whole port (rte_eth_dev_set_vlan_offload)
+ * and off again; then changed while the port, then queue 1, is stopped. A
+ * stripped packet has RTE_MBUF_F_RX_VLAN_STRIPPED, the frame's TCI
+ * (frame_build(): 0x2123) in vlan_tci and 4 bytes less; an unstripped one
+ * keeps its 802.1Q tag (ethertype 0x8100 at byte 12). rxq info shows the
+ * queue's offload. No rte_malloc use is left after the port is removed.
+ */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_ethdev.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+
+#include <mlx5_emu.h>
+
+#include "test.h"
+#include "test_net_util.h"
+#include "test_usage.h"
+
+#define V_DESC 64
+#define V_FLOWS 16
+#define V_TCI 0x2123 /* frame_build()'s tag. */
+#define V_PAYLOAD 40
+
+static struct rte_mempool *v_mp;
+
+static int
+vlan_setup(void)
+{
+	if (net_load() != 0 || net_ethdev_hold() != 0)
+		return -1;
+	v_mp = rte_pktmbuf_pool_create("net_vlan_test", 1024, 0, 0,
+				       RTE_MBUF_DEFAULT_BUF_SIZE,
+				       SOCKET_ID_ANY);
+	return v_mp == NULL ? -1 : 0;
+}
+
+static void
+vlan_teardown(void)
+{
+	rte_mempool_free(v_mp);
+	v_mp = NULL;
+	net_ethdev_release();
+}
+
+static int
+port_up(uint16_t port, uint16_t nq)
+{
+	struct rte_eth_conf conf = { 0 };
+	uint16_t q;
+
+	conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+	conf.rx_adv_conf.rss_conf.rss_hf = RTE_ETH_RSS_NONFRAG_IPV4_UDP;
+	if (rte_eth_dev_configure(port, nq, nq, &conf) != 0)
+		return -1;
+	for (q = 0; q < nq; q++)
+		if (rte_eth_rx_queue_setup(port, q, V_DESC, SOCKET_ID_ANY,
+					   NULL, v_mp) != 0 ||
+		    rte_eth_tx_queue_setup(port, q, V_DESC, SOCKET_ID_ANY,
+					   NULL) != 0)
+			return -1;
+	return rte_eth_dev_start(port);
+}
+
+/*
+ * Steer every flow to queue q (every redirection table entry), send
+ * V_FLOWS tagged frames; they must all arrive on q, stripped when q's bit
+ * is set in strip_q, else tagged. 0 or -1 (printed).
+ */
+static int
+check_strip_q(uint16_t port, const struct rte_ether_addr *mac,
+	      unsigned int strip_q, uint16_t q, const char *what);
+
+static int
+check_strip(uint16_t port, const struct rte_ether_addr *mac,
+	    unsigned int strip_q, const char *what)
+{
+	return check_strip_q(port, mac, strip_q, 0, what) == 0 &&
+	       check_strip_q(port, mac, strip_q, 1, what) == 0 ? 0 : -1;
+}
+
+static int
+check_strip_q(uint16_t port, const struct rte_ether_addr *mac,
+	      unsigned int strip_q, uint16_t q, const char *what)
+{
+	struct rte_eth_rss_reta_entry64 reta[1];
+	struct rte_mbuf *pkts[V_FLOWS];
+	uint16_t qof[V_FLOWS];
+	unsigned int seen = 0, i, n;
+	uint8_t f[256];
+	uint32_t len = 0;
+	int ret = 0;
+
+	memset(reta, 0, sizeof(reta));
+	reta[0].mask = UINT64_MAX;
+	for (i = 0; i < RTE_ETH_RETA_GROUP_SIZE; i++)
+		reta[0].reta[i] = q;
+	if (rte_eth_dev_rss_reta_update(port, reta, 64) != 0) {
+		printf("  %s: RETA update failed\n", what);
+		return -1;
+	}
+	for (i = 0; i < V_FLOWS; i++) {
+		len = frame_build(f, mac, RTE_IPV4(198u, 18, 3, i), 2000 + i,
+				  V_PAYLOAD, 1);
+		if (mlx5_emu_wire_inject("vl", f, len) != 1) {
+			printf("  %s: inject failed\n", what);
+			return -1;
+		}
+	}
+	n = rx_all(port, 2, pkts, V_FLOWS, qof);
+	if (n != V_FLOWS) {
+		printf("  %s: received %u of %u\n", what, n, V_FLOWS);
+		free_all(pkts, n);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
+		int strip = !!(strip_q & (1u << qof[i]));
+
+		seen |= 1u << qof[i];
+		if (strip && (!(m->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED) ||
+			      !(m->ol_flags & RTE_MBUF_F_RX_VLAN) ||
+			      m->vlan_tci != V_TCI || m->pkt_len != len - 4 ||
+			      d[12] != 0x08 || d[13] != 0x00)) {
+			printf("  %s: q%u packet %u: flags 0x%" PRIx64
+			       " tci 0x%x len %u (expected stripped, 0x%x,"
+			       " %u)\n", what, qof[i], i, m->ol_flags,
+			       m->vlan_tci, m->pkt_len, V_TCI, len - 4);
+			ret = -1;
+		}
+		if (!strip && ((m->ol_flags & (RTE_MBUF_F_RX_VLAN_STRIPPED |
+					       RTE_MBUF_F_RX_VLAN)) ||
+			       m->pkt_len != len || d[12] != 0x81 ||
+			       d[13] != 0x00 || d[14] != (V_TCI >> 8) ||
+			       d[15] != (V_TCI & 0xff))) {
+			printf("  %s: q%u packet %u: flags 0x%" PRIx64
+			       " len %u bytes 12..15 %02x%02x %02x%02x"
+			       " (expected the tag kept, len %u)\n", what,
+			       qof[i], i, m->ol_flags, m->pkt_len, d[12],
+			       d[13], d[14], d[15], len);
+			ret = -1;
+		}
+	}
+	free_all(pkts, n);
+	if (seen != 1u << q) {
+		printf("  %s: queues receiving 0x%x, expected 0x%x\n", what,
+		       seen, 1u << q);
+		ret = -1;
+	}
+	return ret;
+}
+
+static int
+rxq_strip(uint16_t port, uint16_t q)
+{
+	struct rte_eth_rxq_info qi;
+
+	if (rte_eth_rx_queue_info_get(port, q, &qi) != 0)
+		return -1;
+	return !!(qi.conf.offloads & RTE_ETH_RX_OFFLOAD_VLAN_STRIP);
+}
+
+static int
+test_net_vlan_strip_runtime(void)
+{
+	struct heap_use before, after;
+	struct rte_ether_addr mac;
+	int port, ok = 1;
+
+	heap_use(&before);
+	port = port_probe("net_mlx5cq_vl", "dev=emu,wire=vl");
+	TEST_ASSERT(port >= 0, "probe failed");
+	if (port_up(port, 2) != 0) {
+		port_remove(port);
+		TEST_ASSERT(0, "start failed");
+	}
+	rte_eth_macaddr_get(port, &mac);
+	ok &= check_strip(port, &mac, 0, "strip off") == 0;
+	ok &= rte_eth_dev_set_vlan_strip_on_queue(port, 1, 1) == 0;
+	ok &= rxq_strip(port, 0) == 0 && rxq_strip(port, 1) == 1;
+	ok &= check_strip(port, &mac, 2, "strip on q1") == 0;
+	ok &= rte_eth_dev_set_vlan_offload(port, RTE_ETH_VLAN_STRIP_OFFLOAD)
+	      == 0;
+	ok &= rxq_strip(port, 0) == 1 && rxq_strip(port, 1) == 1;
+	ok &= rte_eth_dev_get_vlan_offload(port) ==
+	      RTE_ETH_VLAN_STRIP_OFFLOAD;
+	ok &= check_strip(port, &mac, 3, "strip on port") == 0;
+	ok &= rte_eth_dev_set_vlan_strip_on_queue(port, 0, 0) == 0;
+	ok &= rxq_strip(port, 0) == 0 && rxq_strip(port, 1) == 1;
+	ok &= check_strip(port, &mac, 2, "strip off q0") == 0;
+	ok &= rte_eth_dev_set_vlan_offload(port, 0) == 0;
+	ok &= rxq_strip(port, 0) == 0 && rxq_strip(port, 1) == 0;
+	ok &= check_strip(port, &mac, 0, "strip off port") == 0;
+	/* Stopped and started again: the RQs are recreated with the
+	 * queues' setting.
+	 */
+	ok &= rte_eth_dev_set_vlan_strip_on_queue(port, 1, 1) == 0;
+	ok &= rte_eth_dev_stop(port) == 0 && rte_eth_dev_start(port) == 0;
+	ok &= check_strip(port, &mac, 2, "strip on q1 after restart") == 0;
+	/* Changed while stopped (RQs in RST: RST -> RST), then started. */
+	ok &= rte_eth_dev_stop(port) == 0;
+	ok &= rte_eth_dev_set_vlan_strip_on_queue(port, 0, 1) == 0;
+	ok &= rte_eth_dev_set_vlan_strip_on_queue(port, 1, 0) == 0;
+	ok &= rte_eth_dev_start(port) == 0;
+	ok &= check_strip(port, &mac, 1, "strip on q0 set while stopped") == 0;
+	/* Queue 1 stopped (its RQ in RST: MODIFY_RQ RST -> RST), changed,
+	 * started again.
+	 */
+	ok &= rte_eth_dev_rx_queue_stop(port, 1) == 0;
+	ok &= rte_eth_dev_set_vlan_strip_on_queue(port, 1, 1) == 0;
+	ok &= rte_eth_dev_rx_queue_start(port, 1) == 0;
+	ok &= check_strip(port, &mac, 3, "strip on q1 set while q1 stopped")
+	      == 0;
+	TEST_ASSERT_SUCCESS(port_remove(port), "remove");
+	heap_use(&after);
+	TEST_ASSERT(ok, "runtime VLAN strip");
+	TEST_ASSERT_SUCCESS(heap_use_same(&before, &after, "net_vlan"),
+			    "leak");
+	return TEST_SUCCESS;
+}
+
+static struct unit_test_suite net_vlan_suite = {
+	.suite_name = "net_vlan",
+	.setup = vlan_setup,
+	.teardown = vlan_teardown,
+	.unit_test_cases = {
+		TEST_CASE(test_net_vlan_strip_runtime),
+		TEST_CASES_END(),
+	},
+};
+
+REGISTER_TEST_SUITE(net_vlan, net_vlan_suite);
