@@ -43,33 +43,33 @@ test_decomp_counters_dump(void)
 	FILE *f;
 	unsigned int j;
 
-	TEST_ASSERT_SUCCESS(hand_cq_init(&h, 4, 64, F_HASH + 1, 0), "init");
+	TEST_ASSERT_SUCCESS(hand_cq_init(&dcq, 4, 64, F_HASH + 1, 0), "init");
 	title_img(&t, 2);
 	for (j = 0; j < 9; j++)
 		gen_mini(F_HASH, j, m[j]);
-	hand_put_session(&h, 0, &t, (const uint8_t (*)[8])m, 9);
-	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(h.cq, c, 4), 4, "poll");
-	TEST_ASSERT_SUCCESS(rte_mlx5cq_counters_get(h.cq, &cnt), "get");
+	hand_put_session(&dcq, 0, &t, (const uint8_t (*)[8])m, 9);
+	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(dcq.cq, c, 4), 4, "poll");
+	TEST_ASSERT_SUCCESS(rte_mlx5cq_counters_get(dcq.cq, &cnt), "get");
 	TEST_ASSERT_EQUAL(cnt.completions, 4, "completions");
 	TEST_ASSERT_EQUAL(cnt.sessions, 1, "sessions");
 	TEST_ASSERT_EQUAL(cnt.minis, 4, "minis");
 	TEST_ASSERT_EQUAL(cnt.polls, 1, "polls");
 	f = open_memstream(&buf, &len);
 	TEST_ASSERT_NOT_NULL(f, "memstream");
-	TEST_ASSERT_SUCCESS(rte_mlx5cq_dump(f, h.cq), "dump");
+	TEST_ASSERT_SUCCESS(rte_mlx5cq_dump(f, dcq.cq), "dump");
 	fclose(f);
 	TEST_ASSERT(strstr(buf, "CQ 0x99") != NULL, "no cqn in dump");
 	TEST_ASSERT(strstr(buf, "session: 9 completions, next 4") != NULL,
 		    "no session in dump:\n%s", buf);
 	TEST_ASSERT(strstr(buf, ">[    0]") != NULL, "no ci marker");
 	free(buf);
-	TEST_ASSERT_SUCCESS(rte_mlx5cq_counters_reset(h.cq), "reset");
-	TEST_ASSERT_SUCCESS(rte_mlx5cq_counters_get(h.cq, &cnt), "get");
+	TEST_ASSERT_SUCCESS(rte_mlx5cq_counters_reset(dcq.cq), "reset");
+	TEST_ASSERT_SUCCESS(rte_mlx5cq_counters_get(dcq.cq, &cnt), "get");
 	TEST_ASSERT_EQUAL(cnt.completions + cnt.polls + cnt.minis, 0, "reset");
-	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(h.cq, c, 16), 5, "rest");
-	TEST_ASSERT_EQUAL(test_cq_cnt(h.cq)->minis, 5, "minis");
+	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(dcq.cq, c, 16), 5, "rest");
+	TEST_ASSERT_EQUAL(test_cq_cnt(dcq.cq)->minis, 5, "minis");
 	TEST_ASSERT_EQUAL(rte_mlx5cq_counters_get(NULL, &cnt), -EINVAL, "NULL");
-	hand_cq_fini(&h);
+	hand_cq_fini(&dcq);
 	return TEST_SUCCESS;
 }
 

@@ -45,14 +45,14 @@ test_decomp_crypto_consumer(void)
 	uint16_t next = 0;
 	unsigned int guard = 0;
 
-	TEST_ASSERT_SUCCESS(hand_cq_init(&h, 6, 64, F_CSUM_STRIDX + 1, 0),
+	TEST_ASSERT_SUCCESS(hand_cq_init(&dcq, 6, 64, F_CSUM_STRIDX + 1, 0),
 			    "init");
 	/* wqe 0: regular; 1..10 session; 11 error; 12..17 session; 18. */
 	memset(&d, 0, sizeof(d));
 	d.opcode = 0;
 	d.sop_drop_qpn = 0x0a000042;
 	d.wqe_counter = next++;
-	hand_put(&h, idx++, &d);
+	hand_put(&dcq, idx++, &d);
 	title_img(&t, 0);
 	t.sop_drop_qpn = 0x0a000042;
 	for (j = 0; j < 10; j++) {
@@ -62,7 +62,7 @@ test_decomp_crypto_consumer(void)
 		m[j][2] = 0x0a; /* send WQE opcode */
 		m[j][7] = 0x40;
 	}
-	hand_put_session(&h, idx, &t, (const uint8_t (*)[8])m, 10);
+	hand_put_session(&dcq, idx, &t, (const uint8_t (*)[8])m, 10);
 	idx += 10;
 	memset(&d, 0, sizeof(d));
 	d.opcode = 13;
@@ -70,21 +70,21 @@ test_decomp_crypto_consumer(void)
 	d.vendor_syndrome = 0x51;
 	d.sop_drop_qpn = 0x0a000042;
 	d.wqe_counter = next++;
-	hand_put(&h, idx++, &d);
+	hand_put(&dcq, idx++, &d);
 	for (j = 0; j < 6; j++) {
 		memset(m[j], 0, 8);
 		m[j][0] = next >> 8;
 		m[j][1] = (uint8_t)next++;
 		m[j][7] = 0x40;
 	}
-	hand_put_session(&h, idx, &t, (const uint8_t (*)[8])m, 6);
+	hand_put_session(&dcq, idx, &t, (const uint8_t (*)[8])m, 6);
 	idx += 6;
 	memset(&d, 0, sizeof(d));
 	d.opcode = 0;
 	d.wqe_counter = next++;
-	hand_put(&h, idx++, &d);
+	hand_put(&dcq, idx++, &d);
 	while (seen < next && guard++ < 100) {
-		uint16_t r = rte_mlx5cq_poll_burst(h.cq, c, 4), i;
+		uint16_t r = rte_mlx5cq_poll_burst(dcq.cq, c, 4), i;
 
 		for (i = 0; i < r; i++, seen++) {
 			TEST_ASSERT_EQUAL(c[i].wqe_counter, seen,
@@ -106,10 +106,10 @@ test_decomp_crypto_consumer(void)
 	}
 	TEST_ASSERT_EQUAL(seen, next, "%u of %u completions", seen, next);
 	TEST_ASSERT_EQUAL(errs, 1, "errors");
-	TEST_ASSERT_EQUAL(test_cq_cnt(h.cq)->err_syndrome[0x04], 1, "syndrome count");
-	TEST_ASSERT_EQUAL(h.cq->ci, idx, "ci");
+	TEST_ASSERT_EQUAL(test_cq_cnt(dcq.cq)->err_syndrome[0x04], 1, "syndrome count");
+	TEST_ASSERT_EQUAL(dcq.cq->ci, idx, "ci");
 	TEST_CHECK(check_dbrec(idx));
-	hand_cq_fini(&h);
+	hand_cq_fini(&dcq);
 	return TEST_SUCCESS;
 }
 

@@ -37,11 +37,11 @@ poll_all(struct rte_mlx5cq_cpl *got, uint32_t k, uint16_t burst)
 	uint32_t n = 0;
 
 	while (n < k) {
-		uint16_t r = rte_mlx5cq_poll_burst(h.cq, got + n,
+		uint16_t r = rte_mlx5cq_poll_burst(dcq.cq, got + n,
 				(uint16_t)RTE_MIN((uint32_t)burst, k - n));
 
 		TEST_ASSERT(r > 0, "%s, burst %u: stalled at %u of %u",
-			    rte_mlx5cq_vec_name(h.cq->vec), burst, n, k);
+			    rte_mlx5cq_vec_name(dcq.cq->vec), burst, n, k);
 		n += r;
 	}
 	return TEST_SUCCESS;
@@ -69,54 +69,54 @@ run_enh_title_alone(unsigned int v, uint8_t op, uint16_t burst)
 	uint32_t j, k = 0;
 	uint16_t wqe;
 
-	TEST_ASSERT_SUCCESS(hand_cq_init(&h, 4, 64,
+	TEST_ASSERT_SUCCESS(hand_cq_init(&dcq, 4, 64,
 					 (uint8_t)((F_HASH + 1) | 0x80), 0),
 			    "init");
-	if (rte_mlx5cq_vec_set(h.cq, (enum rte_mlx5cq_vec)v) != 0) {
-		hand_cq_fini(&h);
+	if (rte_mlx5cq_vec_set(dcq.cq, (enum rte_mlx5cq_vec)v) != 0) {
+		hand_cq_fini(&dcq);
 		return TEST_SKIPPED;
 	}
 	title_img(&t1, 2);
 	t1.wqe_counter = 0x0100;
 	t1.byte_cnt = 1500;
-	hand_put(&h, 0, &t1);
+	hand_put(&dcq, 0, &t1);
 	expect_img_record(&t1, &exp[k++]);
 	wqe = (uint16_t)(t1.wqe_counter + 1);
 	for (j = 0; j < 3; j++) {
 		gen_mini(F_HASH, j, m1[j]);
 		exp_mini(F_HASH, &t1, m1[j], wqe++, &exp[k++]);
 	}
-	hand_put_enh_array(&h, 1, (const uint8_t (*)[8])m1, 3);
+	hand_put_enh_array(&dcq, 1, (const uint8_t (*)[8])m1, 3);
 	next_img(&err, op, 0x0104);
-	hand_put(&h, 4, &err);
+	hand_put(&dcq, 4, &err);
 	expect_img_record(&err, &exp[k++]);
 	for (j = 0; j < 2; j++) {
 		gen_mini(F_HASH, 3 + j, m2[j]);
 		exp_mini(F_HASH, &t1, m2[j], wqe++, &exp[k++]);
 	}
-	hand_put_enh_array(&h, 5, (const uint8_t (*)[8])m2, 2);
+	hand_put_enh_array(&dcq, 5, (const uint8_t (*)[8])m2, 2);
 	/* Entry 7 of the previous pass (index 7 - 16: count 0xff). */
 	title_img(&stale, 2);
 	stale.byte_cnt = 333;
 	stale.wqe_counter = 0x0e07;
-	hand_put(&h, 7u - 16u, &stale);
+	hand_put(&dcq, 7u - 16u, &stale);
 	for (j = 0; j < 2; j++)
 		gen_mini(F_HASH, 5 + j, m3[j]);
-	hand_put_enh_array(&h, 8, (const uint8_t (*)[8])m3, 2);
+	hand_put_enh_array(&dcq, 8, (const uint8_t (*)[8])m3, 2);
 	TEST_CHECK(poll_all(got, k, burst));
 	for (j = 0; j < k; j++)
 		TEST_CHECK(check_rec(&got[j], &exp[j], j));
-	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(h.cq, got, burst), 0,
+	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(dcq.cq, got, burst), 0,
 			  "%s, burst %u: entry of the previous pass read",
 			  rte_mlx5cq_vec_name((enum rte_mlx5cq_vec)v), burst);
-	TEST_ASSERT_EQUAL(h.cq->ci, 7, "ci %u", h.cq->ci);
+	TEST_ASSERT_EQUAL(dcq.cq->ci, 7, "ci %u", dcq.cq->ci);
 	TEST_CHECK(check_dbrec(7));
 	/* Entry 7 written: a title of this pass. */
 	title_img(&t2, 2);
 	t2.wqe_counter = 0x0200;
 	t2.byte_cnt = 2500;
 	t2.metadata = 0x00c0ffee;
-	hand_put(&h, 7, &t2);
+	hand_put(&dcq, 7, &t2);
 	k = 0;
 	expect_img_record(&t2, &exp[k++]);
 	for (j = 0; j < 2; j++)
@@ -125,13 +125,13 @@ run_enh_title_alone(unsigned int v, uint8_t op, uint16_t burst)
 	TEST_CHECK(poll_all(got, k, burst));
 	for (j = 0; j < k; j++)
 		TEST_CHECK(check_rec(&got[j], &exp[j], j));
-	TEST_ASSERT_EQUAL(h.cq->ci, 10, "ci %u", h.cq->ci);
+	TEST_ASSERT_EQUAL(dcq.cq->ci, 10, "ci %u", dcq.cq->ci);
 	TEST_CHECK(check_dbrec(10));
-	TEST_ASSERT_EQUAL(test_cq_cnt(h.cq)->errors, 1, "errors");
-	TEST_ASSERT_EQUAL(test_cq_cnt(h.cq)->sessions, 3, "sessions");
-	TEST_ASSERT_EQUAL(test_cq_cnt(h.cq)->minis, 7, "minis");
-	TEST_ASSERT_EQUAL(test_cq_cnt(h.cq)->completions, 10, "completions");
-	hand_cq_fini(&h);
+	TEST_ASSERT_EQUAL(test_cq_cnt(dcq.cq)->errors, 1, "errors");
+	TEST_ASSERT_EQUAL(test_cq_cnt(dcq.cq)->sessions, 3, "sessions");
+	TEST_ASSERT_EQUAL(test_cq_cnt(dcq.cq)->minis, 7, "minis");
+	TEST_ASSERT_EQUAL(test_cq_cnt(dcq.cq)->completions, 10, "completions");
+	hand_cq_fini(&dcq);
 	return TEST_SUCCESS;
 }
 

@@ -46,18 +46,18 @@ test_decomp_enhanced(const void *data)
 	uint16_t wqe = 0;
 	unsigned int round;
 
-	TEST_ASSERT_SUCCESS(hand_cq_init(&h, 5, fmt & 1 ? 128 : 64,
+	TEST_ASSERT_SUCCESS(hand_cq_init(&dcq, 5, fmt & 1 ? 128 : 64,
 					 (uint8_t)((fmt + 1) | 0x80), 0),
 			    "init");
 	/* Nothing valid on pass 0 in a fresh ring (vic 0xff). */
-	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(h.cq, got, 8), 0, "fresh");
+	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(dcq.cq, got, 8), 0, "fresh");
 	idx = 0;
 	for (round = 0; round < 6; round++) {
 		/* Regular title, then two arrays (round + 1 and 7 minis). */
 		title_img(&title, round == 3 ? 0 : 2);
 		title.wqe_counter = (uint16_t)(0x7ff0 + round * 16);
 		title.byte_cnt = 1000 + round;
-		hand_put(&h, idx++, &title);
+		hand_put(&dcq, idx++, &title);
 		expect_img_record(&title, &exp[k++]);
 		wqe = (uint16_t)(title.wqe_counter + 1);
 		for (j = 0; j < 2; j++) {
@@ -68,35 +68,35 @@ test_decomp_enhanced(const void *data)
 				exp_mini(fmt, &title, minis[q], wqe++,
 					 &exp[k++]);
 			}
-			hand_put_enh_array(&h, idx,
+			hand_put_enh_array(&dcq, idx,
 					   (const uint8_t (*)[8])minis, cnt);
 			last = idx;
 			idx += cnt;
 			arrays++;
 			minis_n += cnt;
 		}
-		memcpy(snap, hand_cqe(&h, last), 64);
+		memcpy(snap, hand_cqe(&dcq, last), 64);
 		while (n < k) {
-			uint16_t r = rte_mlx5cq_poll_burst(h.cq, got + n,
+			uint16_t r = rte_mlx5cq_poll_burst(dcq.cq, got + n,
 				(uint16_t)RTE_MIN(3u + round, k - n));
 
 			TEST_ASSERT(r > 0, "stalled at %u of %u", n, k);
 			n += r;
 		}
-		TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(h.cq, got + n, 4), 0,
+		TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(dcq.cq, got + n, 4), 0,
 				  "extra completion");
-		TEST_ASSERT_BUFFERS_ARE_EQUAL(hand_cqe(&h, last), snap, 64,
+		TEST_ASSERT_BUFFERS_ARE_EQUAL(hand_cqe(&dcq, last), snap, 64,
 					      "enhanced CQE written back");
 		TEST_CHECK(check_dbrec(idx));
 	}
 	for (j = 0; j < k; j++)
 		TEST_CHECK(check_rec(&got[j], &exp[j], j));
-	TEST_ASSERT_EQUAL(h.cq->ci, idx, "ci %u want %u", h.cq->ci, idx);
+	TEST_ASSERT_EQUAL(dcq.cq->ci, idx, "ci %u want %u", dcq.cq->ci, idx);
 	TEST_ASSERT(idx > 32, "the test did not wrap twice");
-	TEST_ASSERT_EQUAL(test_cq_cnt(h.cq)->sessions, arrays, "sessions");
-	TEST_ASSERT_EQUAL(test_cq_cnt(h.cq)->minis, minis_n, "minis");
-	TEST_ASSERT_EQUAL(test_cq_cnt(h.cq)->completions, k, "completions");
-	hand_cq_fini(&h);
+	TEST_ASSERT_EQUAL(test_cq_cnt(dcq.cq)->sessions, arrays, "sessions");
+	TEST_ASSERT_EQUAL(test_cq_cnt(dcq.cq)->minis, minis_n, "minis");
+	TEST_ASSERT_EQUAL(test_cq_cnt(dcq.cq)->completions, k, "completions");
+	hand_cq_fini(&dcq);
 	return TEST_SUCCESS;
 }
 
@@ -129,28 +129,28 @@ test_decomp_enh_visibility(const void *data)
 	uint8_t m1[5][8], m2[7][8], m3[2][8];
 	uint8_t *e;
 
-	TEST_ASSERT_SUCCESS(hand_cq_init(&h, 4, 64,
+	TEST_ASSERT_SUCCESS(hand_cq_init(&dcq, 4, 64,
 					 (uint8_t)((F_FTAG + 1) | 0x80), base),
 			    "init");
-	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(h.cq, got, 8), 0,
+	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(dcq.cq, got, 8), 0,
 			  "fresh ring on pass %u", pass);
 	/* Pass p - 1 left a regular CQE in every slot. */
 	title_img(&stale, 2);
 	stale.byte_cnt = 333;
 	for (j = 0; j < 16; j++) {
 		stale.wqe_counter = (uint16_t)(0x0e00 + j);
-		hand_put(&h, base - 16 + j, &stale);
+		hand_put(&dcq, base - 16 + j, &stale);
 	}
-	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(h.cq, got, 8), 0,
+	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(dcq.cq, got, 8), 0,
 			  "CQE of pass %u read on pass %u", pass - 1, pass);
-	TEST_ASSERT_EQUAL(h.cq->ci, base, "ci moved");
+	TEST_ASSERT_EQUAL(dcq.cq->ci, base, "ci moved");
 	TEST_CHECK(check_dbrec(0));
 	/* The title. */
 	title_img(&t1, 2);
 	t1.byte_cnt = 1000;
-	hand_put(&h, base, &t1);
+	hand_put(&dcq, base, &t1);
 	expect_img_record(&t1, &exp[k++]);
-	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(h.cq, got + n, 8), 1,
+	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(dcq.cq, got + n, 8), 1,
 			  "title");
 	n++;
 	TEST_CHECK(check_dbrec(base + 1));
@@ -159,36 +159,36 @@ test_decomp_enh_visibility(const void *data)
 		gen_mini(F_FTAG, j, m1[j]);
 		exp_mini(F_FTAG, &t1, m1[j], 0, &exp[k++]);
 	}
-	e = hand_cqe(&h, base + 1);
+	e = hand_cqe(&dcq, base + 1);
 	memset(e, IMG_FILL, 62);
 	for (j = 0; j < 5; j++)
 		memcpy(e + 8 * j, m1[j], 8);
 	TEST_ASSERT_EQUAL(e[IMG_VIC], (uint8_t)(pass - 1), "fixture");
-	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(h.cq, got + n, 8), 0,
+	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(dcq.cq, got + n, 8), 0,
 			  "half-written compressed CQE read");
-	TEST_ASSERT_EQUAL(h.cq->ci, base + 1, "ci moved");
-	TEST_ASSERT_EQUAL(mlx5cq_test_cq_session(h.cq), 0, "session opened");
+	TEST_ASSERT_EQUAL(dcq.cq->ci, base + 1, "ci moved");
+	TEST_ASSERT_EQUAL(mlx5cq_test_cq_session(dcq.cq), 0, "session opened");
 	TEST_CHECK(check_dbrec(base + 1));
 	/* Bytes 62..63; then 7 at base + 6, title 2, 2 at base + 14. */
-	hand_put_enh_array(&h, base + 1, (const uint8_t (*)[8])m1, 5);
+	hand_put_enh_array(&dcq, base + 1, (const uint8_t (*)[8])m1, 5);
 	for (j = 0; j < 7; j++) {
 		gen_mini(F_FTAG, 5 + j, m2[j]);
 		exp_mini(F_FTAG, &t1, m2[j], 0, &exp[k++]);
 	}
-	hand_put_enh_array(&h, base + 6, (const uint8_t (*)[8])m2, 7);
+	hand_put_enh_array(&dcq, base + 6, (const uint8_t (*)[8])m2, 7);
 	title_img(&t2, 2);
 	t2.metadata = 0x00beef01;
 	t2.timestamp = 0x1111222233334444ull;
 	t2.hdr_type_etc = 0x0600;
 	t2.wqe_counter = 0x0300;
 	t2.byte_cnt = 2000;
-	hand_put(&h, base + 13, &t2);
+	hand_put(&dcq, base + 13, &t2);
 	expect_img_record(&t2, &exp[k++]);
 	for (j = 0; j < 2; j++) {
 		gen_mini(F_FTAG, 12 + j, m3[j]);
 		exp_mini(F_FTAG, &t2, m3[j], 0, &exp[k++]);
 	}
-	hand_put_enh_array(&h, base + 14, (const uint8_t (*)[8])m3, 2);
+	hand_put_enh_array(&dcq, base + 14, (const uint8_t (*)[8])m3, 2);
 	/* Slot of the title, released: first CQE of pass p + 1. */
 	title_img(&next, 2);
 	next.metadata = 0x00000bad;
@@ -197,22 +197,22 @@ test_decomp_enh_visibility(const void *data)
 	next.rx_hash_res = 0x0badcafe;
 	next.wqe_counter = 0x0400;
 	next.byte_cnt = 3000;
-	hand_put(&h, base + 16, &next);
+	hand_put(&dcq, base + 16, &next);
 	expect_img_record(&next, &exp[k++]);
 	/* Bursts of 3: 3 of the first array, the consumer index stays. */
-	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(h.cq, got + n, 3), 3,
+	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(dcq.cq, got + n, 3), 3,
 			  "first burst");
 	n += 3;
-	TEST_ASSERT_EQUAL(h.cq->ci, base + 1, "ci left the array early");
+	TEST_ASSERT_EQUAL(dcq.cq->ci, base + 1, "ci left the array early");
 	TEST_CHECK(check_dbrec(base + 1));
-	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(h.cq, got + n, 3), 3,
+	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(dcq.cq, got + n, 3), 3,
 			  "second burst");
 	n += 3;
-	TEST_ASSERT_EQUAL(h.cq->ci, base + 6, "ci %u at the second array",
-			  h.cq->ci);
+	TEST_ASSERT_EQUAL(dcq.cq->ci, base + 6, "ci %u at the second array",
+			  dcq.cq->ci);
 	TEST_CHECK(check_dbrec(base + 6));
 	while (n < k) {
-		uint16_t r = rte_mlx5cq_poll_burst(h.cq, got + n,
+		uint16_t r = rte_mlx5cq_poll_burst(dcq.cq, got + n,
 			(uint16_t)RTE_MIN(3u, k - n));
 
 		TEST_ASSERT(r > 0, "stalled at %u of %u", n, k);
@@ -220,15 +220,15 @@ test_decomp_enh_visibility(const void *data)
 	}
 	for (j = 0; j < k; j++)
 		TEST_CHECK(check_rec(&got[j], &exp[j], j));
-	TEST_ASSERT_EQUAL(h.cq->ci, base + 17, "ci %u", h.cq->ci);
+	TEST_ASSERT_EQUAL(dcq.cq->ci, base + 17, "ci %u", dcq.cq->ci);
 	TEST_CHECK(check_dbrec(base + 17));
-	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(h.cq, got, 8), 0,
+	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(dcq.cq, got, 8), 0,
 			  "stale compressed CQE of pass %u read again", pass);
-	TEST_ASSERT_EQUAL(test_cq_cnt(h.cq)->sessions, 3, "sessions");
-	TEST_ASSERT_EQUAL(test_cq_cnt(h.cq)->minis, 14, "minis");
-	TEST_ASSERT_EQUAL(test_cq_cnt(h.cq)->completions, k, "completions");
-	TEST_ASSERT_EQUAL(test_cq_cnt(h.cq)->comp_unhandled, 0, "comp_unhandled");
-	hand_cq_fini(&h);
+	TEST_ASSERT_EQUAL(test_cq_cnt(dcq.cq)->sessions, 3, "sessions");
+	TEST_ASSERT_EQUAL(test_cq_cnt(dcq.cq)->minis, 14, "minis");
+	TEST_ASSERT_EQUAL(test_cq_cnt(dcq.cq)->completions, k, "completions");
+	TEST_ASSERT_EQUAL(test_cq_cnt(dcq.cq)->comp_unhandled, 0, "comp_unhandled");
+	hand_cq_fini(&dcq);
 	return TEST_SUCCESS;
 }
 

@@ -25,12 +25,12 @@
 #include "test_hand_cq.h"
 #include "test_vec_arch.h"
 
-struct hand_cq h;
+struct hand_cq dcq;
 
 void
 decomp_teardown(void)
 {
-	hand_cq_fini(&h);
+	hand_cq_fini(&dcq);
 }
 
 const char * const fmt_name[5] = {
@@ -192,11 +192,11 @@ run_session(const struct sess_case *sc)
 	uint8_t before_hole[64], own[SESS_MAX];
 	uint32_t hole = t_idx + 2;
 
-	TEST_ASSERT_SUCCESS(hand_cq_init(&h, sc->log_n, sc->stride,
+	TEST_ASSERT_SUCCESS(hand_cq_init(&dcq, sc->log_n, sc->stride,
 					 (uint8_t)(sc->fmt + 1), sc->ci0),
 			    "fixture");
 	if (sc->vec)
-		TEST_ASSERT_SUCCESS(rte_mlx5cq_vec_set(h.cq,
+		TEST_ASSERT_SUCCESS(rte_mlx5cq_vec_set(dcq.cq,
 					(enum rte_mlx5cq_vec)(sc->vec - 1)),
 				    "poll %u", sc->vec - 1);
 	memset(&first, 0, sizeof(first));
@@ -205,18 +205,18 @@ run_session(const struct sess_case *sc)
 	first.wqe_counter = 0x00ff;
 	first.sop_drop_qpn = 0x00abcdef;
 	if (lead)
-		hand_put(&h, sc->ci0, &first);
+		hand_put(&dcq, sc->ci0, &first);
 	title_img(&title, sc->title_op);
 	for (j = 0; j < sc->count; j++)
 		gen_mini(sc->fmt, j, minis[j]);
-	memcpy(before_hole, hand_cqe(&h, hole), 64);
-	hand_put_session(&h, t_idx, &title, (const uint8_t (*)[8])minis,
+	memcpy(before_hole, hand_cqe(&dcq, hole), 64);
+	hand_put_session(&dcq, t_idx, &title, (const uint8_t (*)[8])minis,
 			 sc->count);
 	for (j = 0; j < sc->count; j++)
-		own[j] = hand_cqe(&h, t_idx + j)[IMG_OP_OWN];
+		own[j] = hand_cqe(&dcq, t_idx + j)[IMG_OP_OWN];
 	next_img(&after, sc->after_op, 0x0200);
 	after.byte_cnt = 99;
-	hand_put(&h, end, &after);
+	hand_put(&dcq, end, &after);
 	if (lead)
 		expect_img_record(&first, &exp[0]);
 	for (j = 0; j < sc->count; j++)
@@ -227,7 +227,7 @@ run_session(const struct sess_case *sc)
 	while (n < total) {
 		uint16_t want = (uint16_t)RTE_MIN((uint32_t)sc->burst,
 						  total - n);
-		uint16_t r = rte_mlx5cq_poll_burst(h.cq, got + n, want);
+		uint16_t r = rte_mlx5cq_poll_burst(dcq.cq, got + n, want);
 
 		polls++;
 		TEST_ASSERT_EQUAL(r, want, "%s: burst %u at %u gave %u",
@@ -239,53 +239,53 @@ run_session(const struct sess_case *sc)
 		 * session came first).
 		 */
 		if (n >= lead + 1 && n < total - 1) {
-			TEST_ASSERT_EQUAL(h.cq->ci, t_idx, "ci %u inside the"
-					  " session (title %u)", h.cq->ci,
+			TEST_ASSERT_EQUAL(dcq.cq->ci, t_idx, "ci %u inside the"
+					  " session (title %u)", dcq.cq->ci,
 					  t_idx);
 			TEST_CHECK(check_dbrec(lead ? t_idx : 0));
-			TEST_CHECK(check_open_inv(&h, t_idx, sc->count,
+			TEST_CHECK(check_open_inv(&dcq, t_idx, sc->count,
 						  n - lead, own));
 		}
 		/* A burst that ends with the session publishes its end. */
 		if (n == lead + sc->count) {
-			TEST_ASSERT_EQUAL(h.cq->ci, end, "ci %u after the"
-					  " session (end %u)", h.cq->ci, end);
+			TEST_ASSERT_EQUAL(dcq.cq->ci, end, "ci %u after the"
+					  " session (end %u)", dcq.cq->ci, end);
 			TEST_CHECK(check_dbrec(end));
 		}
 		TEST_ASSERT(polls < 4 * total, "no progress");
 	}
 	for (j = 0; j < total; j++)
 		TEST_CHECK(check_rec(&got[j], &exp[j], j));
-	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(h.cq, got, 4), 0,
+	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(dcq.cq, got, 4), 0,
 			  "more completions than written");
-	TEST_ASSERT_EQUAL(h.cq->ci, end + 1, "ci %u want %u", h.cq->ci,
+	TEST_ASSERT_EQUAL(dcq.cq->ci, end + 1, "ci %u want %u", dcq.cq->ci,
 			  end + 1);
 	TEST_CHECK(check_dbrec(end + 1));
 	/* Every slot of the session is invalidated (title, arrays, holes). */
 	for (j = t_idx; j != end; j++)
-		TEST_ASSERT_EQUAL(hand_cqe(&h, j)[IMG_OP_OWN], IMG_INVALIDATE,
+		TEST_ASSERT_EQUAL(hand_cqe(&dcq, j)[IMG_OP_OWN], IMG_INVALIDATE,
 				  "slot %u op_own %#x not invalidated", j,
-				  hand_cqe(&h, j)[IMG_OP_OWN]);
+				  hand_cqe(&dcq, j)[IMG_OP_OWN]);
 	/* Holes keep their other bytes; the CQEs around are untouched. */
 	if (sc->count > 3)
-		TEST_ASSERT_BUFFERS_ARE_EQUAL(hand_cqe(&h, hole), before_hole,
+		TEST_ASSERT_BUFFERS_ARE_EQUAL(hand_cqe(&dcq, hole), before_hole,
 					      63, "hole payload written");
-	TEST_ASSERT_EQUAL(hand_cqe(&h, end)[IMG_OP_OWN],
-			  img_op_own(&after, hand_owner(&h, end)),
+	TEST_ASSERT_EQUAL(hand_cqe(&dcq, end)[IMG_OP_OWN],
+			  img_op_own(&after, hand_owner(&dcq, end)),
 			  "CQE after the session changed");
-	TEST_ASSERT_EQUAL(test_cq_cnt(h.cq)->completions, total, "completions %"
-			  PRIu64, test_cq_cnt(h.cq)->completions);
-	TEST_ASSERT_EQUAL(test_cq_cnt(h.cq)->sessions, 1, "sessions");
-	TEST_ASSERT_EQUAL(test_cq_cnt(h.cq)->minis, sc->count, "minis %" PRIu64,
-			  test_cq_cnt(h.cq)->minis);
-	TEST_ASSERT_EQUAL(test_cq_cnt(h.cq)->errors, (img_is_error(sc->after_op) ? 1 : 0),
+	TEST_ASSERT_EQUAL(test_cq_cnt(dcq.cq)->completions, total, "completions %"
+			  PRIu64, test_cq_cnt(dcq.cq)->completions);
+	TEST_ASSERT_EQUAL(test_cq_cnt(dcq.cq)->sessions, 1, "sessions");
+	TEST_ASSERT_EQUAL(test_cq_cnt(dcq.cq)->minis, sc->count, "minis %" PRIu64,
+			  test_cq_cnt(dcq.cq)->minis);
+	TEST_ASSERT_EQUAL(test_cq_cnt(dcq.cq)->errors, (img_is_error(sc->after_op) ? 1 : 0),
 			  "errors");
-	TEST_ASSERT_EQUAL(test_cq_cnt(h.cq)->err_syndrome[0x04],
+	TEST_ASSERT_EQUAL(test_cq_cnt(dcq.cq)->err_syndrome[0x04],
 			  (img_is_error(sc->after_op) ? 1 : 0), "syndrome 4");
-	TEST_ASSERT_EQUAL(test_cq_cnt(h.cq)->comp_unhandled, 0, "comp_unhandled");
-	TEST_ASSERT_EQUAL((h.cq->slow & ~RTE_MLX5CQ_SLOW_VEC), 0, "slow flags %#x left",
-			  h.cq->slow);
-	hand_cq_fini(&h);
+	TEST_ASSERT_EQUAL(test_cq_cnt(dcq.cq)->comp_unhandled, 0, "comp_unhandled");
+	TEST_ASSERT_EQUAL((dcq.cq->slow & ~RTE_MLX5CQ_SLOW_VEC), 0, "slow flags %#x left",
+			  dcq.cq->slow);
+	hand_cq_fini(&dcq);
 	return TEST_SUCCESS;
 }
 

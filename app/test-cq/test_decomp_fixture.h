@@ -46,9 +46,9 @@ enum {
 	F_HASH = 0, F_CSUM = 1, F_FTAG = 2, F_CSUM_STRIDX = 3, F_L34H = 4,
 };
 
-extern struct hand_cq h;
+extern struct hand_cq dcq;
 
-/* Teardown of every hand-built case: h freed. */
+/* Teardown of every hand-built case: dcq freed. */
 void decomp_teardown(void);
 
 extern const char * const fmt_name[5];
@@ -62,16 +62,16 @@ void exp_mini(unsigned int fmt, const struct img_cqe *t, const uint8_t *m,
 int check_rec(const struct rte_mlx5cq_cpl *g, const struct rte_mlx5cq_cpl *e,
 	      unsigned int k);
 
-/* The doorbell record of h: word 0 big endian ci. */
+/* The doorbell record of dcq: word 0 big endian ci. */
 static inline int
 check_dbrec(uint32_t ci)
 {
 	uint8_t want[4] = { 0, (uint8_t)(ci >> 16), (uint8_t)(ci >> 8),
 			    (uint8_t)ci };
 
-	TEST_ASSERT_BUFFERS_ARE_EQUAL(h.dbrec, want, 4,
-		"dbrec %02x %02x %02x %02x, want ci %u", h.dbrec[0],
-		h.dbrec[1], h.dbrec[2], h.dbrec[3], ci);
+	TEST_ASSERT_BUFFERS_ARE_EQUAL(dcq.dbrec, want, 4,
+		"dbrec %02x %02x %02x %02x, want ci %u", dcq.dbrec[0],
+		dcq.dbrec[1], dcq.dbrec[2], dcq.dbrec[3], ci);
 	return TEST_SUCCESS;
 }
 

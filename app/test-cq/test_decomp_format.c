@@ -99,24 +99,24 @@ test_decomp_ftag_vlan(void)
 	struct img_cqe title;
 	uint8_t m[3][8];
 
-	TEST_ASSERT_SUCCESS(hand_cq_init(&h, 4, 64, F_FTAG + 1, 0), "init");
+	TEST_ASSERT_SUCCESS(hand_cq_init(&dcq, 4, 64, F_FTAG + 1, 0), "init");
 	title_img(&title, 2);
 	memcpy(m, golden[F_FTAG], sizeof(m));
-	hand_put_session(&h, 0, &title, (const uint8_t (*)[8])m, 3);
-	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(h.cq, c, 3), 3, "ftag poll");
+	hand_put_session(&dcq, 0, &title, (const uint8_t (*)[8])m, 3);
+	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(dcq.cq, c, 3), 3, "ftag poll");
 	TEST_ASSERT_EQUAL(c[0].flow_tag, 0xab1234u, "tag %#x", c[0].flow_tag);
 	TEST_ASSERT_EQUAL(c[0].byte_cnt, 1500u, "len %u", c[0].byte_cnt);
 	TEST_ASSERT_EQUAL(c[0].wqe_counter, 7, "stride %u", c[0].wqe_counter);
 	TEST_ASSERT_EQUAL(c[1].flow_tag, 1u, "tag %#x", c[1].flow_tag);
 	TEST_ASSERT_EQUAL(c[2].flow_tag, 0xffffffu, "tag %#x", c[2].flow_tag);
 	TEST_ASSERT_EQUAL(c[2].byte_cnt, 0x010203u, "len %#x", c[2].byte_cnt);
-	hand_cq_fini(&h);
+	hand_cq_fini(&dcq);
 
-	TEST_ASSERT_SUCCESS(hand_cq_init(&h, 4, 64, F_L34H + 1, 0), "init");
+	TEST_ASSERT_SUCCESS(hand_cq_init(&dcq, 4, 64, F_L34H + 1, 0), "init");
 	title.hdr_type_etc = 0x0200; /* L3 OK only, no VLAN in the title */
 	memcpy(m, golden[F_L34H], sizeof(m));
-	hand_put_session(&h, 0, &title, (const uint8_t (*)[8])m, 3);
-	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(h.cq, c, 3), 3, "l34h poll");
+	hand_put_session(&dcq, 0, &title, (const uint8_t (*)[8])m, 3);
+	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(dcq.cq, c, 3), 3, "l34h poll");
 	TEST_ASSERT(c[0].hdr_type_etc & RTE_MLX5CQ_HDR_VLAN_STRIPPED,
 		    "VLAN-stripped bit lost (hdr %#x)", c[0].hdr_type_etc);
 	TEST_ASSERT_EQUAL(c[0].hdr_type_etc, (0x0200 | 0xb5),
@@ -128,7 +128,7 @@ test_decomp_ftag_vlan(void)
 	TEST_ASSERT(!(c[1].hdr_type_etc & RTE_MLX5CQ_HDR_VLAN_STRIPPED),
 		    "VLAN-stripped bit from nowhere");
 	TEST_ASSERT_EQUAL(c[0].vlan_tci, 0x0123, "vlan from the title");
-	hand_cq_fini(&h);
+	hand_cq_fini(&dcq);
 	return TEST_SUCCESS;
 }
 

@@ -44,21 +44,21 @@ test_decomp_raw(void)
 	struct rte_mlx5cq_cpl c;
 	unsigned int j, k;
 
-	TEST_ASSERT_SUCCESS(hand_cq_init(&h, 4, 128, F_FTAG + 1, 0), "init");
+	TEST_ASSERT_SUCCESS(hand_cq_init(&dcq, 4, 128, F_FTAG + 1, 0), "init");
 	title_img(&t, 2);
 	t.se = 1;
 	memcpy(m, golden[F_FTAG], sizeof(m));
-	hand_put_session(&h, 0, &t, (const uint8_t (*)[8])m, 3);
+	hand_put_session(&dcq, 0, &t, (const uint8_t (*)[8])m, 3);
 	memset(&d, 0, sizeof(d));
 	d.opcode = 2;
 	d.byte_cnt = 5;
-	hand_put(&h, 3, &d);
+	hand_put(&dcq, 3, &d);
 	TEST_ASSERT_EQUAL(rte_mlx5cq_raw_advance(NULL), -EINVAL, "NULL");
 	for (j = 0; j < 3; j++) {
-		r = rte_mlx5cq_raw_peek(h.cq);
+		r = rte_mlx5cq_raw_peek(dcq.cq);
 		TEST_ASSERT_NOT_NULL(r, "peek %u", j);
 		/* Twice: peeking consumes nothing. */
-		TEST_ASSERT(rte_mlx5cq_raw_peek(h.cq) == r, "peek moved");
+		TEST_ASSERT(rte_mlx5cq_raw_peek(dcq.cq) == r, "peek moved");
 		t.format = 0;
 		t.byte_cnt = 0;
 		img_cqe_payload(want, &t);
@@ -77,16 +77,16 @@ test_decomp_raw(void)
 				       k, r[k], want[k]);
 				return TEST_FAILED;
 			}
-		TEST_ASSERT_SUCCESS(rte_mlx5cq_raw_advance(h.cq), "advance");
+		TEST_ASSERT_SUCCESS(rte_mlx5cq_raw_advance(dcq.cq), "advance");
 	}
-	r = rte_mlx5cq_raw_peek(h.cq);
-	TEST_ASSERT(r == hand_cqe(&h, 3), "regular CQE not in place");
-	TEST_ASSERT_SUCCESS(rte_mlx5cq_raw_advance(h.cq), "advance");
-	TEST_ASSERT_NULL(rte_mlx5cq_raw_peek(h.cq), "empty CQ peeked");
-	TEST_ASSERT_EQUAL(rte_mlx5cq_raw_advance(h.cq), -ENOENT, "empty");
-	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(h.cq, &c, 1), 0, "empty");
+	r = rte_mlx5cq_raw_peek(dcq.cq);
+	TEST_ASSERT(r == hand_cqe(&dcq, 3), "regular CQE not in place");
+	TEST_ASSERT_SUCCESS(rte_mlx5cq_raw_advance(dcq.cq), "advance");
+	TEST_ASSERT_NULL(rte_mlx5cq_raw_peek(dcq.cq), "empty CQ peeked");
+	TEST_ASSERT_EQUAL(rte_mlx5cq_raw_advance(dcq.cq), -ENOENT, "empty");
+	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(dcq.cq, &c, 1), 0, "empty");
 	TEST_CHECK(check_dbrec(4));
-	hand_cq_fini(&h);
+	hand_cq_fini(&dcq);
 	return TEST_SUCCESS;
 }
 

@@ -74,26 +74,26 @@ test_decomp_invalid_after(void)
 
 	for (stride = 64; stride <= 128; stride += 64)
 		for (v = 0; v < RTE_MLX5CQ_VEC_MAX; v++) {
-			TEST_ASSERT_SUCCESS(hand_cq_init(&h, 5, stride,
+			TEST_ASSERT_SUCCESS(hand_cq_init(&dcq, 5, stride,
 							 F_HASH + 1, 0),
 					    "init");
-			if (rte_mlx5cq_vec_set(h.cq,
+			if (rte_mlx5cq_vec_set(dcq.cq,
 					       (enum rte_mlx5cq_vec)v) != 0) {
-				hand_cq_fini(&h);
+				hand_cq_fini(&dcq);
 				continue; /* not on this CPU or EAL */
 			}
 			memset(m, 0, sizeof(m));
 			for (j = 0; j < 4; j++)
 				img_be32(m[j] + 4, 60 + j); /* byte counts */
 			title_img(&t, 2);
-			hand_put_session(&h, 0, &t,
+			hand_put_session(&dcq, 0, &t,
 					 (const uint8_t (*)[8])m, 4);
 			bad = t;
 			bad.opcode = 0xf;
 			bad.format = 3;
 			bad.byte_cnt = 7;
-			hand_put(&h, 4, &bad);
-			TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(h.cq, c, 32),
+			hand_put(&dcq, 4, &bad);
+			TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(dcq.cq, c, 32),
 					  4, "%s, stride %u: session records",
 					  rte_mlx5cq_vec_name(
 						(enum rte_mlx5cq_vec)v),
@@ -101,21 +101,21 @@ test_decomp_invalid_after(void)
 			for (j = 0; j < 4; j++)
 				TEST_ASSERT_EQUAL(c[j].byte_cnt, 60 + j,
 						  "record %u byte count", j);
-			TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(h.cq, c, 32),
+			TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(dcq.cq, c, 32),
 					  0, "%s, stride %u: past INVALID",
 					  rte_mlx5cq_vec_name(
 						(enum rte_mlx5cq_vec)v),
 					  stride);
-			TEST_ASSERT_EQUAL(h.cq->ci, 4, "ci %u", h.cq->ci);
+			TEST_ASSERT_EQUAL(dcq.cq->ci, 4, "ci %u", dcq.cq->ci);
 			bad.opcode = 2;
 			bad.format = 0;
 			bad.byte_cnt = 1500;
-			hand_put(&h, 4, &bad);
-			TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(h.cq, c, 32),
+			hand_put(&dcq, 4, &bad);
+			TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(dcq.cq, c, 32),
 					  1, "regular CQE after the session");
 			expect_img_record(&bad, &e);
 			TEST_CHECK(check_rec(&c[0], &e, 0));
-			hand_cq_fini(&h);
+			hand_cq_fini(&dcq);
 		}
 	return TEST_SUCCESS;
 }
@@ -129,21 +129,21 @@ test_decomp_malformed(void)
 	struct img_cqe t;
 
 	memset(m, 0, sizeof(m));
-	TEST_ASSERT_SUCCESS(hand_cq_init(&h, 4, 64, 1 | 0x80, 0), "init");
-	hand_put_enh_array(&h, 0, (const uint8_t (*)[8])m, 2);
-	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(h.cq, c, 8), 0, "no title");
-	TEST_ASSERT_EQUAL(test_cq_cnt(h.cq)->comp_unhandled, 1, "comp_unhandled");
-	TEST_ASSERT_EQUAL(h.cq->ci, 0, "ci moved");
-	hand_cq_fini(&h);
+	TEST_ASSERT_SUCCESS(hand_cq_init(&dcq, 4, 64, 1 | 0x80, 0), "init");
+	hand_put_enh_array(&dcq, 0, (const uint8_t (*)[8])m, 2);
+	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(dcq.cq, c, 8), 0, "no title");
+	TEST_ASSERT_EQUAL(test_cq_cnt(dcq.cq)->comp_unhandled, 1, "comp_unhandled");
+	TEST_ASSERT_EQUAL(dcq.cq->ci, 0, "ci moved");
+	hand_cq_fini(&dcq);
 	/* Basic layout: a session count of 1 cannot be (array at ci + 1). */
-	TEST_ASSERT_SUCCESS(hand_cq_init(&h, 4, 64, 1, 0), "init");
+	TEST_ASSERT_SUCCESS(hand_cq_init(&dcq, 4, 64, 1, 0), "init");
 	title_img(&t, 2);
-	hand_put_session(&h, 0, &t, (const uint8_t (*)[8])m, 1);
-	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(h.cq, c, 8), 0, "count 1");
-	TEST_ASSERT_EQUAL(test_cq_cnt(h.cq)->comp_unhandled, 1, "comp_unhandled");
-	TEST_ASSERT_EQUAL(hand_cqe(&h, 0)[IMG_OP_OWN] >> 4, 2,
+	hand_put_session(&dcq, 0, &t, (const uint8_t (*)[8])m, 1);
+	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(dcq.cq, c, 8), 0, "count 1");
+	TEST_ASSERT_EQUAL(test_cq_cnt(dcq.cq)->comp_unhandled, 1, "comp_unhandled");
+	TEST_ASSERT_EQUAL(hand_cqe(&dcq, 0)[IMG_OP_OWN] >> 4, 2,
 			  "title modified");
-	hand_cq_fini(&h);
+	hand_cq_fini(&dcq);
 	return TEST_SUCCESS;
 }
 
