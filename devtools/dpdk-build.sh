@@ -18,7 +18,7 @@
 # devtools/build.sh --dpdk.
 #
 # Only what the project and its tests need is built: the drivers below
-# (crypto/null: the crypto_mlx5cq unit suite measures the cryptodev
+# (crypto/null: the crypto_* unit suites measure the cryptodev
 # library's own heap use on it), dpdk-testpmd, dpdk-test and
 # dpdk-test-crypto-perf, and the libraries DPDK cannot disable plus
 # cryptodev (the crypto PMD) and security (dpdk-test-crypto-perf).

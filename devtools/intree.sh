@@ -9,7 +9,7 @@
 # app/test/mlx5cq (fresh copies on every run), configure with DPDK's own
 # warning flags and -Dwerror=true for the drivers this needs, build, and,
 # with "test", run the unit suites through dpdk-test (mlx5cq_autotest, or
-# the commands given: sh intree.sh test mlx5cq_poll_autotest ...);
+# the commands given: sh intree.sh test mlx5cq_poll_record_autotest ...);
 # "drivers" builds only the four libraries.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)

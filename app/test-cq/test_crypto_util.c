@@ -2,7 +2,7 @@
  * Copyright 2026 The mlx5cq authors
  */
 
-/* Helpers of the crypto_mlx5cq suite and perf-crypto (test_crypto_util.h). */
+/* Helpers of the crypto PMD suites and perf-crypto (test_crypto_util.h). */
 
 #include <stdio.h>
 #include <string.h>

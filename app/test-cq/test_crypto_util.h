@@ -6,7 +6,7 @@
 #define TEST_CRYPTO_UTIL_H_
 
 /*
- * Helpers of the crypto_mlx5cq suite and of the perf-crypto benchmark:
+ * Helpers of the crypto PMD suites and of the perf-crypto benchmark:
  * pools, emulated device capabilities, one started device of one queue
  * pair, AES-XTS transforms.
  */

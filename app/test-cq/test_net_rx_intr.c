@@ -3,7 +3,8 @@
  */
 
 /*
- * Suite "net_rx_intr": RX queue interrupts of net_mlx5cq on a port with
+ * Suite "net_rx_intr": RX queue interrupts of net_mlx5cq: an armed CQ
+ * makes the queue's event fd readable on one frame; and on a port with
  * the most RX queues the PMD allows, as clients use them through ethdev:
  * every queue's event added to one epoll instance and deleted again
  * (rte_eth_dev_rx_intr_ctl_q(); the eventdev RX adapter does the same, and
@@ -18,6 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <poll.h>
 #include <unistd.h>
 #include <sys/epoll.h>
 
@@ -34,32 +36,12 @@
 #include <mlx5_emu.h>
 
 #include "test.h"
+#include "test_net_fixture.h"
 #include "test_net_util.h"
 
-#define NB_MBUF 8192
-#define QDESC 128
+/* Descriptors a queue: the most queues fit the fixture's pool. */
+#define INTR_QDESC 128
 #define FLOWS 128 /* Flows of distinct sources: RSS reaches every queue. */
-
-static struct rte_mempool *i_mp;
-
-static int
-intr_setup(void)
-{
-	if (net_load() != 0 || net_ethdev_hold() != 0)
-		return -1;
-	i_mp = rte_pktmbuf_pool_create("net_rx_intr", NB_MBUF, 0, 0,
-				       RTE_MBUF_DEFAULT_BUF_SIZE,
-				       SOCKET_ID_ANY);
-	return i_mp == NULL ? -1 : 0;
-}
-
-static void
-intr_teardown(void)
-{
-	rte_mempool_free(i_mp);
-	i_mp = NULL;
-	net_ethdev_release();
-}
 
 /* A port of nq queues, RX interrupts and RSS on UDP/IP sources. */
 static int
@@ -84,16 +66,57 @@ intr_port(uint16_t *nq)
 	if (rte_eth_dev_configure(port, *nq, 1, &conf) != 0)
 		goto fail;
 	for (q = 0; q < *nq; q++)
-		if (rte_eth_rx_queue_setup(port, q, QDESC, SOCKET_ID_ANY,
-					   NULL, i_mp) != 0)
+		if (rte_eth_rx_queue_setup(port, q, INTR_QDESC, SOCKET_ID_ANY,
+					   NULL, n_mp) != 0)
 			goto fail;
-	if (rte_eth_tx_queue_setup(port, 0, QDESC, SOCKET_ID_ANY, NULL) != 0 ||
+	if (rte_eth_tx_queue_setup(port, 0, INTR_QDESC, SOCKET_ID_ANY, NULL) != 0 ||
 	    rte_eth_dev_start(port) != 0)
 		goto fail;
 	return port;
 fail:
 	port_remove(port);
 	return -1;
+}
+
+/* RX interrupt: armed CQ, one frame, the queue's event fd is readable. */
+static int
+test_net_rx_intr(void)
+{
+	struct rte_eth_conf conf = { .intr_conf.rxq = 1 };
+	struct rte_ether_addr mac;
+	struct rte_mbuf *pkts[4];
+	struct pollfd pfd;
+	uint8_t f[128];
+	uint32_t len;
+	int port, fd, ok = 1, r;
+
+	port = port_probe("net_mlx5cq_ti", "dev=emu,wire=ti");
+	TEST_ASSERT(port >= 0, "probe failed");
+	if (port_start(port, 1, &conf) != 0) {
+		port_remove(port);
+		TEST_ASSERT(0, "start failed");
+	}
+	rte_eth_macaddr_get(port, &mac);
+	fd = rte_eth_dev_rx_intr_ctl_q_get_fd(port, 0);
+	ok &= fd >= 0;
+	ok &= rte_eth_dev_rx_intr_enable(port, 0) == 0;
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	/* Nothing received: no event. */
+	ok &= poll(&pfd, 1, 0) == 0;
+	len = frame_build(f, &mac, RTE_IPV4(10, 2, 0, 1), 5, 20, 0);
+	mlx5_emu_wire_inject("ti", f, len);
+	/* Liveness bound only: the event comes with the completion. */
+	r = poll(&pfd, 1, 5000);
+	ok &= r == 1 && (pfd.revents & POLLIN);
+	ok &= rte_eth_dev_rx_intr_disable(port, 0) == 0;
+	ok &= rx_all(port, 1, pkts, 1, NULL) == 1;
+	free_all(pkts, 1);
+	if (!ok)
+		printf("  fd %d poll %d revents 0x%x\n", fd, r, pfd.revents);
+	TEST_ASSERT_SUCCESS(port_remove(port), "remove");
+	TEST_ASSERT(ok, "RX interrupt");
+	return TEST_SUCCESS;
 }
 
 /* Inject flow i (its own UDP source): the number of ports it reached. */
@@ -210,9 +233,10 @@ test_rx_intr_every_queue(void)
 
 static struct unit_test_suite net_rx_intr_suite = {
 	.suite_name = "net_rx_intr",
-	.setup = intr_setup,
-	.teardown = intr_teardown,
+	.setup = net_suite_setup,
+	.teardown = net_suite_teardown,
 	.unit_test_cases = {
+		TEST_CASE(test_net_rx_intr),
 		TEST_CASE(test_rx_intr_every_queue),
 		TEST_CASES_END(),
 	},

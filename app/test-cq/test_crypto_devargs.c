@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+/*
+ * Suite "crypto_devargs": the crypto PMD refuses bad devargs and devices
+ * with a log line naming the cause, and leaves the rte_malloc heap and the
+ * open file descriptors as they were.
+ * The fixture (devices, pools, known-answer cases) is
+ * test_crypto_fixture.c.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_dev.h>
+#include <rte_errno.h>
+#include <rte_log.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+#include <mlx5_emu.h>
+
+#include "test.h"
+#include "test_crypto_fixture.h"
+#include "test_net_util.h"
+#include "test_usage.h"
+#include "test_wait.h"
+#include "test_xts_vectors.h"
+
+/* Probe C_NAME with args; refused with a log line holding want, no
+ * cryptodev left: 0.
+ */
+static int
+probe_refused(const char *args, const char *want)
+{
+	uint8_t nb = rte_cryptodev_count();
+	FILE *old = rte_log_get_stream(), *log;
+	char *buf = NULL;
+	size_t len = 0;
+	int ret = 0;
+
+	log = open_memstream(&buf, &len);
+	if (log == NULL)
+		return -1;
+	rte_openlog_stream(log);
+	if (rte_eal_hotplug_add("vdev", C_NAME, args) == 0) {
+		printf("  \"%s\" probed\n", args);
+		rte_eal_hotplug_remove("vdev", C_NAME);
+		ret = -1;
+	}
+	rte_openlog_stream(old);
+	fclose(log);
+	if (rte_cryptodev_count() != nb)
+		ret = -1;
+	if (ret == 0 && (buf == NULL || strstr(buf, want) == NULL)) {
+		printf("  \"%s\": no \"%s\" in the log:\n%s\n", args, want,
+		       buf ? buf : "");
+		ret = -1;
+	}
+	free(buf);
+	return ret;
+}
+
+#define CRED96 "000102030405060708090a0b0c0d0e0f101112131415161718191a1b" \
+	       "1c1d1e1f202122232425262728292a2b2c2d2e2f"
+
+/* Bad devargs and devices: refused with a log line naming the cause,
+ * nothing left behind.
+ */
+static int
+test_crypto_bad_devargs(void)
+{
+	static const struct {
+		int crypto;
+		const char *args;
+		const char *msg;
+	} bad[] = {
+		{ 1, "dev=emu,foo=1", "unknown key foo" },
+		{ 1, "", "dev= is required" },
+		{ 1, "dev=emu,max_segs_num=0", "bad value \"0\" for max_segs_num" },
+		{ 1, "dev=emu,max_segs_num=x",
+		  "bad value \"x\" for max_segs_num" },
+		{ 1, "dev=emu,credential_id=0x1000000",
+		  "bad value \"0x1000000\" for credential_id" },
+		{ 1, "dev=emu,import_kek_id=-1",
+		  "bad value \"-1\" for import_kek_id" },
+		{ 1, "dev=emu,keytag=12z", "bad value \"12z\" for keytag" },
+		{ 1, "dev=emu,key_mode=clear",
+		  "bad value \"clear\" for key_mode" },
+		{ 1, "dev=emu,credential=abcd",
+		  "bad value for credential: 96 hex digits expected" },
+		{ 1, "dev=emu,key_mode=plaintext,credential=" CRED96,
+		  "credential applies to key_mode=wrapped only" },
+		{ 1, "dev=no_such_ibdev", "dev=no_such_ibdev: no such RDMA" },
+		{ 1, "dev=no_such_ibdev,emu_crypto=plaintext",
+		  "emu_crypto applies to dev=emu only" },
+		{ 1, "dev=emu,emu_crypto=on", "bad value \"on\" for emu_crypto" },
+		/* Devices without the crypto engine. */
+		{ 0, "dev=emu", "the device has no AES-XTS crypto" },
+		/* Plaintext device: wrapped mode or a credential refused. */
+		{ 1, "dev=emu,key_mode=wrapped",
+		  "key_mode=wrapped: the device imports plaintext keys" },
+		{ 1, "dev=emu,credential=" CRED96,
+		  "credential applies to wrapped keys" },
+		/* Wrapped device: a credential is needed, and must log in. */
+		{ 1, "dev=emu,emu_crypto=wrapped",
+		  "credential= (with credential_id and import_kek_id) is "
+		  "required" },
+		{ 1, "dev=emu,emu_crypto=wrapped,key_mode=plaintext",
+		  "key_mode=plaintext: the device imports wrapped keys only" },
+		{ 1, "dev=emu,emu_crypto=wrapped,credential_id=5,"
+		  "import_kek_id=6,credential=" CRED96,
+		  "crypto login (credential_id 5, import_kek_id 6) refused" },
+		/* WQEs larger than the device's send WQEs. */
+		{ 1, "dev=emu,max_segs_num=4096", "max_segs_num=4096: WQEs" },
+	};
+	struct heap_use before;
+	unsigned int i, fds;
+
+	/* Warm up: the first device of a process makes cryptodev data. */
+	TEST_ASSERT_SUCCESS(crypto_caps(1, 0), "caps");
+	TEST_ASSERT_SUCCESS(rte_eal_hotplug_add("vdev", C_NAME, "dev=emu"),
+			    "probe");
+	TEST_ASSERT_SUCCESS(rte_eal_hotplug_remove("vdev", C_NAME), "remove");
+	heap_use(&before);
+	fds = open_fds();
+	for (i = 0; i < RTE_DIM(bad); i++) {
+		TEST_ASSERT_SUCCESS(crypto_caps(bad[i].crypto, 0), "caps");
+		TEST_ASSERT_SUCCESS(probe_refused(bad[i].args, bad[i].msg),
+				    "devargs \"%s\"", bad[i].args);
+	}
+	mlx5_emu_open_caps_set(NULL);
+	TEST_ASSERT_SUCCESS(heap_unchanged(&before, "bad probes"), "leak");
+	TEST_ASSERT_EQUAL(open_fds(), fds, "file descriptors leaked");
+	return TEST_SUCCESS;
+}
+
+static struct unit_test_suite crypto_devargs_suite = {
+	.suite_name = "crypto_devargs",
+	.setup = crypto_suite_setup,
+	.teardown = crypto_suite_teardown,
+	.unit_test_cases = {
+		TEST_CASE(test_crypto_bad_devargs),
+		TEST_CASES_END(),
+	},
+};
+
+REGISTER_TEST_SUITE(crypto_devargs, crypto_devargs_suite);
