@@ -124,7 +124,17 @@ struct perf_case_result {
 };
 
 /* Records land here: global so the stores cannot be optimised away. */
-static struct rte_mlx5cq_cpl perf_cpl[PERF_BURST_MAX];
+/*
+ * The records of a burst, at a fixed offset in their 4 KiB page: the
+ * poll's record stores and its ring loads alias when their page offsets
+ * meet (4K aliasing), so where the linker puts a plain array moved the
+ * plain-CQE figures by up to 14 %. 0x280 keeps the records' 1 KiB clear of
+ * the page offsets a burst of 32 64-byte CQEs reads next.
+ */
+#define PERF_CPL_PAGE_OFF 0x280
+static uint8_t perf_cpl_page[2 * 4096] __rte_aligned(4096);
+static struct rte_mlx5cq_cpl *const perf_cpl =
+	(struct rte_mlx5cq_cpl *)(perf_cpl_page + PERF_CPL_PAGE_OFF);
 static volatile uint64_t perf_sink;
 
 static int
