@@ -19,39 +19,17 @@ import argparse
 import os
 import re
 import shutil
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pmd_perf_autotest import run  # noqa: E402
 
 SUITES = ('event_eth_rx_adapter_autotest',
           'event_eth_rx_intr_adapter_autotest',
           'event_eth_tx_adapter_autotest')
 BAD = ('Event does not exist', 'Rx queues not deleted',
        'Rx ctl error')
-
-
-def drivers_dir(build):
-    d = os.path.realpath(os.path.join(build, 'drivers'))
-    p = d
-    while p != '/':
-        p = os.path.dirname(p)
-        if os.stat(p).st_mode & 0o002:
-            sys.exit('%s is world-writable: EAL refuses -d' % p)
-    return d
-
-
-def run(prog, build, suite, timeout):
-    d = drivers_dir(build)
-    env = dict(os.environ)
-    env['LD_LIBRARY_PATH'] = d + ':' + env.get('LD_LIBRARY_PATH', '')
-    cmd = [prog, '--no-pci', '--in-memory', '-l', '0,1',
-           '--log-level=lib.eal:error',
-           '-d', os.path.join(d, 'librte_net_mlx5cq.so'),
-           '--vdev', 'net_mlx5cq0,dev=emu,wire=evx',
-           '--vdev', 'net_mlx5cq1,dev=emu,wire=evx']
-    p = subprocess.run(cmd, input=suite + '\n', stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, env=env, text=True,
-                       timeout=timeout)
-    return p.stdout
+VDEVS = ('net_mlx5cq0,dev=emu,wire=evx', 'net_mlx5cq1,dev=emu,wire=evx')
 
 
 def count(out, what):
@@ -71,7 +49,7 @@ def main():
         return 77
     failed = 0
     for suite in SUITES:
-        out = run(prog, a.build, suite, a.timeout)
+        out = run(prog, a.build, VDEVS, suite, a.timeout)
         total = count(out, 'Total')
         errs = []
         if 'Test OK' not in out:

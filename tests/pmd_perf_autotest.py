@@ -30,15 +30,19 @@ def drivers_dir(build):
     return d
 
 
-def run(prog, build, vdev, timeout):
+def run(prog, build, vdevs, command, timeout):
+    """dpdk-test (prog) with the PMD of build on vdevs, command on its
+    prompt; its output."""
     d = drivers_dir(build)
     env = dict(os.environ)
     env['LD_LIBRARY_PATH'] = d + ':' + env.get('LD_LIBRARY_PATH', '')
     cmd = [prog, '--no-pci', '--in-memory', '-l', '0,1',
            '--log-level=lib.eal:error',
            # The PMD alone: the emulated HCA comes through its plugin loader.
-           '-d', os.path.join(d, 'librte_net_mlx5cq.so'), '--vdev', vdev]
-    p = subprocess.run(cmd, input='pmd_perf_autotest\n',
+           '-d', os.path.join(d, 'librte_net_mlx5cq.so')]
+    for v in vdevs:
+        cmd += ['--vdev', v]
+    p = subprocess.run(cmd, input=command + '\n',
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        env=env, text=True, timeout=timeout)
     return p.stdout
@@ -55,7 +59,7 @@ def main():
     if prog is None:
         print('%s not found: skipped' % a.dpdk_test)
         return 77
-    out = run(prog, a.build, a.vdev, a.timeout)
+    out = run(prog, a.build, [a.vdev], 'pmd_perf_autotest', a.timeout)
     errs = []
     if 'Test OK' not in out:
         errs.append('no "Test OK"')
