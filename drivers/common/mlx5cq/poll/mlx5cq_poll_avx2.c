@@ -357,9 +357,7 @@ mlx5cq_sess_open_s(struct rte_mlx5cq *cq, volatile const uint8_t *c,
 	 * The session's state for the next turns and the counters, before
 	 * the records: the stores into the holes' lines miss on a ring
 	 * that is not in the caches, and read-modify-writes of the counters
-	 * after them waited for those (HASH sessions of 64, flushed 16K
-	 * ring, one sitting: 1.10x the general loop's cycles that way,
-	 * 0.96x this way).
+	 * after them would wait for those.
 	 */
 	_mm256_storeu_si256((__m256i *)(void *)&z->trec, rec);
 	memcpy(&z->trec.opcode, &tail, sizeof(tail));

@@ -208,10 +208,9 @@ emu_engine_cq_write(struct emu_cq *cq, int final)
  * one SQ while the engine executes the next one's WQEs (in a forwarding
  * run the RX CQEs of one port then do not wait for the other port's TX).
  * On a compressed CQ the end of an SQ's batch is the compression timer:
- * a session left open until the end of the pass kept a forwarding run's
- * received packets from the consumer while the engine went on with the
- * other port's WQEs, and testpmd forwarded less with compression than
- * without (9.5 against 10.2 Mpps, same sitting; 11.5-12.2 once closed).
+ * a session left open until the end of the pass would keep a forwarding
+ * run's received packets from the consumer while the engine goes on with
+ * the other port's WQEs.
  */
 static void
 emu_engine_pass_write(void)
