@@ -21,7 +21,8 @@ The PMD is loaded with EAL -d from this build's drivers folder; the
 emulated device gets a plaintext-key crypto engine from the vdev's
 emu_crypto=plaintext devarg.
 Usage: crypto_perf_mlx5cq.py --build BUILD [--crypto-perf PROG] [CASE...]
-Exit status 77 (meson: skipped) when dpdk-test-crypto-perf (--crypto-perf) is not found.
+Exit status 77 (meson: skipped) when the program named by --crypto-perf is
+not found.
 """
 
 import argparse

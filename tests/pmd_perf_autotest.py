@@ -9,7 +9,8 @@ rate at 64 B frames of the speed the port reports: at the emulated
 default of 1000 Mb/s, 2 x 1488095 packets. Checks "Test OK", that
 figure, the link line and the "Result: N cycles per packet" line.
 Usage: pmd_perf_autotest.py --build BUILD [--vdev VDEV]
-Exit status 77 (meson: skipped) when dpdk-test (--dpdk-test) is not found.
+Exit status 77 (meson: skipped) when the program named by --dpdk-test is not
+found.
 """
 
 import argparse

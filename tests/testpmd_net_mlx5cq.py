@@ -6,7 +6,8 @@
 Each case starts an interactive dpdk-testpmd with net_mlx5cq ports on
 emulated wires, feeds it commands, and checks the statistics it prints.
 Usage: testpmd_net_mlx5cq.py --build BUILD [CASE...]
-Exit status 77 (meson: skipped) when dpdk-testpmd (--testpmd) is not found.
+Exit status 77 (meson: skipped) when the program named by --testpmd is not
+found.
 """
 
 import argparse
