@@ -125,9 +125,8 @@ fail:
  * the result in out, or -1.
  */
 static int
-du_run(uint8_t id, void *sess,
-       const uint8_t iv[16], const uint8_t *in, uint8_t *out, uint32_t len,
-       uint32_t first)
+du_run(uint8_t id, void *sess, const uint8_t iv[16], const uint8_t *in,
+	uint8_t *out, uint32_t len, uint32_t first)
 {
 	struct rte_crypto_op *op, *got = NULL;
 	struct rte_mbuf *m;

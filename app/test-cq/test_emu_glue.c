@@ -55,6 +55,7 @@ test_glue_foreign_refused(void)
 	struct ibv_context *ctx = (void *)stray;
 	uint32_t in[4] = { 0 }, out[4] = { 0 };
 	uint32_t eqn = 0;
+	unsigned int i;
 	int ret;
 
 	if (!no_rdma_device()) {
@@ -96,7 +97,7 @@ test_glue_foreign_refused(void)
 	mlx5_glue->devx_free_uar((void *)stray);
 	TEST_ASSERT_EQUAL(errno, EINVAL, "devx_free_uar errno %d", errno);
 	/* Nothing was written through the stray pointer. */
-	for (unsigned int i = 0; i < RTE_DIM(stray); i++)
+	for (i = 0; i < RTE_DIM(stray); i++)
 		TEST_ASSERT_EQUAL(stray[i], UINT64_C(0xa5a5a5a5a5a5a5a5),
 				  "stray word %u written", i);
 	return TEST_SUCCESS;
