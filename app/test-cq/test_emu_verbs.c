@@ -37,11 +37,25 @@
 
 /* PRM (mlx5dv.h): op_own of an unwritten CQE, MLX5_CQE_INVALID << 4. */
 #define OP_OWN_INVALID 0xf0
-/* rdma-core dbrec.c: records one cache line (64 B on x86) apart. */
-#define DBR_STRIDE 64
+/*
+ * rdma-core dbrec.c: records context->cache_line_size apart, the kernel's
+ * cache_line_size() from the ucontext response: the CPU's L1 data line.
+ */
+#define DBR_STRIDE dbr_stride()
 /* rdma-core: the page size is the system page size (4 KiB here). */
 #define PAGE_SZ 4096u
 #define SLOTS_PER_PAGE (PAGE_SZ / DBR_STRIDE)
+/* Array bound: the smallest line taken as a cache line is 16 B. */
+#define SLOTS_MAX (PAGE_SZ / 16)
+
+static unsigned int
+dbr_stride(void)
+{
+	long cl = sysconf(_SC_LEVEL1_DCACHE_LINESIZE);
+
+	return cl >= 16 && cl <= 4096 && rte_is_power_of_2((uint32_t)cl) ?
+	       (unsigned int)cl : 64;
+}
 
 /* ---- counting external allocator ------------------------------------ */
 
@@ -1078,8 +1092,8 @@ static int
 test_dbrec_many_pages(void)
 {
 	const unsigned int n = SLOTS_PER_PAGE + 1;
-	struct ibv_cq_ex *cq[SLOTS_PER_PAGE + 3];
-	volatile uint32_t *db[SLOTS_PER_PAGE + 3];
+	struct ibv_cq_ex *cq[SLOTS_MAX + 3];
+	volatile uint32_t *db[SLOTS_MAX + 3];
 	struct ibv_context *ctx;
 	uintptr_t a, b;
 	unsigned int i;

@@ -111,9 +111,14 @@ extern int mlx5cq_logtype;
  */
 #define MLX5CQ_ENH_MINIS_MAX 7
 
-/* Doorbell-record pool: 4 KiB pages of 64 B slots, one umem per page. */
+/*
+ * Doorbell-record pool: 4 KiB pages of one-cache-line slots, one umem per
+ * page. The slot is RTE_CACHE_LINE_SIZE as in rte_common_mlx5
+ * (MLX5_DBR_SIZE) and rdma-core's dbrec.c (the CPU's cache line): two CQs'
+ * records never share a line, 128 B apart on 128-byte-line builds.
+ */
 #define MLX5CQ_DBR_PAGE_SIZE 4096u
-#define MLX5CQ_DBR_SLOT_SIZE 64u
+#define MLX5CQ_DBR_SLOT_SIZE ((unsigned int)RTE_CACHE_LINE_SIZE)
 #define MLX5CQ_DBR_SLOTS (MLX5CQ_DBR_PAGE_SIZE / MLX5CQ_DBR_SLOT_SIZE)
 #define MLX5CQ_DBR_WORDS ((MLX5CQ_DBR_SLOTS + 63) / 64)
 

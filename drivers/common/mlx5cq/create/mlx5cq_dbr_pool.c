@@ -5,8 +5,9 @@
 /*
  * Doorbell-record pool of a device (DevX path).
  *
- * A doorbell record is two big-endian 32-bit words; each CQ gets a 64 B
- * slot (one cache line, as rdma-core's dbrec.c spaces them) in a 4 KiB page
+ * A doorbell record is two big-endian 32-bit words; each CQ gets a slot of
+ * one cache line (RTE_CACHE_LINE_SIZE: rte_common_mlx5's MLX5_DBR_SIZE;
+ * rdma-core's dbrec.c spaces its records the same way) in a 4 KiB page
  * taken from rte_malloc. A page is registered once as a umem, and every CQ
  * whose record lies in it names that umem and the slot offset (cqc.dbr_umem_id
  * and cqc.dbr_addr). Slots are handed out first-fit: the first page with a

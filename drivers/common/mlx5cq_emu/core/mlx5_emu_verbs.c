@@ -41,8 +41,6 @@
 
 #include "mlx5_emu_private.h"
 
-/* [rc-mlx5] cache_line_size: 64 unless sysfs says otherwise (x86: 64). */
-#define EMU_VERBS_DBR_SLOT 64u
 /* [rc-verbs] create_cq(): a ring of more than 2^24 entries is refused. */
 #define EMU_VERBS_MAX_NCQE (1ull << 24)
 /* Context UAR page numbers (cqc.uar_page is 24 bits wide). */
@@ -134,6 +132,22 @@ verbs_page_size(void)
 	return ps > 0 ? (size_t)ps : 4096;
 }
 
+/*
+ * [rc-dbrec] records are cache_line_size apart, the value the kernel
+ * returns at context allocation (mlx5_ib_alloc_ucontext(): resp.
+ * cache_line_size = cache_line_size(), the CPU's L1 data line; read by
+ * providers/mlx5/mlx5.c into context->cache_line_size). The model asks the
+ * C library for the same line, 64 B when it cannot tell.
+ */
+static uint32_t
+verbs_dbr_stride(void)
+{
+	long cl = sysconf(_SC_LEVEL1_DCACHE_LINESIZE);
+
+	return cl >= 16 && cl <= 4096 && rte_is_power_of_2((uint32_t)cl) ?
+	       (uint32_t)cl : 64u;
+}
+
 static uint64_t
 verbs_roundup_pow2(uint64_t v)
 {
@@ -219,7 +233,7 @@ verbs_dbr_alloc(struct emu_dev *dev, struct emu_verbs_dev *vd,
 {
 	struct emu_dbr_page *page = TAILQ_FIRST(&vd->avail);
 	size_t ps = verbs_page_size();
-	uint32_t nslots = ps / EMU_VERBS_DBR_SLOT;
+	uint32_t nslots = ps / verbs_dbr_stride();
 	uint32_t nwords = (nslots + 63) / 64;
 	uint32_t i, slot;
 	void *mem = NULL;
@@ -264,7 +278,7 @@ verbs_dbr_alloc(struct emu_dev *dev, struct emu_verbs_dev *vd,
 	dev->stats.dbr_slots++;
 	*pagep = page;
 	*slotp = slot;
-	return (volatile uint32_t *)(page->addr + slot * EMU_VERBS_DBR_SLOT);
+	return (volatile uint32_t *)(page->addr + slot * verbs_dbr_stride());
 }
 
 /* Give a page's memory back where it came from. */
