@@ -204,7 +204,8 @@ bench_cq_demo(int argc, char **argv)
 		printf("demo: mlx5_emu_open failed\n");
 		return 1;
 	}
-	dev = rte_mlx5cq_dev_open(ctx, SOCKET_ID_ANY);
+	dev = rte_mlx5cq_dev_open_ex(ctx, SOCKET_ID_ANY,
+				RTE_MLX5CQ_DEV_F_BUF_ALLOCATORS);
 	if (dev == NULL) {
 		printf("demo: rte_mlx5cq_dev_open: %s\n",
 		       rte_strerror(rte_errno));

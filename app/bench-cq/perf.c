@@ -280,7 +280,8 @@ perf_ring_emu(struct perf_ring *r, uint32_t log_n, uint16_t cqe_size,
 	r->ctx = mlx5_emu_open(name, NULL);
 	if (r->ctx == NULL)
 		return -1;
-	r->dev = rte_mlx5cq_dev_open(r->ctx, (int)rte_socket_id());
+	r->dev = rte_mlx5cq_dev_open_ex(r->ctx, (int)rte_socket_id(),
+				RTE_MLX5CQ_DEV_F_BUF_ALLOCATORS);
 	if (r->dev == NULL)
 		goto fail;
 	memset(&attr, 0, sizeof(attr));

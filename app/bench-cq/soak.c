@@ -126,7 +126,8 @@ soak_open(struct soak_state *st, const struct soak_opts *o)
 	st->ctx = mlx5_emu_open("soak0", NULL);
 	if (st->ctx == NULL)
 		return -1;
-	st->dev = rte_mlx5cq_dev_open(st->ctx, SOCKET_ID_ANY);
+	st->dev = rte_mlx5cq_dev_open_ex(st->ctx, SOCKET_ID_ANY,
+				RTE_MLX5CQ_DEV_F_BUF_ALLOCATORS);
 	if (st->dev == NULL)
 		return -1;
 	memset(&attr, 0, sizeof(attr));

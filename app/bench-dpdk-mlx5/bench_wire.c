@@ -81,7 +81,8 @@ bench_wire_open(struct bench_wire *w, unsigned int id, uint32_t entries,
 		printf("bench: mlx5_emu_open(%s): %s\n", name, strerror(errno));
 		return -1;
 	}
-	w->dev = rte_mlx5cq_dev_open(w->ctx, (int)rte_socket_id());
+	w->dev = rte_mlx5cq_dev_open_ex(w->ctx, (int)rte_socket_id(),
+				RTE_MLX5CQ_DEV_F_BUF_ALLOCATORS);
 	if (w->dev == NULL)
 		goto fail;
 	memset(&attr, 0, sizeof(attr));

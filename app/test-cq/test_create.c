@@ -50,6 +50,14 @@ static struct rte_mlx5cq_dev *g_dev;
 #define DEF_LOG_MAX_CQ_SZ 22
 #define DEF_VECTORS 4
 
+/*
+ * Records one cache line apart, as rte_common_mlx5 spaces them
+ * (MLX5_DBR_SIZE is RTE_CACHE_LINE_SIZE in mlx5_common.h): 64 B on x86,
+ * 128 B on 128-byte-line builds; a 4 KiB page holds DBR_PER_PAGE.
+ */
+#define DBR_SLOT RTE_CACHE_LINE_SIZE
+#define DBR_PER_PAGE (4096 / DBR_SLOT)
+
 /* ---- resource snapshots ------------------------------------------------ */
 
 struct snap {
@@ -260,7 +268,8 @@ suite_setup(void)
 		printf("mlx5_emu_open: %d\n", errno);
 		return -1;
 	}
-	g_dev = rte_mlx5cq_dev_open(g_ctx, SOCKET_ID_ANY);
+	g_dev = rte_mlx5cq_dev_open_ex(g_ctx, SOCKET_ID_ANY,
+				     RTE_MLX5CQ_DEV_F_BUF_ALLOCATORS);
 	if (g_dev == NULL) {
 		printf("rte_mlx5cq_dev_open: %d\n", rte_errno);
 		mlx5_emu_close(g_ctx);
@@ -407,7 +416,8 @@ test_create_matrix(void)
 	/* 2^16 entries at most: the maximum is tested without 512 MiB. */
 	ctx = emu_open_caps("create_mx", caps_small);
 	TEST_ASSERT_NOT_NULL(ctx, "emu open");
-	dev = rte_mlx5cq_dev_open(ctx, SOCKET_ID_ANY);
+	dev = rte_mlx5cq_dev_open_ex(ctx, SOCKET_ID_ANY,
+				     RTE_MLX5CQ_DEV_F_BUF_ALLOCATORS);
 	if (dev == NULL) {
 		printf("  dev_open: %d\n", rte_errno);
 		goto out_ctx;
@@ -586,7 +596,8 @@ test_golden_mailbox(void)
 
 	ctx = mlx5_emu_open("create_gold", NULL);
 	TEST_ASSERT_NOT_NULL(ctx, "emu open");
-	dev = rte_mlx5cq_dev_open(ctx, SOCKET_ID_ANY);
+	dev = rte_mlx5cq_dev_open_ex(ctx, SOCKET_ID_ANY,
+				     RTE_MLX5CQ_DEV_F_BUF_ALLOCATORS);
 	if (dev == NULL)
 		goto out_ctx;
 	/* EQ numbers asked by the test itself. */
@@ -661,7 +672,7 @@ test_golden_mailbox(void)
 	g.uar_page = ia.uar_page;
 	g.eqn = eqn3;
 	g.log_page_size = expect_log_page_size(ib.ring, ib.ring_size);
-	g.dbr_addr = 64; /* Second slot of the page. */
+	g.dbr_addr = DBR_SLOT; /* Second slot of the page. */
 	expect_ring_umem(ib.ring, ib.ring_size, &ru);
 	g.cq_umem_offset = ru.offset;
 	g.cq_umem_id = ib.umem_id;
@@ -669,7 +680,7 @@ test_golden_mailbox(void)
 		printf("  CQ B mailbox differs\n");
 		goto out;
 	}
-	if (ib.dbrec != ia.dbrec + 16) {
+	if (ib.dbrec != ia.dbrec + DBR_SLOT / 4) {
 		printf("  B record %p not 64 B after A's %p\n",
 		       (void *)(uintptr_t)ib.dbrec,
 		       (void *)(uintptr_t)ia.dbrec);
@@ -907,7 +918,8 @@ test_verbs_only_device(void)
 
 	ctx = emu_open_caps("create_vo", caps_no_devx);
 	TEST_ASSERT_NOT_NULL(ctx, "emu open");
-	dev = rte_mlx5cq_dev_open(ctx, SOCKET_ID_ANY);
+	dev = rte_mlx5cq_dev_open_ex(ctx, SOCKET_ID_ANY,
+				     RTE_MLX5CQ_DEV_F_BUF_ALLOCATORS);
 	if (dev == NULL) {
 		printf("  dev_open: %d\n", rte_errno);
 		goto out_ctx;
@@ -1026,7 +1038,8 @@ test_fail_devx(void)
 	/* A fresh device: its doorbell pool is empty. */
 	ctx = mlx5_emu_open("create_fd", NULL);
 	TEST_ASSERT_NOT_NULL(ctx, "emu open");
-	dev = rte_mlx5cq_dev_open(ctx, SOCKET_ID_ANY);
+	dev = rte_mlx5cq_dev_open_ex(ctx, SOCKET_ID_ANY,
+				     RTE_MLX5CQ_DEV_F_BUF_ALLOCATORS);
 	if (dev == NULL)
 		goto out_ctx;
 	attr_init(&a, 500, RTE_MLX5CQ_PATH_DEVX);
@@ -1119,7 +1132,8 @@ test_fail_malloc(void)
 
 	ctx = mlx5_emu_open("create_fm", NULL);
 	TEST_ASSERT_NOT_NULL(ctx, "emu open");
-	dev = rte_mlx5cq_dev_open(ctx, SOCKET_ID_ANY);
+	dev = rte_mlx5cq_dev_open_ex(ctx, SOCKET_ID_ANY,
+				     RTE_MLX5CQ_DEV_F_BUF_ALLOCATORS);
 	if (dev == NULL)
 		goto out_ctx;
 	/* DevX with an empty pool: handle, ring, page descriptor, page. */
@@ -1156,7 +1170,8 @@ test_fail_dev_open(void)
 	if (snap_take(ctx, NULL, &before))
 		goto out_ctx;
 	mlx5_emu_fail_inject(ctx, MLX5_EMU_FAIL_UAR_ALLOC, 0, 1);
-	dev = rte_mlx5cq_dev_open(ctx, SOCKET_ID_ANY);
+	dev = rte_mlx5cq_dev_open_ex(ctx, SOCKET_ID_ANY,
+				     RTE_MLX5CQ_DEV_F_BUF_ALLOCATORS);
 	mlx5_emu_fail_inject(ctx, MLX5_EMU_FAIL_UAR_ALLOC, 0, 0);
 	if (dev == NULL) {
 		printf("  no fallback after one UAR failure: %d\n", rte_errno);
@@ -1172,7 +1187,8 @@ test_fail_dev_open(void)
 	/* Both mapping types refused: open fails, nothing left. */
 	mlx5_emu_fail_inject(ctx, MLX5_EMU_FAIL_UAR_ALLOC, 0, 2);
 	rte_errno = 0;
-	dev = rte_mlx5cq_dev_open(ctx, SOCKET_ID_ANY);
+	dev = rte_mlx5cq_dev_open_ex(ctx, SOCKET_ID_ANY,
+				     RTE_MLX5CQ_DEV_F_BUF_ALLOCATORS);
 	mlx5_emu_fail_inject(ctx, MLX5_EMU_FAIL_UAR_ALLOC, 0, 0);
 	if (dev != NULL || rte_errno == 0) {
 		printf("  open with no UAR: %p errno %d\n", (void *)dev,
@@ -1188,7 +1204,8 @@ test_fail_dev_open(void)
 	for (n = 1; n < 32; n++) {
 		mlx5cq_mem_fail_inject(n);
 		rte_errno = 0;
-		dev = rte_mlx5cq_dev_open(ctx, SOCKET_ID_ANY);
+		dev = rte_mlx5cq_dev_open_ex(ctx, SOCKET_ID_ANY,
+				     RTE_MLX5CQ_DEV_F_BUF_ALLOCATORS);
 		if (dev != NULL) {
 			int pending = mlx5cq_mem_fail_pending();
 
@@ -1242,7 +1259,7 @@ test_dev_open_invalid(void)
 
 /* ---- doorbell pool ------------------------------------------------------ */
 
-#define POOL_CQS 70 /* More than the 64 slots of one 4 KiB page. */
+#define POOL_CQS (DBR_PER_PAGE + 6) /* Two pages' worth. */
 
 static int
 test_dbr_pool(void)
@@ -1263,7 +1280,8 @@ test_dbr_pool(void)
 	memset(cqs, 0, sizeof(cqs));
 	ctx = mlx5_emu_open("create_pool", NULL);
 	TEST_ASSERT_NOT_NULL(ctx, "emu open");
-	dev = rte_mlx5cq_dev_open(ctx, SOCKET_ID_ANY);
+	dev = rte_mlx5cq_dev_open_ex(ctx, SOCKET_ID_ANY,
+				     RTE_MLX5CQ_DEV_F_BUF_ALLOCATORS);
 	if (dev == NULL)
 		goto out_ctx;
 	if (snap_take(ctx, dev, &s0) || mlx5_emu_stats_get(ctx, &es0))
@@ -1291,7 +1309,7 @@ test_dbr_pool(void)
 		printf("  emu umems %u (was %u)\n", es.umems, es0.umems);
 		goto out;
 	}
-	/* The first 64 records share a page, 64 B apart, in order. */
+	/* The first DBR_PER_PAGE records share a page, DBR_SLOT apart. */
 	page0 = info[0].dbrec;
 	if (((uintptr_t)page0 & 4095) != 0 ||
 	    mlx5_emu_cq_query(ctx, info[0].cqn, &fw0))
@@ -1299,17 +1317,19 @@ test_dbr_pool(void)
 	for (i = 0; i < POOL_CQS; i++) {
 		if (mlx5_emu_cq_query(ctx, info[i].cqn, &fw))
 			goto out;
-		if (i < 64 && (info[i].dbrec != page0 + 16 * i ||
-			       fw.dbr_umem_id != fw0.dbr_umem_id ||
-			       fw.dbr_offset != 64 * i)) {
+		if (i < DBR_PER_PAGE &&
+		    (info[i].dbrec != page0 + DBR_SLOT / 4 * i ||
+		     fw.dbr_umem_id != fw0.dbr_umem_id ||
+		     fw.dbr_offset != DBR_SLOT * i)) {
 			printf("  CQ %u: record %p (page %p) umem %u off %"
 			       PRIu64 "\n", i, (void *)(uintptr_t)info[i].dbrec,
 			       (void *)(uintptr_t)page0, fw.dbr_umem_id,
 			       fw.dbr_offset);
 			goto out;
 		}
-		if (i >= 64 && (fw.dbr_umem_id == fw0.dbr_umem_id ||
-				fw.dbr_offset != 64 * (i - 64))) {
+		if (i >= DBR_PER_PAGE &&
+		    (fw.dbr_umem_id == fw0.dbr_umem_id ||
+		     fw.dbr_offset != DBR_SLOT * (i - DBR_PER_PAGE))) {
 			printf("  CQ %u: second page umem %u off %" PRIu64
 			       "\n", i, fw.dbr_umem_id, fw.dbr_offset);
 			goto out;
@@ -1321,30 +1341,31 @@ test_dbr_pool(void)
 	attr_init(&a, 8, RTE_MLX5CQ_PATH_DEVX);
 	cqs[5] = rte_mlx5cq_create(dev, &a);
 	if (cqs[5] == NULL || rte_mlx5cq_info_get(cqs[5], &info[5]) ||
-	    info[5].dbrec != page0 + 16 * 5) {
+	    info[5].dbrec != page0 + DBR_SLOT / 4 * 5) {
 		printf("  reused slot not first fit\n");
 		goto out;
 	}
 	/* Emptying the second page returns it (and its umem). */
-	for (i = 64; i < POOL_CQS; i++) {
+	for (i = DBR_PER_PAGE; i < POOL_CQS; i++) {
 		if (rte_mlx5cq_destroy(cqs[i]))
 			goto out;
 		cqs[i] = NULL;
 	}
 	rte_mlx5cq_dev_stats_get(dev, &ds);
 	mlx5_emu_stats_get(ctx, &es);
-	if (ds.dbr_pages != 1 || ds.dbr_umems != 1 || ds.dbr_slots != 64 ||
-	    es.umems != es0.umems + 64 + 1) {
+	if (ds.dbr_pages != 1 || ds.dbr_umems != 1 ||
+	    ds.dbr_slots != DBR_PER_PAGE ||
+	    es.umems != es0.umems + DBR_PER_PAGE + 1) {
 		printf("  after page 2 emptied: pages %u umems %u slots %u"
 		       " emu umems %u\n", ds.dbr_pages, ds.dbr_umems,
 		       ds.dbr_slots, es.umems);
 		goto out;
 	}
 	/* A full page then a free slot in it: no new page. */
-	if (rte_mlx5cq_destroy(cqs[63]))
+	if (rte_mlx5cq_destroy(cqs[DBR_PER_PAGE - 1]))
 		goto out;
-	cqs[63] = NULL;
-	for (i = 0; i < 63; i++) {
+	cqs[DBR_PER_PAGE - 1] = NULL;
+	for (i = 0; i < DBR_PER_PAGE - 1; i++) {
 		if (rte_mlx5cq_destroy(cqs[i]))
 			goto out;
 		cqs[i] = NULL;
@@ -1468,7 +1489,8 @@ test_dev_close_busy(void)
 	ctx = mlx5_emu_open("create_busy", NULL);
 	TEST_ASSERT_NOT_NULL(ctx, "emu open");
 	TEST_CHECK(snap_take(ctx, NULL, &s0));
-	dev = rte_mlx5cq_dev_open(ctx, SOCKET_ID_ANY);
+	dev = rte_mlx5cq_dev_open_ex(ctx, SOCKET_ID_ANY,
+				     RTE_MLX5CQ_DEV_F_BUF_ALLOCATORS);
 	TEST_ASSERT_NOT_NULL(dev, "dev_open: %d", rte_errno);
 	attr_init(&a, 10, RTE_MLX5CQ_PATH_DEVX);
 	c1 = rte_mlx5cq_create(dev, &a);

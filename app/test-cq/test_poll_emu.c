@@ -129,7 +129,8 @@ emu_open_cq(const struct emu_case *ec, uint32_t entries,
 	snprintf(name, sizeof(name), "test_poll%u", dev_seq++);
 	emu.ctx = mlx5_emu_open(name, NULL);
 	TEST_ASSERT_NOT_NULL(emu.ctx, "mlx5_emu_open(%s) failed", name);
-	emu.dev = rte_mlx5cq_dev_open(emu.ctx, SOCKET_ID_ANY);
+	emu.dev = rte_mlx5cq_dev_open_ex(emu.ctx, SOCKET_ID_ANY,
+					 RTE_MLX5CQ_DEV_F_BUF_ALLOCATORS);
 	TEST_ASSERT_NOT_NULL(emu.dev, "rte_mlx5cq_dev_open: %s",
 			     rte_strerror(rte_errno));
 	memset(&attr, 0, sizeof(attr));

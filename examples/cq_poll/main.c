@@ -129,7 +129,8 @@ main(int argc, char **argv)
 	if (ctx == NULL)
 		rte_exit(EXIT_FAILURE, "cannot open an emulated HCA: %s\n",
 			 strerror(errno));
-	dev = rte_mlx5cq_dev_open(ctx, SOCKET_ID_ANY);
+	dev = rte_mlx5cq_dev_open_ex(ctx, SOCKET_ID_ANY,
+				RTE_MLX5CQ_DEV_F_BUF_ALLOCATORS);
 	if (dev == NULL)
 		rte_exit(EXIT_FAILURE, "rte_mlx5cq_dev_open: %s\n",
 			 rte_strerror(rte_errno));

@@ -160,33 +160,69 @@ struct rte_mlx5cq_dev_stats {
 struct rte_mlx5cq_dev;
 
 /**
+ * rte_mlx5cq_dev_open_ex() flag: the caller hands the context's buffer
+ * allocators to the library. The context's owner has installed none
+ * (MLX5DV_CTX_ATTR_BUF_ALLOCATORS) and installs none while the device is
+ * open; the library installs rte_malloc-backed ones so that verbs-path
+ * rings and rdma-core's doorbell-record pages land in hugepage memory on
+ * the CQ's socket, and removes them on close (rdma-core's own allocator
+ * serves the context again).
+ */
+#define RTE_MLX5CQ_DEV_F_BUF_ALLOCATORS (1u << 0)
+
+/**
  * Open an mlx5cq device on a verbs context.
  *
- * Decides whether the context has DevX (rte_common_mlx5's
- * mlx5_devx_cmd_query_hca_attr() through the glue; on failure the device is
- * verbs only), keeps the CQ capabilities of both paths (QUERY_HCA_CAP and
- * mlx5dv_query_device), allocates a DevX UAR (DevX only) and sets the
- * context's buffer allocators so verbs-path rings and rdma-core's doorbell
- * pages come from rte_malloc on the socket.
+ * Same as rte_mlx5cq_dev_open_ex() with no flags: the context's buffer
+ * allocators stay as its owner set them.
  *
  * @param ctx
  *   Verbs context (real device or emulated HCA).
  * @param socket
  *   NUMA socket of the device's memory, SOCKET_ID_ANY allowed.
  * @return
- *   The device, or NULL with rte_errno set: EINVAL (NULL context, no such
- *   socket), ENOMEM, or the device's error (UAR allocation, capability
- *   queries).
+ *   The device, or NULL with rte_errno set (see rte_mlx5cq_dev_open_ex()).
  */
 __rte_experimental
 struct rte_mlx5cq_dev *rte_mlx5cq_dev_open(struct ibv_context *ctx, int socket);
 
 /**
- * Close an mlx5cq device: removes the buffer allocators from the context,
- * frees the UAR and the device.
+ * Open an mlx5cq device on a verbs context, with flags.
+ *
+ * Decides whether the context has DevX (rte_common_mlx5's
+ * mlx5_devx_cmd_query_hca_attr() through the glue; on failure the device is
+ * verbs only), keeps the CQ capabilities of both paths (QUERY_HCA_CAP and
+ * mlx5dv_query_device) and allocates a DevX UAR (DevX only).
+ *
+ * The context's buffer allocators belong to whoever opened the context
+ * (rte_common_mlx5 installs rte_malloc-backed ones on the contexts it
+ * opens). Without RTE_MLX5CQ_DEV_F_BUF_ALLOCATORS the library leaves them
+ * alone: verbs-path rings and doorbell records come from the owner's
+ * allocators, or from rdma-core's own memory when none are set
+ * (rte_mlx5cq_info_get() tells which). DevX-path rings and doorbell records
+ * always come from rte_malloc.
+ *
+ * @param ctx
+ *   Verbs context (real device or emulated HCA).
+ * @param socket
+ *   NUMA socket of the device's memory, SOCKET_ID_ANY allowed.
+ * @param flags
+ *   0 or RTE_MLX5CQ_DEV_F_BUF_ALLOCATORS.
+ * @return
+ *   The device, or NULL with rte_errno set: EINVAL (NULL context, no such
+ *   socket, unknown flag), ENOMEM, or the device's error (UAR allocation,
+ *   capability queries, installing the allocators).
+ */
+__rte_experimental
+struct rte_mlx5cq_dev *rte_mlx5cq_dev_open_ex(struct ibv_context *ctx,
+					      int socket, uint32_t flags);
+
+/**
+ * Close an mlx5cq device: frees the UAR and the device, and removes the
+ * buffer allocators it installed (RTE_MLX5CQ_DEV_F_BUF_ALLOCATORS only).
  *
  * @param dev
- *   Device from rte_mlx5cq_dev_open().
+ *   Device from rte_mlx5cq_dev_open() or rte_mlx5cq_dev_open_ex().
  * @return
  *   0, -EINVAL for NULL, or -EBUSY (rte_errno set) while CQs of the device
  *   (attached handles included) are alive.

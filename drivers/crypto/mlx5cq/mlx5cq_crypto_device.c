@@ -191,7 +191,9 @@ mlx5cq_crypto_device_open(struct mlx5cq_crypto_priv *priv, const char *name)
 	}
 	if (mlx5cq_crypto_key_mode_check(priv, name) != 0)
 		goto error;
-	priv->cqdev = rte_mlx5cq_dev_open(priv->ctx, SOCKET_ID_ANY);
+	/* The port opened the context: its buffer allocators are ours. */
+	priv->cqdev = rte_mlx5cq_dev_open_ex(priv->ctx, SOCKET_ID_ANY,
+					     RTE_MLX5CQ_DEV_F_BUF_ALLOCATORS);
 	if (priv->cqdev == NULL) {
 		CRYPTO_LOG(ERR, "%s: mlx5cq device open failed: %s", name,
 			   rte_strerror(rte_errno));

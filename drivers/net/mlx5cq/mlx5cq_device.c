@@ -232,7 +232,9 @@ mlx5cq_device_open(struct mlx5cq_priv *priv, const char *name)
 		if (priv->ctx == NULL)
 			return -rte_errno;
 	}
-	priv->cqdev = rte_mlx5cq_dev_open(priv->ctx, SOCKET_ID_ANY);
+	/* The port opened the context: its buffer allocators are ours. */
+	priv->cqdev = rte_mlx5cq_dev_open_ex(priv->ctx, SOCKET_ID_ANY,
+					     RTE_MLX5CQ_DEV_F_BUF_ALLOCATORS);
 	if (priv->cqdev == NULL) {
 		PMD_LOG(ERR, "%s: mlx5cq device open failed: %s", name,
 			rte_strerror(rte_errno));

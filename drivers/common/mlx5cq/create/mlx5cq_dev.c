@@ -8,9 +8,16 @@
  * Open decides whether DevX works on the context (rte_common_mlx5's
  * mlx5_devx_cmd_query_hca_attr() through the glue; on failure the device is
  * verbs only), keeps the CQ capabilities of both paths, allocates a DevX UAR
- * for the CQs' arm doorbells and installs rte_malloc-backed buffer
- * allocators on the context so verbs-path rings and rdma-core's doorbell
- * pages land in rte_malloc memory on the device's socket.
+ * for the CQs' arm doorbells.
+ *
+ * A context's buffer allocators (MLX5DV_CTX_ATTR_BUF_ALLOCATORS) belong to
+ * whoever opened it: rte_common_mlx5's mlx5_set_context_attr() installs its
+ * own on the contexts it opens, and rdma-core keeps one pair per context
+ * with no way to read it back (mlx5_set_context_attr() in providers/mlx5/
+ * mlx5.c only stores). So the library installs rte_malloc-backed ones only
+ * when the caller hands them over (RTE_MLX5CQ_DEV_F_BUF_ALLOCATORS), and
+ * removes only those on close; otherwise verbs-path rings come from the
+ * owner's allocators or rdma-core's own memory.
  */
 
 #include <errno.h>
@@ -227,7 +234,7 @@ dev_set_allocators(struct rte_mlx5cq_dev *dev, int install)
 					     MLX5DV_CTX_ATTR_BUF_ALLOCATORS,
 					     &a);
 	if (ret) {
-		MLX5CQ_LOG(WARNING, "cannot %s the buffer allocators: %d",
+		MLX5CQ_LOG(ERR, "cannot %s the buffer allocators: %d",
 			   install ? "install" : "remove", ret);
 		return ret > 0 ? -ret : -EIO;
 	}
@@ -249,13 +256,19 @@ socket_valid(int socket)
 }
 
 struct rte_mlx5cq_dev *
-rte_mlx5cq_dev_open(struct ibv_context *ctx, int socket)
+rte_mlx5cq_dev_open_ex(struct ibv_context *ctx, int socket, uint32_t flags)
 {
 	struct rte_mlx5cq_dev *dev;
 	int ret;
 
 	if (ctx == NULL) {
 		MLX5CQ_LOG(ERR, "invalid argument ctx=NULL");
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	if (flags & ~RTE_MLX5CQ_DEV_F_BUF_ALLOCATORS) {
+		MLX5CQ_LOG(ERR, "invalid argument flags=%#x: unknown bits %#x",
+			   flags, flags & ~RTE_MLX5CQ_DEV_F_BUF_ALLOCATORS);
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -287,20 +300,33 @@ rte_mlx5cq_dev_open(struct ibv_context *ctx, int socket)
 		if (ret)
 			goto error;
 	}
-	/* Without the allocators verbs rings come from libc: not fatal. */
-	dev_set_allocators(dev, 1);
+	if (flags & RTE_MLX5CQ_DEV_F_BUF_ALLOCATORS) {
+		ret = dev_set_allocators(dev, 1);
+		if (ret)
+			goto error_uar;
+	}
 	MLX5CQ_LOG(INFO, "device %s: %s, log_max_cq_sz %u, %u vectors,"
-		   " UAR page %u",
+		   " UAR page %u, buffer allocators %s",
 		   ctx->device ? ctx->device->name : "?",
 		   dev->devx ? "DevX + verbs" : "verbs only",
 		   dev->caps.log_max_cq_sz, dev->num_comp_vectors,
-		   dev->uar_page);
+		   dev->uar_page, dev->ext_alloc_set ? "the library's" :
+		   "the context owner's");
 	return dev;
+error_uar:
+	if (dev->uar != NULL)
+		mlx5_glue->devx_free_uar(dev->uar);
 error:
 	pthread_mutex_destroy(&dev->lock);
 	mlx5cq_free(dev);
 	rte_errno = -ret;
 	return NULL;
+}
+
+struct rte_mlx5cq_dev *
+rte_mlx5cq_dev_open(struct ibv_context *ctx, int socket)
+{
+	return rte_mlx5cq_dev_open_ex(ctx, socket, 0);
 }
 
 int
@@ -326,8 +352,9 @@ rte_mlx5cq_dev_close(struct rte_mlx5cq_dev *dev)
 	}
 	pthread_mutex_unlock(&dev->lock);
 	/*
-	 * The context keeps no pointer to the freed device: verbs buffers
-	 * allocated afterwards come from rdma-core's own allocator again.
+	 * Only allocators the library installed are removed: the context
+	 * keeps no pointer to the freed device, and its later verbs buffers
+	 * come from rdma-core's own allocator again.
 	 */
 	if (dev->ext_alloc_set)
 		dev_set_allocators(dev, 0);
