@@ -446,8 +446,7 @@ mlx5cq_zip_format(const struct rte_mlx5cq *cq, const struct mlx5cq_zip *z)
 /*
  * Prefetch hint of the fast polls. rte_prefetch0() is plain inline: GCC
  * does not inline it into a function built for another target (the AVX2
- * files), where each prefetch became a call (callgrind: 49 instructions
- * per burst for eight prefetches).
+ * files), where each prefetch would become a call.
  */
 #define MLX5CQ_PREFETCH(p) __builtin_prefetch((const void *)(uintptr_t)(p), \
 					      0, 3)
@@ -457,13 +456,10 @@ mlx5cq_zip_format(const struct rte_mlx5cq *cq, const struct mlx5cq_zip *z)
  * the fast polls (entries of 1 << shift bytes from ring index at; every
  * caller passes 64 B, see mlx5cq_poll_fast.h for 128 B): eight lines, or
  * the first one when eight would pass the ring's end. A loop of one prefetch
- * instruction on purpose: as eight instructions (unrolled), the AVX2
- * poll of a flushed 16K ring went from 3.7 to 7.3-7.9 cycles per
- * completion and the SSE poll from 4.2 to 5.4-7.1, warm rings unchanged
- * (the single instruction's +64 stride seems to train the core's stride
- * prefetcher, which then runs on ahead of the poll); the empty asm keeps
- * GCC from unrolling it (the AVX2 poll's open path, unrolled: 1.49x
- * slower on that ring).
+ * instruction on purpose: the single instruction's +64 stride trains the
+ * core's stride prefetcher, which then runs on ahead of the poll, where
+ * eight distinct (unrolled) instructions do not; the empty asm keeps GCC
+ * from unrolling it.
  */
 static __rte_always_inline void
 mlx5cq_prefetch8(volatile const uint8_t *ring, uint32_t mask,
@@ -548,14 +544,12 @@ mlx5cq_zip_array_at(uint32_t title, uint32_t ca, uint32_t na)
  * and the lean API read the title there while the session is open); no
  * later step reads an array once it is consumed. One array at a time, as
  * the arrays are decoded, the stores to the holes' lines go out while the
- * next records are built instead of in one row when the session closes
- * (HASH sessions of 64, AVX2 poll, adjacent runs: warm 1K ring 2.60 ->
- * 2.44 cycles per completion, flushed 16K ring 5.94 -> 4.14). The device
- * writes none of these entries before the consumer index passes the
- * session, so the order of the stores among themselves is free: the
- * holes go first and the array's own slot, whose line was just read,
- * last (in the other order, and with the ring's geometry read from the
- * CQ after each store, the flushed ring took 7.7).
+ * next records are built instead of in one row when the session closes.
+ * The device writes none of these entries before the consumer index
+ * passes the session, so the order of the stores among themselves is
+ * free: the holes go first and the array's own slot, whose line was just
+ * read, last, and the ring's geometry stays in registers across the
+ * stores (stores through the CQ pointer make the compiler reload it).
  */
 static __rte_always_inline void
 mlx5cq_zip_array_done(volatile uint8_t *ring, uint32_t mask,

@@ -40,8 +40,8 @@
  * their four op_own bytes are gathered by three unpacks and tested
  * together (mlx5cq_fast_bad4v()); after the read barrier the rest of each
  * CQE is read and the tail vector serves the decode. One pass over the
- * CQEs instead of a byte-gathering scan and a second pass (callgrind:
- * fewer instructions per completion). Returns the number decoded.
+ * CQEs instead of a byte-gathering scan and a second pass. Returns the
+ * number decoded.
  */
 static __rte_always_inline uint32_t
 mlx5cq_fast_run_avx2(volatile const uint8_t *c, unsigned int shift,
@@ -226,9 +226,8 @@ mlx5cq_poll_lean_s(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 				 &minis);
 	/*
 	 * The publication of mlx5cq_poll_publish_inline() without its
-	 * branches for an empty or stopped poll and an unmoved index (k is
-	 * not 0 here): through it, 1-2 % more cycles on warm rings of plain
-	 * CQEs and sessions of 8 (seven alternated pairs of the whole table).
+	 * branches for an empty or stopped poll and an unmoved index: k is
+	 * not 0 here, so those branches are dead weight on the hot path.
 	 */
 	if (k == n) {
 		cq->polls++;
@@ -244,9 +243,9 @@ mlx5cq_poll_lean_s(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		/*
 		 * A burst mostly of sessions: their holes are only stored
 		 * to, and the hardware prefetcher follows loads, so eight
-		 * more lines (sessions of 8, flushed 16K ring: 1.11x the
-		 * general loop's cycles with eight, 1.00x with sixteen; on
-		 * bursts of plain CQEs the eight more cost 2-6 % warm).
+		 * more lines are asked for. Only then: on bursts of plain
+		 * CQEs the loads themselves train the prefetcher and the
+		 * extra lines only take load ports.
 		 */
 		if (minis > n / 2u)
 			mlx5cq_prefetch8(cq->ring + cq->cqe_off, mask, 6,
@@ -286,7 +285,7 @@ mlx5cq_poll_lean128_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
  * of an array past its first one (every path that opens a session reads
  * some of it in the same burst; a session still at its first array goes
  * to the general loop, so the arrays' loop has one variant here and fewer
- * registers spill: 3 % on HASH sessions of 64), with no wrap: zg_turn(),
+ * registers spill), with no wrap: zg_turn(),
  * as mlx5cq_zip_burst_avx2() in the general loop, then the burst
  * published; a session that ends with the burst is closed and the
  * consumer index moves past it (doorbell record after the barrier), with
@@ -309,9 +308,9 @@ mlx5cq_sess_turn_s(struct rte_mlx5cq *cq, struct mlx5cq_zip *z,
 		/* Closed: the consumer index past it, after the barrier. */
 		rte_mlx5cq__update_ci(cq, z->end);
 		/*
-		 * mlx5cq_poll_fast.h: the next burst's first lines (with
-		 * four of them, the flushed 16K ring of HASH sessions of 64
-		 * went 1.43x slower).
+		 * mlx5cq_poll_fast.h: the next burst's first eight lines
+		 * (fewer leave a flushed ring's next session waiting on
+		 * memory).
 		 */
 		if (shift == 6)
 			mlx5cq_prefetch8(cq->ring + cq->cqe_off, mask, 6,
@@ -375,16 +374,11 @@ mlx5cq_sess_open_s(struct rte_mlx5cq *cq, volatile const uint8_t *c,
 	/*
 	 * The next turn's first eight entries (its first array and the
 	 * holes after it), as the close of a session asks for the next
-	 * session's: without it the flushed 16K ring of HASH sessions of 64
-	 * was 1.09x the general loop's cycles (that loop spent longer
-	 * between the turns, and the hardware prefetcher kept up), with it
-	 * 0.95-0.99x; as eight prefetch instructions (unrolled) 1.49x. It
-	 * costs the warm 1K ring about 4 % (2.03 -> 2.11). Not on 128 B
-	 * entries: there this prefetch and the one at the close, at the
-	 * 128 B stride, made HASH sessions of 64 1.08 times the cycles warm
-	 * and 1.03 flushed (eleven alternated pairs); a prefetchw of the
-	 * next array's holes, one array ahead, 1.06-1.08 warm and 0.98-1.04
-	 * flushed.
+	 * session's: a turn is too short for the hardware prefetcher to
+	 * run ahead of a flushed ring. One loop, not eight unrolled prefetch
+	 * instructions (they queue behind the turn's stores). Not on 128 B
+	 * entries: at that stride the lines of the next turn are already
+	 * streaming and the prefetches only compete with the turn's loads.
 	 */
 	if (shift == 6)
 		mlx5cq_prefetch8(cq->ring + cq->cqe_off, cq->mask, 6, z->ca);
@@ -484,12 +478,10 @@ mlx5cq_poll_top128_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
  * (mlx5cq_sess_open_s()) and the next ones (mlx5cq_sess_turn_s()), and
  * the other bursts of plain CQEs and whole sessions (mlx5cq_poll_lean_s())
  * are made in small frames, one copy of each for either stride (128 B
- * entries behind one more call); the rest in the general loop. On HASH
- * sessions of 64 in bursts of 32 the general loop's frame (its inlined
- * runs and whole sessions keep the CQ's geometry on the stack), its calls
- * and its end-of-burst prefetch at the title had cost about 290
- * instructions a burst, more than the 250 of the records themselves
- * (callgrind).
+ * entries behind one more call); the rest in the general loop, whose
+ * frame (its inlined runs and whole sessions keep the CQ's geometry on
+ * the stack), calls and end-of-burst prefetch would otherwise cost a
+ * common burst more instructions than its records.
  */
 uint16_t
 mlx5cq_poll_fast_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,

@@ -256,9 +256,9 @@ enh_seg(struct rte_mlx5cq *cq, volatile const uint8_t *c,
 		 * The next compressed CQE's place depends on this one's
 		 * count, and nothing else reads the entries it spans: the
 		 * two after it are asked for, so the core's stream
-		 * prefetcher keeps running ahead on the ring (perf, 16K
-		 * flushed: 8.7 cycles with the run's four-CQE test that
-		 * used to read them, 20.6 with neither, 5.3 with these).
+		 * prefetcher keeps running ahead on the ring (a load of
+		 * them would stall on memory; no access at all leaves the
+		 * prefetcher without a stream to follow).
 		 */
 		MLX5CQ_PREFETCH(c + ((size_t)1 << shift));
 		MLX5CQ_PREFETCH(c + ((size_t)2 << shift));
@@ -399,8 +399,7 @@ enh_any(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl, uint16_t n,
  * CQE, a compressed CQE the segment does not take) goes on in enh_any()
  * with the records made so far, unpublished. Fewer values live across
  * the segment than in enh_any(), which spills most of its state at its
- * entry (callgrind, HASH in this layout: 21.1 -> 19.6 instructions a
- * completion).
+ * entry.
  */
 static __rte_always_inline uint16_t
 enh_lean_s(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl, uint16_t n,

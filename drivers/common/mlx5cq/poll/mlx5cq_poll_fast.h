@@ -153,13 +153,10 @@ MLX5CQ_FAST_NAME(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 	/*
 	 * Ask for the first lines of the next burst's CQEs now: a device
 	 * writes them by DMA, so they are not in the core's caches, and each
-	 * burst would otherwise start with a full memory latency (64 B CQEs
-	 * from memory: 12 -> 6 cycles per completion, warm rings +5 %). Not
-	 * on 128 B strides: an early version asked for the wrong lines there
-	 * (a 64 B stride: 7 -> 14 cycles from memory), and with the right
-	 * stride the AVX2 poll of plain 128 B CQEs from memory was still
-	 * slower (1K, 4K and 16K rings: 1.06, 1.07 and 1.17 times the cycles,
-	 * nine alternated pairs), the hardware prefetcher alone keeping up.
+	 * burst would otherwise start with a full memory latency. Not on
+	 * 128 B strides: there a burst spans twice the lines, the hardware
+	 * prefetcher keeps up on its own, and eight more requests only
+	 * compete with the burst's loads.
 	 */
 	if (i == n && shift == 6)
 		mlx5cq_prefetch8(ring, mask, 6, ci);

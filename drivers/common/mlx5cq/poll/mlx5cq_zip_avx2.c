@@ -183,10 +183,8 @@ mlx5cq_zip_burst_any_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
  * session here (from an array's start, whole arrays only, 64 or 128 B
  * entries, no wrap: a session split by the burst), the rest in
  * mlx5cq_zip_burst_any_avx2(). Small on purpose: the general function's
- * frame (its loops keep more state) cost about 40 instructions a call
- * (callgrind, HASH sessions of 64 on a warm 1K ring: 17.5 -> 16.2 per
- * completion; adjacent runs 2.50 -> 2.36 cycles, flushed 16K 4.14 ->
- * 3.92).
+ * frame (its loops keep more state) would be paid on every turn of the
+ * common case.
  */
 uint16_t
 mlx5cq_zip_burst_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,

@@ -264,11 +264,9 @@ zw_tail(__m256i rec, uint64_t tail, unsigned int f,
  * larger entries; title at c, opcode op, owned, after the read barrier):
  * one record per mini, the first record of a group's masks (g->shuf[0],
  * g->keep[0]) over the title's record in registers, then the title and
- * entries 1 .. cnt - 1 invalidated. No group templates: building the
- * five cost about 20 instructions, and the groups' loop and its
- * increments about 30 more, a session (the ring of sessions of 8 and
- * plain CQEs in turn had run at the cycles of plain CQEs alone with about
- * as many instructions).
+ * entries 1 .. cnt - 1 invalidated. No group templates and no groups'
+ * loop: for at most eight minis, building the templates and running the
+ * loop would cost more instructions than the records themselves.
  */
 static __rte_always_inline void
 zw_short(const struct zg_masks *g, volatile const uint8_t *c,
