@@ -90,27 +90,16 @@ extern int mlx5cq_logtype;
 
 /* Hardware limits (PRM, rdma-core verbs.c create_cq). */
 #define MLX5CQ_MAX_ENTRIES (1u << 24) /* Largest ring: 2^24 entries. */
-#define MLX5CQ_CQE_SIZE 64u /* The CQE proper. */
 #define MLX5CQ_ADAPTER_PAGE_SHIFT 12 /* cqc.log_page_size unit: 4 KiB. */
-#define MLX5CQ_OP_OWN_INIT_DEVX 0xf1 /* INVALID << 4 | owner 1 (DPDK). */
+/* op_own of a fresh DevX ring: INVALID, owner 1 (DPDK mlx5_devx_cq_create). */
+#define MLX5CQ_OP_OWN_INIT_DEVX \
+	(RTE_MLX5CQ_OP_OWN_INVALID | RTE_MLX5CQ_OP_OWN_OWNER)
 
 /*
  * rte_mlx5cq.comp carries the mini-CQE format + 1 (PRM value:
  * MLX5_CQE_RESP_FORMAT_*), 0 when compression is off, or-ed with the
  * public RTE_MLX5CQ_COMP_ENHANCED for the enhanced layout.
  */
-/* Enhanced layout: the validity iteration count of a fresh ring (DPDK
- * main MLX5_CQE_VIC_INIT), so no CQE looks valid on pass 0.
- */
-#define MLX5CQ_CQE_VIC_INIT 0xff
-/* Byte of the validity iteration count (enhanced layout). */
-#define MLX5CQ_CQE_VIC 62
-/*
- * Enhanced layout: at most 7 mini-CQEs (bytes 56..63 hold vic, op_own); a
- * compressed CQE of n minis spans n slots, the next CQE is n slots on.
- */
-#define MLX5CQ_ENH_MINIS_MAX 7
-
 /*
  * Doorbell-record pool: 4 KiB pages of one-cache-line slots, one umem per
  * page. The slot is RTE_CACHE_LINE_SIZE as in rte_common_mlx5
@@ -388,9 +377,6 @@ mlx5cq_poll_publish_inline(struct rte_mlx5cq *cq, uint32_t ci, uint16_t i,
 	}
 }
 
-/* MLX5_CQE_INVALIDATE of mlx5_prm.h: INVALID opcode, owner 0. */
-#define MLX5CQ_CQE_INVALIDATE (RTE_MLX5CQ_OP_INVALID << 4)
-
 /*
  * Write op_own INVALIDATE into ring entries [from, to): a pointer walk,
  * four entries a step with constant offsets in the common case.
@@ -411,10 +397,10 @@ mlx5cq_zip_invalidate(struct rte_mlx5cq *cq, uint32_t from, uint32_t to)
 		volatile uint8_t *e = p + ((size_t)left << 6);
 
 		for (; p != e; p += 256) {
-			p[0] = MLX5CQ_CQE_INVALIDATE;
-			p[64] = MLX5CQ_CQE_INVALIDATE;
-			p[128] = MLX5CQ_CQE_INVALIDATE;
-			p[192] = MLX5CQ_CQE_INVALIDATE;
+			p[0] = RTE_MLX5CQ_OP_OWN_INVALID;
+			p[64] = RTE_MLX5CQ_OP_OWN_INVALID;
+			p[128] = RTE_MLX5CQ_OP_OWN_INVALID;
+			p[192] = RTE_MLX5CQ_OP_OWN_INVALID;
 		}
 		return;
 	}
@@ -424,7 +410,7 @@ mlx5cq_zip_invalidate(struct rte_mlx5cq *cq, uint32_t from, uint32_t to)
 		uint32_t j;
 
 		for (j = 0; j < run; j++, p += stride)
-			*p = MLX5CQ_CQE_INVALIDATE;
+			*p = RTE_MLX5CQ_OP_OWN_INVALID;
 		left -= run;
 		idx = 0;
 	}
@@ -487,15 +473,15 @@ static __rte_always_inline void
 mlx5cq_zip_inv_array(volatile uint8_t *p, uint32_t n, unsigned int shift)
 {
 	/* The holes first: the array's own line is in the cache. */
-	p[(size_t)1 << shift] = MLX5CQ_CQE_INVALIDATE;
-	p[(size_t)2 << shift] = MLX5CQ_CQE_INVALIDATE;
-	p[(size_t)3 << shift] = MLX5CQ_CQE_INVALIDATE;
-	p[(size_t)4 << shift] = MLX5CQ_CQE_INVALIDATE;
-	p[(size_t)5 << shift] = MLX5CQ_CQE_INVALIDATE;
-	p[(size_t)6 << shift] = MLX5CQ_CQE_INVALIDATE;
+	p[(size_t)1 << shift] = RTE_MLX5CQ_OP_OWN_INVALID;
+	p[(size_t)2 << shift] = RTE_MLX5CQ_OP_OWN_INVALID;
+	p[(size_t)3 << shift] = RTE_MLX5CQ_OP_OWN_INVALID;
+	p[(size_t)4 << shift] = RTE_MLX5CQ_OP_OWN_INVALID;
+	p[(size_t)5 << shift] = RTE_MLX5CQ_OP_OWN_INVALID;
+	p[(size_t)6 << shift] = RTE_MLX5CQ_OP_OWN_INVALID;
 	if (n == 8)
-		p[(size_t)7 << shift] = MLX5CQ_CQE_INVALIDATE;
-	p[0] = MLX5CQ_CQE_INVALIDATE;
+		p[(size_t)7 << shift] = RTE_MLX5CQ_OP_OWN_INVALID;
+	p[0] = RTE_MLX5CQ_OP_OWN_INVALID;
 }
 
 /*
@@ -521,7 +507,7 @@ mlx5cq_zip_span_inv(volatile uint8_t *ring, uint32_t mask, unsigned int shift,
 	}
 	for (; a != next; a++)
 		ring[((size_t)(a & mask) << shift) + RTE_MLX5CQ_CQE_OP_OWN] =
-			MLX5CQ_CQE_INVALIDATE;
+			RTE_MLX5CQ_OP_OWN_INVALID;
 }
 
 /*

@@ -43,7 +43,7 @@ mlx5cq_test_cq_wrap(void *ring, void *dbrec, uint32_t log_n,
 	cq->pub.mask = cq->entries - 1;
 	cq->pub.log_n = (uint8_t)log_n;
 	cq->pub.stride_shift = stride == 128 ? 7 : 6;
-	cq->pub.cqe_off = (uint8_t)(stride - MLX5CQ_CQE_SIZE);
+	cq->pub.cqe_off = (uint8_t)(stride - RTE_MLX5CQ_PRM_CQE_SIZE);
 	cq->pub.comp = comp;
 	cq->pub.cqn = cqn;
 	if (comp & RTE_MLX5CQ_COMP_ENHANCED)

@@ -26,56 +26,11 @@
 #include <rte_compat.h>
 #include <rte_io.h>
 
+#include "rte_mlx5cq_prm.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/** CQE opcodes (op_own bits 7:4, infiniband/mlx5dv.h). */
-enum {
-	RTE_MLX5CQ_OP_REQ = 0x0,
-	RTE_MLX5CQ_OP_RESP_WR_IMM = 0x1,
-	RTE_MLX5CQ_OP_RESP_SEND = 0x2,
-	RTE_MLX5CQ_OP_RESP_SEND_IMM = 0x3,
-	RTE_MLX5CQ_OP_RESP_SEND_INV = 0x4,
-	RTE_MLX5CQ_OP_RESIZE_CQ = 0x5,
-	RTE_MLX5CQ_OP_NO_PACKET = 0x6,
-	RTE_MLX5CQ_OP_SIG_ERR = 0xc,
-	RTE_MLX5CQ_OP_REQ_ERR = 0xd,
-	RTE_MLX5CQ_OP_RESP_ERR = 0xe,
-	RTE_MLX5CQ_OP_INVALID = 0xf,
-};
-
-/** hdr_type_etc bits (mlx5_prm.h MLX5_CQE_*). */
-enum {
-	RTE_MLX5CQ_HDR_VLAN_STRIPPED = 1u << 0,
-	RTE_MLX5CQ_HDR_IPV6 = 1u << 2,
-	RTE_MLX5CQ_HDR_IPV4 = 1u << 3,
-	RTE_MLX5CQ_HDR_TCP = 1u << 4,
-	RTE_MLX5CQ_HDR_UDP = 1u << 5,
-	RTE_MLX5CQ_HDR_L2_OK = 1u << 8,
-	RTE_MLX5CQ_HDR_L3_OK = 1u << 9,
-	RTE_MLX5CQ_HDR_L4_OK = 1u << 10,
-};
-
-/** Byte offsets inside the 64 B CQE (PRM; mlx5_prm.h struct mlx5_cqe). */
-enum {
-	RTE_MLX5CQ_CQE_RX_HASH_RES = 12,
-	RTE_MLX5CQ_CQE_RX_HASH_TYPE = 16,
-	RTE_MLX5CQ_CQE_CSUM = 20,
-	RTE_MLX5CQ_CQE_HDR_TYPE_ETC = 28,
-	RTE_MLX5CQ_CQE_VLAN_INFO = 30,
-	RTE_MLX5CQ_CQE_METADATA = 36,
-	RTE_MLX5CQ_CQE_BYTE_CNT = 44,
-	RTE_MLX5CQ_CQE_TIMESTAMP = 48,
-	RTE_MLX5CQ_CQE_VENDOR_SYND = 54,
-	RTE_MLX5CQ_CQE_SYNDROME = 55,
-	RTE_MLX5CQ_CQE_SOP_DROP_QPN = 56,
-	RTE_MLX5CQ_CQE_WQE_COUNTER = 60,
-	RTE_MLX5CQ_CQE_OP_OWN = 63,
-};
-
-/** Compressed CQE format value in op_own bits 3:2. */
-#define RTE_MLX5CQ_FORMAT_COMPRESSED 3
 
 /**
  * Compact completion record filled by the burst poll.

@@ -29,7 +29,7 @@ mlx5cq_pub_fill(struct mlx5cq_cq *cq)
 	pub->log_n = (uint8_t)rte_log2_u32(cq->entries);
 	pub->stride_shift = cq->cqe_size == 128 ? 7 : 6;
 	/* The 64 B CQE is the second half of a 128 B stride. */
-	pub->cqe_off = (uint8_t)(cq->cqe_size - MLX5CQ_CQE_SIZE);
+	pub->cqe_off = (uint8_t)(cq->cqe_size - RTE_MLX5CQ_PRM_CQE_SIZE);
 	pub->comp = 0;
 	if (cq->comp_format) {
 		pub->comp = (uint8_t)(cq->prm_format + 1);

@@ -142,7 +142,7 @@ ring_init(uint8_t *ring, uint32_t entries, uint32_t stride, int enhanced)
 		ring[(size_t)i * stride + stride - 1] = MLX5CQ_OP_OWN_INIT_DEVX;
 		if (enhanced)
 			ring[(size_t)i * stride + stride - 2] =
-				MLX5CQ_CQE_VIC_INIT;
+				RTE_MLX5CQ_ENH_VIC_INIT;
 	}
 }
 

@@ -38,54 +38,14 @@
  * PRM HASH, CSUM, FTAG_STRIDX, CSUM_STRIDX, L34H_STRIDX, requester.
  */
 #define ZM_FORMATS 6
-/* Record offset r (0..31) of mini byte b: lane-relative index. */
-static const int8_t zm_shuf[ZM_FORMATS][32] = {
-	/* HASH: byte_cnt 0..3 <- m7..m4, rss_hash 4..7 <- m3..m0 */
-	{ 7, 6, 5, 4, 3, 2, 1, 0, Z, Z, Z, Z, Z, Z, Z, Z,
-	  Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
-	/* CSUM: byte_cnt; csum 30..31 <- m1, m0 */
-	{ 7, 6, 5, 4, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z,
-	  Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 1, 0 },
-	/* FTAG_STRIDX: byte_cnt 24 bits (3 <- 0); flow_tag 8..11 <- m1,
-	 * m0, m4, 0; wqe_counter 24..25 <- m3, m2
-	 */
-	{ 7, 6, 5, Z, Z, Z, Z, Z, 1, 0, 4, Z, Z, Z, Z, Z,
-	  Z, Z, Z, Z, Z, Z, Z, Z, 3, 2, Z, Z, Z, Z, Z, Z },
-	/* CSUM_STRIDX: byte_cnt; wqe_counter <- m3, m2; csum <- m1, m0 */
-	{ 7, 6, 5, 4, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z,
-	  Z, Z, Z, Z, Z, Z, Z, Z, 3, 2, Z, Z, Z, Z, 1, 0 },
-	/* L34H_STRIDX: byte_cnt; wqe_counter <- m3, m2; hdr_type_etc low
-	 * byte 28 <- m1
-	 */
-	{ 7, 6, 5, 4, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z,
-	  Z, Z, Z, Z, Z, Z, Z, Z, 3, 2, Z, Z, 1, Z, Z, Z },
-	/* requester: byte_cnt; wqe_counter <- m1, m0 */
-	{ 7, 6, 5, 4, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z,
-	  Z, Z, Z, Z, Z, Z, Z, Z, 1, 0, Z, Z, Z, Z, Z, Z },
-};
-/* Record bytes taken from the mini (shuffle result): T, else the title. */
-#define T -128
-static const int8_t zm_take[ZM_FORMATS][32] = {
-	/* HASH: 0..7 */
-	{ T, T, T, T, T, T, T, T, 0, 0, 0, 0, 0, 0, 0, 0,
-	  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
-	/* CSUM: 0..3, 30..31 */
-	{ T, T, T, T, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, T, T },
-	/* FTAG_STRIDX: 0..3, 8..11, 24..25 */
-	{ T, T, T, T, 0, 0, 0, 0, T, T, T, T, 0, 0, 0, 0,
-	  0, 0, 0, 0, 0, 0, 0, 0, T, T, 0, 0, 0, 0, 0, 0 },
-	/* CSUM_STRIDX: 0..3, 24..25, 30..31 */
-	{ T, T, T, T, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	  0, 0, 0, 0, 0, 0, 0, 0, T, T, 0, 0, 0, 0, T, T },
-	/* L34H_STRIDX: 0..3, 24..25, 28 */
-	{ T, T, T, T, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	  0, 0, 0, 0, 0, 0, 0, 0, T, T, 0, 0, T, 0, 0, 0 },
-	/* requester: 0..3, 24..25 */
-	{ T, T, T, T, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	  0, 0, 0, 0, 0, 0, 0, 0, T, T, 0, 0, 0, 0, 0, 0 },
-};
-#undef T
+/*
+ * Per format, the record offset r (0..31) of each mini byte (shuf: the
+ * lane-relative source index, -1 for a zero byte) and which record bytes
+ * come from the mini (take: -128) rather than the title; built at load
+ * time from the format table of rte_mlx5cq_prm.h (mlx5cq_zip_avx2.c).
+ */
+extern int8_t mlx5cq_zm_shuf[ZM_FORMATS][32];
+extern int8_t mlx5cq_zm_take[ZM_FORMATS][32];
 
 #ifndef __clang__
 #pragma GCC push_options
@@ -266,11 +226,11 @@ static __rte_always_inline void
 zm_tv_make(__m256i rec, uint64_t tail, unsigned int f, uint16_t w0,
 	   struct zm_tv *v)
 {
-	/* zm_take[]: -128 at the mini's bytes, a whole byte mask from it. */
+	/* zm_take: -128 at the mini's bytes, a whole byte mask from it. */
 	const __m256i take_m = _mm256_cmpgt_epi8(_mm256_setzero_si256(),
-		_mm256_loadu_si256((const void *)zm_take[f]));
+		_mm256_loadu_si256((const void *)mlx5cq_zm_take[f]));
 
-	v->shuf = _mm256_loadu_si256((const void *)zm_shuf[f]);
+	v->shuf = _mm256_loadu_si256((const void *)mlx5cq_zm_shuf[f]);
 	/* HASH, CSUM: the WQE counter implied, one more per mini. */
 	v->one = _mm256_insert_epi16(_mm256_setzero_si256(), f <= 1, 12);
 	v->tmpl = _mm256_andnot_si256(take_m,

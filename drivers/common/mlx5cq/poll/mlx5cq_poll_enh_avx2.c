@@ -138,7 +138,7 @@ enh_lone(volatile const uint8_t *c, unsigned int shift, uint32_t vo,
 	if ((uint8_t)vo != it || left < 2 ||
 	    mlx5cq_fast_bad4((vo >> 8) & 0xfeu) != 0)
 		return 0;
-	vn = rte_mlx5cq__be16(c + ((size_t)1 << shift), MLX5CQ_CQE_VIC);
+	vn = rte_mlx5cq__be16(c + ((size_t)1 << shift), RTE_MLX5CQ_CQE_VALIDITY);
 	/* Big endian: the validity byte high, op_own low. */
 	return (vn >> 8) == it &&
 	       ((vn >> 2) & 3) == RTE_MLX5CQ_FORMAT_COMPRESSED;
@@ -177,7 +177,7 @@ enh_minis(struct enh_tv *v, volatile const uint8_t *m,
 	struct zm_tv *t = &v->z;
 	__m256i tmpl;
 
-	if (likely(cnt == MLX5CQ_ENH_MINIS_MAX)) {
+	if (likely(cnt == RTE_MLX5CQ_ENH_MINIS_MAX)) {
 		tmpl = t->tmpl;
 #define ENH_MINI(j) do { \
 		zm_or_one(tmpl, t->tail, t->shuf, m + 8 * (j), &r[j]); \
@@ -250,7 +250,7 @@ enh_seg(struct rte_mlx5cq *cq, volatile const uint8_t *c,
 			continue;
 		}
 		cnt = (vo >> 12) + 1;
-		if (!ht || cnt > MLX5CQ_ENH_MINIS_MAX)
+		if (!ht || cnt > RTE_MLX5CQ_ENH_MINIS_MAX)
 			break;
 		/*
 		 * The next compressed CQE's place depends on this one's
@@ -363,7 +363,7 @@ enh_any(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl, uint16_t n,
 			continue;
 		}
 		/* One entry, as mlx5cq_poll_generic.c peek() and consume(). */
-		if (cqe[MLX5CQ_CQE_VIC] != (uint8_t)(ci >> log_n))
+		if (cqe[RTE_MLX5CQ_CQE_VALIDITY] != (uint8_t)(ci >> log_n))
 			break;
 		rte_io_rmb();
 		oo = cqe[RTE_MLX5CQ_CQE_OP_OWN];
@@ -432,7 +432,7 @@ enh_lean_s(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl, uint16_t n,
 	 */
 	if (i != n &&
 	    cq->ring[cq->cqe_off + ((size_t)(ci & cq->mask) << shift) +
-		     MLX5CQ_CQE_VIC] == (uint8_t)(ci >> cq->log_n))
+		     RTE_MLX5CQ_CQE_VALIDITY] == (uint8_t)(ci >> cq->log_n))
 		return enh_any(cq, cpl, n, (uint16_t)i, ci);
 publish:
 	mlx5cq_poll_publish_inline(cq, ci, (uint16_t)i, 0, 1);

@@ -43,7 +43,7 @@ peek(struct rte_mlx5cq *cq, volatile const uint8_t **cqe, uint8_t *op_own)
 		 * rest, op_own included (kernel
 		 * mlx5_cqwq_get_cqe_enahnced_comp).
 		 */
-		if (e[MLX5CQ_CQE_VIC] != (uint8_t)(ci >> cq->log_n))
+		if (e[RTE_MLX5CQ_CQE_VALIDITY] != (uint8_t)(ci >> cq->log_n))
 			return 0;
 		rte_io_rmb();
 		oo = e[RTE_MLX5CQ_CQE_OP_OWN];

@@ -48,7 +48,7 @@ ready_entry(const struct rte_mlx5cq *cq, uint32_t idx)
 	uint32_t n;
 
 	if (cq->comp & RTE_MLX5CQ_COMP_ENHANCED) {
-		if (e[MLX5CQ_CQE_VIC] != (uint8_t)(idx >> cq->log_n))
+		if (e[RTE_MLX5CQ_CQE_VALIDITY] != (uint8_t)(idx >> cq->log_n))
 			return 0;
 		rte_io_rmb();
 		oo = e[RTE_MLX5CQ_CQE_OP_OWN];
@@ -115,7 +115,7 @@ rte_mlx5cq_monitor_get(const struct rte_mlx5cq *cq,
 	}
 	if (cq->comp & RTE_MLX5CQ_COMP_ENHANCED) {
 		/* DPDK main's mlx5_get_monitor_addr(): the iteration count. */
-		m->addr = (volatile void *)(uintptr_t)&e[MLX5CQ_CQE_VIC];
+		m->addr = (volatile void *)(uintptr_t)&e[RTE_MLX5CQ_CQE_VALIDITY];
 		m->value = (uint8_t)(idx >> cq->log_n);
 		m->mask = 0xff;
 	} else {

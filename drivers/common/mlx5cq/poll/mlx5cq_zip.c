@@ -15,6 +15,10 @@
 
 #include "mlx5cq_private.h"
 
+/* Offsets of rte_mlx5cq_prm.h, short. */
+#define MINI(f) RTE_MLX5CQ_MINI_ ## f
+#define CQE(f) RTE_MLX5CQ_CQE_ ## f
+
 static inline void
 st_be16(uint8_t *p, uint16_t v)
 {
@@ -52,7 +56,7 @@ mlx5cq_zip_open(struct rte_mlx5cq *cq, volatile const uint8_t *cqe,
 			log_malformed(cq, "no title CQE before it", ci, cnt);
 			return -1;
 		}
-		if (cnt > MLX5CQ_ENH_MINIS_MAX) {
+		if (cnt > RTE_MLX5CQ_ENH_MINIS_MAX) {
 			log_malformed(cq, "mini-CQE count", ci, cnt);
 			return -1;
 		}
@@ -64,7 +68,7 @@ mlx5cq_zip_open(struct rte_mlx5cq *cq, volatile const uint8_t *cqe,
 	} else {
 		uint8_t op = op_own >> 4;
 
-		cnt = rte_mlx5cq__be32(cqe, RTE_MLX5CQ_CQE_BYTE_CNT);
+		cnt = rte_mlx5cq__be32(cqe, CQE(BYTE_CNT));
 		if (cnt < 2 || cnt > cq->mask + 1u) {
 			log_malformed(cq, "session count", ci, cnt);
 			return -1;
@@ -124,37 +128,43 @@ zip_records(const struct mlx5cq_zip *z, unsigned int fmt,
 	uint32_t j;
 
 #define ZIP_LOOP(body) \
-	for (j = 0; j < take; j++, m += 8) { \
+	for (j = 0; j < take; j++, m += MINI(SIZE)) { \
 		c[j] = *t; \
-		c[j].byte_cnt = rte_mlx5cq__be32(m, 4); \
+		c[j].byte_cnt = rte_mlx5cq__be32(m, MINI(BYTE_CNT)); \
 		body; \
 	}
 	switch (fmt) {
-	case MLX5_CQE_RESP_FORMAT_HASH:
-		ZIP_LOOP(c[j].rss_hash = rte_mlx5cq__be32(m, 0);
+	case MINI(FMT_HASH):
+		ZIP_LOOP(c[j].rss_hash = rte_mlx5cq__be32(m, MINI(RX_HASH));
 			 c[j].wqe_counter = (uint16_t)(w0 + j));
 		break;
-	case MLX5_CQE_RESP_FORMAT_CSUM:
-		ZIP_LOOP(c[j].csum = rte_mlx5cq__be16(m, 0);
+	case MINI(FMT_CSUM):
+		ZIP_LOOP(c[j].csum = rte_mlx5cq__be16(m, MINI(CSUM));
 			 c[j].wqe_counter = (uint16_t)(w0 + j));
 		break;
-	case MLX5_CQE_RESP_FORMAT_FTAG_STRIDX:
-		ZIP_LOOP(c[j].flow_tag = (uint32_t)m[4] << 16 |
-					 rte_mlx5cq__be16(m, 0);
+	case MINI(FMT_FTAG_STRIDX):
+		ZIP_LOOP(c[j].flow_tag =
+				(uint32_t)m[MINI(FTAG_HIGH)] << 16 |
+				rte_mlx5cq__be16(m, MINI(FTAG_LOW));
 			 c[j].byte_cnt &= 0xffffff;
-			 c[j].wqe_counter = rte_mlx5cq__be16(m, 2));
+			 c[j].wqe_counter =
+				rte_mlx5cq__be16(m, MINI(STRIDX)));
 		break;
-	case MLX5_CQE_RESP_FORMAT_CSUM_STRIDX:
-		ZIP_LOOP(c[j].csum = rte_mlx5cq__be16(m, 0);
-			 c[j].wqe_counter = rte_mlx5cq__be16(m, 2));
+	case MINI(FMT_CSUM_STRIDX):
+		ZIP_LOOP(c[j].csum = rte_mlx5cq__be16(m, MINI(CSUM));
+			 c[j].wqe_counter =
+				rte_mlx5cq__be16(m, MINI(STRIDX)));
 		break;
-	case MLX5_CQE_RESP_FORMAT_L34H_STRIDX:
+	case MINI(FMT_L34H_STRIDX):
 		ZIP_LOOP(c[j].hdr_type_etc = (uint16_t)
-				((t->hdr_type_etc & 0xff00) | m[1]);
-			 c[j].wqe_counter = rte_mlx5cq__be16(m, 2));
+				((t->hdr_type_etc & 0xff00) |
+				 m[MINI(HDR_TYPE)]);
+			 c[j].wqe_counter =
+				rte_mlx5cq__be16(m, MINI(STRIDX)));
 		break;
 	default: /* requester */
-		ZIP_LOOP(c[j].wqe_counter = rte_mlx5cq__be16(m, 0));
+		ZIP_LOOP(c[j].wqe_counter =
+				 rte_mlx5cq__be16(m, MINI(WQE_COUNTER)));
 		break;
 	}
 #undef ZIP_LOOP
@@ -174,7 +184,7 @@ mlx5cq_zip_burst(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		uint32_t take = RTE_MIN(stop - z->ai, (uint32_t)(n - k));
 
 		volatile const uint8_t *m = rte_mlx5cq__cqe(cq, z->ca) +
-					    8u * (z->ai & 7u);
+			MINI(SIZE) * (z->ai & 7u);
 
 #ifdef RTE_ARCH_X86
 		if (cq->vec == RTE_MLX5CQ_VEC_AVX2)
@@ -196,7 +206,7 @@ mlx5cq_zip_synth(struct rte_mlx5cq *cq, uint32_t ci)
 {
 	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
 	volatile const uint8_t *m = rte_mlx5cq__cqe(cq, z->ca) +
-				    8u * (z->ai & 7u);
+				    MINI(SIZE) * (z->ai & 7u);
 	uint8_t *r = z->raw;
 	const int enh = !!(cq->comp & RTE_MLX5CQ_COMP_ENHANCED);
 	const uint8_t *t;
@@ -209,50 +219,60 @@ mlx5cq_zip_synth(struct rte_mlx5cq *cq, uint32_t ci)
 		t = (const uint8_t *)(uintptr_t)
 			rte_mlx5cq__cqe(cq, z->end - z->cnt);
 	memcpy(r, t, 64);
-	op = r[RTE_MLX5CQ_CQE_OP_OWN] >> 4;
+	op = r[CQE(OP_OWN)] >> 4;
 	for (k = 0; k < 4; k++)
-		r[RTE_MLX5CQ_CQE_BYTE_CNT + k] = m[4 + k];
+		r[CQE(BYTE_CNT) + k] = m[MINI(BYTE_CNT) + k];
 	if (op == RTE_MLX5CQ_OP_REQ) {
-		r[RTE_MLX5CQ_CQE_WQE_COUNTER] = m[0];
-		r[RTE_MLX5CQ_CQE_WQE_COUNTER + 1] = m[1];
-		r[RTE_MLX5CQ_CQE_SOP_DROP_QPN] = m[2];
+		r[CQE(WQE_COUNTER)] = m[MINI(WQE_COUNTER)];
+		r[CQE(WQE_COUNTER) + 1] =
+			m[MINI(WQE_COUNTER) + 1];
+		r[CQE(SOP_DROP_QPN)] = m[MINI(S_WQE_OPCODE)];
 	} else {
 		switch (mlx5cq_zip_format(cq, z)) {
-		case MLX5_CQE_RESP_FORMAT_HASH:
+		case MINI(FMT_HASH):
 			for (k = 0; k < 4; k++)
-				r[RTE_MLX5CQ_CQE_RX_HASH_RES + k] = m[k];
-			st_be16(r + RTE_MLX5CQ_CQE_WQE_COUNTER, z->wqe_next);
+				r[CQE(RX_HASH_RES) + k] =
+					m[MINI(RX_HASH) + k];
+			st_be16(r + CQE(WQE_COUNTER), z->wqe_next);
 			break;
-		case MLX5_CQE_RESP_FORMAT_CSUM:
-			r[RTE_MLX5CQ_CQE_CSUM] = m[0];
-			r[RTE_MLX5CQ_CQE_CSUM + 1] = m[1];
-			st_be16(r + RTE_MLX5CQ_CQE_WQE_COUNTER, z->wqe_next);
+		case MINI(FMT_CSUM):
+			r[CQE(CSUM)] = m[MINI(CSUM)];
+			r[CQE(CSUM) + 1] = m[MINI(CSUM) + 1];
+			st_be16(r + CQE(WQE_COUNTER), z->wqe_next);
 			break;
-		case MLX5_CQE_RESP_FORMAT_FTAG_STRIDX:
-			r[RTE_MLX5CQ_CQE_SOP_DROP_QPN + 1] = m[4];
-			r[RTE_MLX5CQ_CQE_SOP_DROP_QPN + 2] = m[0];
-			r[RTE_MLX5CQ_CQE_SOP_DROP_QPN + 3] = m[1];
-			r[RTE_MLX5CQ_CQE_BYTE_CNT] = 0;
-			r[RTE_MLX5CQ_CQE_WQE_COUNTER] = m[2];
-			r[RTE_MLX5CQ_CQE_WQE_COUNTER + 1] = m[3];
+		case MINI(FMT_FTAG_STRIDX):
+			r[CQE(SOP_DROP_QPN) + 1] =
+				m[MINI(FTAG_HIGH)];
+			r[CQE(SOP_DROP_QPN) + 2] =
+				m[MINI(FTAG_LOW)];
+			r[CQE(SOP_DROP_QPN) + 3] =
+				m[MINI(FTAG_LOW) + 1];
+			r[CQE(BYTE_CNT)] = 0;
+			r[CQE(WQE_COUNTER)] = m[MINI(STRIDX)];
+			r[CQE(WQE_COUNTER) + 1] =
+				m[MINI(STRIDX) + 1];
 			break;
-		case MLX5_CQE_RESP_FORMAT_CSUM_STRIDX:
-			r[RTE_MLX5CQ_CQE_CSUM] = m[0];
-			r[RTE_MLX5CQ_CQE_CSUM + 1] = m[1];
-			r[RTE_MLX5CQ_CQE_WQE_COUNTER] = m[2];
-			r[RTE_MLX5CQ_CQE_WQE_COUNTER + 1] = m[3];
+		case MINI(FMT_CSUM_STRIDX):
+			r[CQE(CSUM)] = m[MINI(CSUM)];
+			r[CQE(CSUM) + 1] = m[MINI(CSUM) + 1];
+			r[CQE(WQE_COUNTER)] = m[MINI(STRIDX)];
+			r[CQE(WQE_COUNTER) + 1] =
+				m[MINI(STRIDX) + 1];
 			break;
 		default: /* L34H_STRIDX */
-			r[RTE_MLX5CQ_CQE_HDR_TYPE_ETC + 1] = m[1];
-			r[RTE_MLX5CQ_CQE_WQE_COUNTER] = m[2];
-			r[RTE_MLX5CQ_CQE_WQE_COUNTER + 1] = m[3];
+			r[CQE(HDR_TYPE_ETC) + 1] =
+				m[MINI(HDR_TYPE)];
+			r[CQE(WQE_COUNTER)] = m[MINI(STRIDX)];
+			r[CQE(WQE_COUNTER) + 1] =
+				m[MINI(STRIDX) + 1];
 			break;
 		}
 	}
 	/* A regular CQE of the pass: format 0, solicited bit of the title. */
-	r[RTE_MLX5CQ_CQE_OP_OWN] = (uint8_t)(op << 4 |
-		(t[RTE_MLX5CQ_CQE_OP_OWN] & 2) | ((ci >> cq->log_n) & 1));
+	r[CQE(OP_OWN)] = (uint8_t)(op << 4 |
+		(t[CQE(OP_OWN)] & RTE_MLX5CQ_OP_OWN_SE) |
+		((ci >> cq->log_n) & 1));
 	if (enh)
-		r[MLX5CQ_CQE_VIC] = (uint8_t)(ci >> cq->log_n);
+		r[CQE(VALIDITY)] = (uint8_t)(ci >> cq->log_n);
 	return r;
 }

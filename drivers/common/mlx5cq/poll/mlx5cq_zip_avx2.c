@@ -11,6 +11,9 @@
  * (mlx5cq_vec.c). Calls nothing above it.
  */
 
+#include <stddef.h>
+#include <string.h>
+
 #include "mlx5cq_private.h"
 
 #ifdef RTE_ARCH_X86
@@ -18,13 +21,90 @@
 
 #include "mlx5cq_zip_avx2.h"
 
+int8_t mlx5cq_zm_shuf[ZM_FORMATS][32] __rte_aligned(32);
+int8_t mlx5cq_zm_take[ZM_FORMATS][32] __rte_aligned(32);
 struct zg_masks mlx5cq_zg_masks[ZM_FORMATS] __rte_aligned(32);
 const struct zg_masks *mlx5cq_zg_by_comp[RTE_MLX5CQ_COMP_FORMAT_MASK + 1];
+
+#define ZM_TAKE -128 /* A record byte of the mini (shuffle result). */
+
+/*
+ * Record bytes [rec, rec + n) of format f: the mini's bytes be[0..n),
+ * most significant first (Z: a zero byte), stored in host (little endian)
+ * order.
+ */
+static void
+zm_put(unsigned int f, size_t rec, unsigned int n, const int8_t *be)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		mlx5cq_zm_shuf[f][rec + i] = be[n - 1 - i];
+		mlx5cq_zm_take[f][rec + i] = ZM_TAKE;
+	}
+}
+
+/*
+ * The shuffle and take tables from the format table
+ * (RTE_MLX5CQ_MINI_FIELDS()) and the mini-CQE offsets of
+ * rte_mlx5cq_prm.h. What a record takes of each field is the library's
+ * choice, the same as zip_records() (mlx5cq_zip.c): the byte count and
+ * the format's own fields; the stride index as the WQE counter except in
+ * CSUM (HASH and CSUM imply the counter: the title's + the position); the
+ * requester's WQE counter, not its send WQE opcode.
+ */
+static void
+zm_tables_build(void)
+{
+	const int8_t bc = RTE_MLX5CQ_MINI_BYTE_CNT;
+	const int8_t rh = RTE_MLX5CQ_MINI_RX_HASH;
+	const int8_t cs = RTE_MLX5CQ_MINI_CSUM;
+	const int8_t si = RTE_MLX5CQ_MINI_STRIDX;
+	const int8_t fl = RTE_MLX5CQ_MINI_FTAG_LOW;
+	const int8_t fh = RTE_MLX5CQ_MINI_FTAG_HIGH;
+	const int8_t ht = RTE_MLX5CQ_MINI_HDR_TYPE;
+	const int8_t wc = RTE_MLX5CQ_MINI_WQE_COUNTER;
+	unsigned int f, fields;
+
+	memset(mlx5cq_zm_shuf, Z, sizeof(mlx5cq_zm_shuf));
+	memset(mlx5cq_zm_take, 0, sizeof(mlx5cq_zm_take));
+	for (f = 0; f < ZM_FORMATS; f++) {
+		fields = RTE_MLX5CQ_MINI_FIELDS(f);
+		if (fields & RTE_MLX5CQ_MINI_F_BYTE_CNT24)
+			zm_put(f, offsetof(struct rte_mlx5cq_cpl, byte_cnt), 4,
+			       (const int8_t []){ Z, bc + 1, bc + 2, bc + 3 });
+		else
+			zm_put(f, offsetof(struct rte_mlx5cq_cpl, byte_cnt), 4,
+			       (const int8_t []){ bc, bc + 1, bc + 2, bc + 3 });
+		if (fields & RTE_MLX5CQ_MINI_F_RX_HASH)
+			zm_put(f, offsetof(struct rte_mlx5cq_cpl, rss_hash), 4,
+			       (const int8_t []){ rh, rh + 1, rh + 2, rh + 3 });
+		if (fields & RTE_MLX5CQ_MINI_F_CSUM)
+			zm_put(f, offsetof(struct rte_mlx5cq_cpl, csum), 2,
+			       (const int8_t []){ cs, cs + 1 });
+		if (fields & RTE_MLX5CQ_MINI_F_FTAG)
+			zm_put(f, offsetof(struct rte_mlx5cq_cpl, flow_tag), 4,
+			       (const int8_t []){ Z, fh, fl, fl + 1 });
+		if (fields & RTE_MLX5CQ_MINI_F_HDR_TYPE)
+			zm_put(f, offsetof(struct rte_mlx5cq_cpl, hdr_type_etc),
+			       1, (const int8_t []){ ht });
+		if ((fields & RTE_MLX5CQ_MINI_F_STRIDX) &&
+		    f != RTE_MLX5CQ_MINI_FMT_CSUM)
+			zm_put(f, offsetof(struct rte_mlx5cq_cpl, wqe_counter),
+			       2, (const int8_t []){ si, si + 1 });
+		if (fields & RTE_MLX5CQ_MINI_F_WQE_COUNTER)
+			zm_put(f, offsetof(struct rte_mlx5cq_cpl, wqe_counter),
+			       2, (const int8_t []){ wc, wc + 1 });
+	}
+}
 
 /* Plain C (no AVX2 here): runs at load time on any CPU. */
 RTE_INIT(mlx5cq_zg_init)
 {
 	unsigned int f, s, b;
+
+	RTE_BUILD_BUG_ON(ZM_FORMATS != RTE_MLX5CQ_MINI_FMT_NUM);
+	zm_tables_build();
 
 	for (f = 1; f <= RTE_MLX5CQ_COMP_FORMAT_MASK; f++)
 		mlx5cq_zg_by_comp[f] =
@@ -36,8 +116,9 @@ RTE_INIT(mlx5cq_zg_init)
 			for (b = 0; b < 32; b++) {
 				unsigned int at = 32 * s + b;
 				unsigned int r = at / 40, rb = at % 40;
-				int mini = rb < 32 && zm_take[f][rb] != 0;
-				int8_t src = mini ? zm_shuf[f][rb] : Z;
+				int mini = rb < 32 &&
+					   mlx5cq_zm_take[f][rb] != 0;
+				int8_t src = mini ? mlx5cq_zm_shuf[f][rb] : Z;
 
 				g->shuf[s][b] = src >= 0 ?
 					(int8_t)(8 * (r & 1) + src) : Z;

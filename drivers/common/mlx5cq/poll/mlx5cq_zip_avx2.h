@@ -202,7 +202,7 @@ zg_turn(struct rte_mlx5cq *cq, struct mlx5cq_zip *z,
 		  shift);
 	if (close) {
 		ring[((size_t)(title & mask) << shift) + RTE_MLX5CQ_CQE_OP_OWN] =
-			MLX5CQ_CQE_INVALIDATE;
+			RTE_MLX5CQ_OP_OWN_INVALID;
 		z->cnt = 0;
 		z->ai = 0;
 		cq->slow &= ~RTE_MLX5CQ_SLOW_SESSION;
@@ -300,7 +300,7 @@ zw_short(const struct zg_masks *g, volatile const uint8_t *c,
 		ZW_ONE(j);
 #undef ZW_ONE
 	for (j = 0; j < cnt; j++, p += st)
-		*p = MLX5CQ_CQE_INVALIDATE;
+		*p = RTE_MLX5CQ_OP_OWN_INVALID;
 }
 
 /*
@@ -374,10 +374,10 @@ mlx5cq_zip_whole_avx2(const struct zg_masks *g, volatile const uint8_t *c,
 	}
 	/* The title, then the last array's entries if it was not whole. */
 	p = (volatile uint8_t *)(uintptr_t)c + RTE_MLX5CQ_CQE_OP_OWN;
-	*p = MLX5CQ_CQE_INVALIDATE;
+	*p = RTE_MLX5CQ_OP_OWN_INVALID;
 	for (p += (size_t)inv << shift; inv < cnt;
 	     inv++, p += (size_t)1 << shift)
-		*p = MLX5CQ_CQE_INVALIDATE;
+		*p = RTE_MLX5CQ_OP_OWN_INVALID;
 	return cnt;
 }
 

@@ -37,6 +37,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <rte_bitops.h>
 #include <rte_common.h>
 
 #include "mlx5_emu_private.h"
