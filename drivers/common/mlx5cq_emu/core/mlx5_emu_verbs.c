@@ -40,6 +40,8 @@
 #include <rte_bitops.h>
 #include <rte_common.h>
 
+#include <rte_mlx5cq_prm.h>
+
 #include "mlx5_emu_private.h"
 
 /* [rc-verbs] create_cq(): a ring of more than 2^24 entries is refused. */
@@ -47,12 +49,6 @@
 /* Context UAR page numbers (cqc.uar_page is 24 bits wide). */
 #define EMU_VERBS_UAR_PAGE_BASE 0x800000u
 #define EMU_VERBS_UAR_PAGE_MASK 0xffffffu
-/* PRM / mlx5dv.h: op_own of a CQE nobody wrote (opcode INVALID). */
-#define EMU_CQE_INVALID_OP_OWN (MLX5_CQE_INVALID << 4)
-/* PRM mini_cqe_res_format values written in the CQ context. */
-#define EMU_MINI_FMT_HASH 0
-#define EMU_MINI_FMT_CSUM 1
-#define EMU_MINI_FMT_CSUM_STRIDX 3
 
 /* [rc-verbs] CREATE_CQ_SUPPORTED_COMP_MASK / _FLAGS / _WC_FLAGS. */
 #define EMU_VERBS_CQ_COMP_MASK \
@@ -397,12 +393,12 @@ verbs_mini_fmt_to_hw(const struct mlx5_emu_caps *caps, uint8_t fmt)
 {
 	switch (fmt) {
 	case MLX5DV_CQE_RES_FORMAT_HASH:
-		return EMU_MINI_FMT_HASH;
+		return RTE_MLX5CQ_MINI_FMT_HASH;
 	case MLX5DV_CQE_RES_FORMAT_CSUM:
-		return EMU_MINI_FMT_CSUM;
+		return RTE_MLX5CQ_MINI_FMT_CSUM;
 	case MLX5DV_CQE_RES_FORMAT_CSUM_STRIDX:
 		if (caps->mini_cqe_resp_stride_index)
-			return EMU_MINI_FMT_CSUM_STRIDX;
+			return RTE_MLX5CQ_MINI_FMT_CSUM_STRIDX;
 		return -EOPNOTSUPP;
 	default:
 		return -EINVAL;
@@ -708,8 +704,9 @@ emu_verbs_dv_create_cq(struct ibv_context *ctx,
 	 */
 	memset(vcq->buf, 0, ring_bytes);
 	for (i = 0; i < req.ncqe; i++)
-		vcq->buf[i * req.cqe_sz + (req.cqe_sz - 1)] =
-			EMU_CQE_INVALID_OP_OWN;
+		vcq->buf[i * req.cqe_sz + (req.cqe_sz -
+			 RTE_MLX5CQ_PRM_CQE_SIZE) + RTE_MLX5CQ_CQE_OP_OWN] =
+			RTE_MLX5CQ_OP_OWN_INVALID;
 
 	pthread_mutex_lock(&dev->lock);
 	vd = verbs_dev_get(dev);

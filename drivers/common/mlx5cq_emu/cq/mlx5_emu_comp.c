@@ -81,12 +81,16 @@
 #include <rte_byteorder.h>
 #include <mlx5_prm.h>
 
+#include <rte_mlx5cq_prm.h>
+
 #include "mlx5_emu_private.h"
 
-#define EMU_MINI_SZ 8
-#define EMU_MINIS_PER_CQE 8 /* Basic layout array. */
-#define EMU_ENH_MINIS_MAX 7 /* Enhanced layout: bytes 0..55. */
-#define EMU_CQE_FORMAT_COMPRESSED (3u << 2)
+/* Offsets of rte_mlx5cq_prm.h, short. */
+#define CQE(f) RTE_MLX5CQ_CQE_ ## f
+#define MINI(f) RTE_MLX5CQ_MINI_ ## f
+#define ARRAY_MINIS RTE_MLX5CQ_BASIC_MINIS_PER_ARRAY
+#define EMU_CQE_FORMAT_COMPRESSED \
+	(RTE_MLX5CQ_FORMAT_COMPRESSED << RTE_MLX5CQ_OP_OWN_FORMAT_SHIFT)
 
 /*
  * What a completion must share with a title to join it: the bytes of the
@@ -118,7 +122,7 @@ struct emu_comp {
 	struct emu_comp_key ekey; /* Of etitle. */
 	uint32_t ecount; /* Minis written after the title. */
 	uint32_t an; /* Minis in the open array. */
-	uint8_t arr[EMU_ENH_MINIS_MAX * EMU_MINI_SZ];
+	uint8_t arr[RTE_MLX5CQ_ENH_MINIS_MAX * RTE_MLX5CQ_MINI_SIZE];
 	uint8_t a0img[64]; /* First of the open array, as a CQE. */
 	uint8_t a0op;
 	/* Counters. */
@@ -136,7 +140,7 @@ emu_comp_init(struct emu_cq *cq)
 		return -ENOMEM;
 	c->max = max;
 	if (max != 0) {
-		c->minis = calloc(max, EMU_MINI_SZ);
+		c->minis = calloc(max, RTE_MLX5CQ_MINI_SIZE);
 		if (c->minis == NULL) {
 			free(c);
 			return -ENOMEM;
@@ -172,35 +176,37 @@ img_be16(const uint8_t *p)
 	return (uint16_t)(p[0] << 8 | p[1]);
 }
 
-/* The image with every byte a mini-CQE carries cleared. */
+/* The mini-CQE format of a completion kind on this CQ. */
+static unsigned int
+comp_fmt(const struct emu_cq *cq, int req)
+{
+	return req ? RTE_MLX5CQ_MINI_FMT_REQ : cq->mini_cqe_res_format;
+}
+
+/*
+ * The image with every byte a mini-CQE carries cleared: the format
+ * table's fields (RTE_MLX5CQ_MINI_FIELDS()) at their places in the CQE,
+ * and the WQE counter (carried as the stride index, or implied).
+ */
 static void
 comp_mask(const struct emu_cq *cq, int req, const uint8_t in[64],
 	  uint8_t out[64])
 {
+	const unsigned int f = RTE_MLX5CQ_MINI_FIELDS(comp_fmt(cq, req));
+
 	memcpy(out, in, 64);
-	memset(out + 44, 0, 4); /* byte_cnt */
-	memset(out + 60, 0, 2); /* wqe_counter / stride index (or implied) */
-	if (req) {
-		out[56] = 0; /* s_wqe_opcode */
-		return;
-	}
-	switch (cq->mini_cqe_res_format) {
-	case MLX5_CQE_RESP_FORMAT_HASH:
-		memset(out + 12, 0, 4);
-		break;
-	case MLX5_CQE_RESP_FORMAT_CSUM:
-	case MLX5_CQE_RESP_FORMAT_CSUM_STRIDX:
-		memset(out + 20, 0, 2);
-		break;
-	case MLX5_CQE_RESP_FORMAT_FTAG_STRIDX:
-		memset(out + 57, 0, 3);
-		break;
-	case MLX5_CQE_RESP_FORMAT_L34H_STRIDX:
-		out[29] = 0;
-		break;
-	default:
-		break;
-	}
+	memset(out + CQE(BYTE_CNT), 0, 4);
+	memset(out + CQE(WQE_COUNTER), 0, 2);
+	if (f & RTE_MLX5CQ_MINI_F_S_WQE_OPCODE)
+		out[CQE(SOP_DROP_QPN)] = 0;
+	if (f & RTE_MLX5CQ_MINI_F_RX_HASH)
+		memset(out + CQE(RX_HASH_RES), 0, 4);
+	if (f & RTE_MLX5CQ_MINI_F_CSUM)
+		memset(out + CQE(CSUM), 0, 2);
+	if (f & RTE_MLX5CQ_MINI_F_FTAG)
+		memset(out + CQE(SOP_DROP_QPN) + 1, 0, 3);
+	if (f & RTE_MLX5CQ_MINI_F_HDR_TYPE)
+		out[CQE(HDR_TYPE_ETC) + 1] = 0;
 }
 
 /* The join key of a title (kind req) on this CQ. */
@@ -237,8 +243,8 @@ comp_can_start(const struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 	if (cpl_is_err(cpl))
 		return 0;
 	if (cpl->kind == MLX5_EMU_CPL_RESP &&
-	    cq->mini_cqe_res_format == MLX5_CQE_RESP_FORMAT_FTAG_STRIDX &&
-	    img[44] != 0)
+	    (RTE_MLX5CQ_MINI_FIELDS(cq->mini_cqe_res_format) &
+	     RTE_MLX5CQ_MINI_F_BYTE_CNT24) && img[CQE(BYTE_CNT)] != 0)
 		return 0; /* byte_cnt does not fit 24 bits */
 	return 1;
 }
@@ -267,9 +273,10 @@ comp_can_join(const struct emu_cq *cq, const uint8_t title[64],
 	 * consecutive counters join. CSUM still writes the stride index.
 	 */
 	if (!req && (cyc ||
-		     cq->mini_cqe_res_format == MLX5_CQE_RESP_FORMAT_HASH ||
-		     cq->mini_cqe_res_format == MLX5_CQE_RESP_FORMAT_CSUM) &&
-	    img_be16(img + 60) != (uint16_t)(img_be16(title + 60) + pos))
+		     cq->mini_cqe_res_format == RTE_MLX5CQ_MINI_FMT_HASH ||
+		     cq->mini_cqe_res_format == RTE_MLX5CQ_MINI_FMT_CSUM) &&
+	    img_be16(img + CQE(WQE_COUNTER)) !=
+	    (uint16_t)(img_be16(title + CQE(WQE_COUNTER)) + pos))
 		return 0;
 	/*
 	 * Same kind as the title: the title's key applies to img. Eight
@@ -287,45 +294,43 @@ comp_can_join(const struct emu_cq *cq, const uint8_t title[64],
 	return 1;
 }
 
-/* The mini-CQE of a completion image. */
+/*
+ * The mini-CQE of a completion image: the fields of its format
+ * (RTE_MLX5CQ_MINI_FIELDS()) from their places in the CQE. The stride
+ * index is the completion's WQE counter, 0 on a cyclic RQ (see the top of
+ * this file).
+ */
 static void
 comp_mini(const struct emu_cq *cq, int req, int cyc, const uint8_t img[64],
-	  uint8_t m[EMU_MINI_SZ])
+	  uint8_t m[RTE_MLX5CQ_MINI_SIZE])
 {
-	memset(m, 0, EMU_MINI_SZ);
-	memcpy(m + 4, img + 44, 4); /* byte_cnt */
-	if (req) {
-		memcpy(m, img + 60, 2);
-		m[2] = img[56];
-		return;
+	const unsigned int f = RTE_MLX5CQ_MINI_FIELDS(comp_fmt(cq, req));
+
+	memset(m, 0, RTE_MLX5CQ_MINI_SIZE);
+	memcpy(m + MINI(BYTE_CNT), img + CQE(BYTE_CNT), 4);
+	if (f & RTE_MLX5CQ_MINI_F_WQE_COUNTER)
+		memcpy(m + MINI(WQE_COUNTER), img + CQE(WQE_COUNTER), 2);
+	if (f & RTE_MLX5CQ_MINI_F_S_WQE_OPCODE)
+		m[MINI(S_WQE_OPCODE)] = img[CQE(SOP_DROP_QPN)];
+	if (f & RTE_MLX5CQ_MINI_F_RX_HASH)
+		memcpy(m + MINI(RX_HASH), img + CQE(RX_HASH_RES), 4);
+	if (f & RTE_MLX5CQ_MINI_F_CSUM)
+		memcpy(m + MINI(CSUM), img + CQE(CSUM), 2);
+	if (f & RTE_MLX5CQ_MINI_F_FTAG) {
+		/* Flow tag 23:16 over the 24-bit byte count's first byte. */
+		m[MINI(FTAG_HIGH)] = img[CQE(SOP_DROP_QPN) + 1];
+		memcpy(m + MINI(FTAG_LOW), img + CQE(SOP_DROP_QPN) + 2, 2);
 	}
-	switch (cq->mini_cqe_res_format) {
-	case MLX5_CQE_RESP_FORMAT_HASH:
-		memcpy(m, img + 12, 4);
-		return;
-	case MLX5_CQE_RESP_FORMAT_CSUM:
-	case MLX5_CQE_RESP_FORMAT_CSUM_STRIDX:
-		memcpy(m, img + 20, 2);
-		break;
-	case MLX5_CQE_RESP_FORMAT_FTAG_STRIDX:
-		m[0] = img[58];
-		m[1] = img[59];
-		m[4] = img[57];
-		break;
-	case MLX5_CQE_RESP_FORMAT_L34H_STRIDX:
-		m[1] = img[29];
-		break;
-	default:
-		break;
-	}
-	if (!cyc)
-		memcpy(m + 2, img + 60, 2); /* stride index */
+	if (f & RTE_MLX5CQ_MINI_F_HDR_TYPE)
+		m[MINI(HDR_TYPE)] = img[CQE(HDR_TYPE_ETC) + 1];
+	if ((f & RTE_MLX5CQ_MINI_F_STRIDX) && !cyc)
+		memcpy(m + MINI(STRIDX), img + CQE(WQE_COUNTER), 2);
 }
 
 static int
 op_se(uint8_t op)
 {
-	return (op & 2) != 0;
+	return (op & RTE_MLX5CQ_OP_OWN_SE) != 0;
 }
 
 /* Basic layout: write the open session (n >= 1). */
@@ -345,19 +350,19 @@ comp_basic_close(struct emu_cq *cq)
 		emu_ev_written(cq, 1, op_se(c->op));
 		return;
 	}
-	for (k = 0; k * EMU_MINIS_PER_CQE < n; k++) {
+	for (k = 0; k * ARRAY_MINIS < n; k++) {
 		memset(arr, 0, sizeof(arr));
-		for (i = 0; i < EMU_MINIS_PER_CQE &&
-			    k * EMU_MINIS_PER_CQE + i < n; i++)
-			memcpy(arr + i * EMU_MINI_SZ,
-			       c->minis + (k * EMU_MINIS_PER_CQE + i) *
-			       EMU_MINI_SZ, EMU_MINI_SZ);
-		emu_cqe_store(cq, base + (k == 0 ? 1 : k * EMU_MINIS_PER_CQE),
-			      arr, arr[63]);
+		for (i = 0; i < ARRAY_MINIS && k * ARRAY_MINIS + i < n; i++)
+			memcpy(arr + i * RTE_MLX5CQ_MINI_SIZE,
+			       c->minis + (k * ARRAY_MINIS + i) *
+			       RTE_MLX5CQ_MINI_SIZE, RTE_MLX5CQ_MINI_SIZE);
+		/* The last mini's last byte is the entry's op_own byte. */
+		emu_cqe_store(cq, base + (k == 0 ? 1 : k * ARRAY_MINIS),
+			      arr, arr[CQE(OP_OWN)]);
 	}
 	memcpy(title, c->title, sizeof(title));
 	cnt = rte_cpu_to_be_32(n);
-	memcpy(title + 44, &cnt, sizeof(cnt));
+	memcpy(title + CQE(BYTE_CNT), &cnt, sizeof(cnt));
 	emu_cqe_store(cq, base, title,
 		      (uint8_t)(c->op | EMU_CQE_FORMAT_COMPRESSED |
 				((base >> cq->log_cq_size) & 1)));
@@ -389,10 +394,11 @@ comp_enh_close(struct emu_cq *cq)
 		return;
 	}
 	memset(cqe, 0, sizeof(cqe));
-	memcpy(cqe, c->arr, n * EMU_MINI_SZ);
-	cqe[62] = (uint8_t)(base >> cq->log_cq_size);
+	memcpy(cqe, c->arr, n * RTE_MLX5CQ_MINI_SIZE);
+	cqe[CQE(VALIDITY)] = (uint8_t)(base >> cq->log_cq_size);
 	emu_cqe_store(cq, base, cqe,
-		      (uint8_t)((n - 1) << 4 | EMU_CQE_FORMAT_COMPRESSED |
+		      (uint8_t)((n - 1) << RTE_MLX5CQ_OP_OWN_OPCODE_SHIFT |
+				EMU_CQE_FORMAT_COMPRESSED |
 				((base >> cq->log_cq_size) & 1)));
 	cq->pi += n;
 	c->ecount += n;
@@ -436,7 +442,7 @@ comp_add_basic(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 	    comp_can_join(cq, c->title, &c->key, c->op, c->req, cpl, img, op,
 			  c->n, c->cyc, cyc) &&
 	    emu_cq_room(cq, c->n + 1) >= c->n + 1) {
-		comp_mini(cq, req, cyc, img, c->minis + c->n * EMU_MINI_SZ);
+		comp_mini(cq, req, cyc, img, c->minis + c->n * RTE_MLX5CQ_MINI_SIZE);
 		c->n++;
 		if (c->n == c->max)
 			comp_basic_close(cq);
@@ -474,9 +480,9 @@ comp_add_enhanced(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 			memcpy(c->a0img, img, 64);
 			c->a0op = op;
 		}
-		comp_mini(cq, req, cyc, img, c->arr + c->an * EMU_MINI_SZ);
+		comp_mini(cq, req, cyc, img, c->arr + c->an * RTE_MLX5CQ_MINI_SIZE);
 		c->an++;
-		if (c->an == EMU_ENH_MINIS_MAX)
+		if (c->an == RTE_MLX5CQ_ENH_MINIS_MAX)
 			comp_enh_close(cq);
 		return 1;
 	}

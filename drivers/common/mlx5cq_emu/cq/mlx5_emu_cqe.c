@@ -41,26 +41,12 @@
 #include <rte_prefetch.h>
 #include <mlx5_prm.h>
 
+#include <rte_mlx5cq_prm.h>
+
 #include "mlx5_emu_prefetch.h"
 #include "mlx5_emu_private.h"
 
 /* Byte offsets in the 64 B CQE (struct mlx5_cqe / struct mlx5_err_cqe). */
-enum {
-	EMU_CQE_RX_HASH_RES = 12,
-	EMU_CQE_RX_HASH_TYPE = 16,
-	EMU_CQE_CSUM = 20,
-	EMU_CQE_HDR_TYPE_ETC = 28,
-	EMU_CQE_VLAN_INFO = 30,
-	EMU_CQE_FLOW_META = 36,
-	EMU_CQE_BYTE_CNT = 44,
-	EMU_CQE_TIMESTAMP = 48,
-	EMU_CQE_VENDOR_SYND = 54,
-	EMU_CQE_SYNDROME = 55,
-	EMU_CQE_SOP_DROP_QPN = 56,
-	EMU_CQE_WQE_COUNTER = 60,
-	EMU_CQE_VALIDITY = 62,
-	EMU_CQE_OP_OWN = 63,
-};
 
 #define EMU_CQ_STATUS_OVERFLOW 0x9 /* cqc.status: CQ overflow (PRM). */
 #define EMU_CQ_PF_AHEAD 4 /* CQEs prefetched for writing ahead. */
@@ -72,7 +58,7 @@ emu_cqe_op_se(uint8_t op)
 {
 	uint8_t opcode = op >> 4;
 
-	return (op & 2) || opcode == MLX5_CQE_REQ_ERR ||
+	return (op & RTE_MLX5CQ_OP_OWN_SE) || opcode == MLX5_CQE_REQ_ERR ||
 	       opcode == MLX5_CQE_RESP_ERR;
 }
 
@@ -153,32 +139,32 @@ emu_cqe_build(const struct mlx5_emu_cpl *cpl, uint8_t cqe[64], uint8_t *op)
 	switch (cpl->kind) {
 	case MLX5_EMU_CPL_REQ:
 		opcode = cpl->opcode ? cpl->opcode : MLX5_CQE_REQ;
-		emu_w32(w, EMU_CQE_BYTE_CNT, cpl->byte_cnt);
-		emu_w64(w, EMU_CQE_TIMESTAMP, cpl->timestamp);
-		emu_w32(w, EMU_CQE_SOP_DROP_QPN,
+		emu_w32(w, RTE_MLX5CQ_CQE_BYTE_CNT, cpl->byte_cnt);
+		emu_w64(w, RTE_MLX5CQ_CQE_TIMESTAMP, cpl->timestamp);
+		emu_w32(w, RTE_MLX5CQ_CQE_SOP_DROP_QPN,
 			(uint32_t)cpl->s_wqe_opcode << 24 |
 			(cpl->qpn & EMU_CQN_MASK));
 		break;
 	case MLX5_EMU_CPL_RESP:
 		opcode = cpl->opcode ? cpl->opcode : MLX5_CQE_RESP_SEND;
-		emu_w32(w, EMU_CQE_RX_HASH_RES, cpl->rx_hash_res);
-		emu_w8(w, EMU_CQE_RX_HASH_TYPE, cpl->rx_hash_type);
-		emu_w16(w, EMU_CQE_CSUM, cpl->csum);
-		emu_w16(w, EMU_CQE_HDR_TYPE_ETC, cpl->hdr_type_etc);
-		emu_w16(w, EMU_CQE_VLAN_INFO, cpl->vlan_info);
-		emu_w32(w, EMU_CQE_FLOW_META, cpl->flow_table_metadata);
-		emu_w32(w, EMU_CQE_BYTE_CNT, cpl->byte_cnt);
-		emu_w64(w, EMU_CQE_TIMESTAMP, cpl->timestamp);
-		emu_w32(w, EMU_CQE_SOP_DROP_QPN, cpl->qpn & EMU_CQN_MASK);
+		emu_w32(w, RTE_MLX5CQ_CQE_RX_HASH_RES, cpl->rx_hash_res);
+		emu_w8(w, RTE_MLX5CQ_CQE_RX_HASH_TYPE, cpl->rx_hash_type);
+		emu_w16(w, RTE_MLX5CQ_CQE_CSUM, cpl->csum);
+		emu_w16(w, RTE_MLX5CQ_CQE_HDR_TYPE_ETC, cpl->hdr_type_etc);
+		emu_w16(w, RTE_MLX5CQ_CQE_VLAN_INFO, cpl->vlan_info);
+		emu_w32(w, RTE_MLX5CQ_CQE_METADATA, cpl->flow_table_metadata);
+		emu_w32(w, RTE_MLX5CQ_CQE_BYTE_CNT, cpl->byte_cnt);
+		emu_w64(w, RTE_MLX5CQ_CQE_TIMESTAMP, cpl->timestamp);
+		emu_w32(w, RTE_MLX5CQ_CQE_SOP_DROP_QPN, cpl->qpn & EMU_CQN_MASK);
 		break;
 	case MLX5_EMU_CPL_REQ_ERR:
 	case MLX5_EMU_CPL_RESP_ERR:
 		opcode = cpl->opcode ? cpl->opcode :
 			 cpl->kind == MLX5_EMU_CPL_REQ_ERR ?
 			 MLX5_CQE_REQ_ERR : MLX5_CQE_RESP_ERR;
-		emu_w8(w, EMU_CQE_VENDOR_SYND, cpl->vendor_syndrome);
-		emu_w8(w, EMU_CQE_SYNDROME, cpl->syndrome);
-		emu_w32(w, EMU_CQE_SOP_DROP_QPN,
+		emu_w8(w, RTE_MLX5CQ_CQE_VENDOR_SYND, cpl->vendor_syndrome);
+		emu_w8(w, RTE_MLX5CQ_CQE_SYNDROME, cpl->syndrome);
+		emu_w32(w, RTE_MLX5CQ_CQE_SOP_DROP_QPN,
 			(uint32_t)cpl->s_wqe_opcode << 24 |
 			(cpl->qpn & EMU_CQN_MASK));
 		break;
@@ -190,7 +176,7 @@ emu_cqe_build(const struct mlx5_emu_cpl *cpl, uint8_t cqe[64], uint8_t *op)
 		emu_w_store(cqe, w);
 		return -EINVAL;
 	}
-	emu_w16(w, EMU_CQE_WQE_COUNTER, cpl->wqe_counter);
+	emu_w16(w, RTE_MLX5CQ_CQE_WQE_COUNTER, cpl->wqe_counter);
 	emu_w_store(cqe, w);
 	*op = (uint8_t)(opcode << 4 | (cpl->solicited ? 1 << 1 : 0));
 	return 0;
@@ -250,7 +236,7 @@ emu_cqe_store(struct emu_cq *cq, uint32_t idx, const uint8_t cqe[64],
 	 * either sees the whole CQE (kernel mlx5_cqwq_get_cqe_enahnced_comp
 	 * reads the iteration count, then dma_rmb, then the rest).
 	 */
-	memcpy(dst, cqe, EMU_CQE_OP_OWN - 1);
+	memcpy(dst, cqe, RTE_MLX5CQ_CQE_OP_OWN - 1);
 	/*
 	 * The consumer is a CPU: the release store below orders the payload
 	 * before the owner byte (no I/O barrier; on x86 rte_wmb() would be
@@ -258,10 +244,10 @@ emu_cqe_store(struct emu_cq *cq, uint32_t idx, const uint8_t cqe[64],
 	 */
 	{
 		uint16_t tail;
-		uint8_t b[2] = { cqe[EMU_CQE_OP_OWN - 1], op_own };
+		uint8_t b[2] = { cqe[RTE_MLX5CQ_CQE_OP_OWN - 1], op_own };
 
 		memcpy(&tail, b, sizeof(tail));
-		__atomic_store_n((uint16_t *)(void *)&dst[EMU_CQE_OP_OWN - 1],
+		__atomic_store_n((uint16_t *)(void *)&dst[RTE_MLX5CQ_CQE_OP_OWN - 1],
 				 tail, __ATOMIC_RELEASE);
 	}
 }
@@ -277,7 +263,7 @@ emu_cqe_emit(struct emu_cq *cq, const uint8_t cqe[64], uint8_t op)
 	if (cq->cqe_comp_layout == 1) {
 		/* Enhanced layout: validity iteration count in byte 62. */
 		memcpy(img, cqe, sizeof(img));
-		img[EMU_CQE_VALIDITY] = (uint8_t)(cq->pi >> cq->log_cq_size);
+		img[RTE_MLX5CQ_CQE_VALIDITY] = (uint8_t)(cq->pi >> cq->log_cq_size);
 		cqe = img;
 	}
 	emu_cqe_store(cq, idx, cqe, (uint8_t)(op | owner));
