@@ -186,7 +186,8 @@ expect_img_record(const struct img_cqe *d, struct rte_mlx5cq_cpl *e)
  * in 0..1, both with the implied WQE counter; FTAG_STRIDX flow tag bits
  * 15:0 in 0..1 and 23:16 in byte 4 (the byte count keeps 24 bits), stride
  * index in 2..3; CSUM_STRIDX checksum in 0..1, stride index in 2..3;
- * L34H_STRIDX the low byte of hdr_type_etc in byte 1, stride index in
+ * L34H_STRIDX the low byte of hdr_type_etc in byte 0 (DPDK 5654f38eba),
+ * stride index in
  * 2..3.
  */
 static inline void
@@ -219,7 +220,7 @@ expect_mini_fields(unsigned int fmt, const volatile uint8_t *m,
 		break;
 	default: /* MLX5_CQE_RESP_FORMAT_L34H_STRIDX */
 		e->hdr_type_etc = (uint16_t)((e->hdr_type_etc & 0xff00) |
-					     m[1]);
+					     m[0]);
 		e->wqe_counter = (uint16_t)(m[2] << 8 | m[3]);
 		break;
 	}

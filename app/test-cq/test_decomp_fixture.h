@@ -25,7 +25,8 @@
  *   HASH: RSS hash = bytes 0..3; CSUM: checksum = bytes 0..1; the WQE
  *   counter of these two is the title's + position in the session;
  *   FTAG_STRIDX: flow tag = byte 4 << 16 | bytes 0..1; CSUM_STRIDX:
- *   checksum bytes 0..1; L34H_STRIDX: header byte = byte 1, which is
+ *   checksum bytes 0..1; L34H_STRIDX: header byte = byte 0 (DPDK
+ *   5654f38eba; byte 1 is reserved), which is
  *   byte 29 of the full CQE (hdr_type_etc bits 7:0: header types 7:2 as
  *   DPDK reads them from the unswapped field, bit 0 VLAN stripped); STRIDX
  *   formats: stride index (bytes 2..3) as WQE counter;

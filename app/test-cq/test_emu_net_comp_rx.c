@@ -170,10 +170,10 @@ net_comp_rx(uint8_t format, uint8_t layout)
 				TEST_ASSERT_EQUAL(rd16(m), z[k].csum,
 						  "mini %u checksum", i);
 			else
-				TEST_ASSERT(m[0] == 0 &&
-					    m[1] == (z[k].hdr & 0xff),
+				TEST_ASSERT(m[1] == 0 &&
+					    m[0] == (z[k].hdr & 0xff),
 					    "mini %u header byte 0x%02x", i,
-					    m[1]);
+					    m[0]);
 			/* Cyclic RQ: no stride index (kernel mlx5e reads
 			 * mini_cqe->stridx only on a striding RQ,
 			 * MLX5E_RQ_STATE_MINI_CQE_HW_STRIDX; DPDK 22.11
@@ -212,8 +212,8 @@ net_comp_rx(uint8_t format, uint8_t layout)
 				TEST_ASSERT_EQUAL(rd16(m), z[k].csum,
 						  "mini %u checksum", i);
 			else
-				TEST_ASSERT(m[0] == 0 &&
-					    m[1] == (z[k].hdr & 0xff),
+				TEST_ASSERT(m[1] == 0 &&
+					    m[0] == (z[k].hdr & 0xff),
 					    "mini %u header byte", i);
 			/* Cyclic RQ: no stride index (kernel mlx5e reads
 			 * mini_cqe->stridx only on a striding RQ,

@@ -27,6 +27,7 @@
 
 #include <infiniband/mlx5dv.h>
 #include <infiniband/verbs.h>
+#include <rte_bitops.h>
 #include <rte_common.h>
 
 #include <mlx5_glue.h>

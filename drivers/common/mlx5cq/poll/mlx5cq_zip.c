@@ -110,9 +110,10 @@ mlx5cq_zip_open(struct rte_mlx5cq *cq, volatile const uint8_t *cqe,
  * - FTAG_STRIDX: flow tag = byte 4 << 16 | bytes 0..1, byte_cnt 24 bits
  *   (bytes 5..7), stride index (bytes 2..3) as wqe_counter;
  * - CSUM_STRIDX: csum (bytes 0..1), stride index (bytes 2..3);
- * - L34H_STRIDX: header byte (byte 1) is byte 29 of the full CQE, the
+ * - L34H_STRIDX: header byte (byte 0) is byte 29 of the full CQE, the
  *   low byte of hdr_type_etc (header types in bits 7:2, VLAN stripped in
- *   bit 0); one byte, not a 16-bit value (DPDK 5654f38eba); stride index
+ *   bit 0); one byte, not a 16-bit value, at byte 0 (DPDK 5654f38eba:
+ *   22.11's struct had it in byte 1); stride index
  *   (bytes 2..3).
  * The format is chosen once; each loop is straight-line. The template is
  * read through its pointer: a local copy of it made the compiler write

@@ -15,6 +15,8 @@
 
 #include <infiniband/mlx5dv.h>
 
+#include <rte_version.h>
+
 #include <mlx5_prm.h>
 
 #include "rte_mlx5cq_prm.h"
@@ -49,7 +51,12 @@ SAME(DPDK_CQE(byte_cnt), RTE_MLX5CQ_CQE_BYTE_CNT, "byte_cnt");
 SAME(DPDK_CQE(timestamp), RTE_MLX5CQ_CQE_TIMESTAMP, "ts");
 SAME(DPDK_CQE(sop_drop_qpn), RTE_MLX5CQ_CQE_SOP_DROP_QPN, "sop_drop_qpn");
 SAME(DPDK_CQE(wqe_counter), RTE_MLX5CQ_CQE_WQE_COUNTER, "wqe_counter");
+#if RTE_VERSION < RTE_VERSION_NUM(23, 3, 0, 0)
 SAME(DPDK_CQE(rsvd5), RTE_MLX5CQ_CQE_VALIDITY, "validity");
+#else
+SAME(DPDK_CQE(validity_iteration_count), RTE_MLX5CQ_CQE_VALIDITY,
+     "validity");
+#endif
 SAME(DPDK_CQE(op_own), RTE_MLX5CQ_CQE_OP_OWN, "op_own");
 
 /* The CQE against rdma-core's mlx5dv.h. */
@@ -113,11 +120,24 @@ SAME(sizeof(struct mlx5_mini_cqe8), RTE_MLX5CQ_MINI_SIZE, "mini size");
 SAME(MINI(rx_hash_result), RTE_MLX5CQ_MINI_RX_HASH, "mini hash");
 SAME(MINI(checksum), RTE_MLX5CQ_MINI_CSUM, "mini csum");
 SAME(MINI(flow_tag_high), RTE_MLX5CQ_MINI_FTAG_LOW, "mini flow tag 15:0");
+/*
+ * The L34H_STRIDX header byte: DPDK 22.11's struct had it one byte late,
+ * swapped with the reserved byte; 5654f38eba (stable 24.11.6) moved it
+ * to byte 0, where the PRM has it. Checked against the releases whose
+ * layout is known.
+ */
+#if RTE_VERSION < RTE_VERSION_NUM(23, 0, 0, 0)
+SAME(MINI(hdr_type), RTE_MLX5CQ_MINI_HDR_TYPE + 1, "22.11 mini hdr_type");
+#elif RTE_VERSION >= RTE_VERSION_NUM(24, 11, 6, 0)
 SAME(MINI(hdr_type), RTE_MLX5CQ_MINI_HDR_TYPE, "mini hdr_type");
+#endif
 SAME(MINI(stride_idx), RTE_MLX5CQ_MINI_STRIDX, "mini stride");
 SAME(MINI(s_wqe_info.wqe_counter), RTE_MLX5CQ_MINI_WQE_COUNTER,
      "mini wqe_counter");
+/* DPDK 23.03 put validity_iteration_count at byte 2, the opcode at 3. */
+#if RTE_VERSION < RTE_VERSION_NUM(23, 3, 0, 0)
 SAME(MINI(s_wqe_info.s_wqe_opcode), RTE_MLX5CQ_MINI_S_WQE_OPCODE,
      "mini s_wqe_opcode");
+#endif
 SAME(MINI(byte_cnt), RTE_MLX5CQ_MINI_BYTE_CNT, "mini byte_cnt");
 SAME(MINI(byte_cnt_flow), RTE_MLX5CQ_MINI_FTAG_HIGH, "mini flow tag 23:16");

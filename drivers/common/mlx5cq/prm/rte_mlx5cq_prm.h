@@ -122,11 +122,20 @@ enum {
 	RTE_MLX5CQ_MINI_CSUM = 0, /**< CSUM, CSUM_STRIDX: checksum, 2 B. */
 	/** FTAG_STRIDX: flow tag bits 15:0, 2 B. */
 	RTE_MLX5CQ_MINI_FTAG_LOW = 0,
-	/** L34H_STRIDX: hdr_type_etc bits 7:0 of the full CQE, 1 B. */
-	RTE_MLX5CQ_MINI_HDR_TYPE = 1,
+	/**
+	 * L34H_STRIDX: hdr_type_etc bits 7:0 of the full CQE, 1 B, in the
+	 * mini's first byte (DPDK 5654f38eba, in 24.11.6: the 22.11 struct
+	 * had it swapped with the reserved byte after it).
+	 */
+	RTE_MLX5CQ_MINI_HDR_TYPE = 0,
 	RTE_MLX5CQ_MINI_STRIDX = 2, /**< *_STRIDX, CSUM: stride index, 2 B. */
 	RTE_MLX5CQ_MINI_WQE_COUNTER = 0, /**< Requester: 2 B. */
-	RTE_MLX5CQ_MINI_S_WQE_OPCODE = 2, /**< Requester: 1 B. */
+	/**
+	 * Requester: 1 B (the kernel's struct mlx5_mini_cqe8; DPDK since
+	 * 23.03 names byte 2 validity_iteration_count and byte 3
+	 * s_wqe_opcode; no reader here takes it from a mini).
+	 */
+	RTE_MLX5CQ_MINI_S_WQE_OPCODE = 2,
 	/** FTAG_STRIDX: flow tag bits 23:16, 1 B (byte count is 24 bits). */
 	RTE_MLX5CQ_MINI_FTAG_HIGH = 4,
 	RTE_MLX5CQ_MINI_BYTE_CNT = 4, /**< 4 B; FTAG_STRIDX: bytes 5..7. */

@@ -31,8 +31,8 @@
  *   (rxq_cq_to_mbuf: (byte_cnt_flow & 0xff) << 8 | flow_tag_high << 16,
  *   then mlx5_flow_mark_get; the SSE/NEON/Altivec shuffles agree) and
  *   masks byte 4 out of the length (MLX5_LEN_WITH_MARK_MASK);
- * - L34H_STRIDX (4): byte 0 zero, header-type byte (1) = byte 29 of the
- *   full CQE (hdr_type_etc bits 7:0: header types 7:2, VLAN stripped 0;
+ * - L34H_STRIDX (4): header-type byte (0) = byte 29 of the full CQE, byte
+ *   1 reserved (zero; DPDK 5654f38eba: 22.11's struct had the two swapped) (hdr_type_etc bits 7:0: header types 7:2, VLAN stripped 0;
  *   rxq_cq_to_pkt_type reads mcqe->hdr_type >> 2 for (hdr_type_etc &
  *   0xfc00) >> 10), stride index (2..3), byte_cnt (4..7).
  * The stride index is the completion's wqe_counter (MPRQ reads
