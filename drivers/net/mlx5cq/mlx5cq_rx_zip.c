@@ -38,9 +38,12 @@
 static __rte_always_inline mlx5cq_v128
 rx_zip_shuf(int o, int h)
 {
-	return MLX5CQ_V128_BYTES(-1, -1, -1, -1, o + 7, o + 6, o + 5, o + 4,
-				 o + 7, o + 6, -1, -1, h ? o + 3 : -1,
-				 h ? o + 2 : -1, h ? o + 1 : -1, h ? o : -1);
+	const int b = o + RTE_MLX5CQ_MINI_BYTE_CNT;
+	const int r = o + RTE_MLX5CQ_MINI_RX_HASH;
+
+	return MLX5CQ_V128_BYTES(-1, -1, -1, -1, b + 3, b + 2, b + 1, b,
+				 b + 3, b + 2, -1, -1, h ? r + 3 : -1,
+				 h ? r + 2 : -1, h ? r + 1 : -1, h ? r : -1);
 }
 
 static __rte_always_inline void
@@ -112,7 +115,7 @@ rx_zip_decode_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 				(uint32_t)vlan << 16,
 				hash ? 0 : t->rss_hash);
 	const mlx5cq_v128 sh0 = rx_zip_shuf(0, hash);
-	const mlx5cq_v128 sh1 = rx_zip_shuf(8, hash);
+	const mlx5cq_v128 sh1 = rx_zip_shuf(RTE_MLX5CQ_MINI_SIZE, hash);
 	mlx5cq_v128 len = mlx5cq_v128_zero();
 	uint32_t i = 0;
 
@@ -157,7 +160,8 @@ rx_zip_decode_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 		const uint32_t base = p & ~7u;
 		const uint32_t e = RTE_MIN(k - i, 8u - (p & 7u)) + i;
 		volatile const uint8_t *m = rte_mlx5cq__cqe(cq, p < 8 ?
-				first + 1 : first + base) + 8u * (p & 7u);
+				first + 1 : first + base) +
+				RTE_MLX5CQ_MINI_SIZE * (p & 7u);
 		const uint32_t i_0 = i;
 
 		if (e - i == 8 && ((rq_ci + i) & mask) + 8 <= mask + 1) {
@@ -240,14 +244,16 @@ mlx5cq_rx_minis(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 	for (i = 0; i < k; i++) {
 		const uint32_t p = pos + i;
 		volatile const uint8_t *m = rte_mlx5cq__cqe(rxq->cq, p < 8 ?
-				first + 1 : first + (p & ~7u)) + 8u * (p & 7u);
+				first + 1 : first + (p & ~7u)) +
+				RTE_MLX5CQ_MINI_SIZE * (p & 7u);
 		uint32_t idx = (rq_ci + i) & rxq->mask;
 		struct rte_mbuf *mb = rxq->elts[idx];
-		uint32_t len = rte_mlx5cq__be32(m, 4);
+		uint32_t len = rte_mlx5cq__be32(m, RTE_MLX5CQ_MINI_BYTE_CNT);
 
 		if (mlx5cq_rx_one(rxq, idx, mb, rep[i], len,
 				  t->hdr_type_etc, t->vlan_tci,
-				  hash ? rte_mlx5cq__be32(m, 0) :
+				  hash ? rte_mlx5cq__be32(m,
+						RTE_MLX5CQ_MINI_RX_HASH) :
 					 t->rss_hash) != 0)
 			continue;
 		*bytes += len;

@@ -27,14 +27,9 @@
 
 #include "mlx5cq_private.h"
 
-/* Offsets of struct mlx5_cqe64 (mlx5dv.h) the read_* use. */
-#define CQE_ML_PATH 17
-#define CQE_SLID 22
-#define CQE_FLAGS_RQPN 24
-#define CQE_HDS_IP_EXT 28
-#define CQE_L4_HDR_TYPE_ETC 29
-#define CQE_VLAN_INFO 30
-#define CQE_IMM 36
+/* Offsets of rte_mlx5cq_prm.h, short. */
+#define CQE(f) RTE_MLX5CQ_CQE_ ## f
+
 
 static inline uint32_t
 be32_at(volatile const uint8_t *p)
@@ -75,7 +70,8 @@ refuse(const struct rte_mlx5cq *cq, uint64_t flag, const char *what)
 	}
 	if (flag != 0 && !(mlx5cq_from_pub(cq)->wc_flags & flag)) {
 		MLX5CQ_LOG(ERR, "CQ 0x%x: %s not requested in wc_flags"
-			   " (0x%" PRIx64 ")", cq->cqn, what, mlx5cq_from_pub(cq)->wc_flags);
+			   " (0x%" PRIx64 ")", cq->cqn, what,
+			   mlx5cq_from_pub(cq)->wc_flags);
 		rte_errno = EPERM;
 		return 1;
 	}
@@ -263,11 +259,11 @@ rte_mlx5cq_read_wc_flags(const struct rte_mlx5cq *cq)
 		break;
 	}
 	/* rdma-core get_csum_ok: L3 and L4 OK on an IPv4 packet. */
-	if ((e[CQE_HDS_IP_EXT] & (MLX5_CQE_L4_OK | MLX5_CQE_L3_OK)) ==
+	if ((e[CQE(HDR_TYPE_ETC)] & (MLX5_CQE_L4_OK | MLX5_CQE_L3_OK)) ==
 	    (MLX5_CQE_L4_OK | MLX5_CQE_L3_OK) &&
-	    ((e[CQE_L4_HDR_TYPE_ETC] >> 2) & 3) == MLX5_CQE_L3_HDR_TYPE_IPV4)
+	    ((e[CQE(L4_HDR_TYPE_ETC)] >> 2) & 3) == MLX5_CQE_L3_HDR_TYPE_IPV4)
 		flags |= IBV_WC_IP_CSUM_OK;
-	if ((be32_at(e + CQE_FLAGS_RQPN) >> 28) & 3)
+	if ((be32_at(e + CQE(FLAGS_RQPN)) >> 28) & 3)
 		flags |= IBV_WC_GRH;
 	return flags;
 }
@@ -290,8 +286,8 @@ rte_mlx5cq_read_imm_data(const struct rte_mlx5cq *cq)
 	e = MLX5CQ_ZIP(cq)->iter_cqe;
 	/* Network order, as ibv_wc_read_imm_data(); host order for INV. */
 	if (cur_opcode(cq) == RTE_MLX5CQ_OP_RESP_SEND_INV)
-		return be32_at(e + CQE_IMM);
-	return rte_cpu_to_be_32(be32_at(e + CQE_IMM));
+		return be32_at(e + CQE(METADATA));
+	return rte_cpu_to_be_32(be32_at(e + CQE(METADATA)));
 }
 
 uint32_t
@@ -308,7 +304,7 @@ rte_mlx5cq_read_src_qp(const struct rte_mlx5cq *cq)
 {
 	if (refuse(cq, IBV_WC_EX_WITH_SRC_QP, "src_qp"))
 		return 0;
-	return be32_at(MLX5CQ_ZIP(cq)->iter_cqe + CQE_FLAGS_RQPN) & 0xffffff;
+	return be32_at(MLX5CQ_ZIP(cq)->iter_cqe + CQE(FLAGS_RQPN)) & 0xffffff;
 }
 
 uint32_t
@@ -316,7 +312,7 @@ rte_mlx5cq_read_slid(const struct rte_mlx5cq *cq)
 {
 	if (refuse(cq, IBV_WC_EX_WITH_SLID, "slid"))
 		return 0;
-	return be16_at(MLX5CQ_ZIP(cq)->iter_cqe + CQE_SLID);
+	return be16_at(MLX5CQ_ZIP(cq)->iter_cqe + CQE(SLID));
 }
 
 uint8_t
@@ -324,7 +320,7 @@ rte_mlx5cq_read_sl(const struct rte_mlx5cq *cq)
 {
 	if (refuse(cq, IBV_WC_EX_WITH_SL, "sl"))
 		return 0;
-	return (be32_at(MLX5CQ_ZIP(cq)->iter_cqe + CQE_FLAGS_RQPN) >> 24) & 0xf;
+	return (be32_at(MLX5CQ_ZIP(cq)->iter_cqe + CQE(FLAGS_RQPN)) >> 24) & 0xf;
 }
 
 uint8_t
@@ -332,7 +328,7 @@ rte_mlx5cq_read_dlid_path_bits(const struct rte_mlx5cq *cq)
 {
 	if (refuse(cq, IBV_WC_EX_WITH_DLID_PATH_BITS, "dlid_path_bits"))
 		return 0;
-	return MLX5CQ_ZIP(cq)->iter_cqe[CQE_ML_PATH] & 0x7f;
+	return MLX5CQ_ZIP(cq)->iter_cqe[CQE(ML_PATH)] & 0x7f;
 }
 
 uint64_t
@@ -351,7 +347,7 @@ rte_mlx5cq_read_cvlan(const struct rte_mlx5cq *cq)
 {
 	if (refuse(cq, IBV_WC_EX_WITH_CVLAN, "cvlan"))
 		return 0;
-	return be16_at(MLX5CQ_ZIP(cq)->iter_cqe + CQE_VLAN_INFO);
+	return be16_at(MLX5CQ_ZIP(cq)->iter_cqe + CQE(VLAN_INFO));
 }
 
 uint32_t
