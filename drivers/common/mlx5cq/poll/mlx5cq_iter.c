@@ -320,7 +320,8 @@ rte_mlx5cq_read_sl(const struct rte_mlx5cq *cq)
 {
 	if (refuse(cq, IBV_WC_EX_WITH_SL, "sl"))
 		return 0;
-	return (be32_at(MLX5CQ_ZIP(cq)->iter_cqe + CQE(FLAGS_RQPN)) >> 24) & 0xf;
+	return (be32_at(MLX5CQ_ZIP(cq)->iter_cqe + CQE(FLAGS_RQPN)) >> 24) &
+	       0xf;
 }
 
 uint8_t
