@@ -8,8 +8,12 @@ slaves of a bonded port (3), port 1 is its peer; testpmd forwards
 between ports 1 and 3 (io, tx_first). For active-backup (mode 1) and
 balance-xor (mode 2): traffic moves both ways through the bond, what
 port 1 sent was received through the bond and the other way round.
-In active-backup the first slave is the active one. (Failover needs a
-link that can go down: net_mlx5cq has no dev_set_link_down yet.)
+In active-backup the first slave is the active one; then its link goes
+down (testpmd "set link-down port 0": net_mlx5cq sets the emulated
+port's admin status, both slaves' LSC events reach the bond): the bond
+must make slave 2 the active one and keep forwarding both ways, and
+list slave 0 as active again when its link comes up (slave 2 stays the
+primary: DPDK's bonding returns only to a primary the user set).
 Exit status 77 (meson: skipped) when dpdk-testpmd is not found.
 Usage: testpmd_bonding.py --build BUILD [--testpmd PROG]
 """
@@ -72,6 +76,39 @@ def active(t):
     return [int(x) for x in m.group(1).split()]
 
 
+def primary(t):
+    out = t.cmd('show bonding config 3')
+    m = re.search(r'Primary: \[(\d+)\]', out)
+    tp.check(m is not None, 'no primary in: %s' % out)
+    return int(m.group(1))
+
+
+def wait_active(t, want, what):
+    deadline = time.time() + tp.WAIT
+    while sorted(active(t)) != want:
+        tp.check(time.time() < deadline, '%s: active slaves %s, want %s' %
+                 (what, active(t), want))
+        time.sleep(0.1)
+
+
+def failover(t):
+    """Slave 0's link down, traffic through slave 2; back up, slave 0."""
+    out = t.cmd('set link-down port 0')
+    wait_active(t, [2], 'slave 0 down')
+    info = t.cmd('show port info 0')
+    tp.check('Link status: down' in info, 'port 0 link not down:\n' + info)
+    both_ways(t, 'failover to slave 2')
+    tp.check(primary(t) == 2, 'primary not slave 2: %d' % primary(t))
+    t.cmd('set link-up port 0')
+    wait_active(t, [0, 2], 'slave 0 up again')
+    # DPDK's bonding goes back to slave 0 only for a primary the user set:
+    # slave 2 stays the primary.
+    tp.check(primary(t) == 2, 'primary %d after slave 0 came back' %
+             primary(t))
+    both_ways(t, 'slave 0 back')
+    return out
+
+
 def case_mode(mode):
     t = bonded(mode)
     t.cmd('set portlist 1,3')
@@ -79,7 +116,15 @@ def case_mode(mode):
     if mode == 1:
         tp.check(active(t)[:1] == [0], 'primary not slave 0: %s' %
                  active(t))
-    t.quit()
+        failover(t)
+    out = t.quit()
+    if mode == 1:
+        # Slave 0: down and up; port 1 and slave 2 keep their link
+        # (each still has a partner on the wire with its admin status up).
+        for p, want in ((0, 2), (1, 0), (2, 0)):
+            n = out.count('Port %d: link state change event' % p)
+            tp.check(n == want, 'port %d: %d link events, want %d' %
+                     (p, n, want))
 
 
 def main():

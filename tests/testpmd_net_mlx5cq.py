@@ -469,6 +469,32 @@ def case_link_speed():
               (p, m.group(1).strip() if m else None, want))
 
 
+def case_link_toggle():
+    """set link-down / link-up on port 0: testpmd prints the link state
+    change event of both ports (the partner's link goes down with it),
+    both report the state, and io forwarding works again once up."""
+    t = Testpmd(vdev(0, 'lt') + vdev(1, 'lt'), [])
+    t.cmd('set link-down port 0')
+    t.wait_for('show port summary all',
+               lambda o: re.findall(r'net_mlx5cq\d\s+net_mlx5cq\s+(\w+)',
+                                    o),
+               lambda v: v == ['down', 'down'], 'both links down')
+    t.cmd('set link-up port 0')
+    t.wait_for('show port summary all',
+               lambda o: re.findall(r'net_mlx5cq\d\s+net_mlx5cq\s+(\w+)',
+                                    o),
+               lambda v: v == ['up', 'up'], 'both links up')
+    t.cmd('start tx_first')
+    t.wait_stats(moved(10 * WINDOW), 'link toggle: forwarding')
+    t.cmd('stop')
+    io_checks(port_stats(t.cmd('show port stats all')), 'link toggle')
+    out = t.quit()
+    for p in (0, 1):
+        n = out.count('Port %d: link state change event' % p)
+        check(n == 2, 'port %d: %d link state change events, want 2' %
+              (p, n))
+
+
 def case_bad_devargs():
     """Each bad devarg fails the probe with a log line naming it."""
     d = drivers_dir()
@@ -503,6 +529,7 @@ def case_vlan_strip():
 
 CASES = {
     'io_forward': case_io_forward,
+    'link_toggle': case_link_toggle,
     'rss_4q': case_rss_4q,
     'txonly_rxonly': case_txonly_rxonly,
     'csum': case_csum,

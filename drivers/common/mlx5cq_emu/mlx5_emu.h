@@ -469,7 +469,7 @@ int mlx5_emu_cq_post(struct ibv_context *ctx, uint32_t cqn,
 struct mlx5_emu_port_stats {
 	uint64_t tx_packets; /**< Frames sent on the wire. */
 	uint64_t tx_bytes; /**< Bytes of those frames. */
-	uint64_t tx_dropped; /**< Frames sent while on no wire. */
+	uint64_t tx_dropped; /**< Frames sent while the link is down. */
 	uint64_t tx_errors; /**< Send WQEs completed with an error CQE. */
 	uint64_t rx_packets; /**< Frames written into a receive queue. */
 	uint64_t rx_bytes; /**< Bytes of those frames (byte_cnt). */
@@ -556,6 +556,38 @@ __rte_internal
 int mlx5_emu_port_speed_set(struct ibv_context *ctx, uint32_t speed_mbps);
 
 /**
+ * Set the admin status of a device's port, as the host's driver does when
+ * its interface goes down or up (the kernel's mlx5_set_port_admin_status()
+ * writes the PAOS register). A port taken down takes the link of its wire
+ * partner down too; every port whose link changes gets a port event
+ * (IBV_EVENT_PORT_ERR / IBV_EVENT_PORT_ACTIVE) on its context's async fd.
+ *
+ * @param ctx
+ *   Emulated context.
+ * @param up
+ *   1 up (the default), 0 down.
+ * @return
+ *   0, or -EINVAL (foreign context), -ENOMEM.
+ */
+__rte_internal
+int mlx5_emu_port_admin_set(struct ibv_context *ctx, int up);
+
+/**
+ * Pull a wire's cable out or put it back in: the link of every port on it
+ * goes down or comes back (with the ports' admin status up), each change
+ * a port event on the port's context (see mlx5_emu_port_admin_set()).
+ *
+ * @param wire
+ *   Wire name.
+ * @param up
+ *   1 cable in (the default), 0 out.
+ * @return
+ *   0, or -ENOENT (no such wire), -EINVAL (NULL name).
+ */
+__rte_internal
+int mlx5_emu_wire_link_set(const char *wire, int up);
+
+/**
  * Read the traffic counters of an emulated device's port.
  *
  * @param ctx
@@ -595,7 +627,8 @@ int mlx5_emu_net_stats_get(struct ibv_context *ctx,
  * @param len
  *   Its length (14 .. 16384).
  * @return
- *   Ports the frame reached, or -ENOENT (no such wire), -EINVAL.
+ *   Ports the frame reached (those whose link is up), or -ENOENT (no
+ *   such wire), -EINVAL.
  */
 __rte_internal
 int mlx5_emu_wire_inject(const char *wire, const void *frame, uint32_t len);

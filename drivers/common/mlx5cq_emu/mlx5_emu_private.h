@@ -476,6 +476,8 @@ int emu_devx_cq_modify(struct emu_cq *cq, const void *in, size_t inlen,
 int emu_ev_get_cq_event(struct ibv_comp_channel *ch, struct ibv_cq **cq,
 			void **cq_context);
 int emu_ev_ack_cq_events(struct ibv_cq *cq, unsigned int n);
+/* Make an event fd readable (an eventfd: one more count). */
+void emu_fd_signal(int fd);
 int emu_ev_get_async_event(struct ibv_context *ctx,
 			   struct ibv_async_event *event);
 int emu_ev_ack_async_event(struct ibv_async_event *event);

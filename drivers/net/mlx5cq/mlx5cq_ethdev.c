@@ -103,7 +103,7 @@ mlx5cq_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
  * Link: state and speed as the device reports them (QUERY_VPORT_STATE);
  * an UP vport whose device leaves max_tx_speed 0 has an unknown speed.
  */
-static int
+int
 mlx5cq_link_update(struct rte_eth_dev *dev, int wait)
 {
 	struct mlx5cq_priv *priv = dev->data->dev_private;
@@ -226,6 +226,7 @@ mlx5cq_dev_close(struct rte_eth_dev *dev)
 		mlx5cq_rx_queue_release(dev, i);
 	for (i = 0; i < dev->data->nb_tx_queues; i++)
 		mlx5cq_tx_queue_release(dev, i);
+	mlx5cq_link_intr_uninstall(dev);
 	mlx5cq_device_close(priv);
 	rte_intr_instance_free(dev->intr_handle);
 	dev->intr_handle = NULL;
@@ -391,6 +392,8 @@ static const struct eth_dev_ops mlx5cq_ops = {
 	.dev_infos_get = mlx5cq_dev_infos_get,
 	.dev_supported_ptypes_get = mlx5cq_ptypes_get,
 	.link_update = mlx5cq_link_update,
+	.dev_set_link_down = mlx5cq_dev_set_link_down,
+	.dev_set_link_up = mlx5cq_dev_set_link_up,
 	.promiscuous_enable = mlx5cq_promiscuous_enable,
 	.promiscuous_disable = mlx5cq_promiscuous_disable,
 	.allmulticast_enable = mlx5cq_allmulticast_enable,
@@ -469,6 +472,12 @@ mlx5cq_probe(struct rte_vdev_device *vdev)
 		return -ENOMEM;
 	}
 	rte_ether_addr_copy(&priv->perm_mac, &eth_dev->data->mac_addrs[0]);
+	ret = mlx5cq_link_intr_install(eth_dev);
+	if (ret != 0) {
+		mlx5cq_device_close(priv);
+		rte_eth_dev_release_port(eth_dev);
+		return ret;
+	}
 	eth_dev->dev_ops = &mlx5cq_ops;
 	eth_dev->rx_pkt_burst = mlx5cq_burst_none;
 	eth_dev->tx_pkt_burst = mlx5cq_burst_none;

@@ -21,6 +21,7 @@
  *   mlx5cq_tx.c        TX burst
  *   mlx5cq_stats.c     basic and extended statistics
  *   mlx5cq_intr.c      RX queue interrupts (CQ arming)
+ *   mlx5cq_link.c      link events (async fd), link up / down
  */
 
 #include <stdint.h>
@@ -342,6 +343,7 @@ struct mlx5cq_priv {
 	uint8_t promisc;
 	uint8_t allmulti;
 	uint8_t closed;
+	struct rte_intr_handle *link_intr; /* The context's async fd. */
 };
 
 /* mlx5cq_devargs.c */
@@ -355,6 +357,15 @@ int mlx5cq_device_open(struct mlx5cq_priv *priv, const char *name);
 void mlx5cq_device_close(struct mlx5cq_priv *priv);
 int mlx5cq_device_tx_objs(struct mlx5cq_priv *priv);
 int mlx5cq_device_pdn(struct mlx5cq_priv *priv);
+
+/* mlx5cq_link.c */
+int mlx5cq_link_intr_install(struct rte_eth_dev *dev);
+void mlx5cq_link_intr_uninstall(struct rte_eth_dev *dev);
+int mlx5cq_dev_set_link_down(struct rte_eth_dev *dev);
+int mlx5cq_dev_set_link_up(struct rte_eth_dev *dev);
+
+/* mlx5cq_ethdev.c */
+int mlx5cq_link_update(struct rte_eth_dev *dev, int wait);
 
 /* mlx5cq_vport.c */
 int mlx5cq_vport_state(struct mlx5cq_priv *priv, int *up,

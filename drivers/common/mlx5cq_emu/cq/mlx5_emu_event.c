@@ -52,6 +52,7 @@
 #include <mlx5_prm.h>
 
 #include "mlx5_emu_private.h"
+#include "mlx5_emu_net.h"
 
 #define EMU_EV_COMP 0x00 /* MLX5_EVENT_TYPE_COMP */
 #define EMU_EV_CQ_ERROR 0x04 /* MLX5_EVENT_TYPE_CQ_ERROR */
@@ -138,7 +139,7 @@ emu_ev_fini(struct emu_cq *cq)
 	cq->ev = NULL;
 }
 
-static void
+void
 emu_fd_signal(int fd)
 {
 	uint64_t one = 1;
@@ -374,6 +375,7 @@ emu_ev_get_async_event(struct ibv_context *ctx, struct ibv_async_event *event)
 {
 	struct emu_dev *dev = emu_dev_from_ctx(ctx);
 	struct emu_cq *cq, *found = NULL;
+	uint8_t port_ev;
 	int more = 0;
 
 	if (dev == NULL)
@@ -383,13 +385,27 @@ emu_ev_get_async_event(struct ibv_context *ctx, struct ibv_async_event *event)
 		return -1;
 	}
 	pthread_mutex_lock(&dev->lock);
+	/* Port events first, in their order (mlx5_emu_wire.c). */
+	emu_net_lock();
+	port_ev = emu_link_event_take(dev->net);
+	more = dev->net != NULL && dev->net->port_ev_n != 0;
+	emu_net_unlock();
 	TAILQ_FOREACH(cq, &dev->cqs, next) {
 		if (cq->ev == NULL || !cq->ev->async_pending)
 			continue;
-		if (found == NULL)
+		if (found == NULL && port_ev == 0)
 			found = cq;
 		else
 			more = 1;
+	}
+	if (port_ev != 0) {
+		memset(event, 0, sizeof(*event));
+		event->event_type = (enum ibv_event_type)port_ev;
+		event->element.port_num = 1;
+		if (!more)
+			emu_fd_drain(ctx->async_fd);
+		pthread_mutex_unlock(&dev->lock);
+		return 0;
 	}
 	if (found == NULL) {
 		pthread_mutex_unlock(&dev->lock);
@@ -411,6 +427,10 @@ emu_ev_ack_async_event(struct ibv_async_event *event)
 {
 	struct ibv_cq *cq;
 
+	/* Port events hold nothing to release (kernel: ib_uverbs). */
+	if (event != NULL && (event->event_type == IBV_EVENT_PORT_ACTIVE ||
+			      event->event_type == IBV_EVENT_PORT_ERR))
+		return 0;
 	if (event == NULL || event->event_type != IBV_EVENT_CQ_ERR ||
 	    !emu_verbs_is_cq(event->element.cq))
 		return 1;

@@ -51,6 +51,7 @@
 #define EMU_MAX_FRAME 16384 /* Largest frame a send WQE may build. */
 #define EMU_RSS_KEY_LEN 40
 #define EMU_MAX_MACS 64 /* Allowed-list entries kept per type. */
+#define EMU_PORT_EV_MAX 8 /* Port events kept unread (older ones lost). */
 #define EMU_MR_LKEY_BASE 0x1000
 #define EMU_CMD_OP_QUERY_VPORT_STATE 0x750
 #define EMU_CMD_OP_MODIFY_NIC_VPORT_CONTEXT 0x755
@@ -198,6 +199,7 @@ struct emu_vport {
 	uint8_t promisc_mc;
 	uint8_t promisc_all;
 	uint32_t speed; /* Link speed in Mb/s (mlx5_emu_port_speed_set). */
+	uint8_t admin_down; /* PAOS admin status down (port_admin_set). */
 	uint32_t n_uc;
 	uint32_t n_mc;
 	uint8_t uc[EMU_MAX_MACS][6];
@@ -221,6 +223,10 @@ struct emu_net {
 	uint32_t mr_gen; /* Bumped by every deregistration (MR hints). */
 	struct emu_vport vport;
 	struct emu_port *port; /* On a wire, or NULL. */
+	uint8_t oper_up; /* Operational link state last computed. */
+	/* Port events not read yet (ibv_async_event types), oldest first. */
+	uint8_t port_ev[EMU_PORT_EV_MAX];
+	uint32_t port_ev_n;
 	struct mlx5_emu_port_stats pstats;
 	struct mlx5_emu_net_stats nstats;
 	struct emu_crypto *crypto; /* mlx5_emu_crypto.h, or NULL. */
@@ -396,6 +402,18 @@ int emu_wire_rx_fault_take(struct emu_net *net);
 void emu_wire_transmit(struct emu_net *from, const uint8_t *frame,
 		       uint32_t len);
 void emu_port_leave(struct emu_net *net);
+/*
+ * Recompute the link of every port on net's wire (or of net alone) and
+ * queue a port event for each one that changed, except quiet (the port
+ * just cabled: its link is what its device starts with).
+ */
+void emu_link_refresh(struct emu_net *net, const struct emu_net *quiet);
+/* The link of a port as the wire, both ends' admin states make it. */
+int emu_port_link_up(const struct emu_net *net);
+/* mlx5_emu_link.c: the next port event of a device, or 0 (dev->lock and
+ * emu_net_lock held).
+ */
+uint8_t emu_link_event_take(struct emu_net *net);
 
 /* mlx5_emu_pkt.c: parsed view of a frame. */
 struct emu_pkt {

@@ -23,7 +23,8 @@
  * Filter: promisc_all accepts everything; broadcast is always accepted;
  * multicast with promisc_mc or when in the multicast list; unicast with
  * promisc_uc, when it is the permanent address, or in the unicast list.
- * Vport state: UP while the port is on a wire. max_tx_speed (bits
+ * Vport state: the port's link (mlx5_emu_wire.c: on a wire, cable in,
+ * both ends' admin status up); admin_state: the port's own admin status. max_tx_speed (bits
  * 0x60..0x6f of query_vport_state_out, in units of 100 Mb/s as the
  * kernel's MLX5_MAX_TX_SPEED_UNIT) is the port's link speed while UP, 0
  * while DOWN (the kernel reads a DOWN vport's speed as 0 anyway). The speed
@@ -189,7 +190,7 @@ emu_query_vport_state(struct emu_dev *dev, const void *in, size_t inlen,
 		      void *out, size_t outlen)
 {
 	uint32_t speed;
-	int ret, up;
+	int ret, up, admin;
 
 	ret = emu_vport_lens(dev, "QUERY_VPORT_STATE", in, inlen,
 			     MLX5_ST_SZ_BYTES(emu_query_vport_state_in), out,
@@ -198,14 +199,15 @@ emu_query_vport_state(struct emu_dev *dev, const void *in, size_t inlen,
 	if (ret != 0)
 		return ret;
 	emu_net_lock();
-	up = dev->net->port != NULL;
+	up = dev->net->oper_up;
+	admin = !dev->net->vport.admin_down;
 	speed = dev->net->vport.speed;
 	emu_net_unlock();
 	emu_cmd_ok(out, outlen);
 	MLX5_SET(emu_query_vport_state_out, out, max_tx_speed,
 		 up ? speed / MLX5_EMU_PORT_SPEED_UNIT : 0);
 	MLX5_SET(emu_query_vport_state_out, out, admin_state,
-		 EMU_VPORT_STATE_UP);
+		 admin ? EMU_VPORT_STATE_UP : EMU_VPORT_STATE_DOWN);
 	MLX5_SET(emu_query_vport_state_out, out, state,
 		 up ? EMU_VPORT_STATE_UP : EMU_VPORT_STATE_DOWN);
 	return 0;

@@ -5,8 +5,20 @@
 /*
  * Wires and ports. A wire is a name; the port of a device joins one with
  * mlx5_emu_port_config(). A frame sent by a port reaches every other port
- * on its wire, or the sender itself when it is alone (loopback); a port on
- * no wire drops what it sends (tx_dropped) and its vport state is DOWN.
+ * on its wire whose link is up, or the sender itself when it is alone
+ * (loopback); a port whose link is down drops what it sends (tx_dropped).
+ *
+ * Link: a port's link is up when it is on a wire, the wire's cable is in
+ * (mlx5_emu_wire_link_set()), its own admin status is up and, unless it is
+ * alone on the wire, another port of the wire has its admin status up too:
+ * a PHY that its host takes down (PAOS admin_status, the register the
+ * kernel's mlx5_set_port_admin_status() writes when the netdev goes down;
+ * mlx5_emu_port_admin_set() here) takes the link down at both ends, as a
+ * cable partner sees it. Every change of a port's link queues a port
+ * change event on its device, as the HCA's PORT_CHANGE EQE (mlx5_prm.h
+ * event type 0x09, subtype DOWN 1 / ACTIVE 4) that the kernel's
+ * mlx5_ib_event() turns into IBV_EVENT_PORT_ERR / IBV_EVENT_PORT_ACTIVE on
+ * the context's async fd, port 1. The vport state is the link state.
  * On each receiving port: vport MTU check (rx_mtu_drops), vport MAC filter
  * (rx_filtered), then the default flow to the device's TIR
  * (mlx5_emu_rss.c). Everything here runs under emu_net_lock.
@@ -31,6 +43,7 @@ struct emu_wire {
 	TAILQ_HEAD(, emu_port) ports;
 	uint32_t nports;
 	uint32_t rx_err_rdy; /* mlx5_emu_wire_rx_error_inject() left. */
+	uint8_t down; /* Cable out (mlx5_emu_wire_link_set()). */
 	char name[EMU_WIRE_NAME_MAX];
 };
 
@@ -47,10 +60,76 @@ emu_wire_find(const char *name)
 	return NULL;
 }
 
+int
+emu_port_link_up(const struct emu_net *net)
+{
+	const struct emu_port *port = net->port, *p;
+
+	if (port == NULL || port->wire->down || net->vport.admin_down)
+		return 0;
+	if (port->wire->nports == 1)
+		return 1;
+	TAILQ_FOREACH(p, &port->wire->ports, next)
+		if (p != port && !p->net->vport.admin_down)
+			return 1;
+	return 0;
+}
+
+/* Queue a port event on net's device and make its async fd readable. */
+static void
+emu_link_event_push(struct emu_net *net, uint8_t type)
+{
+	if (net->port_ev_n == EMU_PORT_EV_MAX) {
+		memmove(net->port_ev, net->port_ev + 1, EMU_PORT_EV_MAX - 1);
+		net->port_ev_n--;
+	}
+	net->port_ev[net->port_ev_n++] = type;
+	emu_fd_signal(net->dev->vctx.context.async_fd);
+}
+
+static void
+emu_link_one(struct emu_net *net, int notify)
+{
+	int up = emu_port_link_up(net);
+
+	if (up == net->oper_up)
+		return;
+	net->oper_up = (uint8_t)up;
+	EMU_LOG(INFO, "%s: link %s", net->dev->name, up ? "up" : "down");
+	if (notify)
+		emu_link_event_push(net, up ? IBV_EVENT_PORT_ACTIVE :
+					      IBV_EVENT_PORT_ERR);
+}
+
+void
+emu_link_refresh(struct emu_net *net, const struct emu_net *quiet)
+{
+	struct emu_port *p;
+
+	if (net->port == NULL) {
+		emu_link_one(net, net != quiet);
+		return;
+	}
+	TAILQ_FOREACH(p, &net->port->wire->ports, next)
+		emu_link_one(p->net, p->net != quiet);
+}
+
+uint8_t
+emu_link_event_take(struct emu_net *net)
+{
+	uint8_t type;
+
+	if (net == NULL || net->port_ev_n == 0)
+		return 0;
+	type = net->port_ev[0];
+	memmove(net->port_ev, net->port_ev + 1, --net->port_ev_n);
+	return type;
+}
+
 void
 emu_port_leave(struct emu_net *net)
 {
-	struct emu_port *port = net->port;
+	struct emu_port *port = net->port, *p;
 	struct emu_wire *w;
 
 	if (port == NULL)
@@ -63,7 +142,11 @@ emu_port_leave(struct emu_net *net)
 	if (w->nports == 0) {
 		TAILQ_REMOVE(&emu_wires, w, next);
 		free(w);
+		return;
 	}
+	/* The ports left behind may have lost their partner. */
+	TAILQ_FOREACH(p, &w->ports, next)
+		emu_link_one(p->net, 1);
 }
 
 int
@@ -121,6 +204,7 @@ mlx5_emu_port_config(struct ibv_context *ctx, const char *wire,
 	}
 	if (mac != NULL)
 		memcpy(net->vport.mac, mac, 6);
+	emu_link_refresh(net, net);
 	emu_net_unlock();
 	pthread_mutex_unlock(&dev->lock);
 	EMU_LOG(INFO, "%s: port on wire %s", dev->name,
@@ -150,7 +234,7 @@ emu_wire_transmit(struct emu_net *from, const uint8_t *frame, uint32_t len)
 	struct emu_port *port;
 	struct emu_wire *w;
 
-	if (from->port == NULL) {
+	if (!from->oper_up) {
 		from->pstats.tx_dropped++;
 		return;
 	}
@@ -158,7 +242,8 @@ emu_wire_transmit(struct emu_net *from, const uint8_t *frame, uint32_t len)
 	from->pstats.tx_bytes += len;
 	w = from->port->wire;
 	TAILQ_FOREACH(port, &w->ports, next) {
-		if (port->net == from && w->nports > 1)
+		if ((port->net == from && w->nports > 1) ||
+		    !port->net->oper_up)
 			continue;
 		emu_port_receive(port->net, frame, len, port->net == from);
 	}
@@ -195,6 +280,9 @@ mlx5_emu_wire_inject_burst(const char *wire, const void *const *frames,
 	/* One pass for all: compressed CQs may join their completions. */
 	emu_engine_pass_begin();
 	TAILQ_FOREACH(port, &w->ports, next) {
+		/* A port whose link is down hears nothing. */
+		if (!port->net->oper_up)
+			continue;
 		for (i = 0; i < n; i++)
 			emu_port_receive(port->net, frames[i], lens[i], 0);
 		ports++;
@@ -231,4 +319,51 @@ emu_wire_rx_fault_take(struct emu_net *net)
 		return 0;
 	w->rx_err_rdy--;
 	return 1;
+}
+
+int
+mlx5_emu_wire_link_set(const char *wire, int up)
+{
+	struct emu_wire *w;
+	struct emu_port *p;
+
+	if (wire == NULL)
+		return -EINVAL;
+	emu_net_lock();
+	w = emu_wire_find(wire);
+	if (w == NULL) {
+		emu_net_unlock();
+		return -ENOENT;
+	}
+	w->down = !up;
+	TAILQ_FOREACH(p, &w->ports, next)
+		emu_link_one(p->net, 1);
+	emu_net_unlock();
+	EMU_LOG(INFO, "wire %s: cable %s", wire, up ? "in" : "out");
+	return 0;
+}
+
+int
+mlx5_emu_port_admin_set(struct ibv_context *ctx, int up)
+{
+	struct emu_dev *dev = emu_dev_from_ctx(ctx);
+	struct emu_net *net;
+
+	if (dev == NULL) {
+		EMU_LOG(ERR, "port_admin_set: foreign context");
+		return -EINVAL;
+	}
+	pthread_mutex_lock(&dev->lock);
+	net = emu_net_get(dev);
+	if (net == NULL) {
+		pthread_mutex_unlock(&dev->lock);
+		return -ENOMEM;
+	}
+	emu_net_lock();
+	net->vport.admin_down = !up;
+	emu_link_refresh(net, NULL);
+	emu_net_unlock();
+	pthread_mutex_unlock(&dev->lock);
+	EMU_LOG(INFO, "%s: port admin %s", dev->name, up ? "up" : "down");
+	return 0;
 }
