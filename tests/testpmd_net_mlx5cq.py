@@ -527,6 +527,28 @@ def case_vlan_strip():
     t.quit()
 
 
+def case_vlan_filter():
+    """vlan set filter on and rx_vlan add / rm accepted (testpmd prints
+    diag=<errno> when the PMD refuses), the port's offload shown, untagged
+    io forwarding goes on (the unit suite net_vlan checks which frames
+    pass)."""
+    t = Testpmd(vdev(0, 'vf') + vdev(1, 'vf'), [])
+    for c in ('vlan set filter on 0', 'rx_vlan add 100 0',
+              'rx_vlan add 200 0', 'rx_vlan rm 200 0'):
+        out = t.cmd(c)
+        check('diag=' not in out and 'failed' not in out,
+              '%s: %s' % (c, out))
+    out = t.cmd('show port 0 rx_offload configuration')
+    check('VLAN_FILTER' in out, 'VLAN_FILTER not on:\n' + out)
+    t.cmd('start tx_first')
+    t.wait_stats(moved(10 * WINDOW), 'vlan filter: forwarding')
+    t.cmd('stop')
+    io_checks(port_stats(t.cmd('show port stats all')), 'vlan filter')
+    out = t.cmd('vlan set filter off 0')
+    check('diag=' not in out, 'filter off: ' + out)
+    t.quit()
+
+
 CASES = {
     'io_forward': case_io_forward,
     'link_toggle': case_link_toggle,
@@ -539,6 +561,7 @@ CASES = {
     'bad_devargs': case_bad_devargs,
     'link_speed': case_link_speed,
     'vlan_strip': case_vlan_strip,
+    'vlan_filter': case_vlan_filter,
 }
 
 

@@ -12,7 +12,15 @@
  * stripped packet has RTE_MBUF_F_RX_VLAN_STRIPPED, the frame's TCI
  * (frame_build(): 0x2123) in vlan_tci and 4 bytes less; an unstripped one
  * keeps its 802.1Q tag (ethertype 0x8100 at byte 12). rxq info shows the
- * queue's offload. No rte_malloc use is left after the port is removed.
+ * queue's offload.
+ *
+ * VLAN filter (RTE_ETH_RX_OFFLOAD_VLAN_FILTER): with ids 100 and 200
+ * added, frames tagged 100 and 200 and untagged frames arrive, frames
+ * tagged 300 do not; an id removed stops its frames; with no id every
+ * tagged frame is refused; with the offload off every frame arrives; the
+ * device's list holds 256 ids (HCA_CAP.log_max_vlan_list 8 on the
+ * emulated HCA): the 257th is refused with ENOSPC and leaves the filter
+ * as it was. No rte_malloc use is left after the port is removed.
  */
 
 #include <inttypes.h>
@@ -232,12 +240,92 @@ test_net_vlan_strip_runtime(void)
 	return TEST_SUCCESS;
 }
 
+/* A frame to mac tagged with vid (or untagged, vid < 0): 1 if received. */
+static int
+vf_one(uint16_t port, const struct rte_ether_addr *mac, int vid)
+{
+	struct rte_mbuf *pkts[4];
+	uint16_t qof[4];
+	uint8_t f[256];
+	uint32_t len;
+	unsigned int n;
+
+	len = frame_build(f, mac, RTE_IPV4(198u, 18, 9, 1), 5000, V_PAYLOAD,
+			  vid >= 0);
+	if (vid >= 0) {
+		f[14] = (uint8_t)(vid >> 8);
+		f[15] = (uint8_t)vid;
+	}
+	if (mlx5_emu_wire_inject("vf", f, len) != 1)
+		return -1;
+	n = rx_all(port, 1, pkts, 1, qof);
+	free_all(pkts, n);
+	return (int)n;
+}
+
+static int
+test_net_vlan_filter(void)
+{
+	struct rte_eth_conf conf = { 0 };
+	struct heap_use before, after;
+	struct rte_ether_addr mac;
+	int port, ok = 1;
+	uint16_t v;
+
+	heap_use(&before);
+	port = port_probe("net_mlx5cq_vf", "dev=emu,wire=vf");
+	TEST_ASSERT(port >= 0, "probe failed");
+	conf.rxmode.offloads = RTE_ETH_RX_OFFLOAD_VLAN_FILTER;
+	if (rte_eth_dev_configure(port, 1, 1, &conf) != 0 ||
+	    rte_eth_rx_queue_setup(port, 0, V_DESC, SOCKET_ID_ANY, NULL,
+				   v_mp) != 0 ||
+	    rte_eth_tx_queue_setup(port, 0, V_DESC, SOCKET_ID_ANY, NULL) != 0 ||
+	    rte_eth_dev_start(port) != 0) {
+		port_remove(port);
+		TEST_ASSERT(0, "start failed");
+	}
+	rte_eth_macaddr_get(port, &mac);
+	/* On, no id: untagged frames only. */
+	ok &= vf_one(port, &mac, -1) == 1 && vf_one(port, &mac, 100) == 0;
+	ok &= rte_eth_dev_vlan_filter(port, 100, 1) == 0 &&
+	      rte_eth_dev_vlan_filter(port, 200, 1) == 0;
+	ok &= vf_one(port, &mac, 100) == 1 && vf_one(port, &mac, 200) == 1 &&
+	      vf_one(port, &mac, 300) == 0 && vf_one(port, &mac, -1) == 1;
+	if (!ok)
+		printf("  filter of 100, 200\n");
+	ok &= rte_eth_dev_vlan_filter(port, 200, 0) == 0;
+	ok &= vf_one(port, &mac, 200) == 0 && vf_one(port, &mac, 100) == 1;
+	/* Off: everything passes; on again: the same ids. */
+	ok &= rte_eth_dev_set_vlan_offload(port, 0) == 0;
+	ok &= vf_one(port, &mac, 300) == 1 && vf_one(port, &mac, 200) == 1;
+	ok &= rte_eth_dev_set_vlan_offload(port, RTE_ETH_VLAN_FILTER_OFFLOAD)
+	      == 0;
+	ok &= vf_one(port, &mac, 300) == 0 && vf_one(port, &mac, 100) == 1;
+	if (!ok)
+		printf("  filter off and on\n");
+	/* The device's 256: one more is refused, nothing changes. */
+	for (v = 1; v <= 256 && ok; v++)
+		ok &= rte_eth_dev_vlan_filter(port, v, 1) == 0;
+	ok &= rte_eth_dev_vlan_filter(port, 1000, 1) == -ENOSPC;
+	ok &= vf_one(port, &mac, 1000) == 0 && vf_one(port, &mac, 256) == 1;
+	/* Survives a restart. */
+	ok &= rte_eth_dev_stop(port) == 0 && rte_eth_dev_start(port) == 0;
+	ok &= vf_one(port, &mac, 256) == 1 && vf_one(port, &mac, 300) == 0;
+	TEST_ASSERT_SUCCESS(port_remove(port), "remove");
+	heap_use(&after);
+	TEST_ASSERT(ok, "VLAN filter");
+	TEST_ASSERT_SUCCESS(heap_use_same(&before, &after, "net_vlan filter"),
+			    "leak");
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite net_vlan_suite = {
 	.suite_name = "net_vlan",
 	.setup = vlan_setup,
 	.teardown = vlan_teardown,
 	.unit_test_cases = {
 		TEST_CASE(test_net_vlan_strip_runtime),
+		TEST_CASE(test_net_vlan_filter),
 		TEST_CASES_END(),
 	},
 };

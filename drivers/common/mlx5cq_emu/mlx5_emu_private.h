@@ -72,6 +72,8 @@ emu_ret_errno(int err)
  * attributes derive from them as the kernel's mlx5_ib_query_device() does).
  */
 #define EMU_LOG_MAX_QP 18
+/* HCA_CAP.log_max_vlan_list: a vport VLAN list of up to 256 ids. */
+#define EMU_LOG_MAX_VLAN_LIST 8
 #define EMU_LOG_MAX_QP_SZ 15
 #define EMU_MAX_WQE_SZ_SQ 1024
 #define EMU_MAX_WQE_SZ_RQ 1024

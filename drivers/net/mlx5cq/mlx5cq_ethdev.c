@@ -69,7 +69,7 @@ mlx5cq_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	info->min_mtu = RTE_ETHER_MIN_MTU;
 	info->max_mtu = 9600 - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN;
 	info->max_mac_addrs = MLX5CQ_MAX_MAC_ADDRS;
-	info->rx_offload_capa = MLX5CQ_RX_OFFLOADS;
+	info->rx_offload_capa = MLX5CQ_RX_OFFLOADS | MLX5CQ_RX_PORT_OFFLOADS;
 	info->tx_offload_capa = MLX5CQ_TX_OFFLOADS;
 	info->rx_queue_offload_capa = MLX5CQ_RX_OFFLOADS;
 	info->tx_queue_offload_capa = MLX5CQ_TX_OFFLOADS;
@@ -189,6 +189,8 @@ mlx5cq_dev_start(struct rte_eth_dev *dev)
 					   priv->allmulti);
 	if (ret == 0)
 		ret = mlx5cq_vport_mtu(priv, dev->data->mtu);
+	if (ret == 0)
+		ret = mlx5cq_vlan_filter_apply(dev);
 	if (ret != 0)
 		goto error;
 	priv->started = 1;
@@ -421,6 +423,7 @@ static const struct eth_dev_ops mlx5cq_ops = {
 	.txq_info_get = mlx5cq_txq_info_get,
 	.vlan_strip_queue_set = mlx5cq_vlan_strip_queue_set,
 	.vlan_offload_set = mlx5cq_vlan_offload_set,
+	.vlan_filter_set = mlx5cq_vlan_filter_set,
 	.rss_hash_update = mlx5cq_rss_hash_update,
 	.rss_hash_conf_get = mlx5cq_rss_hash_conf_get,
 	.reta_update = mlx5cq_reta_update,

@@ -94,6 +94,8 @@ extern int mlx5cq_net_logtype;
 			    RTE_ETH_RX_OFFLOAD_TCP_CKSUM | \
 			    RTE_ETH_RX_OFFLOAD_VLAN_STRIP | \
 			    RTE_ETH_RX_OFFLOAD_RSS_HASH)
+/* Port-level RX offloads (not per queue). */
+#define MLX5CQ_RX_PORT_OFFLOADS RTE_ETH_RX_OFFLOAD_VLAN_FILTER
 #define MLX5CQ_TX_OFFLOADS (RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | \
 			    RTE_ETH_TX_OFFLOAD_UDP_CKSUM | \
 			    RTE_ETH_TX_OFFLOAD_TCP_CKSUM | \
@@ -344,6 +346,7 @@ struct mlx5cq_priv {
 	uint8_t allmulti;
 	uint8_t closed;
 	struct rte_intr_handle *link_intr; /* The context's async fd. */
+	uint64_t vlan_bits[4096 / 64]; /* VLAN filter: the ids added. */
 };
 
 /* mlx5cq_devargs.c */
@@ -375,6 +378,9 @@ int mlx5cq_vport_mac_list(struct mlx5cq_priv *priv, int idx,
 			  const struct rte_ether_addr *addr);
 int mlx5cq_vport_mc_list(struct mlx5cq_priv *priv);
 int mlx5cq_vport_mtu(struct mlx5cq_priv *priv, uint16_t mtu);
+int mlx5cq_vport_vlan_max(struct mlx5cq_priv *priv, uint32_t *max);
+int mlx5cq_vport_vlan_list(struct mlx5cq_priv *priv, const uint16_t *vids,
+			   uint32_t n);
 int mlx5cq_vport_min_inline(struct mlx5cq_priv *priv, unsigned int *mode);
 int mlx5cq_vport_perm_mac(struct mlx5cq_priv *priv,
 			  struct rte_ether_addr *mac);
@@ -460,6 +466,9 @@ void mlx5cq_rxq_info_get(struct rte_eth_dev *dev, uint16_t idx,
 void mlx5cq_vlan_strip_queue_set(struct rte_eth_dev *dev, uint16_t idx,
 				 int on);
 int mlx5cq_vlan_offload_set(struct rte_eth_dev *dev, int mask);
+int mlx5cq_vlan_filter_set(struct rte_eth_dev *dev, uint16_t vlan_id,
+			   int on);
+int mlx5cq_vlan_filter_apply(struct rte_eth_dev *dev);
 int mlx5cq_rx_burst_mode_get(struct rte_eth_dev *dev, uint16_t idx,
 			     struct rte_eth_burst_mode *mode);
 uint32_t mlx5cq_rx_desc_n(const struct mlx5cq_priv *priv, uint16_t desc);

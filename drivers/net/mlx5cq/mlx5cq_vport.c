@@ -16,6 +16,8 @@
 
 #include <rte_errno.h>
 
+#include <rte_malloc.h>
+
 #include <mlx5_glue.h>
 #include <mlx5_prm.h>
 
@@ -29,6 +31,7 @@
 #define MLX5CQ_MAX_TX_SPEED_UNIT 100
 #define MLX5CQ_LIST_TYPE_UC 0x0
 #define MLX5CQ_LIST_TYPE_MC 0x1
+#define MLX5CQ_LIST_TYPE_VLAN 0x2 /* kernel MLX5_NVPRT_LIST_TYPE_VLAN */
 
 struct mlx5_ifc_pmd_query_vport_state_in_bits {
 	u8 opcode[0x10];
@@ -224,6 +227,68 @@ mlx5cq_vport_mc_list(struct mlx5cq_priv *priv)
 {
 	return mlx5cq_vport_list(priv, MLX5CQ_LIST_TYPE_MC, priv->mc_addrs,
 				 priv->mc_n);
+}
+
+/*
+ * Largest VLAN list of the vport: 1 << HCA_CAP.log_max_vlan_list, as the
+ * kernel's mlx5_modify_nic_vport_vlans() reads it.
+ */
+int
+mlx5cq_vport_vlan_max(struct mlx5cq_priv *priv, uint32_t *max)
+{
+	uint32_t in[MLX5_ST_SZ_DW(query_hca_cap_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(query_hca_cap_out)] = { 0 };
+	int ret;
+
+	MLX5_SET(query_hca_cap_in, in, opcode, MLX5_CMD_OP_QUERY_HCA_CAP);
+	MLX5_SET(query_hca_cap_in, in, op_mod,
+		 MLX5_GET_HCA_CAP_OP_MOD_GENERAL_DEVICE |
+		 MLX5_HCA_CAP_OPMOD_GET_CUR);
+	ret = mlx5cq_cmd(priv, "QUERY_HCA_CAP", in, sizeof(in), out,
+			 sizeof(out));
+	if (ret != 0)
+		return ret;
+	*max = 1u << MLX5_GET(cmd_hca_cap,
+			      MLX5_ADDR_OF(query_hca_cap_out, out, capability),
+			      log_max_vlan_list);
+	return 0;
+}
+
+/*
+ * The vport's VLAN list (kernel mlx5_modify_nic_vport_vlans(): entries of
+ * struct vlan_layout, the id in bits 11:0 of the entry's first dword).
+ */
+int
+mlx5cq_vport_vlan_list(struct mlx5cq_priv *priv, const uint16_t *vids,
+		       uint32_t n)
+{
+	size_t hdr = MLX5_ST_SZ_BYTES(pmd_modify_nic_vport_context_in);
+	uint32_t out[MLX5_ST_SZ_DW(pmd_modify_nic_vport_context_out)] = { 0 };
+	uint8_t *in, *list;
+	void *ctx;
+	uint32_t i;
+	int ret;
+
+	in = rte_zmalloc("mlx5cq_vlan_list", hdr + 8 * (size_t)n, 0);
+	if (in == NULL)
+		return -ENOMEM;
+	ctx = MLX5_ADDR_OF(pmd_modify_nic_vport_context_in, in,
+			   nic_vport_context);
+	list = in + hdr;
+	mlx5cq_modify_hdr(in);
+	MLX5_SET(pmd_modify_nic_vport_context_in, in,
+		 field_select.addresses_list, 1);
+	MLX5_SET(nic_vport_context, ctx, allowed_list_type,
+		 MLX5CQ_LIST_TYPE_VLAN);
+	MLX5_SET(nic_vport_context, ctx, allowed_list_size, n);
+	for (i = 0; i < n; i++) {
+		list[8 * i + 2] = (uint8_t)((vids[i] >> 8) & 0x0f);
+		list[8 * i + 3] = (uint8_t)vids[i];
+	}
+	ret = mlx5cq_cmd(priv, "MODIFY_NIC_VPORT_CONTEXT (VLAN list)", in,
+			 hdr + 8 * (size_t)n, out, sizeof(out));
+	rte_free(in);
+	return ret;
 }
 
 /* MTU: the hardware MTU counts the L2 header, a VLAN tag and the FCS. */

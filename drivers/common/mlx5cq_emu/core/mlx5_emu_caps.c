@@ -136,6 +136,7 @@ emu_fill_general_caps(const struct emu_dev *dev, void *hcattr)
 	 * verbs attributes follow from these: mlx5_emu_dev.c).
 	 */
 	MLX5_SET(cmd_hca_cap, hcattr, log_max_qp, EMU_LOG_MAX_QP);
+	MLX5_SET(cmd_hca_cap, hcattr, log_max_vlan_list, EMU_LOG_MAX_VLAN_LIST);
 	MLX5_SET(cmd_hca_cap, hcattr, log_max_qp_sz, EMU_LOG_MAX_QP_SZ);
 	MLX5_SET(cmd_hca_cap, hcattr, max_wqe_sz_sq, EMU_MAX_WQE_SZ_SQ);
 	MLX5_SET(cmd_hca_cap, hcattr, max_wqe_sz_rq, EMU_MAX_WQE_SZ_RQ);

@@ -204,6 +204,9 @@ struct emu_vport {
 	uint32_t n_mc;
 	uint8_t uc[EMU_MAX_MACS][6];
 	uint8_t mc[EMU_MAX_MACS][6];
+	uint32_t n_vlan; /* VLAN list entries; 0: no VLAN filter. */
+	uint16_t vlan[1u << EMU_LOG_MAX_VLAN_LIST]; /* As written. */
+	uint64_t vlan_bits[4096 / 64]; /* The listed ids. */
 };
 
 /* Network state of one device (allocated with its first use). */
@@ -394,7 +397,8 @@ void emu_vport_init(struct emu_vport *vp, const uint8_t mac[6]);
 int emu_vport_cmd(struct emu_dev *dev, uint16_t opcode, const void *in,
 		  size_t inlen, void *out, size_t outlen);
 /* 1 when the vport accepts a frame with this destination MAC. */
-int emu_vport_accept(const struct emu_vport *vp, const uint8_t *dst);
+int emu_vport_accept(const struct emu_vport *vp, const uint8_t *frame,
+		     uint32_t len);
 
 /* mlx5_emu_wire.c (emu_net_lock held) */
 /* 1 when an injected RX error is due for a frame received by net. */

@@ -12,19 +12,27 @@
  * Only the own vport exists (other_vport must be 0). MODIFY acts on the
  * field_select bits mtu, promisc (promisc_uc, promisc_mc, promisc_all),
  * permanent_address and addresses_list (allowed_list_type 0 unicast or
- * 1 multicast, up to EMU_MAX_MACS entries, replacing that list); the other
- * bits are accepted and have no effect in the model.
+ * 1 multicast, up to EMU_MAX_MACS entries, or 2 VLAN, up to
+ * 1 << log_max_vlan_list ids in vlan_layout entries as the kernel's
+ * mlx5_modify_nic_vport_vlans() writes them; each replaces that list);
+ * the other bits are accepted and have no effect in the model.
  *
  * MTU: the vport mtu is the hardware MTU as the kernel's mlx5e programs it
  * (MLX5E_SW2HW_MTU: software MTU + Ethernet header 14 + VLAN 4 + FCS 4);
  * a frame (without FCS) of more than mtu - 4 bytes is dropped. Default
  * 1522 (software MTU 1500). Range 68 .. EMU_MAX_FRAME + 4.
  *
- * Filter: promisc_all accepts everything; broadcast is always accepted;
+ * Filter: promisc_all accepts everything; with a VLAN list, a tagged
+ * frame (802.1Q) whose id is not listed is refused, untagged frames pass
+ * (on a card the list feeds the e-switch, and mlx5e and net/mlx5 filter
+ * VLANs with steering rules that pass untagged frames and the listed ids;
+ * until the model steers, its vport list plays that role); broadcast is
+ * always accepted;
  * multicast with promisc_mc or when in the multicast list; unicast with
  * promisc_uc, when it is the permanent address, or in the unicast list.
  * Vport state: the port's link (mlx5_emu_wire.c: on a wire, cable in,
- * both ends' admin status up); admin_state: the port's own admin status. max_tx_speed (bits
+ * both ends' admin status up); admin_state: the port's own admin status.
+ * max_tx_speed (bits
  * 0x60..0x6f of query_vport_state_out, in units of 100 Mb/s as the
  * kernel's MLX5_MAX_TX_SPEED_UNIT) is the port's link speed while UP, 0
  * while DOWN (the kernel reads a DOWN vport's speed as 0 anyway). The speed
@@ -92,6 +100,7 @@ struct mlx5_ifc_emu_modify_nic_vport_context_in_bits {
 #define EMU_VPORT_STATE_UP 1
 #define EMU_LIST_UC 0
 #define EMU_LIST_MC 1
+#define EMU_LIST_VLAN 2 /* MLX5_NVPRT_LIST_TYPE_VLAN (kernel vport.c). */
 #define EMU_MIN_HW_MTU 68
 
 void
@@ -143,12 +152,32 @@ emu_mac_in(const uint8_t (*list)[6], uint32_t n, const uint8_t *mac)
 	return 0;
 }
 
+/* VLAN list: untagged frames pass; a tagged one when its id is listed. */
+static int
+emu_vlan_accept(const struct emu_vport *vp, const uint8_t *frame,
+		uint32_t len)
+{
+	uint16_t vid;
+
+	if (vp->n_vlan == 0 || len < 18 || frame[12] != 0x81 ||
+	    frame[13] != 0x00)
+		return 1;
+	vid = (uint16_t)((frame[14] << 8 | frame[15]) & 0xfff);
+	return !!(vp->vlan_bits[vid / 64] & (1ull << (vid % 64)));
+}
+
 int
-emu_vport_accept(const struct emu_vport *vp, const uint8_t *dst)
+emu_vport_accept(const struct emu_vport *vp, const uint8_t *frame,
+		 uint32_t len)
 {
 	static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	const uint8_t *dst = frame;
 
-	if (vp->promisc_all || memcmp(dst, bcast, 6) == 0)
+	if (vp->promisc_all)
+		return 1;
+	if (!emu_vlan_accept(vp, frame, len))
+		return 0;
+	if (memcmp(dst, bcast, 6) == 0)
 		return 1;
 	if (dst[0] & 1)
 		return vp->promisc_mc || emu_mac_in(vp->mc, vp->n_mc, dst);
@@ -236,7 +265,8 @@ emu_query_nic_vport_context(struct emu_dev *dev, const void *in,
 	if (ret != 0)
 		return ret;
 	type = EMU_GET(query_nic_vport_context_in, in, allowed_list_type);
-	if (type != EMU_LIST_UC && type != EMU_LIST_MC) {
+	if (type != EMU_LIST_UC && type != EMU_LIST_MC &&
+	    type != EMU_LIST_VLAN) {
 		EMU_LOG(ERR, "%s: QUERY_NIC_VPORT_CONTEXT: list type %u",
 			dev->name, type);
 		return emu_cmd_fail(dev, out, outlen,
@@ -255,14 +285,25 @@ emu_query_nic_vport_context(struct emu_dev *dev, const void *in,
 	MLX5_SET(nic_vport_context, ctx, promisc_mc, vp->promisc_mc);
 	MLX5_SET(nic_vport_context, ctx, promisc_all, vp->promisc_all);
 	MLX5_SET(nic_vport_context, ctx, allowed_list_type, type);
-	n = type == EMU_LIST_UC ? vp->n_uc : vp->n_mc;
+	n = type == EMU_LIST_UC ? vp->n_uc : type == EMU_LIST_MC ? vp->n_mc :
+	    vp->n_vlan;
 	MLX5_SET(nic_vport_context, ctx, allowed_list_size, n);
 	emu_put_mac_entry(MLX5_ADDR_OF(nic_vport_context, ctx,
 				       permanent_address), vp->mac);
 	/* The entries that fit in the output mailbox. */
-	for (i = 0; i < n && hdr + 8 * (i + 1) <= outlen; i++)
-		emu_put_mac_entry((uint8_t *)out + hdr + 8 * i,
-				  type == EMU_LIST_UC ? vp->uc[i] : vp->mc[i]);
+	for (i = 0; i < n && hdr + 8 * (i + 1) <= outlen; i++) {
+		uint8_t *e = (uint8_t *)out + hdr + 8 * i;
+
+		if (type == EMU_LIST_VLAN) {
+			/* vlan_layout: the id in bits 11:0 of dword 0. */
+			memset(e, 0, 8);
+			e[2] = (uint8_t)(vp->vlan[i] >> 8);
+			e[3] = (uint8_t)vp->vlan[i];
+			continue;
+		}
+		emu_put_mac_entry(e, type == EMU_LIST_UC ? vp->uc[i] :
+				  vp->mc[i]);
+	}
 	emu_net_unlock();
 	return 0;
 }
@@ -309,11 +350,21 @@ emu_modify_nic_vport_context(struct emu_dev *dev, const void *in,
 	if (SEL(addresses_list)) {
 		type = EMU_GET(nic_vport_context, ctx, allowed_list_type);
 		n = EMU_GET(nic_vport_context, ctx, allowed_list_size);
-		if ((type != EMU_LIST_UC && type != EMU_LIST_MC) ||
-		    n > EMU_MAX_MACS) {
+		/*
+		 * VLAN list: at most 1 << HCA_CAP.log_max_vlan_list ids
+		 * (the kernel's mlx5_modify_nic_vport_vlans() refuses more
+		 * with ENOSPC before sending; the model's firmware with
+		 * BAD_PARAM).
+		 */
+		if ((type != EMU_LIST_UC && type != EMU_LIST_MC &&
+		     type != EMU_LIST_VLAN) ||
+		    (type != EMU_LIST_VLAN && n > EMU_MAX_MACS) ||
+		    (type == EMU_LIST_VLAN &&
+		     n > (1u << EMU_LOG_MAX_VLAN_LIST))) {
 			EMU_LOG(ERR, "%s: MODIFY_NIC_VPORT_CONTEXT: list type "
-				"%u size %u (max %u)", dev->name, type, n,
-				EMU_MAX_MACS);
+				"%u size %u (max %u MACs, %u VLANs)", dev->name,
+				type, n, EMU_MAX_MACS,
+				1u << EMU_LOG_MAX_VLAN_LIST);
 			return emu_cmd_fail(dev, out, outlen,
 					    EMU_CMD_STAT_BAD_PARAM_ERR,
 					    MLX5_EMU_SYND_NET_MAC_LIST);
@@ -338,7 +389,18 @@ emu_modify_nic_vport_context(struct emu_dev *dev, const void *in,
 	}
 	if (mac != NULL)
 		memcpy(vp->mac, mac, 6);
-	if (SEL(addresses_list)) {
+	if (SEL(addresses_list) && type == EMU_LIST_VLAN) {
+		/* vlan_layout entries: the id in bits 11:0 of dword 0. */
+		memset(vp->vlan_bits, 0, sizeof(vp->vlan_bits));
+		for (i = 0; i < n; i++) {
+			const uint8_t *e = (const uint8_t *)in + hdr + 8 * i;
+			uint16_t vid = (uint16_t)((e[2] << 8 | e[3]) & 0xfff);
+
+			vp->vlan[i] = vid;
+			vp->vlan_bits[vid / 64] |= 1ull << (vid % 64);
+		}
+		vp->n_vlan = n;
+	} else if (SEL(addresses_list)) {
 		for (i = 0; i < n; i++)
 			memcpy(type == EMU_LIST_UC ? vp->uc[i] : vp->mc[i],
 			       (const uint8_t *)in + hdr + 8 * i + 2, 6);

@@ -221,7 +221,7 @@ emu_port_receive(struct emu_net *net, const uint8_t *frame, uint32_t len,
 		net->pstats.rx_mtu_drops++;
 		return;
 	}
-	if (!emu_vport_accept(&net->vport, frame)) {
+	if (!emu_vport_accept(&net->vport, frame, len)) {
 		net->pstats.rx_filtered++;
 		return;
 	}
