@@ -7,7 +7,8 @@
  * mlx5_devx_cq_create() on the emulated HCA, wrapped with
  * rte_mlx5cq_attach(), fed by the model's producer (mlx5_emu_cq_post) and
  * polled with rte_mlx5cq_poll_burst(); destroying the handle leaves the CQ
- * to its owner.
+ * to its owner. Compressed CQs in every format that helper can ask for
+ * are attached as QUERY_CQ describes them and poll their sessions.
  */
 
 #include <errno.h>
@@ -318,6 +319,185 @@ test_attach_busy(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Compressed CQs made by mlx5_devx_cq_create() in each format that helper
+ * can ask for (cqe_comp_en, mini_cqe_res_format and, for L34H_STRIDX,
+ * mini_cqe_res_format_ext): the completions of one post share every field
+ * the format's mini-CQE does not carry, so the emulated HCA writes them as
+ * a session; attach learns the format from QUERY_CQ and each record is
+ * the completion posted.
+ */
+struct zcase {
+	const char *name;
+	uint8_t fmt; /* cqc.mini_cqe_res_format */
+	uint8_t ext; /* cqc.mini_cqe_res_format_ext */
+	uint8_t comp; /* RTE_MLX5CQ_COMP_* attach must report */
+};
+
+static const struct zcase zcases[] = {
+	{ "HASH", 0, 0, RTE_MLX5CQ_COMP_HASH },
+	{ "CSUM", 1, 0, RTE_MLX5CQ_COMP_CSUM },
+	{ "FTAG_STRIDX", 2, 0, RTE_MLX5CQ_COMP_FTAG_STRIDX },
+	{ "CSUM_STRIDX", 3, 0, RTE_MLX5CQ_COMP_CSUM_STRIDX },
+	{ "L34H_STRIDX", 0, 1, RTE_MLX5CQ_COMP_L34H_STRIDX },
+};
+
+#define ZN 20 /* Completions a post: one session. */
+
+/* Completion seq of a session in format z: the varying fields only. */
+static void
+zcpl_make(const struct zcase *z, struct mlx5_emu_cpl *c, uint32_t seq)
+{
+	memset(c, 0, sizeof(*c));
+	c->kind = MLX5_EMU_CPL_RESP;
+	c->opcode = RTE_MLX5CQ_OP_RESP_SEND;
+	c->byte_cnt = 64 + 7 * seq;
+	c->rx_hash_res = 0x11223344;
+	c->rx_hash_type = 0x2c;
+	c->qpn = 0xabcde;
+	c->flow_table_metadata = 0x5a5a5a5a;
+	c->hdr_type_etc = RTE_MLX5CQ_HDR_IPV4 | RTE_MLX5CQ_HDR_TCP |
+			  RTE_MLX5CQ_HDR_L3_OK | RTE_MLX5CQ_HDR_L4_OK;
+	c->vlan_info = 42;
+	c->csum = 0x1234;
+	c->timestamp = UINT64_C(0x0123456789);
+	/* HASH, CSUM: readers count WQEs from the title: consecutive. */
+	c->wqe_counter = (uint16_t)(1000 + seq);
+	switch (z->comp) {
+	case RTE_MLX5CQ_COMP_HASH:
+		c->rx_hash_res = 0x9e3779b9u * (seq + 1);
+		break;
+	case RTE_MLX5CQ_COMP_CSUM:
+		c->csum = (uint16_t)(0xbeef ^ (seq * 0x101));
+		break;
+	case RTE_MLX5CQ_COMP_CSUM_STRIDX:
+		c->csum = (uint16_t)(0xbeef ^ (seq * 0x101));
+		c->wqe_counter = (uint16_t)(5 * seq);
+		break;
+	case RTE_MLX5CQ_COMP_FTAG_STRIDX:
+		c->qpn = (0x10203 * (seq + 1)) & 0xffffff;
+		c->wqe_counter = (uint16_t)(3 * seq);
+		break;
+	default: /* L34H_STRIDX: header byte (bits 7:0) and stride. */
+		c->hdr_type_etc = (uint16_t)((c->hdr_type_etc & 0xff00) |
+					     ((seq & 1) ? RTE_MLX5CQ_HDR_UDP :
+						RTE_MLX5CQ_HDR_TCP) |
+					     RTE_MLX5CQ_HDR_IPV4 |
+					     ((seq & 2) ? 1 : 0));
+		c->wqe_counter = (uint16_t)(9 * seq);
+		break;
+	}
+}
+
+static int
+zcheck(const struct zcase *z, const struct rte_mlx5cq_cpl *r, uint32_t seq)
+{
+	struct mlx5_emu_cpl c;
+
+	zcpl_make(z, &c, seq);
+	TEST_ASSERT_EQUAL(r->opcode, RTE_MLX5CQ_OP_RESP_SEND, "%s %u opcode",
+			  z->name, seq);
+	TEST_ASSERT_EQUAL(r->byte_cnt, c.byte_cnt, "%s %u byte_cnt %u",
+			  z->name, seq, r->byte_cnt);
+	TEST_ASSERT_EQUAL(r->wqe_counter, c.wqe_counter, "%s %u wqe %u",
+			  z->name, seq, r->wqe_counter);
+	TEST_ASSERT_EQUAL(r->rss_hash, c.rx_hash_res, "%s %u hash", z->name,
+			  seq);
+	TEST_ASSERT_EQUAL(r->csum, c.csum, "%s %u csum", z->name, seq);
+	TEST_ASSERT_EQUAL(r->flow_tag, c.qpn, "%s %u flow_tag %#x", z->name,
+			  seq, r->flow_tag);
+	TEST_ASSERT_EQUAL(r->hdr_type_etc, c.hdr_type_etc, "%s %u hdr %#x",
+			  z->name, seq, r->hdr_type_etc);
+	TEST_ASSERT_EQUAL(r->vlan_tci, c.vlan_info, "%s %u vlan", z->name,
+			  seq);
+	TEST_ASSERT_EQUAL(r->timestamp, c.timestamp, "%s %u ts", z->name, seq);
+	return TEST_SUCCESS;
+}
+
+static int
+attach_one_format(const struct zcase *z)
+{
+	struct mlx5_emu_cpl in[ZN];
+	struct rte_mlx5cq_cpl out[ZN];
+	struct mlx5_devx_cq_attr attr;
+	struct rte_mlx5cq_info info;
+	struct mlx5_devx_cq dcq;
+	struct rte_mlx5cq *cq;
+	struct usage u0, u1;
+	uint32_t seq = 0, got = 0, round, i;
+	int n;
+
+	TEST_CHECK(usage_take(&u0));
+	memset(&dcq, 0, sizeof(dcq));
+	memset(&attr, 0, sizeof(attr));
+	attr.uar_page_id = a_uar->page_id;
+	attr.cqe_comp_en = 1;
+	attr.mini_cqe_res_format = z->fmt;
+	attr.mini_cqe_res_format_ext = z->ext;
+	TEST_ASSERT_SUCCESS(mlx5_devx_cq_create(a_ctx, &dcq, LOG_N, &attr,
+						SOCKET_ID_ANY),
+			    "%s: mlx5_devx_cq_create: %d", z->name, rte_errno);
+	cq = rte_mlx5cq_attach(a_dev, &dcq, LOG_N);
+	TEST_ASSERT_NOT_NULL(cq, "%s: attach: %d", z->name, rte_errno);
+	TEST_ASSERT_SUCCESS(rte_mlx5cq_info_get(cq, &info), "info");
+	TEST_ASSERT_EQUAL(info.comp_format, z->comp, "%s: comp_format %#x",
+			  z->name, info.comp_format);
+	TEST_ASSERT_EQUAL(info.comp_layout, RTE_MLX5CQ_COMP_LAYOUT_BASIC,
+			  "%s: layout", z->name);
+	TEST_ASSERT_EQUAL(info.entries, 1u << LOG_N, "%s: entries", z->name);
+	/* Sessions across the ring's wrap, in bursts that split them. */
+	for (round = 0; round < 8; round++) {
+		for (i = 0; i < ZN; i++)
+			zcpl_make(z, &in[i], seq++);
+		n = mlx5_emu_cq_post(a_ctx, info.cqn, in, ZN);
+		TEST_ASSERT_EQUAL(n, ZN, "%s: post %d", z->name, n);
+		n = rte_mlx5cq_poll_burst(cq, out, 7);
+		n += rte_mlx5cq_poll_burst(cq, out + n, ZN - n);
+		TEST_ASSERT_EQUAL(n, ZN, "%s round %u: polled %d", z->name,
+				  round, n);
+		for (i = 0; i < ZN; i++)
+			TEST_CHECK(zcheck(z, &out[i], got++));
+	}
+	TEST_ASSERT(test_cq_cnt(cq)->sessions >= 8 &&
+		    test_cq_cnt(cq)->minis >= 8 * (ZN - 1),
+		    "%s: %" PRIu64 " sessions, %" PRIu64 " minis: not compressed",
+		    z->name, test_cq_cnt(cq)->sessions, test_cq_cnt(cq)->minis);
+	TEST_ASSERT(seq > 2u << LOG_N, "%s: no wrap", z->name);
+	TEST_ASSERT_SUCCESS(rte_mlx5cq_destroy(cq), "destroy handle");
+	mlx5_devx_cq_destroy(&dcq);
+	TEST_CHECK(usage_take(&u1));
+	return usage_same(&u0, &u1, z->name);
+}
+
+static int
+test_attach_compressed(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(zcases); i++)
+		TEST_CHECK(attach_one_format(&zcases[i]));
+	return TEST_SUCCESS;
+}
+
+/* A size that is not the CQ's is refused, nothing left behind. */
+static int
+test_attach_wrong_size(void)
+{
+	struct mlx5_devx_cq dcq;
+	struct usage u0, u1;
+
+	TEST_CHECK(devx_cq_make(&dcq));
+	TEST_CHECK(usage_take(&u0));
+	rte_errno = 0;
+	TEST_ASSERT_NULL(rte_mlx5cq_attach(a_dev, &dcq, LOG_N + 1),
+			 "log_desc_n not the CQ's accepted");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "errno %d", rte_errno);
+	TEST_CHECK(usage_take(&u1));
+	TEST_CHECK(usage_same(&u0, &u1, "wrong size"));
+	mlx5_devx_cq_destroy(&dcq);
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite attach_suite = {
 	.suite_name = "attach",
 	.setup = attach_setup,
@@ -326,6 +506,8 @@ static struct unit_test_suite attach_suite = {
 		TEST_CASE(test_attach_poll),
 		TEST_CASE(test_attach_invalid),
 		TEST_CASE(test_attach_busy),
+		TEST_CASE(test_attach_compressed),
+		TEST_CASE(test_attach_wrong_size),
 		TEST_CASES_END(),
 	},
 };

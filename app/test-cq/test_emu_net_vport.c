@@ -148,9 +148,18 @@ test_net_vport_filter(void)
 			  "list longer than the mailbox");
 	TEST_ASSERT(st == 0x50 && synd == MLX5_EMU_SYND_INLEN, "BAD_INP_LEN");
 	memset(ctx256, 0, sizeof(ctx256));
-	ctx256[NVC_LIST] = 2; /* list type 2 (VLAN) */
+	ctx256[NVC_LIST] = 3; /* list type 3: none (0 UC, 1 MC, 2 VLAN) */
 	TEST_ASSERT_EQUAL(vport_modify(b.ctx, SEL_ADDR_LIST, ctx256, NULL, 0,
-				       &st, &synd), EINVAL, "VLAN list");
+				       &st, &synd), EINVAL, "list type 3");
+	TEST_ASSERT(st == CMD_STAT_BAD_PARAM &&
+		    synd == MLX5_EMU_SYND_NET_MAC_LIST, "status");
+	/* A VLAN list longer than 1 << HCA_CAP.log_max_vlan_list (8). */
+	memset(ctx256, 0, sizeof(ctx256));
+	ctx256[NVC_LIST] = 2;
+	ctx256[NVC_LIST + 2] = 0x01; /* allowed_list_size 257 */
+	ctx256[NVC_LIST + 3] = 0x01;
+	TEST_ASSERT_EQUAL(vport_modify(b.ctx, SEL_ADDR_LIST, ctx256, NULL, 0,
+				       &st, &synd), EINVAL, "257 VLANs");
 	TEST_ASSERT(st == CMD_STAT_BAD_PARAM &&
 		    synd == MLX5_EMU_SYND_NET_MAC_LIST, "status");
 	qin[8] = 0x80; /* other_vport */

@@ -272,18 +272,23 @@ struct rte_mlx5cq *rte_mlx5cq_create(struct rte_mlx5cq_dev *dev,
 /**
  * Wrap a CQ created by rte_common_mlx5's mlx5_devx_cq_create() for polling.
  *
- * The CQ stays owned by the caller: rte_mlx5cq_destroy() frees only the
- * wrapper.
+ * What the CQ is comes from the device (QUERY_CQ): its size, entry size,
+ * compression, mini-CQE format and layout; compressed CQs poll as those
+ * of rte_mlx5cq_create() do. The CQ stays owned by the caller:
+ * rte_mlx5cq_destroy() frees only the wrapper.
  *
  * @param dev
  *   Device of the context the CQ was created on.
  * @param dcq
  *   CQ filled by mlx5_devx_cq_create().
  * @param log_desc_n
- *   log2 of its entries (as given to mlx5_devx_cq_create()).
+ *   log2 of its entries (as given to mlx5_devx_cq_create()), checked
+ *   against the device's answer.
  * @return
  *   The CQ handle, or NULL with rte_errno set: EINVAL (NULL argument, CQ
- *   not created, log_desc_n above 24 or the device's limit), ENOMEM.
+ *   not created, log_desc_n above 24, the device's limit or not the CQ's
+ *   size), ENOTSUP (a CQ in error, collapsed, of padded entries or of an
+ *   unknown format), ENOMEM, or the error of QUERY_CQ.
  */
 __rte_experimental
 struct rte_mlx5cq *rte_mlx5cq_attach(struct rte_mlx5cq_dev *dev,
