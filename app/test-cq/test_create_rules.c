@@ -125,6 +125,12 @@ caps_no_always128(struct mlx5_emu_caps *c)
 }
 
 static void
+caps_no_oi(struct mlx5_emu_caps *c)
+{
+	c->cq_oi = 0;
+}
+
+static void
 caps_no_comp(struct mlx5_emu_caps *c)
 {
 	c->cqe_compression = 0;
@@ -187,6 +193,7 @@ struct rule_case {
 	uint8_t no_dv;
 	int devx_err;
 	int verbs_err;
+	uint32_t flags; /* RTE_MLX5CQ_F_* (IGNORE_OVERRUN on verbs too). */
 };
 
 #define HASH RTE_MLX5CQ_COMP_HASH
@@ -229,6 +236,13 @@ static const struct rule_case rule_cases[] = {
 	{ "enhanced CSUM", NULL, 64, 0, CSUM, ENH, 0, 1, 0, EOPNOTSUPP },
 	{ "enhanced CSUM without the cap", caps_no_enhanced, 64, 0, CSUM, ENH,
 	  0, 1, EOPNOTSUPP, EOPNOTSUPP },
+	/* cqc.oi: the library checks cq_oi on DevX; on verbs the kernel
+	 * sets the bit unchecked and the firmware refuses it (EINVAL).
+	 */
+	{ "ignore overrun", NULL, 64, 0, 0, 0, 0, 0, 0, 0,
+	  RTE_MLX5CQ_F_IGNORE_OVERRUN },
+	{ "ignore overrun without cq_oi", caps_no_oi, 64, 0, 0, 0, 0, 0,
+	  EOPNOTSUPP, EINVAL, RTE_MLX5CQ_F_IGNORE_OVERRUN },
 };
 
 static void
@@ -241,8 +255,9 @@ rule_attr(const struct rule_case *rc, enum rte_mlx5cq_path path,
 	a->path = path;
 	a->comp_mask = RTE_MLX5CQ_ATTR_CQE_SIZE;
 	a->cqe_size = rc->cqe_size;
+	a->flags = rc->flags;
 	if (rc->pad)
-		a->flags = RTE_MLX5CQ_F_CQE_PAD;
+		a->flags |= RTE_MLX5CQ_F_CQE_PAD;
 	if (rc->format) {
 		a->comp_mask |= RTE_MLX5CQ_ATTR_COMPRESSED;
 		a->comp_format = rc->format;
@@ -338,6 +353,10 @@ check_rdma_core(struct ibv_context *ctx, const struct rule_case *rc,
 	if (rc->pad) {
 		dv.comp_mask |= MLX5DV_CQ_INIT_ATTR_MASK_FLAGS;
 		dv.flags = MLX5DV_CQ_INIT_ATTR_FLAGS_CQE_PAD;
+	}
+	if (rc->flags & RTE_MLX5CQ_F_IGNORE_OVERRUN) {
+		a.comp_mask |= IBV_CQ_INIT_ATTR_MASK_FLAGS;
+		a.flags |= IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN;
 	}
 	TEST_ASSERT_SUCCESS(rules_snap_take(ctx, NULL, &before), "snap");
 	errno = 0;

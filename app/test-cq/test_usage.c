@@ -50,8 +50,8 @@ heap_use_same(const struct heap_use *before, const struct heap_use *after,
  * port's link event callback at probe and close), so at any moment there
  * may be zero, one or two of them; the code under test makes none.
  */
-unsigned int
-open_fds(void)
+static unsigned int
+open_fds_now(void)
 {
 	DIR *d = opendir("/proc/self/fd");
 	struct dirent *e;
@@ -77,4 +77,25 @@ open_fds(void)
 	}
 	closedir(d);
 	return n;
+}
+
+/*
+ * The count once it holds still: two reads 5 ms apart agree (at most
+ * 200 ms). A descriptor another thread closes a little after the call
+ * that released it (an EAL or emulator thread finishing its work) is not
+ * a leak; one still open then is.
+ */
+unsigned int
+open_fds(void)
+{
+	unsigned int prev = open_fds_now(), cur = prev, i;
+
+	for (i = 0; i < 40; i++) {
+		usleep(5000);
+		cur = open_fds_now();
+		if (cur == prev)
+			break;
+		prev = cur;
+	}
+	return cur;
 }

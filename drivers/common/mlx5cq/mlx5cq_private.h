@@ -123,6 +123,7 @@ struct mlx5cq_caps {
 	uint8_t mini_cqe_resp_flow_tag;
 	uint8_t mini_cqe_resp_l3_l4_tag;
 	uint8_t enhanced_cqe_compression;
+	uint8_t cq_oi; /* cqc.oi allowed. */
 	uint16_t cqe_compression_max_num;
 	uint16_t cqe_compression_timeout;
 	/* Verbs (mlx5dv_query_device). */

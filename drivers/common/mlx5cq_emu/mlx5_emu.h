@@ -87,6 +87,7 @@ struct mlx5_emu_caps {
 	uint8_t crypto_kek_len; /**< 16 or 32 (AES-128/256 import KEK). */
 	uint8_t crypto_kek[32]; /**< The provisioned KEK. */
 	uint8_t crypto_credential[40]; /**< The provisioned credential. */
+	uint8_t cq_oi; /**< HCA_CAP.cq_oi: CQs may ignore overrun (1). */
 };
 
 /** Object ids of the provisioned IMPORT_KEK and CREDENTIAL
@@ -153,6 +154,7 @@ enum mlx5_emu_syndrome {
 	MLX5_EMU_SYND_CQ_INLINE_PAS = 0x0c00001f, /**< PAS after mailbox. */
 	/** Ring at offset != 0 of a umem registered without pgsz_bitmap. */
 	MLX5_EMU_SYND_CQ_UMEM_OFFSET = 0x0c000020,
+	MLX5_EMU_SYND_CQ_OI_CAP = 0x0c000021, /**< cqc.oi without cq_oi. */
 	/* Network objects and vport commands. */
 	MLX5_EMU_SYND_NET_BUSY = 0x0d000001, /**< Object still in use. */
 	MLX5_EMU_SYND_NET_RESERVED = 0x0d000002, /**< Reserved/unsupported. */

@@ -167,6 +167,12 @@ check_devx_caps(const struct rte_mlx5cq_dev *dev,
 			   " lacks cqe_128_always");
 		return fail(EOPNOTSUPP);
 	}
+	/* cqc.oi needs HCA_CAP.cq_oi (the firmware refuses it otherwise). */
+	if ((p->flags & RTE_MLX5CQ_F_IGNORE_OVERRUN) && !c->cq_oi) {
+		MLX5CQ_LOG(ERR, "unsupported attribute flags=IGNORE_OVERRUN:"
+			   " device lacks cq_oi");
+		return fail(EOPNOTSUPP);
+	}
 	if (!p->comp_format)
 		return 0;
 	if (!c->cqe_compression) {

@@ -79,6 +79,7 @@ dev_query_cq_caps(struct rte_mlx5cq_dev *dev)
 						 mini_cqe_resp_stride_index);
 	c->enhanced_cqe_compression = MLX5_GET(cmd_hca_cap, hcattr,
 					       enhanced_cqe_compression);
+	c->cq_oi = MLX5_GET(cmd_hca_cap, hcattr, cq_oi);
 	c->cqe_compression_max_num = MLX5_GET(cmd_hca_cap, hcattr,
 					      cqe_compression_max_num);
 	c->cqe_compression_timeout = MLX5_GET(cmd_hca_cap, hcattr,

@@ -49,6 +49,7 @@ mlx5_emu_caps_default(struct mlx5_emu_caps *caps)
 	caps->crypto_wrapped = 1;
 	caps->log_max_num_deks = 12;
 	caps->crypto_failed_selftests = 0;
+	caps->cq_oi = 1;
 }
 
 /* Capabilities of devices opened without caps (mlx5_emu_open_caps_set). */
@@ -143,7 +144,7 @@ emu_fill_general_caps(const struct emu_dev *dev, void *hcattr)
 	MLX5_SET(cmd_hca_cap, hcattr, log_max_mkey, EMU_LOG_MAX_MKEY);
 	MLX5_SET(cmd_hca_cap, hcattr, log_max_mrw_sz, 64);
 	MLX5_SET(cmd_hca_cap, hcattr, cqe_version, 1);
-	MLX5_SET(cmd_hca_cap, hcattr, cq_oi, 1);
+	MLX5_SET(cmd_hca_cap, hcattr, cq_oi, c->cq_oi);
 	MLX5_SET(cmd_hca_cap, hcattr, cq_moderation, 1);
 	MLX5_SET(cmd_hca_cap, hcattr, cq_period_start_from_cqe, 1);
 	MLX5_SET(cmd_hca_cap, hcattr, cq_resize, 0);

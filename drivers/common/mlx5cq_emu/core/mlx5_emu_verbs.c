@@ -620,6 +620,17 @@ verbs_check_kernel(struct emu_dev *dev, const struct ibv_cq_init_attr_ex *attr,
 			" cqe_128_always", dev->name);
 		return emu_ret_errno(EOPNOTSUPP);
 	}
+	/*
+	 * [k-cq] mlx5_ib_create_cq() sets cqc.oi for
+	 * IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN without looking at HCA_CAP.cq_oi;
+	 * the firmware refuses the bit (BAD_PARAM), which the kernel's
+	 * command interface returns as EINVAL.
+	 */
+	if (req->ignore_overrun && !caps->cq_oi) {
+		EMU_LOG(ERR, "%s: create_cq: ignore overrun without cq_oi",
+			dev->name);
+		return emu_ret_errno(EINVAL);
+	}
 	return 0;
 }
 

@@ -290,6 +290,13 @@ emu_devx_cq_create(struct emu_dev *dev, const void *in, size_t inlen,
 	 * own answer is not public: the model refuses with BAD_PARAM, as
 	 * its other capability checks do.
 	 */
+	/*
+	 * cqc.oi needs HCA_CAP.cq_oi: the kernel's mlx5_ib_create_cq()
+	 * refuses IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN without it (EOPNOTSUPP);
+	 * the model's firmware refuses the cqc bit with BAD_PARAM.
+	 */
+	if (CQC_GET(oi) && !c->cq_oi)
+		return CQ_FAIL(OI_CAP, "oi without cq_oi");
 	if (cqe_sz == 2 && !c->cqe_128_always)
 		return CQ_FAIL(CQE_PAD, "padded 128 B CQEs (cqe_sz 2) without"
 			" cqe_128_always");
