@@ -45,6 +45,10 @@ tcq_open(struct tcq *t, const char *name, const struct tcq_cfg *c)
 	mlx5_emu_caps_default(&caps);
 	if (c->max_num != 0)
 		caps.cqe_compression_max_num = c->max_num;
+	if (c->no_moder) {
+		caps.cq_moderation = 0;
+		caps.cq_period_start_from_cqe = 0;
+	}
 	t->ctx = mlx5_emu_open(name, &caps);
 	if (t->ctx == NULL)
 		return -1;
@@ -70,6 +74,8 @@ tcq_open(struct tcq *t, const char *name, const struct tcq_cfg *c)
 	MLX5_SET(cqc, cqc, uar_page, t->uar->page_id);
 	MLX5_SET(cqc, cqc, c_eqn, eqn);
 	MLX5_SET(cqc, cqc, oi, !!c->oi);
+	MLX5_SET(cqc, cqc, cq_max_count, c->cq_max_count);
+	MLX5_SET(cqc, cqc, cq_period_mode, c->period_mode);
 	MLX5_SET(cqc, cqc, cqe_comp_en, !!c->comp);
 	if (c->fmt == 4)
 		MLX5_SET(cqc, cqc, mini_cqe_res_format_ext, 1);

@@ -42,6 +42,9 @@ struct tcq_cfg {
 	unsigned int layout; /* cqe_comp_layout */
 	int oi;
 	uint16_t max_num; /* caps.cqe_compression_max_num, 0: default */
+	uint8_t no_moder; /* caps.cq_moderation, cq_period_start_from_cqe 0 */
+	uint16_t cq_max_count; /* cqc.cq_max_count at creation */
+	uint8_t period_mode; /* cqc.cq_period_mode at creation */
 };
 
 struct tcq {

@@ -82,10 +82,49 @@ test_emu_cqe_moderation(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Without HCA_CAP.cq_moderation (and cq_period_start_from_cqe) the model's
+ * firmware refuses cqc.cq_max_count and cq_period_mode 1 at CREATE_CQ and
+ * the moderation fields of MODIFY_CQ (BAD_PARAM, MLX5_EMU_SYND_CQ_MODER_CAP).
+ */
+static int
+test_emu_cqe_moderation_caps(void)
+{
+	struct tcq_cfg cfg = { .log = 4, .no_moder = 1, .cq_max_count = 3 };
+	uint32_t synd = 0;
+	uint8_t st;
+	struct tcq t;
+
+	TEST_ASSERT(tcq_open(&t, "ecq_modcap", &cfg) != 0,
+		    "cq_max_count without cq_moderation accepted");
+	TEST_ASSERT_SUCCESS(mlx5_emu_last_cmd_error(t.ctx, &st, &synd),
+			    "last error");
+	TEST_ASSERT(st == 0x03 && synd == MLX5_EMU_SYND_CQ_MODER_CAP,
+		    "status %#x syndrome %#x", st, synd);
+	TEST_ASSERT_SUCCESS(tcq_close(&t), "close");
+	cfg.cq_max_count = 0;
+	cfg.period_mode = 1;
+	TEST_ASSERT(tcq_open(&t, "ecq_modcap2", &cfg) != 0,
+		    "period mode 1 without cq_period_start_from_cqe accepted");
+	TEST_ASSERT_SUCCESS(mlx5_emu_last_cmd_error(t.ctx, &st, &synd),
+			    "last error");
+	TEST_ASSERT(st == 0x03 && synd == MLX5_EMU_SYND_CQ_MODER_CAP,
+		    "status %#x syndrome %#x", st, synd);
+	TEST_ASSERT_SUCCESS(tcq_close(&t), "close");
+	cfg.period_mode = 0;
+	TEST_ASSERT_SUCCESS(tcq_open(&t, "ecq_modcap3", &cfg), "plain CQ");
+	TEST_ASSERT_EQUAL(modify_cq(&t, 0x2, 0, 3, 0, &st), EINVAL,
+			  "MODIFY_CQ without cq_moderation");
+	TEST_ASSERT_EQUAL(st, 0x03, "BAD_PARAM");
+	TEST_ASSERT_SUCCESS(tcq_close(&t), "close");
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite emu_cqe_moderation_suite = {
 	.suite_name = "emu_cqe_moderation",
 	.unit_test_cases = {
 		TEST_CASE(test_emu_cqe_moderation),
+		TEST_CASE(test_emu_cqe_moderation_caps),
 		TEST_CASES_END()
 	},
 };

@@ -124,6 +124,8 @@ struct mlx5cq_caps {
 	uint8_t mini_cqe_resp_l3_l4_tag;
 	uint8_t enhanced_cqe_compression;
 	uint8_t cq_oi; /* cqc.oi allowed. */
+	uint8_t cq_moderation; /* cqc.cq_period / cq_max_count honoured. */
+	uint8_t cq_period_start_from_cqe; /* cq_period_mode 1 allowed. */
 	uint16_t cqe_compression_max_num;
 	uint16_t cqe_compression_timeout;
 	/* Verbs (mlx5dv_query_device). */
@@ -263,6 +265,9 @@ struct mlx5cq_params {
 	uint64_t wc_flags;
 	uint32_t comp_vector;
 	int socket; /* Resolved (never SOCKET_ID_ANY when dev has one). */
+	uint16_t cq_period; /* Moderation (RTE_MLX5CQ_ATTR_MODERATION). */
+	uint16_t cq_max_count;
+	uint8_t cq_period_mode;
 };
 
 /* Always inline: also called from functions built for the SIMD targets. */

@@ -62,6 +62,14 @@ enum rte_mlx5cq_attr_mask {
 	RTE_MLX5CQ_ATTR_CQE_SIZE = 1u << 0, /**< cqe_size is set. */
 	RTE_MLX5CQ_ATTR_COMPRESSED = 1u << 1, /**< comp_format/layout set. */
 	RTE_MLX5CQ_ATTR_WC_FLAGS = 1u << 2, /**< wc_flags is set. */
+	/** cq_period, cq_max_count and cq_period_mode are set. */
+	RTE_MLX5CQ_ATTR_MODERATION = 1u << 3,
+};
+
+/** When a moderation period starts (cqc.cq_period_mode). */
+enum rte_mlx5cq_period_mode {
+	RTE_MLX5CQ_PERIOD_FROM_EQE = 0, /**< From the last event. */
+	RTE_MLX5CQ_PERIOD_FROM_CQE = 1, /**< From the first new CQE. */
 };
 
 /** Creation flags (struct rte_mlx5cq_attr flags). */
@@ -99,6 +107,14 @@ struct rte_mlx5cq_attr {
 	uint32_t comp_vector; /**< Completion vector (selects the EQ). */
 	int socket; /**< NUMA socket of ring memory, SOCKET_ID_ANY allowed. */
 	enum rte_mlx5cq_path path; /**< AUTO, DEVX or VERBS. */
+	/**
+	 * Event moderation (RTE_MLX5CQ_ATTR_MODERATION, DevX path): an armed
+	 * CQ's event waits until cq_max_count completions are written or
+	 * cq_period microseconds passed (0..4095; 0 and 0: no moderation).
+	 */
+	uint16_t cq_period;
+	uint16_t cq_max_count; /**< See cq_period. */
+	uint8_t cq_period_mode; /**< enum rte_mlx5cq_period_mode. */
 };
 
 /** Per-CQ counters kept by the poll functions. */
@@ -846,6 +862,28 @@ uint32_t rte_mlx5cq_read_flow_tag(const struct rte_mlx5cq *cq);
  */
 __rte_experimental
 int rte_mlx5cq_arm(struct rte_mlx5cq *cq, int solicited);
+
+/**
+ * Change the event moderation of a CQ at run time (MODIFY_CQ with
+ * modify_field_select cq_period and cq_max_count, as the kernel's
+ * mlx5_core_modify_cq_moderation() sends it). Completions are never
+ * delayed, only their events.
+ *
+ * @param cq
+ *   CQ of the DevX path.
+ * @param period_us
+ *   Period in microseconds, 0..4095.
+ * @param max_count
+ *   Completions that raise the event at once; 0 with period 0: none.
+ * @return
+ *   0, or a negative errno with rte_errno set: -EINVAL (NULL, period out
+ *   of range), -EOPNOTSUPP (verbs or attached CQ: DPDK's glue has no
+ *   ibv_modify_cq, and an attached CQ is its owner's; a device without
+ *   cq_moderation), or the device's error.
+ */
+__rte_experimental
+int rte_mlx5cq_moderation_set(struct rte_mlx5cq *cq, uint16_t period_us,
+			      uint16_t max_count);
 
 /**
  * File descriptor of the CQ's completion events (RTE_MLX5CQ_F_EVENTS):

@@ -88,6 +88,9 @@ struct mlx5_emu_caps {
 	uint8_t crypto_kek[32]; /**< The provisioned KEK. */
 	uint8_t crypto_credential[40]; /**< The provisioned credential. */
 	uint8_t cq_oi; /**< HCA_CAP.cq_oi: CQs may ignore overrun (1). */
+	uint8_t cq_moderation; /**< HCA_CAP.cq_moderation (1). */
+	/** HCA_CAP.cq_period_start_from_cqe: cq_period_mode 1 (1). */
+	uint8_t cq_period_start_from_cqe;
 };
 
 /** Object ids of the provisioned IMPORT_KEK and CREDENTIAL
@@ -155,6 +158,10 @@ enum mlx5_emu_syndrome {
 	/** Ring at offset != 0 of a umem registered without pgsz_bitmap. */
 	MLX5_EMU_SYND_CQ_UMEM_OFFSET = 0x0c000020,
 	MLX5_EMU_SYND_CQ_OI_CAP = 0x0c000021, /**< cqc.oi without cq_oi. */
+	/** cq_period / cq_max_count without cq_moderation, or cq_period_mode
+	 * 1 without cq_period_start_from_cqe.
+	 */
+	MLX5_EMU_SYND_CQ_MODER_CAP = 0x0c000022,
 	/* Network objects and vport commands. */
 	MLX5_EMU_SYND_NET_BUSY = 0x0d000001, /**< Object still in use. */
 	MLX5_EMU_SYND_NET_RESERVED = 0x0d000002, /**< Reserved/unsupported. */

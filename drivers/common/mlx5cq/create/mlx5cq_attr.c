@@ -55,7 +55,10 @@ enum {
 
 #define ATTR_MASK_ALL (RTE_MLX5CQ_ATTR_CQE_SIZE | \
 		       RTE_MLX5CQ_ATTR_COMPRESSED | \
-		       RTE_MLX5CQ_ATTR_WC_FLAGS)
+		       RTE_MLX5CQ_ATTR_WC_FLAGS | \
+		       RTE_MLX5CQ_ATTR_MODERATION)
+/* cqc.cq_period is 12 bits wide (mlx5_prm.h). */
+#define MLX5CQ_CQ_PERIOD_MAX 0xfff
 
 #define COMP_FORMAT_ALL (RTE_MLX5CQ_COMP_HASH | RTE_MLX5CQ_COMP_CSUM | \
 			 RTE_MLX5CQ_COMP_CSUM_STRIDX | \
@@ -167,6 +170,18 @@ check_devx_caps(const struct rte_mlx5cq_dev *dev,
 			   " lacks cqe_128_always");
 		return fail(EOPNOTSUPP);
 	}
+	/* Moderation needs cq_moderation; the CQE start cq_period_start_from_cqe. */
+	if ((p->cq_period || p->cq_max_count) && !c->cq_moderation) {
+		MLX5CQ_LOG(ERR, "unsupported attribute moderation: device"
+			   " lacks cq_moderation");
+		return fail(EOPNOTSUPP);
+	}
+	if (p->cq_period_mode == RTE_MLX5CQ_PERIOD_FROM_CQE &&
+	    !c->cq_period_start_from_cqe) {
+		MLX5CQ_LOG(ERR, "unsupported attribute cq_period_mode=cqe:"
+			   " device lacks cq_period_start_from_cqe");
+		return fail(EOPNOTSUPP);
+	}
 	/* cqc.oi needs HCA_CAP.cq_oi (the firmware refuses it otherwise). */
 	if ((p->flags & RTE_MLX5CQ_F_IGNORE_OVERRUN) && !c->cq_oi) {
 		MLX5CQ_LOG(ERR, "unsupported attribute flags=IGNORE_OVERRUN:"
@@ -225,6 +240,14 @@ check_verbs_caps(const struct rte_mlx5cq_dev *dev,
 {
 	const struct mlx5cq_caps *c = &dev->caps;
 
+	/* Library policy: no moderation attribute in mlx5dv_create_cq(). */
+	if (p->cq_period || p->cq_max_count ||
+	    p->cq_period_mode != RTE_MLX5CQ_PERIOD_FROM_EQE) {
+		MLX5CQ_LOG(ERR, "unsupported attribute moderation on the verbs"
+			   " path: mlx5dv_create_cq() has none and DPDK's glue"
+			   " no ibv_modify_cq()");
+		return fail(EOPNOTSUPP);
+	}
 	if (p->comp_format) {
 		/*
 		 * Library policy: mlx5dv_cq_init_attr has no layout field,
@@ -366,6 +389,19 @@ mlx5cq_attr_check(const struct rte_mlx5cq_dev *dev,
 		return fail(EINVAL);
 	}
 	p->comp_vector = attr->comp_vector;
+	if (attr->comp_mask & RTE_MLX5CQ_ATTR_MODERATION) {
+		if (attr->cq_period > MLX5CQ_CQ_PERIOD_MAX ||
+		    attr->cq_period_mode > RTE_MLX5CQ_PERIOD_FROM_CQE) {
+			MLX5CQ_LOG(ERR, "invalid attribute cq_period=%u"
+				   " cq_period_mode=%u: at most %u us, mode"
+				   " eqe or cqe", attr->cq_period,
+				   attr->cq_period_mode, MLX5CQ_CQ_PERIOD_MAX);
+			return fail(EINVAL);
+		}
+		p->cq_period = attr->cq_period;
+		p->cq_max_count = attr->cq_max_count;
+		p->cq_period_mode = attr->cq_period_mode;
+	}
 	if (!socket_valid(attr->socket)) {
 		MLX5CQ_LOG(ERR, "invalid attribute socket=%d: no such NUMA"
 			   " socket", attr->socket);

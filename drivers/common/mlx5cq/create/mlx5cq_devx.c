@@ -165,6 +165,9 @@ devx_fill_mailbox(uint32_t *in, const struct mlx5cq_cq *cq,
 	MLX5_SET64(cqc, cqc, dbr_addr, cq->dbr.offset);
 	MLX5_SET(cqc, cqc, cqe_sz, cqe_sz);
 	MLX5_SET(cqc, cqc, oi, !!(p->flags & RTE_MLX5CQ_F_IGNORE_OVERRUN));
+	MLX5_SET(cqc, cqc, cq_period, p->cq_period);
+	MLX5_SET(cqc, cqc, cq_max_count, p->cq_max_count);
+	MLX5_SET(cqc, cqc, cq_period_mode, p->cq_period_mode);
 	if (p->comp_format) {
 		MLX5_SET(cqc, cqc, cqe_comp_en, 1);
 		MLX5_SET(cqc, cqc, mini_cqe_res_format, p->prm_format & 0x3);

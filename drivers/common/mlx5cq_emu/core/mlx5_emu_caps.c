@@ -50,6 +50,8 @@ mlx5_emu_caps_default(struct mlx5_emu_caps *caps)
 	caps->log_max_num_deks = 12;
 	caps->crypto_failed_selftests = 0;
 	caps->cq_oi = 1;
+	caps->cq_moderation = 1;
+	caps->cq_period_start_from_cqe = 1;
 }
 
 /* Capabilities of devices opened without caps (mlx5_emu_open_caps_set). */
@@ -145,8 +147,9 @@ emu_fill_general_caps(const struct emu_dev *dev, void *hcattr)
 	MLX5_SET(cmd_hca_cap, hcattr, log_max_mrw_sz, 64);
 	MLX5_SET(cmd_hca_cap, hcattr, cqe_version, 1);
 	MLX5_SET(cmd_hca_cap, hcattr, cq_oi, c->cq_oi);
-	MLX5_SET(cmd_hca_cap, hcattr, cq_moderation, 1);
-	MLX5_SET(cmd_hca_cap, hcattr, cq_period_start_from_cqe, 1);
+	MLX5_SET(cmd_hca_cap, hcattr, cq_moderation, c->cq_moderation);
+	MLX5_SET(cmd_hca_cap, hcattr, cq_period_start_from_cqe,
+		 c->cq_period_start_from_cqe);
 	MLX5_SET(cmd_hca_cap, hcattr, cq_resize, 0);
 	MLX5_SET(cmd_hca_cap, hcattr, scqe_break_moderation, 0);
 	MLX5_SET(cmd_hca_cap, hcattr, uar_4k, 1);

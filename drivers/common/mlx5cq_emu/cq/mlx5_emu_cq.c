@@ -327,6 +327,17 @@ emu_devx_cq_create(struct emu_dev *dev, const void *in, size_t inlen,
 	if (CQC_GET(cq_period_mode) > 1)
 		return CQ_FAIL(PERIOD_MODE, "cq_period_mode %u",
 			CQC_GET(cq_period_mode));
+	/*
+	 * cqc.cq_period / cq_max_count need HCA_CAP.cq_moderation, a period
+	 * started from the CQE cq_period_start_from_cqe (mlx5_prm.h
+	 * cmd_hca_cap; the kernel's mlx5e asks for the CQE mode only with
+	 * it, mlx5e_set_rx_cq_mode_params()).
+	 */
+	if ((CQC_GET(cq_period) || CQC_GET(cq_max_count)) && !c->cq_moderation)
+		return CQ_FAIL(MODER_CAP, "moderation without cq_moderation");
+	if (CQC_GET(cq_period_mode) == 1 && !c->cq_period_start_from_cqe)
+		return CQ_FAIL(MODER_CAP, "cq_period_mode 1 without "
+			"cq_period_start_from_cqe");
 	if (CQC_GET(cq_timestamp_format) > 1)
 		return CQ_FAIL(TS_FORMAT, "cq_timestamp_format %u",
 			CQC_GET(cq_timestamp_format));
@@ -473,6 +484,15 @@ emu_devx_cq_modify(struct emu_cq *cq, const void *in, size_t inlen,
 		return emu_cmd_fail(dev, out, outlen,
 				    EMU_CMD_STAT_BAD_OUTP_LEN_ERR,
 				    MLX5_EMU_SYND_OUTLEN);
+	/* Moderation needs HCA_CAP.cq_moderation, as at creation. */
+	if ((sel & (EMU_CQ_MODIFY_PERIOD | EMU_CQ_MODIFY_COUNT)) &&
+	    !dev->caps.cq_moderation) {
+		EMU_LOG(ERR, "%s: MODIFY_CQ: moderation without cq_moderation",
+			dev->name);
+		return emu_cmd_fail(dev, out, outlen,
+				    EMU_CMD_STAT_BAD_PARAM_ERR,
+				    MLX5_EMU_SYND_CQ_MODER_CAP);
+	}
 	pthread_mutex_lock(&cq->lock);
 	if (sel & EMU_CQ_MODIFY_PERIOD)
 		cq->cq_period = CQC_GET(cq_period);
