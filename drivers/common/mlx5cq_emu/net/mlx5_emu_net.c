@@ -52,6 +52,28 @@ emu_net_get(struct emu_dev *dev)
 	return net;
 }
 
+struct emu_net *
+emu_net_enter(struct emu_dev *dev)
+{
+	struct emu_net *net;
+
+	pthread_mutex_lock(&dev->lock);
+	net = emu_net_get(dev);
+	if (net == NULL) {
+		pthread_mutex_unlock(&dev->lock);
+		return NULL;
+	}
+	emu_net_lock();
+	return net;
+}
+
+void
+emu_net_leave(struct emu_dev *dev)
+{
+	emu_net_unlock();
+	pthread_mutex_unlock(&dev->lock);
+}
+
 uint32_t
 emu_net_new_id(struct emu_net *net)
 {

@@ -292,6 +292,13 @@ struct mlx5_emu_cpl *emu_engine_cpl(struct emu_wq *wq);
 
 /* mlx5_emu_net.c (dev->lock held) */
 struct emu_net *emu_net_get(struct emu_dev *dev);
+/*
+ * A port setting changes: dev->lock, the device's network state (made on
+ * first use) and emu_net_lock, in that order; NULL (nothing held) when
+ * the state cannot be made. emu_net_leave() releases both.
+ */
+struct emu_net *emu_net_enter(struct emu_dev *dev);
+void emu_net_leave(struct emu_dev *dev);
 uint32_t emu_net_new_id(struct emu_net *net);
 
 /* mlx5_emu_mr.c (emu_net_lock held for lookups) */

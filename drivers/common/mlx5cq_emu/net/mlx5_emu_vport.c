@@ -127,16 +127,11 @@ mlx5_emu_port_speed_set(struct ibv_context *ctx, uint32_t speed_mbps)
 			MLX5_EMU_PORT_SPEED_UNIT, MLX5_EMU_PORT_SPEED_MAX);
 		return -EINVAL;
 	}
-	pthread_mutex_lock(&dev->lock);
-	net = emu_net_get(dev);
-	if (net == NULL) {
-		pthread_mutex_unlock(&dev->lock);
+	net = emu_net_enter(dev);
+	if (net == NULL)
 		return -ENOMEM;
-	}
-	emu_net_lock();
 	net->vport.speed = speed_mbps;
-	emu_net_unlock();
-	pthread_mutex_unlock(&dev->lock);
+	emu_net_leave(dev);
 	EMU_LOG(INFO, "%s: port speed %u Mb/s", dev->name, speed_mbps);
 	return 0;
 }

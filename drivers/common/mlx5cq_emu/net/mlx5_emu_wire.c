@@ -353,17 +353,12 @@ mlx5_emu_port_admin_set(struct ibv_context *ctx, int up)
 		EMU_LOG(ERR, "port_admin_set: foreign context");
 		return -EINVAL;
 	}
-	pthread_mutex_lock(&dev->lock);
-	net = emu_net_get(dev);
-	if (net == NULL) {
-		pthread_mutex_unlock(&dev->lock);
+	net = emu_net_enter(dev);
+	if (net == NULL)
 		return -ENOMEM;
-	}
-	emu_net_lock();
 	net->vport.admin_down = !up;
 	emu_link_refresh(net, NULL);
-	emu_net_unlock();
-	pthread_mutex_unlock(&dev->lock);
+	emu_net_leave(dev);
 	EMU_LOG(INFO, "%s: port admin %s", dev->name, up ? "up" : "down");
 	return 0;
 }
