@@ -166,6 +166,83 @@ test_iter_fields(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * What rdma-core's mlx5_cq_read_wc_opcode() and read_wc_flags give where
+ * the library used to answer otherwise: 0 for error and NO_PACKET CQEs,
+ * IBV_WC_DRIVER1 / DRIVER3 for requester UMR / MMO CQEs (the opcodes
+ * mlx5dv posts for those work requests), flags computed from an error
+ * CQE too; the invalidated rkey and the P_Key index (bits 15:0 of
+ * imm_inval_pkey).
+ */
+static int
+test_iter_rdma_core(void)
+{
+	struct img_cqe d[6];
+	unsigned int i;
+
+	TEST_ASSERT_SUCCESS(hand_cq_init(&h, 4, 64, 0, 0), "init");
+	mlx5cq_test_cq_wc_flags_set(h.cq, ALL_WC);
+	memset(d, 0, sizeof(d));
+	/* 0: REQ_ERR of an RDMA read (s_wqe_opcode 0x10). */
+	d[0].opcode = 13;
+	d[0].syndrome = 0x05;
+	d[0].sop_drop_qpn = 0x10000abc;
+	/* 1: RESP_ERR. */
+	d[1].opcode = 14;
+	d[1].syndrome = 0x05;
+	/* 2: NO_PACKET. */
+	d[2].opcode = 6;
+	/* 3: REQ of a UMR WQE (0x25), 4: of an MMO WQE (0x2f). */
+	d[3].opcode = 0;
+	d[3].sop_drop_qpn = 0x25000abc;
+	d[4].opcode = 0;
+	d[4].sop_drop_qpn = 0x2f000abc;
+	/* 5: RESP_SEND_INV, rkey 0x00c0ffee; UD P_Key index 0xffee. */
+	d[5].opcode = 4;
+	d[5].metadata = 0x00c0ffee;
+	for (i = 0; i < 6; i++) {
+		d[i].wqe_counter = (uint16_t)i;
+		hand_put(&h, i, &d[i]);
+	}
+	/* The error CQE carries a GRH bit in flags_rqpn: rdma-core reads it. */
+	put_rdma_fields(0, 0, 0, 0, 0, 1, 0, 0);
+	for (i = 1; i < 6; i++)
+		put_rdma_fields(i, 0, 0, 0, 0, 0, 0, 0);
+	TEST_ASSERT_SUCCESS(rte_mlx5cq_start_poll(h.cq, NULL), "start");
+	TEST_ASSERT_EQUAL(rte_mlx5cq_read_opcode(h.cq), 0, "REQ_ERR opcode");
+	TEST_ASSERT_EQUAL(rte_mlx5cq_read_wc_flags(h.cq), IBV_WC_GRH,
+			  "REQ_ERR flags %#x", rte_mlx5cq_read_wc_flags(h.cq));
+	TEST_ASSERT_SUCCESS(rte_mlx5cq_next_poll(h.cq), "next");
+	TEST_ASSERT_EQUAL(rte_mlx5cq_read_opcode(h.cq), 0, "RESP_ERR opcode");
+	TEST_ASSERT_SUCCESS(rte_mlx5cq_next_poll(h.cq), "next");
+	TEST_ASSERT_EQUAL(rte_mlx5cq_read_opcode(h.cq), 0, "NO_PACKET opcode");
+	TEST_ASSERT_SUCCESS(rte_mlx5cq_next_poll(h.cq), "next");
+	TEST_ASSERT_EQUAL(rte_mlx5cq_read_opcode(h.cq), IBV_WC_DRIVER1, "UMR");
+	TEST_ASSERT_SUCCESS(rte_mlx5cq_next_poll(h.cq), "next");
+	TEST_ASSERT_EQUAL(rte_mlx5cq_read_opcode(h.cq), IBV_WC_DRIVER3, "MMO");
+	TEST_ASSERT_SUCCESS(rte_mlx5cq_next_poll(h.cq), "next");
+	TEST_ASSERT_EQUAL(rte_mlx5cq_read_invalidated_rkey(h.cq), 0x00c0ffee,
+			  "invalidated rkey");
+	TEST_ASSERT_EQUAL(rte_mlx5cq_read_pkey_index(h.cq), 0xffee, "pkey");
+	rte_mlx5cq_end_poll(h.cq);
+	/* Outside a poll: refused. */
+	rte_errno = 0;
+	TEST_ASSERT_EQUAL(rte_mlx5cq_read_pkey_index(h.cq), 0, "outside");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "errno %d", rte_errno);
+	/* Without IBV_WC_EX_WITH_IMM the rkey is refused (EPERM). */
+	mlx5cq_test_cq_wc_flags_set(h.cq, IBV_WC_EX_WITH_BYTE_LEN);
+	d[0].opcode = 4;
+	d[0].wqe_counter = 6;
+	hand_put(&h, 6, &d[0]);
+	TEST_ASSERT_SUCCESS(rte_mlx5cq_start_poll(h.cq, NULL), "start");
+	rte_errno = 0;
+	TEST_ASSERT_EQUAL(rte_mlx5cq_read_invalidated_rkey(h.cq), 0, "rkey");
+	TEST_ASSERT_EQUAL(rte_errno, EPERM, "errno %d", rte_errno);
+	rte_mlx5cq_end_poll(h.cq);
+	hand_cq_fini(&h);
+	return TEST_SUCCESS;
+}
+
 /* A read_* of a field the CQ's wc_flags lack is refused (EPERM, 0). */
 static int
 test_iter_refused(void)
@@ -499,6 +576,7 @@ static struct unit_test_suite iter_suite = {
 	.suite_name = "iter",
 	.unit_test_cases = {
 		TEST_CASE_ST(NULL, iter_teardown, test_iter_fields),
+		TEST_CASE_ST(NULL, iter_teardown, test_iter_rdma_core),
 		TEST_CASE_ST(NULL, iter_teardown, test_iter_refused),
 		TEST_CASE_ST(NULL, iter_teardown, test_iter_session),
 		TEST_CASE_ST(NULL, iter_teardown, test_iter_lock),

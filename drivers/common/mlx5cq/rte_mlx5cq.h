@@ -848,6 +848,31 @@ __rte_experimental
 uint32_t rte_mlx5cq_read_flow_tag(const struct rte_mlx5cq *cq);
 
 /**
+ * The rkey a SEND with invalidate invalidated, host order
+ * (ibv_wc_read_invalidated_rkey(); needs IBV_WC_EX_WITH_IMM).
+ *
+ * @param cq
+ *   CQ between rte_mlx5cq_start_poll() and rte_mlx5cq_end_poll().
+ * @return
+ *   The rkey, or 0 with rte_errno set (EINVAL, EPERM).
+ */
+__rte_experimental
+uint32_t rte_mlx5cq_read_invalidated_rkey(const struct rte_mlx5cq *cq);
+
+/**
+ * P_Key index of a UD responder completion (bits 15:0 of the CQE's
+ * imm_inval_pkey, as rdma-core's poll sets ibv_wc.pkey_index; the
+ * extended verbs API has no such read: a library extension).
+ *
+ * @param cq
+ *   CQ between rte_mlx5cq_start_poll() and rte_mlx5cq_end_poll().
+ * @return
+ *   The index, or 0 with rte_errno set (EINVAL).
+ */
+__rte_experimental
+uint16_t rte_mlx5cq_read_pkey_index(const struct rte_mlx5cq *cq);
+
+/**
  * Arm the CQ for one completion event (rdma-core mlx5_arm_cq): arm word
  * sn << 28 | cmd | ci (sn = arm_sn & 3, cmd 1 << 24 for solicited-only)
  * into doorbell record word 1, write barrier, word << 32 | cqn (big

@@ -185,11 +185,23 @@ rte_mlx5cq_read_syndrome(const struct rte_mlx5cq *cq)
 	return MLX5CQ_ZIP(cq)->iter_cqe[RTE_MLX5CQ_CQE_SYNDROME];
 }
 
-/* Requester opcode (send WQE opcode) to ibv_wc_opcode, as rdma-core. */
+/*
+ * Requester opcode (send WQE opcode) to ibv_wc_opcode, as rdma-core's
+ * mlx5_cq_read_wc_opcode(). For UMR, SET_PSV, NOP and MMO rdma-core
+ * answers what the QP recorded when the work request was posted; the
+ * library has no QP and answers what rdma-core records for the work
+ * requests that post these opcodes through mlx5dv: UMR IBV_WC_DRIVER1
+ * (mlx5dv_wr_mr_*; LOCAL_INV and BIND_MW use UMR too and cannot be told
+ * apart here), MMO IBV_WC_DRIVER3, SET_PSV and NOP 0.
+ */
 static int
 req_opcode(uint8_t wqe_op)
 {
 	switch (wqe_op) {
+	case MLX5_OPCODE_UMR:
+		return IBV_WC_DRIVER1;
+	case MLX5_OPCODE_MMO:
+		return IBV_WC_DRIVER3;
 	case MLX5_OPCODE_RDMA_WRITE_IMM:
 	case MLX5_OPCODE_RDMA_WRITE:
 		return IBV_WC_RDMA_WRITE;
@@ -206,7 +218,7 @@ req_opcode(uint8_t wqe_op)
 	case MLX5_OPCODE_TSO:
 		return IBV_WC_TSO;
 	default:
-		return IBV_WC_SEND;
+		return 0;
 	}
 }
 
@@ -218,17 +230,23 @@ rte_mlx5cq_read_opcode(const struct rte_mlx5cq *cq)
 	if (refuse(cq, 0, "opcode"))
 		return -1;
 	e = MLX5CQ_ZIP(cq)->iter_cqe;
+	/*
+	 * As rdma-core's mlx5_cq_read_wc_opcode(): responder opcodes, the
+	 * requester's send WQE opcode, and 0 for what its switch does not
+	 * name (error CQEs: the opcode is not valid there; NO_PACKET without
+	 * tag matching, which the library never sets up).
+	 */
 	switch (cur_opcode(cq)) {
 	case RTE_MLX5CQ_OP_RESP_WR_IMM:
 		return IBV_WC_RECV_RDMA_WITH_IMM;
 	case RTE_MLX5CQ_OP_RESP_SEND:
 	case RTE_MLX5CQ_OP_RESP_SEND_IMM:
 	case RTE_MLX5CQ_OP_RESP_SEND_INV:
-	case RTE_MLX5CQ_OP_RESP_ERR:
-	case RTE_MLX5CQ_OP_NO_PACKET:
 		return IBV_WC_RECV;
-	default: /* REQ, REQ_ERR: the send WQE opcode. */
+	case RTE_MLX5CQ_OP_REQ:
 		return req_opcode(e[RTE_MLX5CQ_CQE_SOP_DROP_QPN]);
+	default:
+		return 0;
 	}
 }
 
@@ -246,7 +264,8 @@ rte_mlx5cq_read_wc_flags(const struct rte_mlx5cq *cq)
 	volatile const uint8_t *e;
 	unsigned int flags = 0;
 
-	if (refuse(cq, 0, "wc_flags") || cur_is_error(cq))
+	/* rdma-core computes them from any CQE, error CQEs included. */
+	if (refuse(cq, 0, "wc_flags"))
 		return 0;
 	e = MLX5CQ_ZIP(cq)->iter_cqe;
 	switch (cur_opcode(cq)) {
@@ -358,4 +377,23 @@ rte_mlx5cq_read_flow_tag(const struct rte_mlx5cq *cq)
 		return 0;
 	return be32_at(MLX5CQ_ZIP(cq)->iter_cqe + RTE_MLX5CQ_CQE_SOP_DROP_QPN) &
 	       0xffffff;
+}
+
+uint32_t
+rte_mlx5cq_read_invalidated_rkey(const struct rte_mlx5cq *cq)
+{
+	/* ibv_wc_read_invalidated_rkey(): read_imm_data, host order. */
+	if (refuse(cq, IBV_WC_EX_WITH_IMM, "invalidated_rkey"))
+		return 0;
+	return be32_at(MLX5CQ_ZIP(cq)->iter_cqe + CQE(METADATA));
+}
+
+uint16_t
+rte_mlx5cq_read_pkey_index(const struct rte_mlx5cq *cq)
+{
+	/* rdma-core handle_responder(): wc->pkey_index, low 16 bits. */
+	if (refuse(cq, 0, "pkey_index"))
+		return 0;
+	return (uint16_t)(be32_at(MLX5CQ_ZIP(cq)->iter_cqe + CQE(METADATA)) &
+			  0xffff);
 }
