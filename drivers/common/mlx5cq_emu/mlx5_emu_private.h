@@ -18,6 +18,7 @@
  *           mlx5_emu_mr.c, mlx5_emu_mkey.c, mlx5_emu_access.c
  *                             memory regions, memory keys, access checks
  *           mlx5_emu_verbs.c  verbs path as the rdma-core mlx5 provider
+ *           mlx5_emu_verbs_dbr.c  its doorbell-record pages
  *                             does it
  *           mlx5_emu_engine.c the progress engine
  *   cq/     mlx5_emu_cq.c     CQ table, DevX CREATE/DESTROY/QUERY_CQ

@@ -42,7 +42,7 @@
 
 #include <rte_mlx5cq_prm.h>
 
-#include "mlx5_emu_private.h"
+#include "mlx5_emu_verbs.h"
 
 /* [rc-verbs] create_cq(): a ring of more than 2^24 entries is refused. */
 #define EMU_VERBS_MAX_NCQE (1ull << 24)
@@ -66,32 +66,6 @@
 	(MLX5DV_CQ_INIT_ATTR_MASK_COMPRESSED_CQE | \
 	 MLX5DV_CQ_INIT_ATTR_MASK_FLAGS | \
 	 MLX5DV_CQ_INIT_ATTR_MASK_CQE_SIZE)
-
-/* One page of doorbell records ([rc-dbrec] struct mlx5_db_page). */
-struct emu_dbr_page {
-	TAILQ_ENTRY(emu_dbr_page) next; /* Every page of the device. */
-	TAILQ_ENTRY(emu_dbr_page) avail; /* Pages with a free slot. */
-	int in_avail;
-	uint8_t *addr;
-	size_t size;
-	/* Where it came from: the external allocator or posix_memalign. */
-	void (*ext_free)(void *ptr, void *data);
-	void *ext_data;
-	uint32_t nslots;
-	uint32_t used;
-	uint64_t free_map[]; /* Bit set: slot free. */
-};
-
-/* Per-device verbs state (dev->verbs_priv), under dev->lock. */
-struct emu_verbs_dev {
-	TAILQ_HEAD(, emu_dbr_page) pages;
-	/* [rc-dbrec] dbr_available_pages: new pages and pages that stop
-	 * being full go to the head; allocation takes the head.
-	 */
-	TAILQ_HEAD(, emu_dbr_page) avail;
-	void *uar; /* The context's UAR page (cq_uar of init_obj). */
-	uint32_t uar_page;
-};
 
 /* A verbs CQ handed to the user. */
 struct emu_verbs_cq {
@@ -119,31 +93,6 @@ struct emu_verbs_cq {
 static TAILQ_HEAD(, emu_verbs_cq) emu_verbs_cqs =
 	TAILQ_HEAD_INITIALIZER(emu_verbs_cqs);
 static pthread_mutex_t emu_verbs_cqs_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* [rc-verbs] to_mdev(device)->page_size is sysconf(_SC_PAGESIZE). */
-static size_t
-verbs_page_size(void)
-{
-	long ps = sysconf(_SC_PAGESIZE);
-
-	return ps > 0 ? (size_t)ps : 4096;
-}
-
-/*
- * [rc-dbrec] records are cache_line_size apart, the value the kernel
- * returns at context allocation (mlx5_ib_alloc_ucontext(): resp.
- * cache_line_size = cache_line_size(), the CPU's L1 data line; read by
- * providers/mlx5/mlx5.c into context->cache_line_size). The model asks the
- * C library for the same line, 64 B when it cannot tell.
- */
-static uint32_t
-verbs_dbr_stride(void)
-{
-	long cl = sysconf(_SC_LEVEL1_DCACHE_LINESIZE);
-
-	return cl >= 16 && cl <= 4096 && rte_is_power_of_2((uint32_t)cl) ?
-	       (uint32_t)cl : 64u;
-}
 
 static uint64_t
 verbs_roundup_pow2(uint64_t v)
@@ -209,107 +158,13 @@ verbs_uar_get(struct emu_dev *dev, struct emu_verbs_dev *vd)
 
 	if (vd->uar != NULL)
 		return 0;
-	if (posix_memalign(&p, verbs_page_size(), verbs_page_size()) != 0)
+	if (posix_memalign(&p, emu_verbs_page_size(), emu_verbs_page_size()) != 0)
 		return emu_ret_errno(ENOMEM);
-	memset(p, 0, verbs_page_size());
+	memset(p, 0, emu_verbs_page_size());
 	vd->uar = p;
 	vd->uar_page = (EMU_VERBS_UAR_PAGE_BASE + dev->vhca_id) &
 		       EMU_VERBS_UAR_PAGE_MASK;
 	return 0;
-}
-
-/*
- * A doorbell record ([rc-dbrec] mlx5_alloc_dbrec): the first page with a
- * free slot, else a new page of page_size bytes (from the external
- * allocator when set [rc-buf], else page aligned); first free slot of the
- * page's bitmap. Caller holds dev->lock.
- */
-static volatile uint32_t *
-verbs_dbr_alloc(struct emu_dev *dev, struct emu_verbs_dev *vd,
-		struct emu_dbr_page **pagep, uint32_t *slotp)
-{
-	struct emu_dbr_page *page = TAILQ_FIRST(&vd->avail);
-	size_t ps = verbs_page_size();
-	uint32_t nslots = ps / verbs_dbr_stride();
-	uint32_t nwords = (nslots + 63) / 64;
-	uint32_t i, slot;
-	void *mem = NULL;
-
-	if (page == NULL) {
-		page = calloc(1, sizeof(*page) + nwords * sizeof(uint64_t));
-		if (page == NULL)
-			return NULL;
-		if (dev->have_ext_alloc) {
-			mem = dev->ext_alloc.alloc(ps, dev->ext_alloc.data);
-			page->ext_free = dev->ext_alloc.free;
-			page->ext_data = dev->ext_alloc.data;
-		} else if (posix_memalign(&mem, ps, ps) != 0) {
-			mem = NULL;
-		}
-		if (mem == NULL) {
-			EMU_LOG(ERR, "%s: no memory for a doorbell-record"
-				" page (%zu bytes%s)", dev->name, ps,
-				dev->have_ext_alloc ?
-				", external allocator" : "");
-			free(page);
-			return NULL;
-		}
-		page->addr = mem;
-		page->size = ps;
-		page->nslots = nslots;
-		for (i = 0; i < nslots; i++)
-			page->free_map[i / 64] |= 1ull << (i % 64);
-		TAILQ_INSERT_TAIL(&vd->pages, page, next);
-		TAILQ_INSERT_HEAD(&vd->avail, page, avail);
-		page->in_avail = 1;
-		dev->stats.dbr_pages++;
-	}
-	for (i = 0; page->free_map[i] == 0; i++)
-		;
-	slot = i * 64 + (uint32_t)__builtin_ctzll(page->free_map[i]);
-	page->free_map[i] &= ~(1ull << (slot % 64));
-	if (++page->used == page->nslots) {
-		TAILQ_REMOVE(&vd->avail, page, avail);
-		page->in_avail = 0;
-	}
-	dev->stats.dbr_slots++;
-	*pagep = page;
-	*slotp = slot;
-	return (volatile uint32_t *)(page->addr + slot * verbs_dbr_stride());
-}
-
-/* Give a page's memory back where it came from. */
-static void
-verbs_dbr_page_release(struct emu_dbr_page *page)
-{
-	if (page->ext_free != NULL)
-		page->ext_free(page->addr, page->ext_data);
-	else
-		free(page->addr);
-	free(page);
-}
-
-/*
- * [rc-dbrec] mlx5_free_db: the slot is free again; a full page goes back
- * to the head of the available list; the page is released when its last
- * slot is freed. Caller holds dev->lock.
- */
-static void
-verbs_dbr_free(struct emu_dev *dev, struct emu_verbs_dev *vd,
-	       struct emu_dbr_page *page, uint32_t slot)
-{
-	page->free_map[slot / 64] |= 1ull << (slot % 64);
-	if (!page->in_avail) {
-		TAILQ_INSERT_HEAD(&vd->avail, page, avail);
-		page->in_avail = 1;
-	}
-	dev->stats.dbr_slots--;
-	if (--page->used == 0) {
-		TAILQ_REMOVE(&vd->avail, page, avail);
-		TAILQ_REMOVE(&vd->pages, page, next);
-		dev->stats.dbr_pages--;
-		verbs_dbr_page_release(page);
-	}
 }
 
 /* The ring buffer's memory back where it came from. */
@@ -654,7 +509,7 @@ emu_verbs_dv_create_cq(struct ibv_context *ctx,
 	struct emu_verbs_dev *vd;
 	struct emu_verbs_cq *vcq;
 	struct emu_cq *fw;
-	size_t ps = verbs_page_size();
+	size_t ps = emu_verbs_page_size();
 	size_t ring_bytes;
 	uint64_t i;
 	int hw_fmt = 0;
@@ -727,7 +582,7 @@ emu_verbs_dv_create_cq(struct ibv_context *ctx,
 		goto err_buf;
 	}
 	vcq->cq_uar = vd->uar;
-	vcq->dbrec = verbs_dbr_alloc(dev, vd, &vcq->dbr_page,
+	vcq->dbrec = emu_verbs_dbr_alloc(dev, vd, &vcq->dbr_page,
 				     &vcq->dbr_slot);
 	if (vcq->dbrec == NULL) {
 		pthread_mutex_unlock(&dev->lock);
@@ -822,7 +677,7 @@ emu_verbs_dv_create_cq(struct ibv_context *ctx,
 
 err_db:
 	pthread_mutex_lock(&dev->lock);
-	verbs_dbr_free(dev, vd, vcq->dbr_page, vcq->dbr_slot);
+	emu_verbs_dbr_free(dev, vd, vcq->dbr_page, vcq->dbr_slot);
 	pthread_mutex_unlock(&dev->lock);
 err_buf:
 	verbs_buf_release(vcq);
@@ -865,7 +720,7 @@ emu_verbs_destroy_cq(struct ibv_cq *cq)
 	pthread_mutex_lock(&dev->lock);
 	emu_cq_free(vcq->fw);
 	dev->stats.verbs_cqs--;
-	verbs_dbr_free(dev, dev->verbs_priv, vcq->dbr_page, vcq->dbr_slot);
+	emu_verbs_dbr_free(dev, dev->verbs_priv, vcq->dbr_page, vcq->dbr_slot);
 	/* libibverbs ibv_destroy_cq(): the channel reference goes. */
 	if (vcq->cq_ex.channel != NULL)
 		vcq->cq_ex.channel->refcnt--;
@@ -997,7 +852,7 @@ emu_verbs_dev_release(struct emu_dev *dev)
 		TAILQ_REMOVE(&vd->pages, page, next);
 		dev->stats.dbr_slots -= page->used;
 		dev->stats.dbr_pages--;
-		verbs_dbr_page_release(page);
+		emu_verbs_dbr_page_release(page);
 	}
 	free(vd->uar);
 	free(vd);
