@@ -48,71 +48,19 @@
 #include <mlx5_emu.h>
 
 #include "test.h"
+#include "test_create_fixture.h"
 
 /* ---- resources in use -------------------------------------------------- */
 
-struct rules_snap {
-	uint64_t heap_bytes; /* rte_malloc bytes allocated, all sockets. */
-	uint64_t alloc_count; /* rte_malloc elements, all sockets. */
-	struct mlx5_emu_stats emu;
-	struct rte_mlx5cq_dev_stats dev;
-};
-
-static int
-rules_snap_take(struct ibv_context *ctx, struct rte_mlx5cq_dev *dev,
-		struct rules_snap *s)
-{
-	struct rte_malloc_socket_stats ms;
-	unsigned int i;
-
-	memset(s, 0, sizeof(*s));
-	for (i = 0; i < rte_socket_count(); i++) {
-		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i),
-						&ms) != 0)
-			continue;
-		s->heap_bytes += ms.heap_allocsz_bytes;
-		s->alloc_count += ms.alloc_count;
-	}
-	TEST_ASSERT_SUCCESS(mlx5_emu_stats_get(ctx, &s->emu), "emu stats");
-	if (dev != NULL)
-		TEST_ASSERT_SUCCESS(rte_mlx5cq_dev_stats_get(dev, &s->dev),
-				    "dev stats");
-	return TEST_SUCCESS;
-}
-
-#define RULES_FIELD(f) do { \
-	if (a->f != b->f) { \
-		printf("  %s: %s changed: %" PRIu64 " -> %" PRIu64 "\n", \
-		       what, #f, (uint64_t)a->f, (uint64_t)b->f); \
-		ok = 0; \
-	} \
-} while (0)
-
 /* Same resources in use; with no_cmd, no firmware command sent either. */
 static int
-rules_snap_same(const struct rules_snap *a, const struct rules_snap *b,
-		int no_cmd, const char *what)
+rules_same(const struct snap *a, const struct snap *b, int no_cmd,
+	   const char *what)
 {
-	int ok = 1;
-
-	RULES_FIELD(heap_bytes);
-	RULES_FIELD(alloc_count);
-	RULES_FIELD(emu.pds);
-	RULES_FIELD(emu.uars);
-	RULES_FIELD(emu.umems);
-	RULES_FIELD(emu.devx_objs);
-	RULES_FIELD(emu.cqs);
-	RULES_FIELD(emu.verbs_cqs);
-	RULES_FIELD(emu.dbr_pages);
-	RULES_FIELD(emu.dbr_slots);
-	RULES_FIELD(dev.cqs);
-	RULES_FIELD(dev.ring_umems);
-	RULES_FIELD(dev.dbr_pages);
-	RULES_FIELD(dev.dbr_slots);
-	RULES_FIELD(dev.dbr_umems);
-	if (no_cmd)
-		RULES_FIELD(emu.cmds);
-	TEST_ASSERT(ok, "%s: resources leaked or lost", what);
+	TEST_CHECK(snap_same(a, b, what));
+	TEST_ASSERT(!no_cmd || a->emu.cmds == b->emu.cmds,
+		    "%s: %" PRIu64 " firmware commands sent", what,
+		    (uint64_t)(b->emu.cmds - a->emu.cmds));
 	return TEST_SUCCESS;
 }
 
@@ -298,13 +246,13 @@ check_library(struct ibv_context *ctx, struct rte_mlx5cq_dev *dev,
 	      const struct rule_case *rc, enum rte_mlx5cq_path path,
 	      int err, const char *what)
 {
-	struct rules_snap before, after;
+	struct snap before, after;
 	struct rte_mlx5cq_attr a;
 	struct rte_mlx5cq *cq;
 	int ret;
 
 	rule_attr(rc, path, &a);
-	TEST_ASSERT_SUCCESS(rules_snap_take(ctx, dev, &before), "snap");
+	TEST_ASSERT_SUCCESS(snap_take(ctx, dev, &before), "snap");
 	rte_errno = 0;
 	cq = rte_mlx5cq_create(dev, &a);
 	if (err == 0) {
@@ -323,8 +271,8 @@ check_library(struct ibv_context *ctx, struct rte_mlx5cq_dev *dev,
 				  rte_errno, strerror(rte_errno), err,
 				  strerror(err));
 	}
-	TEST_ASSERT_SUCCESS(rules_snap_take(ctx, dev, &after), "snap");
-	return rules_snap_same(&before, &after, err != 0, what);
+	TEST_ASSERT_SUCCESS(snap_take(ctx, dev, &after), "snap");
+	return rules_same(&before, &after, err != 0, what);
 }
 
 /*
@@ -337,7 +285,7 @@ check_rdma_core(struct ibv_context *ctx, const struct rule_case *rc,
 {
 	struct mlx5dv_cq_init_attr dv;
 	struct ibv_cq_init_attr_ex a;
-	struct rules_snap before, after;
+	struct snap before, after;
 	struct ibv_cq_ex *cq;
 
 	memset(&a, 0, sizeof(a));
@@ -358,7 +306,7 @@ check_rdma_core(struct ibv_context *ctx, const struct rule_case *rc,
 		a.comp_mask |= IBV_CQ_INIT_ATTR_MASK_FLAGS;
 		a.flags |= IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN;
 	}
-	TEST_ASSERT_SUCCESS(rules_snap_take(ctx, NULL, &before), "snap");
+	TEST_ASSERT_SUCCESS(snap_take(ctx, NULL, &before), "snap");
 	errno = 0;
 	cq = mlx5_glue->dv_create_cq(ctx, &a, &dv);
 	if (err == 0) {
@@ -376,8 +324,8 @@ check_rdma_core(struct ibv_context *ctx, const struct rule_case *rc,
 				  " %d (%s)", what, errno, strerror(errno),
 				  err, strerror(err));
 	}
-	TEST_ASSERT_SUCCESS(rules_snap_take(ctx, NULL, &after), "snap");
-	return rules_snap_same(&before, &after, 0, what);
+	TEST_ASSERT_SUCCESS(snap_take(ctx, NULL, &after), "snap");
+	return rules_same(&before, &after, 0, what);
 }
 
 static int
