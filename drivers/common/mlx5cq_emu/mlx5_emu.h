@@ -468,7 +468,8 @@ void mlx5_emu_fail_inject(struct ibv_context *ctx,
  * @return
  *   Completions written (fewer when the ring is full: the model reads the
  *   consumer counter from the doorbell record), or a negative errno
- *   (-ENOENT unknown CQ, -EIO CQ in error).
+ *   (-ENOENT unknown CQ, -EIO CQ in error, -ENOLINK the device failed:
+ *   mlx5_emu_dev_fail()).
  */
 __rte_internal
 int mlx5_emu_cq_post(struct ibv_context *ctx, uint32_t cqn,
@@ -595,6 +596,36 @@ int mlx5_emu_port_admin_set(struct ibv_context *ctx, int up);
  */
 __rte_internal
 int mlx5_emu_wire_link_set(const char *wire, int up);
+
+/** How a device fails (mlx5_emu_dev_fail()). */
+enum mlx5_emu_failure {
+	MLX5_EMU_DEV_FATAL = 1, /**< Firmware fatal error. */
+	MLX5_EMU_DEV_REMOVED, /**< Surprise removal from the bus. */
+};
+
+/**
+ * Fail a device as a firmware fatal error or a surprise removal does: the
+ * device enters the internal-error state. It executes nothing from then
+ * on (no WQE, no CQE, no event of its CQs); its link goes down (its wire
+ * partner gets IBV_EVENT_PORT_ERR); its context's async fd reports
+ * IBV_EVENT_DEVICE_FATAL once (fatal) or twice (removed: the mlx5 event
+ * and the uverbs one). Destroy commands still succeed and release what
+ * they name; other commands fail with ENOLINK, status 0xfe and syndrome
+ * 0xbadd00de in the output mailbox, as the kernel answers them. A fatal
+ * device may still be removed; nothing brings a device back.
+ * The telemetry command /mlx5_emu/fail,NAME[,fatal|removed] does the same
+ * from outside the process.
+ *
+ * @param ctx
+ *   Emulated context.
+ * @param how
+ *   MLX5_EMU_DEV_FATAL or MLX5_EMU_DEV_REMOVED.
+ * @return
+ *   0, or -EINVAL (foreign context, unknown failure), -EALREADY (failed
+ *   that way already).
+ */
+__rte_internal
+int mlx5_emu_dev_fail(struct ibv_context *ctx, enum mlx5_emu_failure how);
 
 /**
  * Read the traffic counters of an emulated device's port.

@@ -65,6 +65,10 @@ emu_ret_errno(int err)
 	return err;
 }
 
+/* Firmware revision (initialization segment fw_rev). */
+#define EMU_FW_REV_MAJOR 16
+#define EMU_FW_REV_MINOR 35
+#define EMU_FW_REV_SUBMINOR 2000
 #define EMU_MAX_CMD_IN 4096 /* Largest input mailbox kept for inspection. */
 #define EMU_PAGE_SHIFT 12 /* Host and adapter page (4 KiB). */
 #define EMU_PAGE_SIZE (1u << EMU_PAGE_SHIFT)
@@ -277,7 +281,39 @@ struct emu_dev {
 	int have_ext_alloc;
 	void *verbs_priv; /* Owned by mlx5_emu_verbs.c. */
 	struct emu_net *net; /* Network model (mlx5_emu_net.c), or NULL. */
+	/* Health (mlx5_emu_health.c): EMU_HEALTH_*, read without the lock. */
+	int health;
+	uint8_t fatal_ev_n; /* IBV_EVENT_DEVICE_FATAL events not read yet. */
 };
+
+/* mlx5_emu_health.c: the internal-error state of a failed device. */
+enum {
+	EMU_HEALTH_OK,
+	EMU_HEALTH_FATAL, /* Firmware fatal error (internal error state). */
+	EMU_HEALTH_REMOVED, /* Device gone from the bus. */
+};
+/* Nonzero once the device failed (no dev->lock needed). */
+static inline int
+emu_dev_failed(const struct emu_dev *dev)
+{
+	return __atomic_load_n(&dev->health, __ATOMIC_ACQUIRE) !=
+	       EMU_HEALTH_OK;
+}
+/*
+ * A command (PRM opcode) that is not a destroy: 0 while the device is
+ * healthy. On a failed device -1 for the commands the kernel completes
+ * with status OK without executing them (out zeroed), else the output
+ * mailbox (out may be NULL) gets the driver's abort status and syndrome
+ * and ENOLINK is returned (errno set too). Caller holds dev->lock.
+ */
+int emu_health_cmd_gate(struct emu_dev *dev, uint16_t opcode, void *out,
+			size_t outlen);
+/* Next IBV_EVENT_DEVICE_FATAL to read (1, with its port in *port) or 0.
+ * Caller holds dev->lock.
+ */
+int emu_health_event_take(struct emu_dev *dev, uint8_t *port);
+/* Register the telemetry commands (once). */
+void emu_health_telemetry_register(void);
 
 /* mlx5_emu_dev.c */
 struct emu_dev *emu_dev_from_ctx(const struct ibv_context *ctx);

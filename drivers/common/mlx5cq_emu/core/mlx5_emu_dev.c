@@ -368,7 +368,13 @@ emu_query_device(struct emu_dev *dev, struct ibv_device_attr *attr)
 	if (attr == NULL)
 		return -EINVAL;
 	memset(attr, 0, sizeof(*attr));
-	snprintf(attr->fw_ver, sizeof(attr->fw_ver), "16.35.0000-emu");
+	/*
+	 * Firmware 16.35.2000 (a ConnectX-5 release line): rdma-core's mlx5
+	 * query_device formats the kernel's fw_rev major.minor.subminor as
+	 * "%d.%d.%04d".
+	 */
+	snprintf(attr->fw_ver, sizeof(attr->fw_ver), "%d.%d.%04d",
+		 EMU_FW_REV_MAJOR, EMU_FW_REV_MINOR, EMU_FW_REV_SUBMINOR);
 	attr->vendor_id = 0x02c9; /* Mellanox Technologies. */
 	attr->vendor_part_id = 4119; /* ConnectX-5 (0x1017). */
 	attr->hw_ver = 0;

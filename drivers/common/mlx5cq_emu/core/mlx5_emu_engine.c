@@ -268,6 +268,9 @@ emu_engine_pass(void)
 
 	/* The clock is sampled by each SQ batch (emu_sq_progress()). */
 	TAILQ_FOREACH(net, &emu_nets, next) {
+		/* A failed device executes nothing (mlx5_emu_health.c). */
+		if (emu_dev_failed(net->dev))
+			continue;
 		TAILQ_FOREACH(sq, &net->sqs, next) {
 			unsigned int k;
 

@@ -19,6 +19,13 @@
 
 #include "mlx5_emu_private.h"
 
+/* Opcodes of the commands behind verbs and umem entries (PRM). */
+#define EMU_CMD_OP_CREATE_MKEY 0x200
+#define EMU_CMD_OP_CREATE_CQ 0x400
+#define EMU_CMD_OP_ALLOC_PD 0x800
+#define EMU_CMD_OP_ALLOC_UAR 0x802
+#define EMU_CMD_OP_CREATE_UMEM 0xa08
+
 const struct mlx5_glue *emu_orig_glue;
 static struct mlx5_glue emu_glue_table;
 static pthread_mutex_t emu_glue_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -101,11 +108,25 @@ emu_glue_get_device_name(struct ibv_device *device)
 	return emu_orig_glue->get_device_name(device);
 }
 
+/* A failed device answers a command the kernel sends for this entry. */
+static int
+emu_glue_refused(struct emu_dev *dev, uint16_t opcode)
+{
+	int ret;
+
+	pthread_mutex_lock(&dev->lock);
+	ret = emu_health_cmd_gate(dev, opcode, NULL, 0);
+	pthread_mutex_unlock(&dev->lock);
+	return ret > 0;
+}
+
 static struct ibv_pd *
 emu_glue_alloc_pd(struct ibv_context *ctx)
 {
 	struct emu_dev *dev = emu_dev_from_ctx(ctx);
 
+	if (dev != NULL && emu_glue_refused(dev, EMU_CMD_OP_ALLOC_PD))
+		return NULL;
 	if (dev != NULL)
 		return emu_alloc_pd(dev);
 	return EMU_FWD(alloc_pd, NULL, ctx);
@@ -210,7 +231,13 @@ emu_glue_devx_general_cmd(struct ibv_context *ctx, const void *in,
 	if (dev == NULL)
 		return EMU_FWD(devx_general_cmd, errno, ctx, in, inlen, out, outlen);
 	pthread_mutex_lock(&dev->lock);
-	ret = emu_general_cmd(dev, in, inlen, out, outlen);
+	ret = in != NULL && inlen >= 2 ? emu_health_cmd_gate(dev,
+			(uint16_t)(((const uint8_t *)in)[0] << 8 |
+				   ((const uint8_t *)in)[1]), out, outlen) : 0;
+	if (ret == 0)
+		ret = emu_general_cmd(dev, in, inlen, out, outlen);
+	else if (ret < 0)
+		ret = 0; /* Completed without the firmware (cmd.c). */
 	pthread_mutex_unlock(&dev->lock);
 	return ret ? emu_ret_errno(ret) : 0;
 }
@@ -271,6 +298,8 @@ emu_glue_devx_umem_reg(struct ibv_context *ctx, void *addr, size_t size,
 {
 	struct emu_dev *dev = emu_dev_from_ctx(ctx);
 
+	if (dev != NULL && emu_glue_refused(dev, EMU_CMD_OP_CREATE_UMEM))
+		return NULL;
 	if (dev != NULL)
 		return emu_umem_reg(dev, addr, size, access);
 	return EMU_FWD(devx_umem_reg, NULL, ctx, addr, size, access);
@@ -291,6 +320,8 @@ emu_glue_devx_alloc_uar(struct ibv_context *ctx, uint32_t flags)
 {
 	struct emu_dev *dev = emu_dev_from_ctx(ctx);
 
+	if (dev != NULL && emu_glue_refused(dev, EMU_CMD_OP_ALLOC_UAR))
+		return NULL;
 	if (dev != NULL)
 		return emu_alloc_uar(dev, flags);
 	return EMU_FWD(devx_alloc_uar, NULL, ctx, flags);
@@ -332,7 +363,11 @@ emu_glue_dv_create_cq(struct ibv_context *ctx,
 		      struct ibv_cq_init_attr_ex *cq_attr,
 		      struct mlx5dv_cq_init_attr *dv_attr)
 {
-	if (emu_dev_from_ctx(ctx) != NULL)
+	struct emu_dev *dev = emu_dev_from_ctx(ctx);
+
+	if (dev != NULL && emu_glue_refused(dev, EMU_CMD_OP_CREATE_CQ))
+		return NULL;
+	if (dev != NULL)
 		return emu_verbs_dv_create_cq(ctx, cq_attr, dv_attr);
 	return EMU_FWD(dv_create_cq, NULL, ctx, cq_attr, dv_attr);
 }
@@ -397,8 +432,14 @@ emu_glue_dv_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type)
 static struct ibv_mr *
 emu_glue_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access)
 {
-	if (emu_pd_is_ours(pd))
+	if (emu_pd_is_ours(pd)) {
+		struct emu_dev *dev = emu_dev_from_ctx(pd->context);
+
+		if (dev != NULL &&
+		    emu_glue_refused(dev, EMU_CMD_OP_CREATE_MKEY))
+			return NULL;
 		return emu_reg_mr(pd, addr, length, access);
+	}
 	return EMU_FWD(reg_mr, NULL, pd, addr, length, access);
 }
 
@@ -497,6 +538,7 @@ emu_glue_devx_get_event(struct mlx5dv_devx_event_channel *ch,
 int
 mlx5_emu_install(void)
 {
+	emu_health_telemetry_register();
 	pthread_mutex_lock(&emu_glue_lock);
 	if (mlx5_glue == &emu_glue_table) {
 		pthread_mutex_unlock(&emu_glue_lock);

@@ -122,6 +122,13 @@ emu_devx_obj_create(struct emu_dev *dev, const void *in, size_t inlen,
 		return NULL;
 	}
 	emu_cmd_begin(dev, in, inlen);
+	opcode = EMU_GET(general_obj_in_cmd_hdr, in, opcode);
+	/* No create completes on a failed device (mlx5_emu_health.c). */
+	ret = emu_health_cmd_gate(dev, opcode, out, outlen);
+	if (ret != 0) {
+		errno = ret;
+		return NULL;
+	}
 	if (emu_fault_hit(dev, MLX5_EMU_FAIL_OBJ_CREATE)) {
 		errno = emu_cmd_fail(dev, out, outlen, EMU_CMD_STAT_LIM_ERR,
 				     MLX5_EMU_SYND_INJECTED);
@@ -133,7 +140,6 @@ emu_devx_obj_create(struct emu_dev *dev, const void *in, size_t inlen,
 				     MLX5_EMU_SYND_NONE);
 		return NULL;
 	}
-	opcode = EMU_GET(general_obj_in_cmd_hdr, in, opcode);
 	switch (opcode) {
 	case MLX5_CMD_OP_CREATE_CQ:
 		ret = emu_devx_cq_create(dev, in, inlen, out, outlen, &cq);
@@ -243,6 +249,11 @@ emu_devx_obj_query(struct mlx5dv_devx_obj *dvobj, const void *in,
 		goto out;
 	emu_cmd_begin(dev, in, inlen);
 	opcode = EMU_GET(general_obj_in_cmd_hdr, in, opcode);
+	ret = emu_health_cmd_gate(dev, opcode, out, outlen);
+	if (ret != 0) {
+		ret = ret < 0 ? 0 : ret;
+		goto out;
+	}
 	if (opcode == EMU_CMD_OP_QUERY_CQ &&
 	    obj->type == MLX5_CMD_OP_CREATE_CQ)
 		ret = emu_devx_cq_query(obj->priv, in, inlen, out, outlen);
@@ -275,21 +286,24 @@ emu_devx_obj_modify(struct mlx5dv_devx_obj *dvobj, const void *in,
 	if (dev == NULL)
 		return emu_ret_errno(ENOENT);
 	ret = emu_devx_kernel_checks(in, inlen, out, outlen);
-	if (ret == 0 && ((struct emu_obj *)dvobj)->type ==
-	    MLX5_CMD_OP_CREATE_CQ &&
-	    EMU_GET(general_obj_in_cmd_hdr, in, opcode) ==
-	    EMU_CMD_OP_MODIFY_CQ) {
-		/* MODIFY_CQ: moderation (mlx5_emu_cq.c). */
-		emu_cmd_begin(dev, in, inlen);
-		ret = emu_devx_cq_modify(((struct emu_obj *)dvobj)->priv, in,
-					 inlen, out, outlen);
-	} else if (ret == 0) {
-		emu_cmd_begin(dev, in, inlen);
+	if (ret == 0) {
 		const struct emu_obj *o = (const struct emu_obj *)dvobj;
+		uint16_t opcode = EMU_GET(general_obj_in_cmd_hdr, in, opcode);
 
-		/* QP state commands (mlx5_emu_qp.c); 1: not those. */
-		ret = emu_crypto_obj_modify(dev, o->type, o->priv, in, inlen,
-					    out, outlen);
+		emu_cmd_begin(dev, in, inlen);
+		/* A failed device (mlx5_emu_health.c): -1 done, or refused. */
+		ret = emu_health_cmd_gate(dev, opcode, out, outlen);
+		if (ret == 0 && o->type == MLX5_CMD_OP_CREATE_CQ &&
+		    opcode == EMU_CMD_OP_MODIFY_CQ)
+			/* MODIFY_CQ: moderation (mlx5_emu_cq.c). */
+			ret = emu_devx_cq_modify(o->priv, in, inlen, out,
+						 outlen);
+		else if (ret == 0)
+			/* QP state commands (mlx5_emu_qp.c); 1: not those. */
+			ret = emu_crypto_obj_modify(dev, o->type, o->priv, in,
+						    inlen, out, outlen);
+		else if (ret < 0)
+			ret = 0;
 		/* MODIFY_SQ / MODIFY_RQ (mlx5_emu_net.c); 1: not those. */
 		if (ret == 1)
 			ret = emu_net_obj_modify(dev, o->type, o->priv, in,

@@ -360,6 +360,11 @@ emu_cqe_post_flags(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 		ret = -EIO;
 		goto out;
 	}
+	/* A failed device writes nothing (mlx5_emu_health.c). */
+	if (emu_dev_failed(cq->dev)) {
+		ret = -ENOLINK;
+		goto out;
+	}
 	/* The consumer counter is read once per call (emu_cq_room()). */
 	cq->ci_seen_valid = 0;
 	if (!cq->cqe_comp_en)

@@ -375,8 +375,8 @@ emu_ev_get_async_event(struct ibv_context *ctx, struct ibv_async_event *event)
 {
 	struct emu_dev *dev = emu_dev_from_ctx(ctx);
 	struct emu_cq *cq, *found = NULL;
-	uint8_t port_ev;
-	int more = 0;
+	uint8_t port_ev = 0, port = 1;
+	int fatal, more = 0;
 
 	if (dev == NULL)
 		return 1;
@@ -385,23 +385,29 @@ emu_ev_get_async_event(struct ibv_context *ctx, struct ibv_async_event *event)
 		return -1;
 	}
 	pthread_mutex_lock(&dev->lock);
-	/* Port events first, in their order (mlx5_emu_wire.c). */
+	/* The device's fatal error first (mlx5_emu_health.c), then port
+	 * events in their order (mlx5_emu_wire.c), then CQ errors.
+	 */
+	fatal = emu_health_event_take(dev, &port);
+	more = dev->fatal_ev_n != 0;
 	emu_net_lock();
-	port_ev = emu_link_event_take(dev->net);
-	more = dev->net != NULL && dev->net->port_ev_n != 0;
+	if (!fatal)
+		port_ev = emu_link_event_take(dev->net);
+	more |= dev->net != NULL && dev->net->port_ev_n != 0;
 	emu_net_unlock();
 	TAILQ_FOREACH(cq, &dev->cqs, next) {
 		if (cq->ev == NULL || !cq->ev->async_pending)
 			continue;
-		if (found == NULL && port_ev == 0)
+		if (found == NULL && port_ev == 0 && !fatal)
 			found = cq;
 		else
 			more = 1;
 	}
-	if (port_ev != 0) {
+	if (fatal || port_ev != 0) {
 		memset(event, 0, sizeof(*event));
-		event->event_type = (enum ibv_event_type)port_ev;
-		event->element.port_num = 1;
+		event->event_type = fatal ? IBV_EVENT_DEVICE_FATAL :
+					    (enum ibv_event_type)port_ev;
+		event->element.port_num = fatal ? port : 1;
 		if (!more)
 			emu_fd_drain(ctx->async_fd);
 		pthread_mutex_unlock(&dev->lock);
@@ -427,9 +433,10 @@ emu_ev_ack_async_event(struct ibv_async_event *event)
 {
 	struct ibv_cq *cq;
 
-	/* Port events hold nothing to release (kernel: ib_uverbs). */
+	/* Port and device events hold nothing to release (ib_uverbs). */
 	if (event != NULL && (event->event_type == IBV_EVENT_PORT_ACTIVE ||
-			      event->event_type == IBV_EVENT_PORT_ERR))
+			      event->event_type == IBV_EVENT_PORT_ERR ||
+			      event->event_type == IBV_EVENT_DEVICE_FATAL))
 		return 0;
 	if (event == NULL || event->event_type != IBV_EVENT_CQ_ERR ||
 	    !emu_verbs_is_cq(event->element.cq))

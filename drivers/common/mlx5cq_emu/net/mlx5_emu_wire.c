@@ -65,12 +65,15 @@ emu_port_link_up(const struct emu_net *net)
 {
 	const struct emu_port *port = net->port, *p;
 
-	if (port == NULL || port->wire->down || net->vport.admin_down)
+	/* A failed device's PHY is down (mlx5_emu_health.c). */
+	if (port == NULL || port->wire->down || net->vport.admin_down ||
+	    emu_dev_failed(net->dev))
 		return 0;
 	if (port->wire->nports == 1)
 		return 1;
 	TAILQ_FOREACH(p, &port->wire->ports, next)
-		if (p != port && !p->net->vport.admin_down)
+		if (p != port && !p->net->vport.admin_down &&
+		    !emu_dev_failed(p->net->dev))
 			return 1;
 	return 0;
 }
