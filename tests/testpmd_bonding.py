@@ -49,6 +49,9 @@ def fwd(out, p):
 def both_ways(t, what, xor=False):
     """Forward a while between port 1 and the bond (3); both directions
     carry at least FRAMES."""
+    # From zero: the wait below reads port counters, which would hold
+    # an earlier run's packets.
+    t.cmd('clear port stats all')
     t.cmd('start tx_first')
     t.wait_stats(lambda s: s[1]['RX-packets'] >= FRAMES and
                  s[1]['TX-packets'] >= FRAMES, '%s: port 1 both ways' %

@@ -11,9 +11,12 @@ found.
 """
 
 import argparse
+import atexit
+import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import threading
@@ -61,6 +64,16 @@ class Testpmd:
     """Interactive dpdk-testpmd: each command is written once the previous
     one has returned (its prompt came back) and its output is returned."""
 
+    alive = []  # Every instance; the exit handler kills those still up.
+
+    @staticmethod
+    def kill_left():
+        """Kill the testpmd of every case that failed before quit."""
+        for t in Testpmd.alive:
+            if t.p.poll() is None:
+                t.p.kill()
+                t.p.wait()
+
     def __init__(self, vdevs, args, eal=()):
         d = drivers_dir()
         env = dict(os.environ)
@@ -80,8 +93,11 @@ class Testpmd:
         self.eof = False
         self.cv = threading.Condition()
         # Drain the output all along: a blocked writer would stall testpmd.
-        self.reader = threading.Thread(target=self._read)
+        # A daemon: a case that fails leaves its testpmd to the exit
+        # handler below, and the interpreter does not wait for its output.
+        self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
+        Testpmd.alive.append(self)
         self.pos = 0
         self._until_prompt('testpmd start')
 
@@ -159,6 +175,9 @@ class Testpmd:
             raise Failure('testpmd exit code %d:\n%s' %
                           (self.p.returncode, self.buf[-3000:]))
         return self.buf
+
+
+atexit.register(Testpmd.kill_left)
 
 
 def moved(n):
@@ -495,6 +514,52 @@ def case_link_toggle():
               (p, n))
 
 
+def telemetry(prefix, command):
+    """One telemetry command to the testpmd of file prefix (v2 socket):
+    its JSON answer."""
+    path = '/var/run/dpdk/%s/dpdk_telemetry.v2' % prefix
+    deadline = time.time() + WAIT
+    while not os.path.exists(path):
+        check(time.time() < deadline, 'no telemetry socket %s' % path)
+        time.sleep(0.1)
+    with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as s:
+        s.settimeout(WAIT)
+        s.connect(path)
+        json.loads(s.recv(16384).decode())  # The greeting.
+        s.send(command.encode())
+        return json.loads(s.recv(16384).decode())
+
+
+def case_device_removal():
+    """The emulated device of port 0 is removed while testpmd forwards
+    (telemetry /mlx5_emu/fail): testpmd prints the device removal event
+    once, detaches the port (its RMV handler stops, closes and detaches
+    it) and goes on forwarding on port 1 alone; it quits cleanly."""
+    prefix = 'mlx5cq-rmv-%d' % os.getpid()
+    t = Testpmd(vdev(0, 'rv') + vdev(1, 'rv'), [],
+                eal=('--file-prefix', prefix))
+    out = t.cmd('show port info 0')
+    check(re.search(r'Firmware-version: 16\.35\.2000\b', out) is not None,
+          'firmware version: %s' % out)
+    t.cmd('start tx_first')
+    t.wait_stats(moved(10 * WINDOW), 'removal: forwarding before')
+    ans = telemetry(prefix, '/mlx5_emu/fail,net_mlx5cq0,removed')
+    check(ans.get('/mlx5_emu/fail', {}).get('state') == 'removed',
+          'telemetry answer: %s' % ans)
+    t.wait_for('show port summary all',
+               lambda o: re.findall(r'^(\d+)\s+[0-9A-F:]+\s+net_mlx5cq',
+                                    o, re.M),
+               lambda v: v == ['1'], 'port 0 detached')
+    out = t.cmd('show port stats 1')
+    check('NIC statistics for port 1' in out, 'port 1 stats: %s' % out)
+    t.cmd('stop')
+    out = t.quit()
+    n = out.count('Port 0: device removal event')
+    check(n == 1, '%d device removal events, want 1' % n)
+    check('Port 1: device removal event' not in out,
+          'port 1 reported a removal')
+
+
 def case_bad_devargs():
     """Each bad devarg fails the probe with a log line naming it."""
     d = drivers_dir()
@@ -552,6 +617,7 @@ def case_vlan_filter():
 CASES = {
     'io_forward': case_io_forward,
     'link_toggle': case_link_toggle,
+    'device_removal': case_device_removal,
     'rss_4q': case_rss_4q,
     'txonly_rxonly': case_txonly_rxonly,
     'csum': case_csum,

@@ -36,6 +36,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import testpmd_net_mlx5cq as tp  # noqa: E402
 
 PEER = '02:00:00:00:00:77'
+MCAST = '01:00:5E:00:00:07'
 # Frames a queue may still hold from the run before (io forward keeps at
 # most one burst of 32 in flight for each of the 4 streams of a port):
 # testpmd drains them at start and the queue's counter counts them.
@@ -130,32 +131,36 @@ def case_mtu_modes(t):
         out = t.cmd(c)
         tp.check('rror' not in out and 'ail' not in out,
                  '"%s": %s' % (c, out))
-    # Port 1 sends to PEER; port 0, not promiscuous, takes it only while
-    # PEER is one of its addresses.
+    # Port 1 sends to PEER, then to the group MCAST; port 0, neither
+    # promiscuous nor all-multicast, takes them only while PEER is one of
+    # its addresses (mac_addr) or MCAST in its multicast list (mcast_addr).
     t.cmd('set promisc 0 off')
     tp.check(info(t, 0, 'Promiscuous mode') == 'disabled', 'promisc off')
-    t.cmd('set eth-peer 1 %s' % PEER)
     t.cmd('set fwd txonly')
-    for added in (False, True, False):
-        if added:
-            t.cmd('mac_addr add 0 %s' % PEER)
-        t.cmd('clear port stats all')
-        t.cmd('start')
-        st = t.wait_stats(lambda s: s[1]['TX-packets'] >= 4096,
-                          'txonly to %s' % PEER)
-        time.sleep(0.2)
-        t.cmd('stop')
-        st = tp.port_stats(t.cmd('show port stats all'))
-        if added:
-            tp.check(st[0]['RX-missed'] > 0,
-                     'peer MAC added, port 0 took nothing: %s' % st[0])
-            t.cmd('mac_addr remove 0 %s' % PEER)
-        else:
-            # Not polled in txonly: what the filter let in would fill
-            # the rings and be missed (RX-packets counts only what
-            # testpmd drains from the run before at start).
-            tp.check(st[0]['RX-missed'] == 0,
-                     'frames to another MAC taken: %s' % st[0])
+    for dst, add, remove in (
+            (PEER, 'mac_addr add 0 %s', 'mac_addr remove 0 %s'),
+            (MCAST, 'mcast_addr add 0 %s', 'mcast_addr remove 0 %s')):
+        t.cmd('set eth-peer 1 %s' % dst)
+        for added in (False, True, False):
+            if added:
+                t.cmd(add % dst)
+            t.cmd('clear port stats all')
+            t.cmd('start')
+            st = t.wait_stats(lambda s: s[1]['TX-packets'] >= 4096,
+                              'txonly to %s' % dst)
+            time.sleep(0.2)
+            t.cmd('stop')
+            st = tp.port_stats(t.cmd('show port stats all'))
+            if added:
+                tp.check(st[0]['RX-missed'] > 0,
+                         '%s added, port 0 took nothing: %s' % (dst, st[0]))
+                t.cmd(remove % dst)
+            else:
+                # Not polled in txonly: what the filter let in would
+                # fill the rings and be missed (RX-packets counts only
+                # what testpmd drains from the run before at start).
+                tp.check(st[0]['RX-missed'] == 0,
+                         'frames to %s taken: %s' % (dst, st[0]))
     t.cmd('set promisc 0 on')
     tp.check(info(t, 0, 'Promiscuous mode') == 'enabled', 'promisc on')
     t.cmd('set fwd io')

@@ -3,8 +3,8 @@
  */
 
 /*
- * Suite "net_filter_mtu": the vport filter (own MAC, added MAC, promisc,
- * all-multicast) and the MTU.
+ * Suite "net_filter_mtu": the vport filter (own MAC, added MAC, multicast
+ * list, promisc, all-multicast) and the MTU.
  * The fixture (mbuf pool, port start, one frame received, an
  * xstat read) is test_net_fixture.c.
  */
@@ -47,6 +47,7 @@ test_net_filter_mtu(void)
 	struct rte_eth_conf conf = { 0 };
 	struct rte_ether_addr mac, other = {{ 0x02, 0, 0, 0, 0x77, 0x01 }};
 	struct rte_ether_addr mc = {{ 0x01, 0x00, 0x5e, 0x01, 0x02, 0x03 }};
+	struct rte_ether_addr mc2 = {{ 0x01, 0x00, 0x5e, 0x01, 0x02, 0x04 }};
 	struct rte_ether_addr bc = {{ 0xff, 0xff, 0xff, 0xff, 0xff, 0xff }};
 	int port, ok = 1;
 
@@ -73,8 +74,21 @@ test_net_filter_mtu(void)
 	ok &= rx_one(port, "tf", &other, 40) == 0;
 	if (!ok)
 		printf("  filter: added MAC wrong\n");
+	/* Multicast list: the listed group only, until the list is empty;
+	 * only multicast addresses are taken.
+	 */
+	ok &= rte_eth_dev_set_mc_addr_list(port, &mc, 1) == 0;
+	ok &= rx_one(port, "tf", &mc, 40) == 1;
+	ok &= rx_one(port, "tf", &mc2, 40) == 0;
+	ok &= rte_eth_dev_set_mc_addr_list(port, &other, 1) == -EINVAL;
+	ok &= rx_one(port, "tf", &mc, 40) == 1;
+	ok &= rte_eth_dev_set_mc_addr_list(port, NULL, 0) == 0;
+	ok &= rx_one(port, "tf", &mc, 40) == 0;
+	if (!ok)
+		printf("  filter: multicast list wrong\n");
 	ok &= rte_eth_allmulticast_enable(port) == 0;
 	ok &= rx_one(port, "tf", &mc, 40) == 1;
+	ok &= rx_one(port, "tf", &mc2, 40) == 1;
 	ok &= rx_one(port, "tf", &other, 40) == 0;
 	ok &= rte_eth_promiscuous_enable(port) == 0;
 	ok &= rx_one(port, "tf", &other, 40) == 1;

@@ -71,22 +71,7 @@ port_up(uint16_t port, int lsc)
 	struct rte_eth_conf conf = { 0 };
 
 	conf.intr_conf.lsc = lsc;
-	if (rte_eth_dev_configure(port, 1, 1, &conf) != 0 ||
-	    rte_eth_rx_queue_setup(port, 0, L_DESC, SOCKET_ID_ANY, NULL,
-				   l_mp) != 0 ||
-	    rte_eth_tx_queue_setup(port, 0, L_DESC, SOCKET_ID_ANY, NULL) != 0)
-		return -1;
-	return rte_eth_dev_start(port);
-}
-
-static int
-link_of(uint16_t port)
-{
-	struct rte_eth_link l;
-
-	if (rte_eth_link_get_nowait(port, &l) != 0)
-		return -1;
-	return l.link_status;
+	return port_start_1q(port, L_DESC, l_mp, &conf);
 }
 
 /* Wait (2 s at most) until A saw events_a LSC events; both links up. */
@@ -106,8 +91,8 @@ wait_state(uint16_t a, uint16_t b, unsigned int events_a, int up,
 			  l_events[a], events_a);
 	TEST_ASSERT_EQUAL(__atomic_load_n(&l_events[b], __ATOMIC_RELAXED), 0,
 			  "%s: B (no intr_conf.lsc) got an LSC callback", what);
-	TEST_ASSERT_EQUAL(link_of(a), up, "%s: A link %d", what, link_of(a));
-	TEST_ASSERT_EQUAL(link_of(b), up, "%s: B link %d", what, link_of(b));
+	TEST_ASSERT_EQUAL(port_link(a), up, "%s: A link %d", what, port_link(a));
+	TEST_ASSERT_EQUAL(port_link(b), up, "%s: B link %d", what, port_link(b));
 	return TEST_SUCCESS;
 }
 
@@ -157,13 +142,6 @@ inject_one(const struct rte_ether_addr *dst)
 	return mlx5_emu_wire_inject(L_WIRE, f, len);
 }
 
-/* ok &&= cond, saying which step failed. */
-#define STEP(cond, what) do { \
-	if (ok && !(cond)) { \
-		printf("  step failed: %s\n", what); \
-		ok = 0; \
-	} \
-} while (0)
 
 static int
 test_net_link_events(void)

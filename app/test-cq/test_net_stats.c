@@ -343,6 +343,101 @@ test_net_tx_lkey_miss(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Stats per queue: 4 queues, the RETA pointing every hash at RX queue 2;
+ * 5 frames injected land there, 3 sent on TX queue 3 (looped back: the
+ * port is alone on its wire) count there. q_ipackets / q_ibytes and
+ * q_opackets / q_obytes name exactly those queues with the frames' byte
+ * counts; every other queue reads 0; the port totals are their sums.
+ */
+static int
+test_net_queue_stats(void)
+{
+	struct rte_eth_rss_reta_entry64 reta[RTE_ETH_RSS_RETA_SIZE_512 /
+					     RTE_ETH_RETA_GROUP_SIZE];
+	struct rte_eth_conf conf = { 0 };
+	struct rte_eth_dev_info info;
+	struct rte_ether_addr mac;
+	struct rte_mbuf *tx[3], *rx[16];
+	struct rte_eth_stats st;
+	uint32_t len = 0;
+	uint16_t q, n, got = 0, i;
+	int port, ok = 1;
+
+	port = port_probe("net_mlx5cq_qs", "dev=emu,wire=qs");
+	TEST_ASSERT(port >= 0, "probe failed");
+	conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+	conf.rx_adv_conf.rss_conf.rss_hf = RTE_ETH_RSS_IP;
+	ok &= rte_eth_dev_configure(port, 4, 4, &conf) == 0;
+	for (q = 0; ok && q < 4; q++)
+		ok &= rte_eth_rx_queue_setup(port, q, S_DESC, SOCKET_ID_ANY,
+					     NULL, s_mp) == 0 &&
+		      rte_eth_tx_queue_setup(port, q, S_DESC, SOCKET_ID_ANY,
+					     NULL) == 0;
+	ok &= ok && rte_eth_dev_start(port) == 0;
+	ok &= ok && rte_eth_dev_info_get(port, &info) == 0 &&
+	      info.reta_size <= RTE_DIM(reta) * RTE_ETH_RETA_GROUP_SIZE;
+	if (ok) {
+		memset(reta, 0, sizeof(reta));
+		for (i = 0; i < info.reta_size; i++) {
+			reta[i / RTE_ETH_RETA_GROUP_SIZE].mask |=
+				1ull << (i % RTE_ETH_RETA_GROUP_SIZE);
+			reta[i / RTE_ETH_RETA_GROUP_SIZE].reta[
+				i % RTE_ETH_RETA_GROUP_SIZE] = 2;
+		}
+		ok &= rte_eth_dev_rss_reta_update(port, reta,
+						  info.reta_size) == 0;
+	}
+	rte_eth_macaddr_get(port, &mac);
+	if (ok) {
+		uint8_t f[128];
+
+		len = frame_build(f, &mac, RTE_IPV4(10, 9, 9, 1), 7, 40, 0);
+		inject("qs", &mac, 5, 40);
+		n = rx_all(port, 4, rx, RTE_DIM(rx), NULL);
+		free_all(rx, n);
+		got = n;
+	}
+	ok &= got == 5;
+	ok &= ok && rte_pktmbuf_alloc_bulk(s_mp, tx, 3) == 0;
+	for (i = 0; ok && i < 3; i++) {
+		uint8_t *d = (uint8_t *)rte_pktmbuf_append(tx[i], len);
+
+		frame_build(d, &mac, RTE_IPV4(10, 9, 8, i), 7, 40, 0);
+	}
+	if (ok) {
+		n = rte_eth_tx_burst(port, 3, tx, 3);
+		free_all(tx + n, (uint16_t)(3 - n));
+		ok &= n == 3;
+		/* Looped back: RSS puts them on queue 2 as well. */
+		n = rx_all(port, 4, rx, RTE_DIM(rx), NULL);
+		free_all(rx, n);
+		ok &= n == 3;
+	}
+	ok &= ok && rte_eth_stats_get(port, &st) == 0;
+	for (q = 0; ok && q < 4; q++) {
+		uint64_t ip = q == 2 ? 8 : 0, op = q == 3 ? 3 : 0;
+
+		if (st.q_ipackets[q] != ip || st.q_ibytes[q] != ip * len ||
+		    st.q_opackets[q] != op || st.q_obytes[q] != op * len ||
+		    st.q_errors[q] != 0) {
+			printf("  queue %u: in %" PRIu64 "/%" PRIu64 " out %"
+			       PRIu64 "/%" PRIu64 " (want %" PRIu64 "/%" PRIu64
+			       " and %" PRIu64 "/%" PRIu64 ")\n", q,
+			       st.q_ipackets[q], st.q_ibytes[q],
+			       st.q_opackets[q], st.q_obytes[q], ip, ip * len,
+			       op, op * len);
+			ok = 0;
+		}
+	}
+	ok &= st.ipackets == 8 && st.ibytes == 8ull * len &&
+	      st.opackets == 3 && st.obytes == 3ull * len;
+	TEST_ASSERT_SUCCESS(port_remove(port), "remove");
+	TEST_ASSERT(ok, "stats per queue (frame %u bytes, %u received)", len,
+		    got);
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite net_stats_suite = {
 	.suite_name = "net_stats",
 	.setup = stats_setup,
@@ -352,6 +447,7 @@ static struct unit_test_suite net_stats_suite = {
 		TEST_CASE(test_net_rx_nombuf),
 		TEST_CASE(test_net_err_syndrome_reset),
 		TEST_CASE(test_net_tx_lkey_miss),
+		TEST_CASE(test_net_queue_stats),
 		TEST_CASES_END(),
 	},
 };

@@ -120,6 +120,28 @@ port_remove(uint16_t port)
 }
 
 /* Build an Ethernet/[VLAN]/IPv4/UDP frame with correct checksums. */
+int
+port_start_1q(uint16_t port, uint16_t desc, struct rte_mempool *mp,
+	      const struct rte_eth_conf *conf)
+{
+	if (rte_eth_dev_configure(port, 1, 1, conf) != 0 ||
+	    rte_eth_rx_queue_setup(port, 0, desc, SOCKET_ID_ANY, NULL,
+				   mp) != 0 ||
+	    rte_eth_tx_queue_setup(port, 0, desc, SOCKET_ID_ANY, NULL) != 0)
+		return -1;
+	return rte_eth_dev_start(port);
+}
+
+int
+port_link(uint16_t port)
+{
+	struct rte_eth_link l;
+
+	if (rte_eth_link_get_nowait(port, &l) != 0)
+		return -1;
+	return l.link_status;
+}
+
 uint32_t
 frame_build(uint8_t *f, const struct rte_ether_addr *dst, uint32_t src_ip,
 	    uint16_t sport, uint16_t payload, int vlan)

@@ -51,6 +51,19 @@ void net_ethdev_release(void);
 int port_probe(const char *name, const char *args);
 /* Stop, close and remove a port. */
 int port_remove(uint16_t port);
+/* Configure one RX and one TX queue of desc entries from mp, start: 0. */
+int port_start_1q(uint16_t port, uint16_t desc, struct rte_mempool *mp,
+		  const struct rte_eth_conf *conf);
+/* The link status rte_eth_link_get_nowait() reads: 1, 0, or -1. */
+int port_link(uint16_t port);
+
+/* In a case with `int ok`: ok &&= cond, saying which step failed. */
+#define STEP(cond, what) do { \
+	if (ok && !(cond)) { \
+		printf("  step failed: %s\n", what); \
+		ok = 0; \
+	} \
+} while (0)
 /* Ethernet/[VLAN]/IPv4/UDP frame to dst with correct checksums: length. */
 uint32_t frame_build(uint8_t *f, const struct rte_ether_addr *dst,
 		     uint32_t src_ip, uint16_t sport, uint16_t payload,

@@ -9,6 +9,7 @@
  */
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <rte_errno.h>
@@ -180,6 +181,40 @@ mlx5cq_device_tx_inline(struct mlx5cq_priv *priv, const char *name)
  * and MAC), mlx5cq device (the CQ devargs checked against it), PD and the
  * permanent MAC.
  */
+/*
+ * The firmware version, as net/mlx5 reports it (the verbs device
+ * attribute fw_ver, mlx5_os_fw_version_get()): read once, so that a port
+ * whose device failed still answers.
+ */
+static int
+mlx5cq_device_fw_ver(struct mlx5cq_priv *priv, const char *name)
+{
+	struct ibv_device_attr attr;
+
+	if (mlx5_glue->query_device(priv->ctx, &attr) != 0) {
+		PMD_LOG(ERR, "%s: query_device failed: %s", name,
+			strerror(errno));
+		rte_errno = errno ? errno : EIO;
+		return -1;
+	}
+	snprintf(priv->fw_ver, sizeof(priv->fw_ver), "%s", attr.fw_ver);
+	return 0;
+}
+
+int
+mlx5cq_device_fw_version_get(struct rte_eth_dev *dev, char *fw,
+			     size_t size)
+{
+	struct mlx5cq_priv *priv = dev->data->dev_private;
+	size_t need = strlen(priv->fw_ver) + 1;
+
+	/* ethdev's contract: the size needed when fw is too small. */
+	if (size < need)
+		return (int)need;
+	memcpy(fw, priv->fw_ver, need);
+	return 0;
+}
+
 int
 mlx5cq_device_open(struct mlx5cq_priv *priv, const char *name)
 {
@@ -241,6 +276,8 @@ mlx5cq_device_open(struct mlx5cq_priv *priv, const char *name)
 		goto error;
 	}
 	if (mlx5cq_device_check_cq_args(priv, name) != 0)
+		goto error;
+	if (mlx5cq_device_fw_ver(priv, name) != 0)
 		goto error;
 	if (mlx5cq_device_tx_inline(priv, name) != 0)
 		goto error;

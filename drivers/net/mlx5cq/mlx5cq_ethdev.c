@@ -91,7 +91,8 @@ mlx5cq_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	info->default_txconf.tx_free_thresh = priv->args.tx_comp_thresh;
 	/* The one speed the device reports (fixed), when it reports one. */
 	info->speed_capa = 0;
-	if (!priv->closed && mlx5cq_vport_state(priv, &up, &speed) == 0 &&
+	if (!priv->closed && !priv->dev_failed &&
+	    mlx5cq_vport_state(priv, &up, &speed) == 0 &&
 	    up && speed != 0 &&
 	    rte_eth_speed_bitflag(speed, RTE_ETH_LINK_FULL_DUPLEX) != 0)
 		info->speed_capa = RTE_ETH_LINK_SPEED_FIXED |
@@ -113,7 +114,9 @@ mlx5cq_link_update(struct rte_eth_dev *dev, int wait)
 
 	RTE_SET_USED(wait);
 	memset(&link, 0, sizeof(link));
-	if (priv->started && mlx5cq_vport_state(priv, &up, &speed) != 0)
+	/* A failed device's link is down, and it answers no query. */
+	if (priv->started && !priv->dev_failed &&
+	    mlx5cq_vport_state(priv, &up, &speed) != 0)
 		up = 0;
 	link.link_status = up ? RTE_ETH_LINK_UP : RTE_ETH_LINK_DOWN;
 	if (!up)
@@ -392,6 +395,7 @@ static const struct eth_dev_ops mlx5cq_ops = {
 	.dev_stop = mlx5cq_dev_stop,
 	.dev_close = mlx5cq_dev_close,
 	.dev_infos_get = mlx5cq_dev_infos_get,
+	.fw_version_get = mlx5cq_device_fw_version_get,
 	.dev_supported_ptypes_get = mlx5cq_ptypes_get,
 	.link_update = mlx5cq_link_update,
 	.dev_set_link_down = mlx5cq_dev_set_link_down,

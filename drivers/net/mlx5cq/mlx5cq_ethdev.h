@@ -345,6 +345,8 @@ struct mlx5cq_priv {
 	uint8_t promisc;
 	uint8_t allmulti;
 	uint8_t closed;
+	uint8_t dev_failed; /* IBV_EVENT_DEVICE_FATAL seen (RMV raised). */
+	char fw_ver[64]; /* Firmware version, read at probe. */
 	struct rte_intr_handle *link_intr; /* The context's async fd. */
 	uint64_t vlan_bits[4096 / 64]; /* VLAN filter: the ids added. */
 };
@@ -360,6 +362,8 @@ int mlx5cq_device_open(struct mlx5cq_priv *priv, const char *name);
 void mlx5cq_device_close(struct mlx5cq_priv *priv);
 int mlx5cq_device_tx_objs(struct mlx5cq_priv *priv);
 int mlx5cq_device_pdn(struct mlx5cq_priv *priv);
+int mlx5cq_device_fw_version_get(struct rte_eth_dev *dev, char *fw,
+				 size_t size);
 
 /* mlx5cq_link.c */
 int mlx5cq_link_intr_install(struct rte_eth_dev *dev);

@@ -15,7 +15,11 @@
  * port event updates the link (QUERY_VPORT_STATE) and, with
  * dev_conf.intr_conf.lsc, raises RTE_ETH_EVENT_INTR_LSC. Other events (CQ
  * errors) are acknowledged and logged: the queues find their errors
- * themselves.
+ * themselves. IBV_EVENT_DEVICE_FATAL (a firmware fatal error or a
+ * removal) raises RTE_ETH_EVENT_INTR_RMV once, with intr_conf.rmv; the
+ * port then reports its link down, its bursts find nothing to complete
+ * and return 0, its stats stay readable and closing it releases
+ * everything (the kernel completes destroy commands on a failed device).
  *
  * Admin state (dev_set_link_down / _up): net/mlx5 clears or sets the
  * kernel netdev's IFF_UP, and the kernel's mlx5e writes the port's PAOS
@@ -38,19 +42,49 @@
 #include "mlx5cq_ethdev.h"
 #include "mlx5cq_emu_plugin.h"
 
+/*
+ * The device failed (IBV_EVENT_DEVICE_FATAL, or the event queue closed:
+ * EIO). As net/mlx5 does (mlx5_dev_interrupt_device_fatal()), the port
+ * raises RTE_ETH_EVENT_INTR_RMV once, with dev_conf.intr_conf.rmv: a
+ * removal brings the event twice (mlx5 and uverbs).
+ */
+static void
+mlx5cq_link_device_fatal(struct rte_eth_dev *dev)
+{
+	struct mlx5cq_priv *priv = dev->data->dev_private;
+
+	if (priv->dev_failed)
+		return;
+	priv->dev_failed = 1;
+	PMD_LOG(ERR, "port %u: the device failed or was removed",
+		dev->data->port_id);
+	mlx5cq_link_update(dev, 0);
+	if (dev->data->dev_conf.intr_conf.rmv)
+		rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_RMV,
+					     NULL);
+}
+
 static void
 mlx5cq_link_intr(void *arg)
 {
 	struct rte_eth_dev *dev = arg;
 	struct mlx5cq_priv *priv = dev->data->dev_private;
 	struct ibv_async_event ev;
-	int port_change = 0;
+	int port_change = 0, fatal = 0;
 
-	while (mlx5_glue->get_async_event(priv->ctx, &ev) == 0) {
+	for (;;) {
+		if (mlx5_glue->get_async_event(priv->ctx, &ev) != 0) {
+			/* A closed event queue (kernel uverbs). */
+			fatal |= errno == EIO;
+			break;
+		}
 		switch (ev.event_type) {
 		case IBV_EVENT_PORT_ACTIVE:
 		case IBV_EVENT_PORT_ERR:
 			port_change = 1;
+			break;
+		case IBV_EVENT_DEVICE_FATAL:
+			fatal = 1;
 			break;
 		default:
 			PMD_LOG(DEBUG, "port %u: async event %d ignored",
@@ -58,6 +92,10 @@ mlx5cq_link_intr(void *arg)
 			break;
 		}
 		mlx5_glue->ack_async_event(&ev);
+	}
+	if (fatal) {
+		mlx5cq_link_device_fatal(dev);
+		return;
 	}
 	if (!port_change)
 		return;
@@ -94,7 +132,7 @@ mlx5cq_link_intr_install(struct rte_eth_dev *dev)
 					 dev);
 	if (ret != 0)
 		goto error;
-	dev->data->dev_flags |= RTE_ETH_DEV_INTR_LSC;
+	dev->data->dev_flags |= RTE_ETH_DEV_INTR_LSC | RTE_ETH_DEV_INTR_RMV;
 	return 0;
 error:
 	PMD_LOG(ERR, "port %u: link event callback not installed: %s",
@@ -115,14 +153,14 @@ mlx5cq_link_intr_uninstall(struct rte_eth_dev *dev)
 					  dev);
 	rte_intr_instance_free(priv->link_intr);
 	priv->link_intr = NULL;
-	dev->data->dev_flags &= ~RTE_ETH_DEV_INTR_LSC;
+	dev->data->dev_flags &= ~(RTE_ETH_DEV_INTR_LSC | RTE_ETH_DEV_INTR_RMV);
 }
 
 static int
 mlx5cq_link_admin(struct rte_eth_dev *dev, int up)
 {
 	struct mlx5cq_priv *priv = dev->data->dev_private;
-	int (*admin_set)(struct ibv_context *, int);
+	int (*admin_set)(struct ibv_context *ctx, int up);
 	int ret;
 
 	if (!priv->emulated) {

@@ -125,13 +125,16 @@ mlx5cq_q_cq_total(struct rte_mlx5cq *cq,
 	mlx5cq_cq_counters_add(out, cq);
 }
 
-/* Out-of-buffer drops of the port's RQs so far (0 without a set). */
+/*
+ * Out-of-buffer drops of the port's RQs so far (0 without a set). On a
+ * failed device (which answers no query) the last count read stands.
+ */
 int
 mlx5cq_imissed(struct mlx5cq_priv *priv, uint64_t *v)
 {
 	uint32_t oob;
 
-	if (priv->qcnt != NULL) {
+	if (priv->qcnt != NULL && !priv->dev_failed) {
 		if (mlx5_devx_cmd_queue_counter_query(priv->qcnt, 0,
 						      &oob) != 0) {
 			PMD_LOG(ERR, "port %u: QUERY_Q_COUNTER failed: %s",
