@@ -53,7 +53,7 @@
 #include "bench_cq.h"
 #include "test_rss_key.h"
 
-/* rte_common_mlx5's struct mlx5_devx_obj (see test_emu.c). */
+/* rte_common_mlx5's struct mlx5_devx_obj (see test_emu_fixture.h). */
 struct mlx5_devx_obj {
 	void *obj;
 	int id;

@@ -21,7 +21,7 @@
 #include <mlx5_common_devx.h>
 
 /* rte_common_mlx5's struct mlx5_devx_obj and struct mlx5_klm
- * (mlx5_common.h, not includable here: see test_emu.c).
+ * (mlx5_common.h, not includable here: see test_emu_fixture.h).
  */
 struct mlx5_devx_obj {
 	void *obj;
