@@ -614,6 +614,50 @@ def case_vlan_filter():
     t.quit()
 
 
+def case_vlan_insert():
+    """tx_vlan set on port 0 (RTE_ETH_TX_OFFLOAD_VLAN_INSERT): port 1, not
+    promiscuous, whose VLAN filter holds id 100 alone, takes none of port
+    0's txonly frames while they carry tag 200 and takes them once they
+    carry 100 (not polled in txonly: what its filter lets in fills the
+    ring and is counted missed); port 0's TX-bytes count the tags."""
+    t = Testpmd(vdev(0, 'vi') + vdev(1, 'vi'), [])
+    # Not promiscuous (promiscuous mode takes every frame): the vport's
+    # VLAN list filters; port 0 sends to an address port 1 adds.
+    for c in ('set promisc 1 off', 'mac_addr add 1 02:00:00:00:00:78',
+              'set eth-peer 0 02:00:00:00:00:78', 'vlan set filter on 1',
+              'rx_vlan add 100 1'):
+        out = t.cmd(c)
+        check('diag=' not in out and 'failed' not in out,
+              '%s: %s' % (c, out))
+    t.cmd('set fwd txonly')
+    for vid, taken in ((200, False), (100, True)):
+        t.cmd('port stop 0')
+        out = t.cmd('tx_vlan set 0 %d' % vid)
+        check('rror' not in out and 'diag=' not in out,
+              'tx_vlan set 0 %d: %s' % (vid, out))
+        t.cmd('port start 0')
+        out = t.cmd('show port 0 tx_offload configuration')
+        check('VLAN_INSERT' in out, 'VLAN_INSERT not on:\n' + out)
+        t.cmd('clear port stats all')
+        t.cmd('start')
+        t.wait_stats(lambda s: s[0]['TX-packets'] >= 4096,
+                     'txonly tagged %d' % vid)
+        time.sleep(0.2)
+        t.cmd('stop')
+        st = port_stats(t.cmd('show port stats all'))
+        # txonly frames are 64 bytes, 68 with the tag.
+        check(st[0]['TX-bytes'] == 68 * st[0]['TX-packets'],
+              'port 0 TX %d packets, %d bytes' % (st[0]['TX-packets'],
+                                                  st[0]['TX-bytes']))
+        if taken:
+            check(st[1]['RX-missed'] > 0,
+                  'tag 100: port 1 took nothing: %s' % st[1])
+        else:
+            check(st[1]['RX-missed'] == 0 and st[1]['RX-packets'] == 0,
+                  'tag 200 passed port 1\'s filter: %s' % st[1])
+    t.quit()
+
+
 CASES = {
     'io_forward': case_io_forward,
     'link_toggle': case_link_toggle,
@@ -628,6 +672,7 @@ CASES = {
     'link_speed': case_link_speed,
     'vlan_strip': case_vlan_strip,
     'vlan_filter': case_vlan_filter,
+    'vlan_insert': case_vlan_insert,
 }
 
 

@@ -21,6 +21,8 @@
  * device's list holds 256 ids (HCA_CAP.log_max_vlan_list 8 on the
  * emulated HCA): the 257th is refused with ENOSPC and leaves the filter
  * as it was. No rte_malloc use is left after the port is removed.
+ *
+ * VLAN insertion on TX: see test_net_vlan_insert().
  */
 
 #include <inttypes.h>
@@ -32,6 +34,7 @@
 #include <rte_mbuf.h>
 
 #include <mlx5_emu.h>
+#include <mlx5_prm.h>
 
 #include "test.h"
 #include "test_net_util.h"
@@ -319,6 +322,160 @@ test_net_vlan_filter(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * VLAN insertion on TX (RTE_ETH_TX_OFFLOAD_VLAN_INSERT), on each path:
+ * the device inserts the tag (default caps: wqe_vlan_insert, no inline
+ * header), or the PMD writes it into the inline header because the device
+ * requires the L2 header inline (eth_inline_mode L2) or cannot insert
+ * (wqe_vlan_insert 0). Port A of that device sends 8 frames to port B
+ * (default caps, no stripping): those with RTE_MBUF_F_TX_VLAN arrive with
+ * 0x8100 and their TCI at byte 12 and the frame after them, the others as
+ * sent; one frame is in two segments of 18 bytes and the rest, one of 30
+ * and the rest. A's obytes count each inserted tag, as net/mlx5 counts
+ * them.
+ */
+#define VI_N 8
+
+static unsigned int vi_seq;
+
+static struct rte_mbuf *
+vi_mbuf(const uint8_t *f, uint32_t len, uint32_t first)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(v_mp), *t;
+	uint8_t *p;
+
+	if (m == NULL)
+		return NULL;
+	if (first == 0 || first >= len)
+		first = len;
+	p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)first);
+	memcpy(p, f, first);
+	if (first == len)
+		return m;
+	t = rte_pktmbuf_alloc(v_mp);
+	if (t == NULL) {
+		rte_pktmbuf_free(m);
+		return NULL;
+	}
+	p = (uint8_t *)rte_pktmbuf_append(t, (uint16_t)(len - first));
+	memcpy(p, f + first, len - first);
+	if (rte_pktmbuf_chain(m, t) != 0) {
+		rte_pktmbuf_free(m);
+		rte_pktmbuf_free(t);
+		return NULL;
+	}
+	return m;
+}
+
+static int
+vi_case(const char *what, uint8_t inline_mode, uint8_t hw)
+{
+	struct rte_eth_conf conf_a = { 0 }, conf_b = { 0 };
+	struct rte_mbuf *tx[VI_N], *rx[VI_N + 4];
+	struct rte_ether_addr mac_b;
+	struct mlx5_emu_caps caps;
+	struct rte_eth_stats st;
+	char name[40], args[48];
+	uint8_t f[VI_N][128];
+	uint32_t len[VI_N];
+	uint64_t obytes = 0;
+	uint16_t got = 0, sent, i;
+	int a, b, ok = 1;
+
+	mlx5_emu_caps_default(&caps);
+	caps.eth_inline_mode = inline_mode;
+	caps.eth_wqe_vlan_insert = hw;
+	snprintf(args, sizeof(args), "dev=emu,wire=vi%u", vi_seq);
+	snprintf(name, sizeof(name), "net_mlx5cq_via%u", vi_seq);
+	if (mlx5_emu_open_caps_set(&caps) != 0)
+		return -1;
+	a = port_probe(name, args);
+	mlx5_emu_open_caps_set(NULL);
+	snprintf(name, sizeof(name), "net_mlx5cq_vib%u", vi_seq++);
+	b = port_probe(name, args);
+	if (a < 0 || b < 0) {
+		printf("  %s: probe failed\n", what);
+		return -1;
+	}
+	conf_a.txmode.offloads = RTE_ETH_TX_OFFLOAD_VLAN_INSERT |
+				 RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	STEP(port_start_1q(a, V_DESC, v_mp, &conf_a) == 0 &&
+	     port_start_1q(b, V_DESC, v_mp, &conf_b) == 0, "start");
+	rte_eth_macaddr_get(b, &mac_b);
+	for (i = 0; ok && i < VI_N; i++) {
+		len[i] = frame_build(f[i], &mac_b, RTE_IPV4(198u, 18, 4, i),
+				     (uint16_t)(6000 + i), V_PAYLOAD, 0);
+		tx[i] = vi_mbuf(f[i], len[i], i == 5 ? 18 : i == 6 ? 30 : 0);
+		STEP(tx[i] != NULL, "mbuf");
+		if (tx[i] == NULL)
+			break;
+		if (i % 4 != 3) {
+			tx[i]->ol_flags |= RTE_MBUF_F_TX_VLAN;
+			tx[i]->vlan_tci = (uint16_t)(0x100 + i);
+		}
+		obytes += len[i] + (i % 4 != 3 ? RTE_VLAN_HLEN : 0);
+	}
+	if (ok) {
+		sent = rte_eth_tx_burst(a, 0, tx, VI_N);
+		free_all(tx + sent, (uint16_t)(VI_N - sent));
+		STEP(sent == VI_N, "all sent");
+		got = rx_all(b, 1, rx, RTE_DIM(rx), NULL);
+		STEP(got == VI_N, "all received");
+	}
+	for (i = 0; ok && i < got; i++) {
+		const uint8_t *r = rte_pktmbuf_mtod(rx[i], const uint8_t *);
+		uint8_t want[132];
+		uint32_t wl = len[i];
+
+		memcpy(want, f[i], 12);
+		if (i % 4 != 3) {
+			want[12] = 0x81;
+			want[13] = 0x00;
+			want[14] = 0x01;
+			want[15] = (uint8_t)i;
+			memcpy(want + 16, f[i] + 12, len[i] - 12);
+			wl += RTE_VLAN_HLEN;
+		} else {
+			memcpy(want + 12, f[i] + 12, len[i] - 12);
+		}
+		if (rx[i]->pkt_len != wl || rx[i]->nb_segs != 1 ||
+		    memcmp(r, want, wl) != 0) {
+			printf("  %s: frame %u: %u bytes, %02x%02x %02x%02x at "
+			       "12 (want %u)\n", what, i, rx[i]->pkt_len,
+			       r[12], r[13], r[14], r[15], wl);
+			ok = 0;
+		}
+	}
+	free_all(rx, got);
+	STEP(rte_eth_stats_get(a, &st) == 0 && st.opackets == VI_N &&
+	     st.obytes == obytes, "A's opackets / obytes");
+	TEST_ASSERT_SUCCESS(port_remove(a), "remove A");
+	TEST_ASSERT_SUCCESS(port_remove(b), "remove B");
+	if (!ok)
+		printf("  %s: failed\n", what);
+	return ok ? 0 : -1;
+}
+
+static int
+test_net_vlan_insert(void)
+{
+	struct heap_use before, after;
+	int ok = 1;
+
+	heap_use(&before);
+	STEP(vi_case("device inserts", MLX5_CAP_INLINE_MODE_NOT_REQUIRED,
+		     1) == 0, "device insertion");
+	STEP(vi_case("L2 inline required", MLX5_CAP_INLINE_MODE_L2, 1) == 0,
+	     "insertion into the inline header (L2 inline)");
+	STEP(vi_case("no wqe_vlan_insert", MLX5_CAP_INLINE_MODE_NOT_REQUIRED,
+		     0) == 0, "insertion into the inline header (no cap)");
+	heap_use(&after);
+	TEST_ASSERT(ok, "VLAN insertion");
+	TEST_ASSERT_SUCCESS(heap_use_same(&before, &after, "net_vlan insert"),
+			    "leak");
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite net_vlan_suite = {
 	.suite_name = "net_vlan",
 	.setup = vlan_setup,
@@ -326,6 +483,7 @@ static struct unit_test_suite net_vlan_suite = {
 	.unit_test_cases = {
 		TEST_CASE(test_net_vlan_strip_runtime),
 		TEST_CASE(test_net_vlan_filter),
+		TEST_CASE(test_net_vlan_insert),
 		TEST_CASES_END(),
 	},
 };

@@ -61,6 +61,10 @@ struct mlx5_emu_caps {
 				   * _NOT_REQUIRED (2, default, as
 				   * ConnectX-5 and later report).
 				   */
+	uint8_t eth_wqe_vlan_insert; /**< wqe_vlan_insert: the device
+				       * inserts the VLAN tag a SEND's
+				       * Ethernet segment gives (default 1).
+				       */
 	uint8_t crypto; /**< AES-XTS crypto engine: DEKs, crypto mkeys,
 			  * loopback RC QPs (default 0).
 			  */

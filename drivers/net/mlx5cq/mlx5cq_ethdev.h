@@ -99,7 +99,8 @@ extern int mlx5cq_net_logtype;
 #define MLX5CQ_TX_OFFLOADS (RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | \
 			    RTE_ETH_TX_OFFLOAD_UDP_CKSUM | \
 			    RTE_ETH_TX_OFFLOAD_TCP_CKSUM | \
-			    RTE_ETH_TX_OFFLOAD_MULTI_SEGS)
+			    RTE_ETH_TX_OFFLOAD_MULTI_SEGS | \
+			    RTE_ETH_TX_OFFLOAD_VLAN_INSERT)
 
 /* Parsed devargs. */
 struct mlx5cq_devargs {
@@ -301,6 +302,7 @@ struct mlx5cq_txq {
 	uint16_t idx;
 	uint64_t offloads;
 	uint8_t inline_hdr; /* priv->tx_inline: 18 or 0. */
+	uint8_t vlan_hw; /* priv->tx_vlan_hw: the device inserts VLAN tags. */
 	uint8_t started;
 	uint8_t deferred;
 	uint8_t in_error;
@@ -341,6 +343,7 @@ struct mlx5cq_priv {
 	uint64_t rss_hf;
 	uint16_t mtu;
 	uint8_t tx_inline; /* Bytes of the frame each TX WQE inlines. */
+	uint8_t tx_vlan_hw; /* HCA_CAP wqe_vlan_insert. */
 	uint8_t started;
 	uint8_t promisc;
 	uint8_t allmulti;

@@ -11,6 +11,12 @@
  *                     inline (txq->inline_hdr 18): inline_hdr_sz = 18,
  *                     first 2 bytes inline, and 16 B of frame bytes
  *                     2..17; else inline_hdr_sz = 0 (no inline bytes);
+ *                     VLAN insertion (RTE_MBUF_F_TX_VLAN with the
+ *                     offload): without inline bytes and with the
+ *                     device's wqe_vlan_insert, the word at byte 12 is
+ *                     MLX5_ETH_WQE_VLAN_INSERT | TCI (the device inserts
+ *                     the tag); else the tag is written into the inline
+ *                     header, 22 bytes in two 16 B units;
  *   data segments     rest of the first mbuf, then each further segment
  *                     (byte_count, lkey, addr).
  * Without inline headers the burst never reads the frames: in a
@@ -29,11 +35,13 @@
  * oerrors) and leaves the ring as it was.
  */
 
+#include <rte_ether.h>
 #include <rte_io.h>
 #include <rte_mbuf.h>
 #include <rte_memcpy.h>
 
 #include <infiniband/mlx5dv.h>
+#include <mlx5_prm.h>
 
 #include "mlx5cq_ethdev.h"
 
@@ -47,8 +55,8 @@
  * -1 when one misses or there are too many.
  */
 static __rte_always_inline int
-mlx5cq_tx_lkeys(struct mlx5cq_txq *txq, struct rte_mbuf *m, uint32_t rest,
-		uint32_t lkeys[MLX5CQ_TX_SEGS_MAX])
+mlx5cq_tx_lkeys(struct mlx5cq_txq *txq, struct rte_mbuf *m, uint32_t ih,
+		uint32_t rest, uint32_t lkeys[MLX5CQ_TX_SEGS_MAX])
 {
 	struct rte_mbuf *s;
 	int n = 0;
@@ -56,7 +64,7 @@ mlx5cq_tx_lkeys(struct mlx5cq_txq *txq, struct rte_mbuf *m, uint32_t rest,
 	if (rest != 0) {
 		lkeys[n] = mlx5cq_mr_lookup(&txq->mrc,
 					    rte_pktmbuf_mtod(m, uintptr_t) +
-					    txq->inline_hdr, m->pool);
+					    ih, m->pool);
 		if (unlikely(lkeys[n++] == UINT32_MAX))
 			return -1;
 	}
@@ -203,8 +211,7 @@ mlx5cq_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	mlx5cq_txq_complete(txq);
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i], *s;
-		const uint32_t ih = txq->inline_hdr;
-		uint32_t rest = m->data_len - ih;
+		uint32_t ih = txq->inline_hdr, vtag = 0, vsw = 0, rest;
 		uint32_t lkeys[MLX5CQ_TX_SEGS_MAX];
 		uint32_t ds, nbb, u = txq->pi << 2, k = 0;
 		volatile uint8_t *w = mlx5cq_tx_unit(txq, u);
@@ -212,9 +219,24 @@ mlx5cq_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		uint8_t ce = 0;
 		int nseg;
 
+		/* VLAN insertion: by the device (Ethernet segment) when it
+		 * can and no header is inline, else into the inline header.
+		 */
+		if (unlikely((m->ol_flags & RTE_MBUF_F_TX_VLAN) &&
+			     (txq->offloads &
+			      RTE_ETH_TX_OFFLOAD_VLAN_INSERT))) {
+			if (ih == 0 && txq->vlan_hw) {
+				vtag = MLX5_ETH_WQE_VLAN_INSERT |
+				       m->vlan_tci;
+			} else {
+				ih = MLX5CQ_INLINE_HDR;
+				vsw = 1;
+			}
+		}
+		rest = m->data_len - ih;
 		/* A zero byte count means 2 GiB: empty segments are skipped. */
 		nseg = unlikely(m->data_len < MLX5CQ_INLINE_HDR) ? -1 :
-		       mlx5cq_tx_lkeys(txq, m, rest, lkeys);
+		       mlx5cq_tx_lkeys(txq, m, ih, rest, lkeys);
 		if (unlikely(nseg < 0)) {
 			/* Too short for the inline header, a segment in no
 			 * registered memory, or too many segments: dropped
@@ -224,8 +246,10 @@ mlx5cq_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 			rte_pktmbuf_free(m);
 			continue;
 		}
-		/* Control and Ethernet segments, 16 B of inline header. */
-		ds = (ih ? 3 : 2) + (uint32_t)nseg;
+		/* Control and Ethernet segments, 16 B of inline header (32
+		 * with an inserted tag).
+		 */
+		ds = (ih ? 3 : 2) + vsw + (uint32_t)nseg;
 		nbb = (ds + 3) >> 2;
 		if (txq->wqebb_n - (txq->pi - txq->ci) < nbb) {
 			mlx5cq_txq_complete(txq);
@@ -250,7 +274,24 @@ mlx5cq_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 			rte_cpu_to_be_32((uint32_t)mlx5cq_tx_csum(txq, m) <<
 					 24);
 		((volatile uint32_t *)w)[6] = 0;
-		if (ih) {
+		if (unlikely(vsw)) {
+			/* 22 inline bytes: the MACs, TPID and TCI, then
+			 * frame bytes 12..17 (as net/mlx5 inserts a tag into
+			 * its inline data, mlx5_tx_eseg_dmin()).
+			 */
+			rte_be32_t tag = rte_cpu_to_be_32(RTE_ETHER_TYPE_VLAN <<
+							  16 | m->vlan_tci);
+
+			((volatile uint16_t *)w)[14] =
+				rte_cpu_to_be_16(MLX5CQ_INLINE_HDR +
+						 RTE_VLAN_HLEN);
+			rte_memcpy((void *)(uintptr_t)(w + 30), d, 2);
+			rte_memcpy((void *)(uintptr_t)(w + 32), d + 2, 10);
+			rte_memcpy((void *)(uintptr_t)(w + 42), &tag, 4);
+			rte_memcpy((void *)(uintptr_t)(w + 46), d + 12,
+				   MLX5CQ_INLINE_HDR - 12);
+			u += 4;
+		} else if (ih) {
 			((volatile uint16_t *)w)[14] =
 				rte_cpu_to_be_16(MLX5CQ_INLINE_HDR);
 			rte_memcpy((void *)(uintptr_t)(w + 30), d, 2);
@@ -258,7 +299,7 @@ mlx5cq_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 				   MLX5CQ_INLINE_HDR - 2);
 			u += 3;
 		} else {
-			((volatile uint32_t *)w)[7] = 0;
+			((volatile uint32_t *)w)[7] = rte_cpu_to_be_32(vtag);
 			u += 2;
 		}
 		if (rest != 0)
@@ -275,7 +316,7 @@ mlx5cq_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		txq->wqe_end[txq->pi & txq->mask] =
 			(uint16_t)(txq->pi + nbb);
 		txq->pi += nbb;
-		bytes += m->pkt_len;
+		bytes += m->pkt_len + (vtag || vsw ? RTE_VLAN_HLEN : 0);
 		sent++;
 		last = w;
 	}

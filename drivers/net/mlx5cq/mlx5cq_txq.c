@@ -59,6 +59,7 @@ mlx5cq_tx_queue_setup(struct rte_eth_dev *dev, uint16_t idx, uint16_t desc,
 	txq->mask = n - 1;
 	txq->comp_thresh = RTE_MIN(priv->args.tx_comp_thresh, n / 4);
 	txq->inline_hdr = priv->tx_inline;
+	txq->vlan_hw = priv->tx_vlan_hw;
 	txq->port_id = dev->data->port_id;
 	txq->idx = idx;
 	txq->socket = socket;

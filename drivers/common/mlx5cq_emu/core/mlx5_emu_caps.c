@@ -45,6 +45,7 @@ mlx5_emu_caps_default(struct mlx5_emu_caps *caps)
 	caps->max_umems = 65536;
 	caps->eth_net_offloads = 1;
 	caps->eth_inline_mode = MLX5_CAP_INLINE_MODE_NOT_REQUIRED;
+	caps->eth_wqe_vlan_insert = 1;
 	caps->crypto = 0;
 	caps->crypto_wrapped = 1;
 	caps->log_max_num_deks = 12;
@@ -108,6 +109,11 @@ emu_caps_check(const struct mlx5_emu_caps *caps)
 		EMU_LOG(ERR, "caps: eth_inline_mode %u not in 0..%u (L2, "
 			"vport context, not required)", caps->eth_inline_mode,
 			MLX5_CAP_INLINE_MODE_NOT_REQUIRED);
+		return emu_ret_errno(EINVAL);
+	}
+	if (caps->eth_wqe_vlan_insert > 1) {
+		EMU_LOG(ERR, "caps: eth_wqe_vlan_insert %u (a 1-bit field)",
+			caps->eth_wqe_vlan_insert);
 		return emu_ret_errno(EINVAL);
 	}
 	if (caps->log_max_num_deks > 24) {
@@ -198,7 +204,7 @@ emu_fill_eth_caps(const struct emu_dev *dev, void *hcattr)
 	MLX5_SET(per_protocol_networking_offload_caps, hcattr, fld, v)
 	ETH_SET(csum_cap, 1);
 	ETH_SET(vlan_cap, 1);
-	ETH_SET(wqe_vlan_insert, 1);
+	ETH_SET(wqe_vlan_insert, dev->caps.eth_wqe_vlan_insert);
 	ETH_SET(wqe_inline_mode, dev->caps.eth_inline_mode);
 	ETH_SET(rss_ind_tbl_cap, 11);
 #undef ETH_SET
