@@ -279,8 +279,9 @@ mlx5cq_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 			 * frame bytes 12..17 (as net/mlx5 inserts a tag into
 			 * its inline data, mlx5_tx_eseg_dmin()).
 			 */
-			rte_be32_t tag = rte_cpu_to_be_32(RTE_ETHER_TYPE_VLAN <<
-							  16 | m->vlan_tci);
+			rte_be32_t tag =
+				rte_cpu_to_be_32((uint32_t)RTE_ETHER_TYPE_VLAN <<
+						 16 | m->vlan_tci);
 
 			((volatile uint16_t *)w)[14] =
 				rte_cpu_to_be_16(MLX5CQ_INLINE_HDR +
