@@ -166,6 +166,26 @@ def case_mtu_modes(t):
     t.cmd('set fwd io')
 
 
+def case_runtime_txq(t):
+    """Each TX queue of port 0 stopped, set up again and started while the
+    port runs (runtime TX queue setup); io forwarding goes on; an RX
+    queue set up while the port runs is refused."""
+    nq = int(info(t, 0, 'Current number of TX queues'))
+    for q in range(nq):
+        for c in ('port 0 txq %d stop' % q, 'port 0 txq %d setup' % q,
+                  'port 0 txq %d start' % q):
+            out = t.cmd(c)
+            tp.check('ail' not in out and 'rror' not in out,
+                     '"%s": %s' % (c, out))
+    burst(t, (0, 1), 'after runtime TX queue setup')
+    t.cmd('port 0 rxq 0 stop')
+    out = t.cmd('port 0 rxq 0 setup')
+    tp.check('Failed to setup RX queue' in out,
+             'runtime RX setup not refused: %s' % out)
+    t.cmd('port 0 rxq 0 start')
+    burst(t, (0, 1), 'rxq 0 started again')
+
+
 def case_close_attach(t):
     for c in ('port stop 1', 'port close 1'):
         t.cmd(c)
@@ -191,10 +211,12 @@ def main():
         return 77
     passed = failed = 0
     t = tp.Testpmd(tp.vdev(0, 'po') + tp.vdev(1, 'po'),
-                   ['--rxq=2', '--txq=2', '--txonly-multi-flow',
+                   ['--rxq=2', '--txq=2', '--rxd=512', '--txd=512',
+                    '--txonly-multi-flow',
                     '--rss-udp'])
     for name, fn in (('queues_rss', case_queues_rss),
                      ('mtu_modes', case_mtu_modes),
+                     ('runtime_txq', case_runtime_txq),
                      ('close_attach', case_close_attach)):
         t0 = time.time()
         try:

@@ -8,7 +8,8 @@
  * rte_eth_tx_descriptor_status() and rte_eth_get_monitor_addr() (the
  * condition rte_power_monitor() sleeps on), before and after frames
  * arrive, after they are received, and for TX before and after the
- * completion of what was sent.
+ * completion of what was sent; a TX queue set up again while the port
+ * runs.
  */
 
 #include <errno.h>
@@ -27,6 +28,7 @@
 
 #include "test.h"
 #include "test_net_util.h"
+#include "test_usage.h"
 #include "test_wait.h"
 
 #define NB_MBUF 2048
@@ -176,6 +178,86 @@ test_qstate_tx(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Runtime TX queue setup (RTE_ETH_DEV_CAPA_RUNTIME_TX_QUEUE_SETUP, not
+ * RX): on a started port alone on its wire (frames loop back), TX queue 1
+ * carries 8 frames; set up again while started it is refused (ethdev:
+ * the queue must be stopped); stopped, it takes a new ring of 128
+ * descriptors, sends nothing until started, then carries 8 frames again.
+ * An RX queue set up while the port runs is refused. No rte_malloc use is
+ * left after the port is removed.
+ */
+static int
+qs_send(uint16_t port, uint16_t q, const struct rte_ether_addr *mac)
+{
+	struct rte_mbuf *tx[8], *rx[16];
+	uint16_t i, sent, got;
+
+	if (rte_pktmbuf_alloc_bulk(q_mp, tx, 8) != 0)
+		return -1;
+	for (i = 0; i < 8; i++) {
+		uint8_t *d = (uint8_t *)rte_pktmbuf_append(tx[i], 128);
+		uint32_t len = frame_build(d, mac, RTE_IPV4(198u, 18, 5, i),
+					   (uint16_t)(7000 + i), 40, 0);
+
+		rte_pktmbuf_trim(tx[i], (uint16_t)(128 - len));
+	}
+	sent = rte_eth_tx_burst(port, q, tx, 8);
+	free_all(tx + sent, (uint16_t)(8 - sent));
+	if (sent == 0)
+		return 0;
+	got = rx_all(port, 1, rx, RTE_DIM(rx), NULL);
+	free_all(rx, got);
+	return sent == got ? sent : -1;
+}
+
+static int
+test_qstate_tx_runtime_setup(void)
+{
+	struct rte_eth_conf conf = { 0 };
+	struct rte_eth_dev_info info;
+	struct rte_eth_txq_info qi;
+	struct rte_ether_addr mac;
+	struct heap_use before, after;
+	int port, ok = 1;
+
+	heap_use(&before);
+	port = port_probe("net_mlx5cq_qrs", "dev=emu,wire=qrs");
+	TEST_ASSERT(port >= 0, "probe");
+	STEP(rte_eth_dev_info_get(port, &info) == 0 &&
+	     (info.dev_capa & RTE_ETH_DEV_CAPA_RUNTIME_TX_QUEUE_SETUP) &&
+	     !(info.dev_capa & RTE_ETH_DEV_CAPA_RUNTIME_RX_QUEUE_SETUP),
+	     "dev_capa: runtime TX setup, not RX");
+	STEP(rte_eth_dev_configure(port, 1, 2, &conf) == 0 &&
+	     rte_eth_rx_queue_setup(port, 0, QDESC, SOCKET_ID_ANY, NULL,
+				    q_mp) == 0 &&
+	     rte_eth_tx_queue_setup(port, 0, QDESC, SOCKET_ID_ANY, NULL) == 0 &&
+	     rte_eth_tx_queue_setup(port, 1, QDESC, SOCKET_ID_ANY, NULL) == 0 &&
+	     rte_eth_dev_start(port) == 0, "start");
+	rte_eth_macaddr_get(port, &mac);
+	STEP(qs_send(port, 1, &mac) == 8, "txq 1 before");
+	STEP(rte_eth_tx_queue_setup(port, 1, 128, SOCKET_ID_ANY, NULL) ==
+	     -EBUSY, "setup of a started queue refused");
+	STEP(rte_eth_dev_tx_queue_stop(port, 1) == 0, "txq 1 stop");
+	STEP(rte_eth_tx_queue_setup(port, 1, 128, SOCKET_ID_ANY, NULL) == 0,
+	     "txq 1 set up again while the port runs");
+	STEP(rte_eth_tx_queue_info_get(port, 1, &qi) == 0 &&
+	     qi.nb_desc == 128, "txq 1: 128 descriptors");
+	STEP(qs_send(port, 1, &mac) == 0, "txq 1 sends nothing stopped");
+	STEP(rte_eth_dev_tx_queue_start(port, 1) == 0, "txq 1 start");
+	STEP(qs_send(port, 1, &mac) == 8, "txq 1 after");
+	STEP(qs_send(port, 0, &mac) == 8, "txq 0 untouched");
+	STEP(rte_eth_dev_rx_queue_stop(port, 0) == 0 &&
+	     rte_eth_rx_queue_setup(port, 0, QDESC, SOCKET_ID_ANY, NULL,
+				    q_mp) == -EBUSY, "runtime RX setup refused");
+	TEST_ASSERT_SUCCESS(port_remove(port), "remove");
+	heap_use(&after);
+	TEST_ASSERT(ok, "runtime TX queue setup");
+	TEST_ASSERT_SUCCESS(heap_use_same(&before, &after, "runtime setup"),
+			    "leak");
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite net_qstate_suite = {
 	.suite_name = "net_qstate",
 	.setup = qstate_setup,
@@ -183,6 +265,7 @@ static struct unit_test_suite net_qstate_suite = {
 	.unit_test_cases = {
 		TEST_CASE(test_qstate_rx),
 		TEST_CASE(test_qstate_tx),
+		TEST_CASE(test_qstate_tx_runtime_setup),
 		TEST_CASES_END(),
 	},
 };
