@@ -16,6 +16,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -117,13 +118,12 @@ test_moderation_count(void)
 	TEST_ASSERT_SUCCESS(rte_mlx5cq_arm(cq, 0), "arm");
 	TEST_CHECK(post(&m, cq, 3));
 	TEST_CHECK(ev_of(&m, cq, &e));
-	TEST_ASSERT(e.events == 0 && e.held == 1, "3 of 4: events %lu held %u",
-		    (unsigned long)e.events, e.held);
+	TEST_ASSERT(e.events == 0 && e.held == 1, "3 of 4: events %" PRIu64
+		    " held %u", e.events, e.held);
 	TEST_ASSERT_EQUAL(rte_mlx5cq_event_get(cq), -EAGAIN, "event early");
 	TEST_CHECK(post(&m, cq, 1));
 	TEST_CHECK(ev_of(&m, cq, &e));
-	TEST_ASSERT_EQUAL(e.events, 1, "4 of 4: events %lu",
-			  (unsigned long)e.events);
+	TEST_ASSERT_EQUAL(e.events, 1, "4 of 4: events %" PRIu64, e.events);
 	TEST_ASSERT_SUCCESS(rte_mlx5cq_event_get(cq), "event at the count");
 	TEST_ASSERT_SUCCESS(rte_mlx5cq_event_ack(cq, 1), "ack");
 
@@ -147,7 +147,7 @@ test_moderation_count(void)
 /* One refused creation: errno, and every resource as it was. */
 static int
 refuse(struct mod_dev *m, const struct rte_mlx5cq_attr *a, int err,
-       const char *what)
+	 const char *what)
 {
 	struct rte_mlx5cq_dev_stats d0, d1;
 	struct mlx5_emu_stats e0, e1;

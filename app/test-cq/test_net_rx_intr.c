@@ -160,6 +160,7 @@ test_rx_intr_every_queue(void)
 	struct rte_mbuf *pkts[4];
 	unsigned int i, waits;
 	uint16_t nq, q;
+	struct rte_intr_handle *ih;
 	int port, epfd, n, ret;
 
 	port = intr_port(&nq);
@@ -183,8 +184,8 @@ test_rx_intr_every_queue(void)
 	/* Clients that ask (the eventdev RX adapter) see an interrupt a
 	 * queue, not one shared by the port.
 	 */
-	TEST_ASSERT_EQUAL(rte_intr_cap_multiple(rte_eth_devices[port].
-						intr_handle), 1,
+	ih = rte_eth_devices[port].intr_handle;
+	TEST_ASSERT_EQUAL(rte_intr_cap_multiple(ih), 1,
 			  "one interrupt for every queue of the port");
 	epfd = epoll_create(1);
 	TEST_ASSERT(epfd >= 0, "epoll_create");

@@ -36,7 +36,7 @@ SAME(DPDK_CQE(op_own) + 1, RTE_MLX5CQ_PRM_CQE_SIZE, "mlx5_prm.h CQE size");
 /* The CQE against DPDK's mlx5_prm.h. */
 SAME(DPDK_CQE(wqe_id), RTE_MLX5CQ_CQE_WQE_ID, "wqe_id");
 SAME(DPDK_CQE(lro_tcppsh_abort_dupack), RTE_MLX5CQ_CQE_LRO_TCPPSH_ABORT_DUPACK,
-     "lro flags");
+	"lro flags");
 SAME(DPDK_CQE(lro_min_ttl), RTE_MLX5CQ_CQE_LRO_MIN_TTL, "ttl");
 SAME(DPDK_CQE(lro_tcp_win), RTE_MLX5CQ_CQE_LRO_TCP_WIN, "win");
 SAME(DPDK_CQE(lro_ack_seq_num), RTE_MLX5CQ_CQE_LRO_ACK_SEQ_NUM, "ack");
@@ -55,7 +55,7 @@ SAME(DPDK_CQE(wqe_counter), RTE_MLX5CQ_CQE_WQE_COUNTER, "wqe_counter");
 SAME(DPDK_CQE(rsvd5), RTE_MLX5CQ_CQE_VALIDITY, "validity");
 #else
 SAME(DPDK_CQE(validity_iteration_count), RTE_MLX5CQ_CQE_VALIDITY,
-     "validity");
+	"validity");
 #endif
 SAME(DPDK_CQE(op_own), RTE_MLX5CQ_CQE_OP_OWN, "op_own");
 
@@ -66,7 +66,7 @@ SAME(RC_CQE(slid), RTE_MLX5CQ_CQE_SLID, "rc slid");
 SAME(RC_CQE(flags_rqpn), RTE_MLX5CQ_CQE_FLAGS_RQPN, "rc rqpn");
 SAME(RC_CQE(hds_ip_ext), RTE_MLX5CQ_CQE_HDR_TYPE_ETC, "rc hds");
 SAME(RC_CQE(l4_hdr_type_etc), RTE_MLX5CQ_CQE_L4_HDR_TYPE_ETC,
-     "rc l4_hdr_type_etc");
+	"rc l4_hdr_type_etc");
 SAME(RC_CQE(vlan_info), RTE_MLX5CQ_CQE_VLAN_INFO, "rc vlan");
 SAME(RC_CQE(srqn_uidx), RTE_MLX5CQ_CQE_SRQN_UIDX, "rc srqn");
 SAME(RC_CQE(imm_inval_pkey), RTE_MLX5CQ_CQE_METADATA, "rc imm");
@@ -77,7 +77,7 @@ SAME(RC_CQE(wqe_counter), RTE_MLX5CQ_CQE_WQE_COUNTER, "rc wqe_counter");
 SAME(RC_CQE(signature), RTE_MLX5CQ_CQE_VALIDITY, "rc byte 62");
 SAME(RC_CQE(op_own), RTE_MLX5CQ_CQE_OP_OWN, "rc op_own");
 SAME(RC_ERR(vendor_err_synd), RTE_MLX5CQ_CQE_VENDOR_SYND,
-     "rc vendor_err_synd");
+	"rc vendor_err_synd");
 SAME(RC_ERR(syndrome), RTE_MLX5CQ_CQE_SYNDROME, "rc syndrome");
 
 /* Opcodes and op_own (both headers). */
@@ -111,11 +111,11 @@ SAME(MLX5_CQE_RX_L4_HDR_VALID, RTE_MLX5CQ_HDR_L4_OK, "l4 ok");
 SAME(MLX5_CQE_RESP_FORMAT_HASH, RTE_MLX5CQ_MINI_FMT_HASH, "HASH");
 SAME(MLX5_CQE_RESP_FORMAT_CSUM, RTE_MLX5CQ_MINI_FMT_CSUM, "CSUM");
 SAME(MLX5_CQE_RESP_FORMAT_FTAG_STRIDX, RTE_MLX5CQ_MINI_FMT_FTAG_STRIDX,
-     "FTAG_STRIDX");
+	"FTAG_STRIDX");
 SAME(MLX5_CQE_RESP_FORMAT_CSUM_STRIDX, RTE_MLX5CQ_MINI_FMT_CSUM_STRIDX,
-     "CSUM_STRIDX");
+	"CSUM_STRIDX");
 SAME(MLX5_CQE_RESP_FORMAT_L34H_STRIDX, RTE_MLX5CQ_MINI_FMT_L34H_STRIDX,
-     "L34H_STRIDX");
+	"L34H_STRIDX");
 SAME(sizeof(struct mlx5_mini_cqe8), RTE_MLX5CQ_MINI_SIZE, "mini size");
 SAME(MINI(rx_hash_result), RTE_MLX5CQ_MINI_RX_HASH, "mini hash");
 SAME(MINI(checksum), RTE_MLX5CQ_MINI_CSUM, "mini csum");
@@ -133,11 +133,11 @@ SAME(MINI(hdr_type), RTE_MLX5CQ_MINI_HDR_TYPE, "mini hdr_type");
 #endif
 SAME(MINI(stride_idx), RTE_MLX5CQ_MINI_STRIDX, "mini stride");
 SAME(MINI(s_wqe_info.wqe_counter), RTE_MLX5CQ_MINI_WQE_COUNTER,
-     "mini wqe_counter");
+	"mini wqe_counter");
 /* DPDK 23.03 put validity_iteration_count at byte 2, the opcode at 3. */
 #if RTE_VERSION < RTE_VERSION_NUM(23, 3, 0, 0)
 SAME(MINI(s_wqe_info.s_wqe_opcode), RTE_MLX5CQ_MINI_S_WQE_OPCODE,
-     "mini s_wqe_opcode");
+	"mini s_wqe_opcode");
 #endif
 SAME(MINI(byte_cnt), RTE_MLX5CQ_MINI_BYTE_CNT, "mini byte_cnt");
 SAME(MINI(byte_cnt_flow), RTE_MLX5CQ_MINI_FTAG_HIGH, "mini flow tag 23:16");

@@ -31,10 +31,11 @@
  *   (rxq_cq_to_mbuf: (byte_cnt_flow & 0xff) << 8 | flow_tag_high << 16,
  *   then mlx5_flow_mark_get; the SSE/NEON/Altivec shuffles agree) and
  *   masks byte 4 out of the length (MLX5_LEN_WITH_MARK_MASK);
- * - L34H_STRIDX (4): header-type byte (0) = byte 29 of the full CQE, byte
- *   1 reserved (zero; DPDK 5654f38eba: 22.11's struct had the two swapped) (hdr_type_etc bits 7:0: header types 7:2, VLAN stripped 0;
+ * - L34H_STRIDX (4): header-type byte (0) = byte 29 of the full CQE
+ *   (hdr_type_etc bits 7:0: header types 7:2, VLAN stripped 0;
  *   rxq_cq_to_pkt_type reads mcqe->hdr_type >> 2 for (hdr_type_etc &
- *   0xfc00) >> 10), stride index (2..3), byte_cnt (4..7).
+ *   0xfc00) >> 10), byte 1 reserved (zero; DPDK 5654f38eba: 22.11's
+ *   struct had the two swapped), stride index (2..3), byte_cnt (4..7).
  * The stride index is the completion's wqe_counter (MPRQ reads
  * cqe->wqe_counter or mcqe->stride_idx, mlx5_rx_burst_mprq), except for
  * the completions of the network model's cyclic RQs (EMU_POST_CYCLIC_RQ):
