@@ -301,6 +301,7 @@ struct mlx5cq_txq {
 	uint16_t port_id;
 	uint16_t idx;
 	uint64_t offloads;
+	uint64_t vlan_flag; /* RTE_MBUF_F_TX_VLAN with the offload, else 0. */
 	uint8_t inline_hdr; /* priv->tx_inline: 18 or 0. */
 	uint8_t vlan_hw; /* priv->tx_vlan_hw: the device inserts VLAN tags. */
 	uint8_t started;

@@ -196,6 +196,130 @@ mlx5cq_tx_csum(const struct mlx5cq_txq *txq, const struct rte_mbuf *m)
 	return cs;
 }
 
+/* What mlx5cq_tx_one() did with a packet. */
+enum {
+	MLX5CQ_TX_SENT,
+	MLX5CQ_TX_DROPPED, /* Freed and counted in errors. */
+	MLX5CQ_TX_FULL, /* No room: the burst ends before it. */
+};
+
+/*
+ * One packet's SEND WQE. ih: bytes of the frame inline (0 or 18); vtag:
+ * the Ethernet segment's VLAN insertion word (0: none); vsw: 1 when the
+ * tag goes into the inline header (ih is then 18). Inlined with
+ * constants for untagged packets, so their path carries no VLAN test.
+ */
+static __rte_always_inline int
+mlx5cq_tx_one(struct mlx5cq_txq *txq, struct rte_mbuf *m, uint32_t ih,
+	      uint32_t vtag, uint32_t vsw, volatile uint8_t **last,
+	      uint64_t *bytes)
+{
+	uint32_t rest = m->data_len - ih;
+	uint32_t lkeys[MLX5CQ_TX_SEGS_MAX];
+	uint32_t ds, nbb, u = txq->pi << 2, k = 0;
+	volatile uint8_t *w = mlx5cq_tx_unit(txq, u);
+	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
+	struct rte_mbuf *s;
+	uint8_t ce = 0;
+	int nseg;
+
+	/* A zero byte count means 2 GiB: empty segments are skipped. */
+	nseg = unlikely(m->data_len < MLX5CQ_INLINE_HDR) ? -1 :
+	       mlx5cq_tx_lkeys(txq, m, ih, rest, lkeys);
+	if (unlikely(nseg < 0)) {
+		/* Too short for the inline header, a segment in no
+		 * registered memory, or too many segments: dropped before
+		 * any byte of its WQE is written.
+		 */
+		txq->st.errors++;
+		rte_pktmbuf_free(m);
+		return MLX5CQ_TX_DROPPED;
+	}
+	/* Control and Ethernet segments, 16 B of inline header (32 with an
+	 * inserted tag).
+	 */
+	ds = (ih ? 3 : 2) + vsw + (uint32_t)nseg;
+	nbb = (ds + 3) >> 2;
+	if (txq->wqebb_n - (txq->pi - txq->ci) < nbb) {
+		mlx5cq_txq_complete(txq);
+		if (txq->wqebb_n - (txq->pi - txq->ci) < nbb)
+			return MLX5CQ_TX_FULL;
+	}
+	if (++txq->since_comp >= txq->comp_thresh) {
+		ce = MLX5_WQE_CTRL_CQ_UPDATE;
+		txq->since_comp = 0;
+	}
+	/* Control segment. */
+	((volatile uint32_t *)w)[0] =
+		rte_cpu_to_be_32(((txq->pi & 0xffff) << 8) | MLX5_OPCODE_SEND);
+	((volatile uint32_t *)w)[1] = rte_cpu_to_be_32((txq->sqn << 8) | ds);
+	((volatile uint32_t *)w)[2] = rte_cpu_to_be_32(ce);
+	((volatile uint32_t *)w)[3] = 0;
+	/* Ethernet segment (+ 16 B of inline header). */
+	((volatile uint32_t *)w)[4] = 0;
+	((volatile uint32_t *)w)[5] =
+		rte_cpu_to_be_32((uint32_t)mlx5cq_tx_csum(txq, m) << 24);
+	((volatile uint32_t *)w)[6] = 0;
+	if (vsw) {
+		/* 22 inline bytes: the MACs, TPID and TCI, then frame bytes
+		 * 12..17 (as net/mlx5 inserts a tag into its inline data,
+		 * mlx5_tx_eseg_dmin()).
+		 */
+		rte_be32_t tag = rte_cpu_to_be_32((uint32_t)RTE_ETHER_TYPE_VLAN
+						  << 16 | m->vlan_tci);
+
+		((volatile uint16_t *)w)[14] =
+			rte_cpu_to_be_16(MLX5CQ_INLINE_HDR + RTE_VLAN_HLEN);
+		rte_memcpy((void *)(uintptr_t)(w + 30), d, 2);
+		rte_memcpy((void *)(uintptr_t)(w + 32), d + 2, 10);
+		rte_memcpy((void *)(uintptr_t)(w + 42), &tag, 4);
+		rte_memcpy((void *)(uintptr_t)(w + 46), d + 12,
+			   MLX5CQ_INLINE_HDR - 12);
+		u += 4;
+	} else if (ih) {
+		((volatile uint16_t *)w)[14] =
+			rte_cpu_to_be_16(MLX5CQ_INLINE_HDR);
+		rte_memcpy((void *)(uintptr_t)(w + 30), d, 2);
+		rte_memcpy((void *)(uintptr_t)(w + 32), d + 2,
+			   MLX5CQ_INLINE_HDR - 2);
+		u += 3;
+	} else {
+		((volatile uint32_t *)w)[7] = rte_cpu_to_be_32(vtag);
+		u += 2;
+	}
+	if (rest != 0)
+		mlx5cq_tx_dseg(mlx5cq_tx_unit(txq, u++), rest, lkeys[k++],
+			       (uintptr_t)d + ih);
+	for (s = m->next; s != NULL; s = s->next) {
+		if (s->data_len == 0)
+			continue;
+		mlx5cq_tx_dseg(mlx5cq_tx_unit(txq, u++), s->data_len,
+			       lkeys[k++], rte_pktmbuf_mtod(s, uintptr_t));
+	}
+	txq->elts[txq->pi & txq->mask] = m;
+	txq->wqe_end[txq->pi & txq->mask] = (uint16_t)(txq->pi + nbb);
+	txq->pi += nbb;
+	*bytes += m->pkt_len + (vtag || vsw ? RTE_VLAN_HLEN : 0);
+	*last = w;
+	return MLX5CQ_TX_SENT;
+}
+
+/*
+ * A packet to be tagged (RTE_MBUF_F_TX_VLAN with the offload): by the
+ * device (the Ethernet segment's insertion word) when it can and no header
+ * is inline, else into the inline header.
+ */
+static __rte_noinline int
+mlx5cq_tx_one_vlan(struct mlx5cq_txq *txq, struct rte_mbuf *m,
+		   volatile uint8_t **last, uint64_t *bytes)
+{
+	if (txq->inline_hdr == 0 && txq->vlan_hw)
+		return mlx5cq_tx_one(txq, m, 0,
+				     MLX5_ETH_WQE_VLAN_INSERT | m->vlan_tci, 0,
+				     last, bytes);
+	return mlx5cq_tx_one(txq, m, MLX5CQ_INLINE_HDR, 0, 1, last, bytes);
+}
+
 uint16_t
 mlx5cq_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
@@ -203,6 +327,7 @@ mlx5cq_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	volatile uint8_t *last = NULL;
 	uint64_t bytes = 0;
 	uint16_t i, sent = 0;
+	int r;
 
 	if (unlikely(!txq->started))
 		return 0;
@@ -210,116 +335,16 @@ mlx5cq_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		return 0;
 	mlx5cq_txq_complete(txq);
 	for (i = 0; i < n; i++) {
-		struct rte_mbuf *m = pkts[i], *s;
-		uint32_t ih = txq->inline_hdr, vtag = 0, vsw = 0, rest;
-		uint32_t lkeys[MLX5CQ_TX_SEGS_MAX];
-		uint32_t ds, nbb, u = txq->pi << 2, k = 0;
-		volatile uint8_t *w = mlx5cq_tx_unit(txq, u);
-		const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
-		uint8_t ce = 0;
-		int nseg;
+		struct rte_mbuf *m = pkts[i];
 
-		/* VLAN insertion: by the device (Ethernet segment) when it
-		 * can and no header is inline, else into the inline header.
-		 */
-		if (unlikely((m->ol_flags & RTE_MBUF_F_TX_VLAN) &&
-			     (txq->offloads &
-			      RTE_ETH_TX_OFFLOAD_VLAN_INSERT))) {
-			if (ih == 0 && txq->vlan_hw) {
-				vtag = MLX5_ETH_WQE_VLAN_INSERT |
-				       m->vlan_tci;
-			} else {
-				ih = MLX5CQ_INLINE_HDR;
-				vsw = 1;
-			}
-		}
-		rest = m->data_len - ih;
-		/* A zero byte count means 2 GiB: empty segments are skipped. */
-		nseg = unlikely(m->data_len < MLX5CQ_INLINE_HDR) ? -1 :
-		       mlx5cq_tx_lkeys(txq, m, ih, rest, lkeys);
-		if (unlikely(nseg < 0)) {
-			/* Too short for the inline header, a segment in no
-			 * registered memory, or too many segments: dropped
-			 * before any byte of its WQE is written.
-			 */
-			txq->st.errors++;
-			rte_pktmbuf_free(m);
-			continue;
-		}
-		/* Control and Ethernet segments, 16 B of inline header (32
-		 * with an inserted tag).
-		 */
-		ds = (ih ? 3 : 2) + vsw + (uint32_t)nseg;
-		nbb = (ds + 3) >> 2;
-		if (txq->wqebb_n - (txq->pi - txq->ci) < nbb) {
-			mlx5cq_txq_complete(txq);
-			if (txq->wqebb_n - (txq->pi - txq->ci) < nbb)
-				break;
-		}
-		if (++txq->since_comp >= txq->comp_thresh) {
-			ce = MLX5_WQE_CTRL_CQ_UPDATE;
-			txq->since_comp = 0;
-		}
-		/* Control segment. */
-		((volatile uint32_t *)w)[0] =
-			rte_cpu_to_be_32(((txq->pi & 0xffff) << 8) |
-					 MLX5_OPCODE_SEND);
-		((volatile uint32_t *)w)[1] =
-			rte_cpu_to_be_32((txq->sqn << 8) | ds);
-		((volatile uint32_t *)w)[2] = rte_cpu_to_be_32(ce);
-		((volatile uint32_t *)w)[3] = 0;
-		/* Ethernet segment (+ 16 B of inline header). */
-		((volatile uint32_t *)w)[4] = 0;
-		((volatile uint32_t *)w)[5] =
-			rte_cpu_to_be_32((uint32_t)mlx5cq_tx_csum(txq, m) <<
-					 24);
-		((volatile uint32_t *)w)[6] = 0;
-		if (unlikely(vsw)) {
-			/* 22 inline bytes: the MACs, TPID and TCI, then
-			 * frame bytes 12..17 (as net/mlx5 inserts a tag into
-			 * its inline data, mlx5_tx_eseg_dmin()).
-			 */
-			rte_be32_t tag =
-				rte_cpu_to_be_32((uint32_t)RTE_ETHER_TYPE_VLAN <<
-						 16 | m->vlan_tci);
-
-			((volatile uint16_t *)w)[14] =
-				rte_cpu_to_be_16(MLX5CQ_INLINE_HDR +
-						 RTE_VLAN_HLEN);
-			rte_memcpy((void *)(uintptr_t)(w + 30), d, 2);
-			rte_memcpy((void *)(uintptr_t)(w + 32), d + 2, 10);
-			rte_memcpy((void *)(uintptr_t)(w + 42), &tag, 4);
-			rte_memcpy((void *)(uintptr_t)(w + 46), d + 12,
-				   MLX5CQ_INLINE_HDR - 12);
-			u += 4;
-		} else if (ih) {
-			((volatile uint16_t *)w)[14] =
-				rte_cpu_to_be_16(MLX5CQ_INLINE_HDR);
-			rte_memcpy((void *)(uintptr_t)(w + 30), d, 2);
-			rte_memcpy((void *)(uintptr_t)(w + 32), d + 2,
-				   MLX5CQ_INLINE_HDR - 2);
-			u += 3;
-		} else {
-			((volatile uint32_t *)w)[7] = rte_cpu_to_be_32(vtag);
-			u += 2;
-		}
-		if (rest != 0)
-			mlx5cq_tx_dseg(mlx5cq_tx_unit(txq, u++), rest,
-				       lkeys[k++], (uintptr_t)d + ih);
-		for (s = m->next; s != NULL; s = s->next) {
-			if (s->data_len == 0)
-				continue;
-			mlx5cq_tx_dseg(mlx5cq_tx_unit(txq, u++), s->data_len,
-				       lkeys[k++],
-				       rte_pktmbuf_mtod(s, uintptr_t));
-		}
-		txq->elts[txq->pi & txq->mask] = m;
-		txq->wqe_end[txq->pi & txq->mask] =
-			(uint16_t)(txq->pi + nbb);
-		txq->pi += nbb;
-		bytes += m->pkt_len + (vtag || vsw ? RTE_VLAN_HLEN : 0);
-		sent++;
-		last = w;
+		if (unlikely(m->ol_flags & txq->vlan_flag))
+			r = mlx5cq_tx_one_vlan(txq, m, &last, &bytes);
+		else
+			r = mlx5cq_tx_one(txq, m, txq->inline_hdr, 0, 0, &last,
+					  &bytes);
+		if (r == MLX5CQ_TX_FULL)
+			break;
+		sent += r == MLX5CQ_TX_SENT;
 	}
 	if (last == NULL)
 		return i;

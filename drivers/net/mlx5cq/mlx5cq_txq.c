@@ -65,6 +65,8 @@ mlx5cq_tx_queue_setup(struct rte_eth_dev *dev, uint16_t idx, uint16_t desc,
 	txq->socket = socket;
 	txq->deferred = conf->tx_deferred_start;
 	txq->offloads = conf->offloads | dev->data->dev_conf.txmode.offloads;
+	txq->vlan_flag = txq->offloads & RTE_ETH_TX_OFFLOAD_VLAN_INSERT ?
+			 RTE_MBUF_F_TX_VLAN : 0;
 	mlx5cq_mr_cache_init(&txq->mrc, priv);
 	txq->elts = rte_zmalloc_socket("mlx5cq_txq_elts",
 				       sizeof(txq->elts[0]) * n,
