@@ -45,16 +45,16 @@ struct zg_masks {
  * One table per mini-CQE format (mlx5cq_zip_avx2.c, filled at load time);
  * hidden: the polls reach it as they reach a static table, with no GOT.
  */
-extern struct zg_masks mlx5cq_zg_masks[ZM_FORMATS]
-	__attribute__((visibility("hidden")));
+#pragma GCC visibility push(hidden)
+extern struct zg_masks mlx5cq_zg_masks[ZM_FORMATS];
 /*
  * Masks of the mini-CQE format of a CQ by rte_mlx5cq.comp (format + 1):
  * NULL without compression; formats past L34H_STRIDX take the requester
  * masks, as zm_records() does.
  */
 extern const struct zg_masks *
-mlx5cq_zg_by_comp[RTE_MLX5CQ_COMP_FORMAT_MASK + 1]
-	__attribute__((visibility("hidden")));
+mlx5cq_zg_by_comp[RTE_MLX5CQ_COMP_FORMAT_MASK + 1];
+#pragma GCC visibility pop
 
 /* tune=haswell: whole 32-byte loads and stores (mlx5cq_poll_avx2.c). */
 #ifndef __clang__
