@@ -100,7 +100,8 @@ extern int mlx5cq_net_logtype;
 			    RTE_ETH_TX_OFFLOAD_UDP_CKSUM | \
 			    RTE_ETH_TX_OFFLOAD_TCP_CKSUM | \
 			    RTE_ETH_TX_OFFLOAD_MULTI_SEGS | \
-			    RTE_ETH_TX_OFFLOAD_VLAN_INSERT)
+			    RTE_ETH_TX_OFFLOAD_VLAN_INSERT | \
+			    RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE)
 
 /* Parsed devargs. */
 struct mlx5cq_devargs {
@@ -304,6 +305,7 @@ struct mlx5cq_txq {
 	uint64_t vlan_flag; /* RTE_MBUF_F_TX_VLAN with the offload, else 0. */
 	uint8_t inline_hdr; /* priv->tx_inline: 18 or 0. */
 	uint8_t vlan_hw; /* priv->tx_vlan_hw: the device inserts VLAN tags. */
+	uint8_t fast_free; /* RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE. */
 	uint8_t started;
 	uint8_t deferred;
 	uint8_t in_error;

@@ -101,6 +101,23 @@ mlx5cq_tx_dseg(volatile uint8_t *p, uint32_t len, uint32_t lkey,
 }
 
 /*
+ * Give sent mbufs back. With RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE and without
+ * MULTI_SEGS the application promises single-segment direct mbufs of one
+ * mempool with reference count 1: they go straight back to the pool in
+ * one put, without a read of any mbuf beyond the first (as net/mlx5's
+ * mlx5_tx_free_mbuf(), which engages it under the same condition).
+ */
+static __rte_always_inline void
+mlx5cq_tx_free_bulk(const struct mlx5cq_txq *txq, struct rte_mbuf **fr,
+		    uint16_t nf)
+{
+	if (txq->fast_free)
+		rte_mempool_put_bulk(fr[0]->pool, (void **)fr, nf);
+	else
+		rte_pktmbuf_free_bulk(fr, nf);
+}
+
+/*
  * Free the mbufs of the WQEs before WQEBB counter end (the end of the WQE
  * a completion names). *ci moves; a stale or flushed counter is ignored.
  */
@@ -122,12 +139,12 @@ mlx5cq_tx_free_to(struct mlx5cq_txq *txq, uint32_t *ci, uint16_t wqe)
 		fr[nf++] = *m;
 		*m = NULL;
 		if (nf == MLX5CQ_BURST_MAX) {
-			rte_pktmbuf_free_bulk(fr, nf);
+			mlx5cq_tx_free_bulk(txq, fr, nf);
 			nf = 0;
 		}
 	}
 	if (nf)
-		rte_pktmbuf_free_bulk(fr, nf);
+		mlx5cq_tx_free_bulk(txq, fr, nf);
 	*ci = c;
 }
 

@@ -67,6 +67,11 @@ mlx5cq_tx_queue_setup(struct rte_eth_dev *dev, uint16_t idx, uint16_t desc,
 	txq->offloads = conf->offloads | dev->data->dev_conf.txmode.offloads;
 	txq->vlan_flag = txq->offloads & RTE_ETH_TX_OFFLOAD_VLAN_INSERT ?
 			 RTE_MBUF_F_TX_VLAN : 0;
+	/* As net/mlx5 engages it (mlx5_txq.c): not with chains. */
+	txq->fast_free =
+		(txq->offloads & (RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE |
+				  RTE_ETH_TX_OFFLOAD_MULTI_SEGS)) ==
+		RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
 	mlx5cq_mr_cache_init(&txq->mrc, priv);
 	txq->elts = rte_zmalloc_socket("mlx5cq_txq_elts",
 				       sizeof(txq->elts[0]) * n,
