@@ -658,6 +658,54 @@ def case_vlan_insert():
     t.quit()
 
 
+def case_rx_timestamp():
+    """--enable-rx-timestamp: every verbose receive line carries the
+    device's time (net/mlx5's format: free-running ticks), growing on a
+    queue; the queues say timestamps in their burst mode and run without
+    CQE compression even where the devargs ask for it."""
+    t = Testpmd(vdev(0, 'ts', 'cqe_comp=hash') + vdev(1, 'ts'),
+                ['--enable-rx-timestamp'])
+    out = t.cmd('show port 0 rx_offload configuration')
+    check('TIMESTAMP' in out, 'TIMESTAMP not on:\n' + out)
+    out = t.cmd('show rxq info 0 0')
+    check('Scalar (timestamps)' in out, 'burst mode:\n' + out)
+    t.cmd('set fwd txonly')
+    t.cmd('start')
+    t.wait_stats(lambda st: st[0]['TX-packets'] >= 2 * WINDOW and
+                 st[1]['TX-packets'] >= 2 * WINDOW, 'rx_timestamp: txonly')
+    for c in ('stop', 'set fwd rxonly', 'set verbose 1', 'start'):
+        t.cmd(c)
+    t.wait_stats(moved(1), 'rx_timestamp: rxonly')
+    t.cmd('stop')
+    t.cmd('set verbose 0')
+    x = xstats(t.cmd('show port xstats 0'), 0)
+    out = t.quit()
+    lines = [l for l in out.splitlines() if 'ol_flags' in l]
+    check(lines, 'rx_timestamp: no verbose receive lines')
+    stamps = [int(v) for v in re.findall(r' - timestamp (\d+) ', out)]
+    check(len(stamps) == len(lines) and all(v > 0 for v in stamps),
+          'rx_timestamp: %d receive lines, %d stamps: %s' %
+          (len(lines), len(stamps), lines[:2]))
+    # One queue per port: each port's stamps grow in arrival order.
+    seq = {0: [], 1: []}
+    port = None
+    for l in out.splitlines():
+        m = re.search(r'port (\d+)/queue \d+: received', l)
+        if m:
+            port = int(m.group(1))
+        m = re.search(r' - timestamp (\d+) ', l)
+        if m and port in seq:
+            seq[port].append(int(m.group(1)))
+    for port in (0, 1):
+        check(seq[port] and seq[port] == sorted(seq[port]),
+              'port %d: %d stamps, in order %s' %
+              (port, len(seq[port]), seq[port] == sorted(seq[port])))
+    check(x.get('rx_q0_cq_sessions', -1) == 0 and
+          x.get('rx_q0_cq_completions', 0) > 0,
+          'rx_timestamp: compressed sessions on a timestamp queue: %s' %
+          {k: v for k, v in x.items() if k.startswith('rx_q0_cq_')})
+
+
 CASES = {
     'io_forward': case_io_forward,
     'link_toggle': case_link_toggle,
@@ -673,6 +721,7 @@ CASES = {
     'vlan_strip': case_vlan_strip,
     'vlan_filter': case_vlan_filter,
     'vlan_insert': case_vlan_insert,
+    'rx_timestamp': case_rx_timestamp,
 }
 
 

@@ -317,6 +317,7 @@ lcqn(const struct rte_mlx5cq *cq)
  */
 /* min_wqe_inline_mode of the SQs nport_open_ex() creates (0: none). */
 unsigned int nport_sq_inline;
+unsigned int nport_ts_format;
 
 int
 nport_open_ex(struct nport *p, const char *name, const char *wire,
@@ -384,6 +385,7 @@ nport_open_ex(struct nport *p, const char *name, const char *wire,
 	sqa.wq_attr.pd = p->pdn;
 	sqa.wq_attr.uar_page = p->uar->page_id;
 	sqa.min_wqe_inline_mode = nport_sq_inline;
+	sqa.ts_format = nport_ts_format;
 	TEST_ASSERT_SUCCESS(mlx5_devx_sq_create(p->ctx, &p->sq, LOG_SQ, &sqa,
 						SOCKET_ID_ANY), "sq");
 	memset(&msq, 0, sizeof(msq));
@@ -394,6 +396,7 @@ nport_open_ex(struct nport *p, const char *name, const char *wire,
 	rqa.cqn = p->lrcq != NULL ? lcqn(p->lrcq) :
 		  (uint32_t)p->rcq.cq->id;
 	rqa.vsd = vsd;
+	rqa.ts_format = nport_ts_format;
 	rqa.wq_attr.wq_type = MLX5_WQ_TYPE_CYCLIC;
 	rqa.wq_attr.log_wq_stride = 4;
 	rqa.wq_attr.log_wq_sz = LOG_RQ;

@@ -162,6 +162,8 @@ uint32_t
 lcqn(const struct rte_mlx5cq *cq);
 
 extern unsigned int nport_sq_inline;
+/* ts_format of the SQ and RQ nport_open() makes (0: FREE_RUNNING). */
+extern unsigned int nport_ts_format;
 
 int
 nport_open_ex(struct nport *p, const char *name, const char *wire,

@@ -95,6 +95,16 @@ struct mlx5_emu_caps {
 	uint8_t cq_moderation; /**< HCA_CAP.cq_moderation (1). */
 	/** HCA_CAP.cq_period_start_from_cqe: cq_period_mode 1 (1). */
 	uint8_t cq_period_start_from_cqe;
+	/** HCA_CAP.device_frequency_khz: the free-running clock (156250). */
+	uint32_t device_frequency_khz;
+	/** HCA_CAP.rq_ts_format and sq_ts_format: the clocks queues may
+	 * stamp with: 0 free-running, 1 real time, 2 both (default).
+	 */
+	uint8_t ts_format;
+	/** MTUTC.time_stamp_mode: the clock of ts_format DEFAULT, 0 the
+	 * free-running one (default), 1 real time.
+	 */
+	uint8_t clock_real_time;
 };
 
 /** Object ids of the provisioned IMPORT_KEK and CREDENTIAL
@@ -187,6 +197,9 @@ enum mlx5_emu_syndrome {
 	MLX5_EMU_SYND_NET_MAC_LIST = 0x0d000012, /**< Address list. */
 	MLX5_EMU_SYND_NET_MTU = 0x0d000013, /**< MTU out of range. */
 	MLX5_EMU_SYND_NET_QCNT = 0x0d000014, /**< Counter set unknown/full. */
+	MLX5_EMU_SYND_NET_TS_FORMAT = 0x0d000015, /**< Clock not offered. */
+	/* ACCESS_REGISTER_USER. */
+	MLX5_EMU_SYND_REG_ID = 0x0f000001, /**< Register not accessible. */
 	/* Crypto objects, crypto mkeys and QPs (mlx5_emu_crypto.h). */
 	MLX5_EMU_SYND_CRYPTO_TYPE = 0x0e000001, /**< Object type not offered. */
 	MLX5_EMU_SYND_CRYPTO_RESERVED = 0x0e000002, /**< Reserved/state set. */

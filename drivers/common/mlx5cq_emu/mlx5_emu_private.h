@@ -351,6 +351,11 @@ int emu_is_ibdev(const struct ibv_device *ibdev, const char **name);
 void emu_cmd_begin(struct emu_dev *dev, const void *in, size_t inlen);
 int emu_cmd_fail(struct emu_dev *dev, void *out, size_t outlen,
 		 uint8_t status, uint32_t syndrome);
+/* mlx5_emu_clock.c: ibv_query_rt_values_ex() and the MTUTC register. */
+int emu_clock_query_rt_values(struct emu_dev *dev,
+			      struct ibv_values_ex *values);
+int emu_clock_access_register(struct emu_dev *dev, const void *in,
+			      size_t inlen, void *out, size_t outlen);
 void emu_cmd_ok(void *out, size_t outlen);
 int emu_cmd_status_errno(uint8_t status);
 struct mlx5dv_devx_obj *emu_devx_obj_create(struct emu_dev *dev,

@@ -141,20 +141,14 @@ mlx5cq_device_check_cq_args(struct mlx5cq_priv *priv, const char *name)
  * not built by this PMD: the port is refused. 0, or -1 with rte_errno.
  */
 static int
-mlx5cq_device_tx_inline(struct mlx5cq_priv *priv, const char *name)
+mlx5cq_device_tx_inline(struct mlx5cq_priv *priv,
+			const struct mlx5_hca_attr *attr, const char *name)
 {
-	struct mlx5_hca_attr attr;
 	unsigned int mode;
 
-	memset(&attr, 0, sizeof(attr));
-	if (mlx5_devx_cmd_query_hca_attr(priv->ctx, &attr) != 0) {
-		PMD_LOG(ERR, "%s: HCA capabilities not readable: %s", name,
-			rte_strerror(rte_errno));
-		return -1;
-	}
-	if (attr.wqe_inline_mode == MLX5_CAP_INLINE_MODE_NOT_REQUIRED) {
+	if (attr->wqe_inline_mode == MLX5_CAP_INLINE_MODE_NOT_REQUIRED) {
 		mode = MLX5_INLINE_MODE_NONE;
-	} else if (attr.wqe_inline_mode ==
+	} else if (attr->wqe_inline_mode ==
 		   MLX5_CAP_INLINE_MODE_VPORT_CONTEXT) {
 		if (mlx5cq_vport_min_inline(priv, &mode) != 0) {
 			PMD_LOG(ERR, "%s: vport context (min inline mode) not "
@@ -172,9 +166,27 @@ mlx5cq_device_tx_inline(struct mlx5cq_priv *priv, const char *name)
 	}
 	priv->tx_inline = mode == MLX5_INLINE_MODE_L2 ? MLX5CQ_INLINE_HDR : 0;
 	/* The device inserts VLAN tags given in the Ethernet segment. */
-	priv->tx_vlan_hw = attr.wqe_vlan_insert;
+	priv->tx_vlan_hw = attr->wqe_vlan_insert;
 	PMD_LOG(DEBUG, "%s: TX WQEs inline %u bytes (wqe_inline_mode %u)",
-		name, priv->tx_inline, attr.wqe_inline_mode);
+		name, priv->tx_inline, attr->wqe_inline_mode);
+	return 0;
+}
+
+/* What the port takes from the HCA capabilities: TX inlining, clock. */
+static int
+mlx5cq_device_caps(struct mlx5cq_priv *priv, const char *name)
+{
+	struct mlx5_hca_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	if (mlx5_devx_cmd_query_hca_attr(priv->ctx, &attr) != 0) {
+		PMD_LOG(ERR, "%s: HCA capabilities not readable: %s", name,
+			rte_strerror(rte_errno));
+		return -1;
+	}
+	if (mlx5cq_device_tx_inline(priv, &attr, name) != 0)
+		return -1;
+	mlx5cq_clock_init(priv, &attr, name);
 	return 0;
 }
 
@@ -281,7 +293,7 @@ mlx5cq_device_open(struct mlx5cq_priv *priv, const char *name)
 		goto error;
 	if (mlx5cq_device_fw_ver(priv, name) != 0)
 		goto error;
-	if (mlx5cq_device_tx_inline(priv, name) != 0)
+	if (mlx5cq_device_caps(priv, name) != 0)
 		goto error;
 	priv->pd = mlx5_glue->alloc_pd(priv->ctx);
 	if (priv->pd == NULL) {

@@ -203,7 +203,8 @@ mlx5cq_dev_start(struct rte_eth_dev *dev)
 	if (ret != 0)
 		goto error;
 	priv->started = 1;
-	dev->rx_pkt_burst = mlx5cq_rx_burst;
+	dev->rx_pkt_burst = mlx5cq_rxq_any_ts(dev) ? mlx5cq_rx_burst_ts :
+			    mlx5cq_rx_burst;
 	dev->tx_pkt_burst = mlx5cq_tx_burst;
 	mlx5cq_link_update(dev, 0);
 	return 0;
@@ -402,6 +403,7 @@ static const struct eth_dev_ops mlx5cq_ops = {
 	.dev_close = mlx5cq_dev_close,
 	.dev_infos_get = mlx5cq_dev_infos_get,
 	.fw_version_get = mlx5cq_device_fw_version_get,
+	.read_clock = mlx5cq_read_clock,
 	.dev_supported_ptypes_get = mlx5cq_ptypes_get,
 	.link_update = mlx5cq_link_update,
 	.dev_set_link_down = mlx5cq_dev_set_link_down,

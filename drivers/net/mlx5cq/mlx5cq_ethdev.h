@@ -93,7 +93,8 @@ extern int mlx5cq_net_logtype;
 			    RTE_ETH_RX_OFFLOAD_UDP_CKSUM | \
 			    RTE_ETH_RX_OFFLOAD_TCP_CKSUM | \
 			    RTE_ETH_RX_OFFLOAD_VLAN_STRIP | \
-			    RTE_ETH_RX_OFFLOAD_RSS_HASH)
+			    RTE_ETH_RX_OFFLOAD_RSS_HASH | \
+			    RTE_ETH_RX_OFFLOAD_TIMESTAMP)
 /* Port-level RX offloads (not per queue). */
 #define MLX5CQ_RX_PORT_OFFLOADS RTE_ETH_RX_OFFLOAD_VLAN_FILTER
 #define MLX5CQ_TX_OFFLOADS (RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | \
@@ -281,6 +282,12 @@ struct mlx5cq_rxq {
 	struct mlx5cq_mr_cache mrc;
 	void *rq_obj; /* struct mlx5_devx_rq (mlx5_common_devx.h). */
 	uint32_t rqn;
+	/* RX timestamps (mlx5cq_clock.c): the mbuf flag (0: off), the
+	 * dynamic field's offset, stamps in real-time format.
+	 */
+	uint64_t ts_flag;
+	uint32_t ts_off;
+	uint8_t ts_rt;
 	struct rte_mlx5cq_cpl cpl[MLX5CQ_BURST_MAX];
 };
 
@@ -347,6 +354,13 @@ struct mlx5cq_priv {
 	uint16_t mtu;
 	uint8_t tx_inline; /* Bytes of the frame each TX WQE inlines. */
 	uint8_t tx_vlan_hw; /* HCA_CAP wqe_vlan_insert. */
+	/* Clock (mlx5cq_clock.c): frequency, the ts_format RQs and SQs ask
+	 * for, whether RX stamps are real time.
+	 */
+	uint32_t clock_khz;
+	uint8_t rq_ts_format;
+	uint8_t sq_ts_format;
+	uint8_t ts_rt;
 	uint8_t started;
 	uint8_t promisc;
 	uint8_t allmulti;
@@ -356,6 +370,13 @@ struct mlx5cq_priv {
 	struct rte_intr_handle *link_intr; /* The context's async fd. */
 	uint64_t vlan_bits[4096 / 64]; /* VLAN filter: the ids added. */
 };
+
+/* mlx5cq_clock.c */
+struct mlx5_hca_attr;
+void mlx5cq_clock_init(struct mlx5cq_priv *priv,
+		       const struct mlx5_hca_attr *attr, const char *name);
+int mlx5cq_rxq_ts_setup(struct mlx5cq_rxq *rxq);
+int mlx5cq_read_clock(struct rte_eth_dev *dev, uint64_t *clock);
 
 /* mlx5cq_devargs.c */
 int mlx5cq_devargs_parse(const char *params, struct mlx5cq_devargs *args);
@@ -479,6 +500,7 @@ int mlx5cq_vlan_offload_set(struct rte_eth_dev *dev, int mask);
 int mlx5cq_vlan_filter_set(struct rte_eth_dev *dev, uint16_t vlan_id,
 			   int on);
 int mlx5cq_vlan_filter_apply(struct rte_eth_dev *dev);
+int mlx5cq_rxq_any_ts(const struct rte_eth_dev *dev);
 int mlx5cq_rx_burst_mode_get(struct rte_eth_dev *dev, uint16_t idx,
 			     struct rte_eth_burst_mode *mode);
 uint32_t mlx5cq_rx_desc_n(const struct mlx5cq_priv *priv, uint16_t desc);
@@ -511,6 +533,7 @@ int mlx5cq_reta_query(struct rte_eth_dev *dev,
 
 /* mlx5cq_rx.c / mlx5cq_tx.c */
 uint16_t mlx5cq_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t n);
+uint16_t mlx5cq_rx_burst_ts(void *rxq, struct rte_mbuf **pkts, uint16_t n);
 uint16_t mlx5cq_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t n);
 uint16_t mlx5cq_burst_none(void *q, struct rte_mbuf **pkts, uint16_t n);
 void mlx5cq_rxq_post_all(struct mlx5cq_rxq *rxq);

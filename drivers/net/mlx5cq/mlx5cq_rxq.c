@@ -153,6 +153,9 @@ mlx5cq_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx, uint16_t desc,
 			dev->data->port_id, idx, mp->name);
 		goto error;
 	}
+	ret = mlx5cq_rxq_ts_setup(rxq);
+	if (ret != 0)
+		goto error;
 	if (rte_pktmbuf_alloc_bulk(mp, rxq->elts, n) != 0) {
 		PMD_LOG(ERR, "port %u rxq %u: cannot allocate %u mbufs from %s",
 			dev->data->port_id, idx, n, mp->name);
@@ -192,7 +195,9 @@ mlx5cq_rxq_hw_create(struct mlx5cq_rxq *rxq)
 	/* A ring of desc_n entries, as many as the RQ has WQEs (DPDK's
 	 * mlx5 sizes the RX CQ to the RQ): cqe + 1 is rounded up.
 	 */
-	mlx5cq_cq_attr_fill(priv, &cq_attr, rxq->desc_n - 1, rxq->socket, 1);
+	/* No compression with timestamps, as net/mlx5 (mlx5cq_clock.c). */
+	mlx5cq_cq_attr_fill(priv, &cq_attr, rxq->desc_n - 1, rxq->socket,
+			    rxq->ts_flag == 0);
 	if (priv->eth_dev->data->dev_conf.intr_conf.rxq)
 		cq_attr.flags |= RTE_MLX5CQ_F_EVENTS;
 	rxq->cq = rte_mlx5cq_create(priv->cqdev, &cq_attr);
@@ -207,6 +212,7 @@ mlx5cq_rxq_hw_create(struct mlx5cq_rxq *rxq)
 	attr.state = MLX5_RQC_STATE_RST;
 	attr.vsd = !(rxq->offloads & RTE_ETH_RX_OFFLOAD_VLAN_STRIP);
 	attr.counter_set_id = priv->qcnt != NULL ? priv->qcnt->id : 0;
+	attr.ts_format = priv->rq_ts_format;
 	attr.wq_attr.wq_type = MLX5_WQ_TYPE_CYCLIC;
 	attr.wq_attr.pd = priv->pdn;
 	attr.wq_attr.log_wq_stride = 4;
@@ -306,7 +312,8 @@ mlx5cq_rxq_rx_setup(struct mlx5cq_rxq *rxq)
 	a = &rxq->priv->args;
 	rxq->zip_fmt = 0;
 	rxq->rx_vec = mlx5cq_rxq_vec(rxq, a->rx_vec_en);
-	if (a->cqe_comp_layout == RTE_MLX5CQ_COMP_LAYOUT_BASIC &&
+	if (rxq->ts_flag == 0 &&
+	    a->cqe_comp_layout == RTE_MLX5CQ_COMP_LAYOUT_BASIC &&
 	    (a->cqe_comp == RTE_MLX5CQ_COMP_HASH ||
 	     a->cqe_comp == RTE_MLX5CQ_COMP_CSUM))
 		rxq->zip_fmt = a->cqe_comp;
@@ -513,6 +520,21 @@ mlx5cq_rx_queue_release(struct rte_eth_dev *dev, uint16_t idx)
 	dev->data->rx_queues[idx] = NULL;
 }
 
+/* Some RX queue of the port delivers timestamps (mlx5cq_rx_burst_ts()). */
+int
+mlx5cq_rxq_any_ts(const struct rte_eth_dev *dev)
+{
+	const struct mlx5cq_rxq *rxq;
+	uint16_t i;
+
+	for (i = 0; i < dev->data->nb_rx_queues; i++) {
+		rxq = dev->data->rx_queues[i];
+		if (rxq != NULL && rxq->ts_flag != 0)
+			return 1;
+	}
+	return 0;
+}
+
 int
 mlx5cq_rx_burst_mode_get(struct rte_eth_dev *dev, uint16_t idx,
 			 struct rte_eth_burst_mode *mode)
@@ -531,6 +553,9 @@ mlx5cq_rx_burst_mode_get(struct rte_eth_dev *dev, uint16_t idx,
 	if (rxq->rx_vec)
 		what = MLX5CQ_RX_VEC_NAME;
 #endif
+	/* Timestamps: every completion through the records, per packet. */
+	if (rxq->ts_flag != 0)
+		what = "Scalar (timestamps)";
 	mode->flags = 0;
 	snprintf(mode->info, sizeof(mode->info), "%s", what);
 	return 0;

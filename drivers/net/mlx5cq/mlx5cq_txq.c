@@ -145,6 +145,7 @@ mlx5cq_txq_hw_create(struct mlx5cq_txq *txq)
 	memset(&attr, 0, sizeof(attr));
 	attr.state = MLX5_SQC_STATE_RST;
 	attr.cqn = txq->cq->cqn;
+	attr.ts_format = priv->sq_ts_format;
 	attr.tis_lst_sz = 1;
 	attr.tis_num = priv->tis->id;
 	attr.min_wqe_inline_mode = priv->tx_inline ? MLX5_INLINE_MODE_L2 :

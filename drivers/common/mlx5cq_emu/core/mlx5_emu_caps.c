@@ -53,6 +53,9 @@ mlx5_emu_caps_default(struct mlx5_emu_caps *caps)
 	caps->cq_oi = 1;
 	caps->cq_moderation = 1;
 	caps->cq_period_start_from_cqe = 1;
+	caps->device_frequency_khz = 156250;
+	caps->ts_format = MLX5_HCA_CAP_TIMESTAMP_FORMAT_FR_RT;
+	caps->clock_real_time = 0;
 }
 
 /* Capabilities of devices opened without caps (mlx5_emu_open_caps_set). */
@@ -116,6 +119,24 @@ emu_caps_check(const struct mlx5_emu_caps *caps)
 			caps->eth_wqe_vlan_insert);
 		return emu_ret_errno(EINVAL);
 	}
+	if (caps->device_frequency_khz == 0 ||
+	    caps->device_frequency_khz > 4000000) {
+		EMU_LOG(ERR, "caps: device_frequency_khz %u not in "
+			"1..4000000", caps->device_frequency_khz);
+		return emu_ret_errno(EINVAL);
+	}
+	if (caps->ts_format > MLX5_HCA_CAP_TIMESTAMP_FORMAT_FR_RT ||
+	    caps->clock_real_time > 1 ||
+	    (caps->clock_real_time &&
+	     caps->ts_format == MLX5_HCA_CAP_TIMESTAMP_FORMAT_FR) ||
+	    (!caps->clock_real_time &&
+	     caps->ts_format == MLX5_HCA_CAP_TIMESTAMP_FORMAT_RT)) {
+		EMU_LOG(ERR, "caps: ts_format %u (0..2) and clock_real_time %u"
+			" (0..1) disagree: the default clock must be one the "
+			"format offers", caps->ts_format,
+			caps->clock_real_time);
+		return emu_ret_errno(EINVAL);
+	}
 	if (caps->log_max_num_deks > 24) {
 		EMU_LOG(ERR, "caps: log_max_num_deks %u (max 24: DEK numbers "
 			"are 24 bits)", caps->log_max_num_deks);
@@ -164,8 +185,13 @@ emu_fill_general_caps(const struct emu_dev *dev, void *hcattr)
 	MLX5_SET(cmd_hca_cap, hcattr, num_of_uars_per_page, 1);
 	MLX5_SET(cmd_hca_cap, hcattr, port_type, 1); /* Ethernet. */
 	MLX5_SET(cmd_hca_cap, hcattr, num_ports, 1);
-	MLX5_SET(cmd_hca_cap, hcattr, device_frequency_mhz, 1000);
-	MLX5_SET(cmd_hca_cap, hcattr, device_frequency_khz, 1000000);
+	MLX5_SET(cmd_hca_cap, hcattr, device_frequency_mhz,
+		 c->device_frequency_khz / 1000);
+	MLX5_SET(cmd_hca_cap, hcattr, device_frequency_khz,
+		 c->device_frequency_khz);
+	MLX5_SET(cmd_hca_cap, hcattr, rq_ts_format, c->ts_format);
+	MLX5_SET(cmd_hca_cap, hcattr, sq_ts_format, c->ts_format);
+	MLX5_SET(cmd_hca_cap, hcattr, access_register_user, 1);
 	/* Network objects (mlx5_emu_net.h). */
 	MLX5_SET(cmd_hca_cap, hcattr, eth_net_offloads, c->eth_net_offloads);
 	MLX5_SET(cmd_hca_cap, hcattr, log_max_transport_domain, 16);
@@ -284,6 +310,8 @@ emu_general_cmd(struct emu_dev *dev, const void *in, size_t inlen,
 	switch (opcode) {
 	case MLX5_CMD_OP_QUERY_HCA_CAP:
 		return emu_query_hca_cap(dev, in, inlen, out, outlen);
+	case MLX5_CMD_OP_ACCESS_REGISTER_USER:
+		return emu_clock_access_register(dev, in, inlen, out, outlen);
 	default:
 		/* Vport commands of the network model; 1: not those. */
 		ret = emu_net_general_cmd(dev, opcode, in, inlen, out, outlen);

@@ -34,8 +34,9 @@
  *   EMU_ENGINE_BATCH send WQEs of an SQ (emu_engine_batch_clock(); an
  *   idle pass reads no clock) and when a wire injection begins: every
  *   completion of a batch carries that clock, the
- *   time the device started the batch (CQE timestamps are therefore not
- *   strictly increasing within a batch; they never go backwards).
+ *   time the device started the batch, in its queue's format (free-running
+ *   ticks or real time, mlx5_emu_clock.c); CQE timestamps are therefore
+ *   not strictly increasing within a batch; they never go backwards.
  *
  * Completions and the compression timer. On a CQ with compression
  * (cqc.cqe_comp_en) the stage is posted with MLX5_EMU_POST_HOLD:
@@ -87,7 +88,8 @@ static int emu_engine_running; /* Thread created and not joined. */
 static volatile int emu_engine_stop;
 static int emu_engine_paused; /* mlx5_emu_net_engine_pause(). */
 /* The current pass (emu_net_lock held). */
-static uint64_t emu_pass_ts; /* Clock when the current batch began. */
+static uint64_t emu_pass_ns; /* Clock when the current batch began. */
+static uint64_t emu_pass_rt; /* Its real-time stamp, 0 until asked for. */
 static struct emu_cq *emu_pass_cqs; /* CQs with staged completions. */
 
 /*
@@ -142,15 +144,6 @@ emu_engine_detach(struct emu_net *net)
 	TAILQ_REMOVE(&emu_nets, net, next);
 }
 
-uint64_t
-emu_clock_ticks(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	/* device_frequency_khz is 1000000: one tick per nanosecond. */
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 uint32_t
 emu_engine_ready_queues(void)
@@ -173,13 +166,15 @@ emu_engine_ready_queues(void)
 void
 emu_engine_pass_begin(void)
 {
-	emu_pass_ts = emu_clock_ticks();
+	emu_pass_ns = emu_clock_ns();
+	emu_pass_rt = 0;
 }
 
 void
 emu_engine_batch_clock(void)
 {
-	emu_pass_ts = emu_clock_ticks();
+	emu_pass_ns = emu_clock_ns();
+	emu_pass_rt = 0;
 }
 
 /* Write the staged completions of a CQ; final: the pass ends. */
@@ -254,7 +249,13 @@ emu_engine_cpl(struct emu_wq *wq)
 	cq->stage_cyc = wq->cyclic_rq;
 	cpl = &cq->stage[cq->nstage++];
 	memset(cpl, 0, sizeof(*cpl));
-	cpl->timestamp = emu_pass_ts;
+	if (wq->ts_rt) {
+		if (emu_pass_rt == 0)
+			emu_pass_rt = emu_clock_rt();
+		cpl->timestamp = emu_pass_rt;
+	} else {
+		cpl->timestamp = emu_clock_ticks(emu_pass_ns, wq->ts_mult);
+	}
 	return cpl;
 }
 

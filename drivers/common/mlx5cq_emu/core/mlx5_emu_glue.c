@@ -153,6 +153,19 @@ emu_glue_query_device(struct ibv_context *ctx, struct ibv_device_attr *attr)
 }
 
 static int
+emu_glue_query_rt_values_ex(struct ibv_context *ctx,
+			    struct ibv_values_ex *values)
+{
+	struct emu_dev *dev = emu_dev_from_ctx(ctx);
+
+	if (dev == NULL)
+		return EMU_FWD(query_rt_values_ex, errno, ctx, values);
+	if (values == NULL)
+		return emu_ret_errno(EINVAL);
+	return emu_clock_query_rt_values(dev, values);
+}
+
+static int
 emu_glue_query_device_ex(struct ibv_context *ctx,
 			 const struct ibv_query_device_ex_input *input,
 			 struct ibv_device_attr_ex *attr)
@@ -188,7 +201,7 @@ emu_glue_query_device_ex(struct ibv_context *ctx,
 					IBV_RAW_PACKET_CAP_CVLAN_STRIPPING;
 	attr->cq_mod_caps.max_cq_count = 0xffff;
 	attr->cq_mod_caps.max_cq_period = 0xfff;
-	attr->hca_core_clock = 1000000; /* device_frequency_khz */
+	attr->hca_core_clock = dev->caps.device_frequency_khz;
 	attr->completion_timestamp_mask = 0x7fffffffffffffffull;
 	return 0;
 }
@@ -575,6 +588,7 @@ mlx5_emu_install(void)
 	emu_glue_table.dealloc_pd = emu_glue_dealloc_pd;
 	emu_glue_table.query_device = emu_glue_query_device;
 	emu_glue_table.query_device_ex = emu_glue_query_device_ex;
+	emu_glue_table.query_rt_values_ex = emu_glue_query_rt_values_ex;
 	emu_glue_table.dv_query_device = emu_glue_dv_query_device;
 	emu_glue_table.create_comp_channel = emu_glue_create_comp_channel;
 	emu_glue_table.destroy_comp_channel = emu_glue_destroy_comp_channel;

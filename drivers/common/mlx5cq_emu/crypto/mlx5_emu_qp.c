@@ -151,6 +151,10 @@ emu_qp_create(struct emu_dev *dev, struct emu_crypto *cr, const void *in,
 	w.cq = cq;
 	w.cqn = cq->cqn;
 	w.state = EMU_Q_RST;
+	/* QPs stamp with the internal timer (qp_ts_format, a RoCE cap, is
+	 * not modelled).
+	 */
+	emu_clock_wq_init(dev, &w, EMU_TS_FR);
 	qp->wq = w;
 	qp->net = dev->net;
 	qp->qpn = emu_net_new_id(dev->net);

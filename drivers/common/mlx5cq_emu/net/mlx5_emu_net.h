@@ -104,6 +104,8 @@ struct emu_wq {
 	uint8_t log_stride;
 	uint8_t state;
 	uint8_t cyclic_rq; /* An RQ: mini-CQE stride index undefined (0). */
+	uint8_t ts_rt; /* Stamps in real-time format (mlx5_emu_clock.c). */
+	uint64_t ts_mult; /* Free-running ticks per ns, 32.32 fixed point. */
 	struct emu_cq *cq;
 	uint32_t cqn;
 	/*
@@ -267,8 +269,30 @@ void emu_engine_update(void);
 uint32_t emu_engine_ready_queues(void);
 /* The thread is alive. */
 int emu_engine_is_running(void);
-/* Model clock in device ticks (1 GHz: nanoseconds). */
-uint64_t emu_clock_ticks(void);
+/*
+ * The device clock (mlx5_emu_clock.c): the monotonic host clock in ns,
+ * the real-time stamp (seconds << 32 | ns), a queue's format from the
+ * ts_format it asked for (EMU_TS_FR or EMU_TS_RT; -1: not offered by the
+ * device's caps), and what a queue needs to stamp its completions.
+ */
+enum { EMU_TS_FR, EMU_TS_RT };
+uint64_t emu_clock_ns(void);
+uint64_t emu_clock_rt(void);
+uint64_t emu_clock_mult(const struct emu_dev *dev);
+uint64_t emu_clock_fr(const struct emu_dev *dev, uint64_t ns);
+int emu_clock_format(const struct emu_dev *dev, uint8_t ts_format);
+/* The same for CREATE_RQ/SQ (cmd): 0 and *fmt, or the command failed. */
+int emu_clock_queue_format(struct emu_dev *dev, const char *cmd,
+			   uint8_t ts_format, int *fmt, void *out,
+			   size_t outlen);
+void emu_clock_wq_init(const struct emu_dev *dev, struct emu_wq *wq,
+		       int fmt);
+/* Free-running ticks of ns at mult (emu_clock_mult()). */
+static inline uint64_t
+emu_clock_ticks(uint64_t ns, uint64_t mult)
+{
+	return (uint64_t)(((__uint128_t)ns * mult) >> 32);
+}
 /*
  * A pass (emu_net_lock held from begin to end): begin samples the clock;
  * end writes the completions staged in the pass and flushes the
@@ -283,7 +307,8 @@ void emu_engine_batch_clock(void);
 #define EMU_ENGINE_BATCH 64
 /*
  * A zeroed completion slot of a network queue's CQ (emu_net_lock held,
- * inside a pass), timestamp preset to the batch clock. The caller fills
+ * inside a pass), timestamp preset to the batch clock in the queue's
+ * format. The caller fills
  * it; it is written into the ring with the rest of the CQ's stage, when
  * the stage is full or the pass ends. A completion the CQ has no room for
  * (or a CQ in error) is lost, as before, with a DEBUG log line.

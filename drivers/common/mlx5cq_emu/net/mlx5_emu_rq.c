@@ -78,7 +78,7 @@ emu_rq_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 	struct emu_wq w;
 	struct emu_cq *cq;
 	struct emu_rq *rq;
-	int ret;
+	int ret, ts;
 
 	ret = emu_net_check_lens(dev, "CREATE_RQ", inlen,
 				 MLX5_ST_SZ_BYTES(create_rq_in), out, outlen,
@@ -94,8 +94,7 @@ emu_rq_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 	    EMU_GET(rqc, rqc, hairpin_data_buffer_type) ||
 	    EMU_GET(rqc, rqc, rmpn) ||
 	    EMU_GET(rqc, rqc, hairpin_peer_sq) ||
-	    EMU_GET(rqc, rqc, hairpin_peer_vhca) ||
-	    EMU_GET(rqc, rqc, ts_format) > 2) {
+	    EMU_GET(rqc, rqc, hairpin_peer_vhca)) {
 		EMU_LOG(ERR, "%s: CREATE_RQ: feature not modelled (RMP, "
 			"hairpin, FCS scatter, delay drop)",
 			dev->name);
@@ -110,6 +109,12 @@ emu_rq_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_NET_STATE);
 	}
+	/* A clock the caps offer (mlx5_emu_clock.c). */
+	ret = emu_clock_queue_format(dev, "CREATE_RQ",
+				     EMU_GET(rqc, rqc, ts_format), &ts, out,
+				     outlen);
+	if (ret != 0)
+		return ret;
 	cq = emu_cq_lookup(dev, EMU_GET(rqc, rqc, cqn));
 	if (cq == NULL) {
 		EMU_LOG(ERR, "%s: CREATE_RQ: CQ 0x%x unknown", dev->name,
@@ -139,6 +144,7 @@ emu_rq_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 	rq->wq.cq = cq;
 	rq->wq.cqn = cq->cqn;
 	rq->wq.cyclic_rq = 1;
+	emu_clock_wq_init(dev, &rq->wq, ts);
 	rq->vsd = EMU_GET(rqc, rqc, vsd);
 	w.umem->refcnt++;
 	if (w.dbr_umem != w.umem)

@@ -190,7 +190,7 @@ emu_sq_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 	struct emu_tis *tis;
 	struct emu_cq *cq;
 	struct emu_sq *sq;
-	int ret;
+	int ret, ts;
 
 	ret = emu_net_check_lens(dev, "CREATE_SQ", inlen,
 				 MLX5_ST_SZ_BYTES(create_sq_in), out, outlen,
@@ -205,8 +205,7 @@ emu_sq_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 	    EMU_GET(sqc, sqc, hairpin) || EMU_GET(sqc, sqc, non_wire) ||
 	    EMU_GET(sqc, sqc, static_sq_wq) ||
 	    EMU_GET(sqc, sqc, hairpin_wq_buffer_type) ||
-	    EMU_GET(sqc, sqc, packet_pacing_rate_limit_index) ||
-	    EMU_GET(sqc, sqc, ts_format) > 2) {
+	    EMU_GET(sqc, sqc, packet_pacing_rate_limit_index)) {
 		EMU_LOG(ERR, "%s: CREATE_SQ: feature not modelled (hairpin, "
 			"UMR, SWP, MPW, pacing, cross channel)", dev->name);
 		return emu_cmd_fail(dev, out, outlen,
@@ -228,6 +227,12 @@ emu_sq_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_NET_STATE);
 	}
+	/* A clock the caps offer (mlx5_emu_clock.c). */
+	ret = emu_clock_queue_format(dev, "CREATE_SQ",
+				     EMU_GET(sqc, sqc, ts_format), &ts, out,
+				     outlen);
+	if (ret != 0)
+		return ret;
 	cq = emu_cq_lookup(dev, EMU_GET(sqc, sqc, cqn));
 	if (cq == NULL) {
 		EMU_LOG(ERR, "%s: CREATE_SQ: CQ 0x%x unknown", dev->name,
@@ -263,6 +268,7 @@ emu_sq_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 	sq->wq = w;
 	sq->wq.cq = cq;
 	sq->wq.cqn = cq->cqn;
+	emu_clock_wq_init(dev, &sq->wq, ts);
 	sq->tis = tis;
 	sq->inline_l2 = EMU_GET(sqc, sqc, min_wqe_inline_mode) ==
 			MLX5_INLINE_MODE_L2 ||
