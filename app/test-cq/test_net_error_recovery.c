@@ -62,11 +62,13 @@ test_net_rx_error_recovery(void)
 					SOCKET_ID_ANY);
 	TEST_ASSERT_NOT_NULL(small, "mempool");
 	port = port_probe("net_mlx5cq_te", "dev=emu,wire=te");
+	conf.rxmode.mtu = mtu_for_buf(256);
 	if (port < 0 || rte_eth_dev_configure(port, 1, 1, &conf) != 0 ||
 	    rte_eth_rx_queue_setup(port, 0, QDESC, SOCKET_ID_ANY, NULL,
 				   small) != 0 ||
 	    rte_eth_tx_queue_setup(port, 0, QDESC, SOCKET_ID_ANY, NULL) != 0 ||
-	    rte_eth_dev_start(port) != 0) {
+	    rte_eth_dev_start(port) != 0 ||
+	    port_host_mtu(port, 1500) != 0) {
 		if (port >= 0)
 			port_remove(port);
 		rte_mempool_free(small);

@@ -21,6 +21,7 @@
 
 #include <mlx5_emu.h>
 
+#include "mlx5cq_ethdev.h"
 #include "test_net_fixture.h"
 #include "test_net_util.h"
 
@@ -88,4 +89,18 @@ xstat_get(uint16_t port, const char *name, uint64_t *v)
 	if (rte_eth_xstats_get_id_by_name(port, name, &id) != 0)
 		return -1;
 	return rte_eth_xstats_get_by_id(port, &id, v, 1) == 1 ? 0 : -1;
+}
+
+uint16_t
+mtu_for_buf(uint16_t len)
+{
+	return (uint16_t)(len - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN);
+}
+
+int
+port_host_mtu(uint16_t port, uint16_t host_mtu)
+{
+	const struct mlx5cq_priv *priv = rte_eth_devices[port].data->dev_private;
+
+	return mlx5_emu_port_mtu_set(priv->ctx, host_mtu);
 }

@@ -38,4 +38,15 @@ uint16_t rx_one(uint16_t port, const char *wire,
 /* The xstat name of port in v: 0, or -1. */
 int xstat_get(uint16_t port, const char *name, uint64_t *v);
 
+/*
+ * Buffers of len bytes (data room after the headroom) on an MTU that fits
+ * them (net_mlx5cq refuses a queue whose frames do not fit without
+ * scatter, as net/mlx5), then the host sets the vport's MTU to host_mtu
+ * behind the port's back (mlx5_emu_port_mtu_set(), white box: the
+ * port's context): longer frames than the buffers reach the RQ and
+ * complete with LOC_LEN_ERR. The conf's MTU for len; the host change.
+ */
+uint16_t mtu_for_buf(uint16_t len);
+int port_host_mtu(uint16_t port, uint16_t host_mtu);
+
 #endif /* TEST_NET_FIXTURE_H_ */

@@ -59,6 +59,7 @@
 #include "mlx5cq_ethdev.h"
 
 #include "test.h"
+#include "test_net_fixture.h"
 #include "test_net_util.h"
 #include "test_usage.h"
 
@@ -407,6 +408,9 @@ lk_start(uint16_t port, struct rte_mempool *mp)
 	struct rte_eth_conf conf;
 
 	memset(&conf, 0, sizeof(conf));
+	/* Frames of the MTU fit the small buffers: no scatter. */
+	conf.rxmode.mtu = mtu_for_buf(rte_pktmbuf_data_room_size(mp) -
+				      RTE_PKTMBUF_HEADROOM);
 	if (rte_eth_dev_configure(port, 1, 1, &conf) != 0 ||
 	    rte_eth_rx_queue_setup(port, 0, LK_DESC, SOCKET_ID_ANY, NULL,
 				   mp) != 0 ||

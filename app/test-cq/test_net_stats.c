@@ -28,6 +28,7 @@
 #include <mlx5_emu.h>
 
 #include "test.h"
+#include "test_net_fixture.h"
 #include "test_net_util.h"
 
 #define S_DESC 64 /* rxq_desc / txq_desc: the smallest ring. */
@@ -229,7 +230,9 @@ test_net_err_syndrome_reset(void)
 				     SOCKET_ID_ANY);
 	TEST_ASSERT_NOT_NULL(mp, "mempool");
 	port = port_probe("net_mlx5cq_se", "dev=emu,wire=se");
-	if (port < 0 || port_up(port, mp, &conf) != 0) {
+	conf.rxmode.mtu = mtu_for_buf(256);
+	if (port < 0 || port_up(port, mp, &conf) != 0 ||
+	    port_host_mtu(port, 1500) != 0) {
 		if (port >= 0)
 			port_remove(port);
 		rte_mempool_free(mp);

@@ -600,6 +600,22 @@ __rte_internal
 int mlx5_emu_port_admin_set(struct ibv_context *ctx, int up);
 
 /**
+ * Set the MTU of a device's vport as the host's driver does when its
+ * interface's MTU changes (the kernel's mlx5e writes the hardware MTU,
+ * software MTU + 22, with MODIFY_NIC_VPORT_CONTEXT: mlx5_set_port_mtu()),
+ * behind the back of a program that runs the port.
+ *
+ * @param ctx
+ *   Emulated context.
+ * @param mtu
+ *   Software MTU (the frame without FCS may be mtu + 18 bytes).
+ * @return
+ *   0, or -EINVAL (foreign context, out of the model's range), -ENOMEM.
+ */
+__rte_internal
+int mlx5_emu_port_mtu_set(struct ibv_context *ctx, uint16_t mtu);
+
+/**
  * Pull a wire's cable out or put it back in: the link of every port on it
  * goes down or comes back (with the ports' admin status up), each change
  * a port event on the port's context (see mlx5_emu_port_admin_set()).

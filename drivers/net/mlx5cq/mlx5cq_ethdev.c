@@ -203,7 +203,7 @@ mlx5cq_dev_start(struct rte_eth_dev *dev)
 	if (ret != 0)
 		goto error;
 	priv->started = 1;
-	dev->rx_pkt_burst = mlx5cq_rxq_any_ts(dev) ? mlx5cq_rx_burst_ts :
+	dev->rx_pkt_burst = mlx5cq_rxq_any_rec(dev) ? mlx5cq_rx_burst_rec :
 			    mlx5cq_rx_burst;
 	dev->tx_pkt_burst = mlx5cq_tx_burst;
 	mlx5cq_link_update(dev, 0);
@@ -352,20 +352,23 @@ static int
 mlx5cq_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
 {
 	struct mlx5cq_priv *priv = dev->data->dev_private;
-	uint32_t frame = mtu + RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN;
+	uint32_t frame = mtu + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN;
 	uint16_t i;
 	int ret;
 
+	/* A frame of the MTU fits each queue's WQE (its segments). */
 	for (i = 0; i < dev->data->nb_rx_queues; i++) {
 		const struct mlx5cq_rxq *rxq = dev->data->rx_queues[i];
 
 		if (rxq == NULL)
 			continue;
-		if (frame > (uint32_t)rte_pktmbuf_data_room_size(rxq->mp) -
-			    RTE_PKTMBUF_HEADROOM) {
-			PMD_LOG(ERR, "port %u: MTU %u does not fit the "
-				"buffers of rxq %u (no scatter)",
-				dev->data->port_id, mtu, i);
+		if (frame > (uint32_t)(rte_pktmbuf_data_room_size(rxq->mp) -
+				       RTE_PKTMBUF_HEADROOM) << rxq->sges_log) {
+			PMD_LOG(ERR, "port %u: MTU %u does not fit the %u "
+				"buffer(s) of an rxq %u WQE (set the queue up "
+				"again, with RTE_ETH_RX_OFFLOAD_SCATTER)",
+				dev->data->port_id, mtu,
+				1u << rxq->sges_log, i);
 			return -EINVAL;
 		}
 	}

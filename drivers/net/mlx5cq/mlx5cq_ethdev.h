@@ -94,7 +94,12 @@ extern int mlx5cq_net_logtype;
 			    RTE_ETH_RX_OFFLOAD_TCP_CKSUM | \
 			    RTE_ETH_RX_OFFLOAD_VLAN_STRIP | \
 			    RTE_ETH_RX_OFFLOAD_RSS_HASH | \
-			    RTE_ETH_RX_OFFLOAD_TIMESTAMP)
+			    RTE_ETH_RX_OFFLOAD_TIMESTAMP | \
+			    RTE_ETH_RX_OFFLOAD_SCATTER)
+/* Most segments of a scattered RX WQE, log2 (net/mlx5's
+ * MLX5_MAX_LOG_RQ_SEGS).
+ */
+#define MLX5CQ_RX_SGES_LOG_MAX 5
 /* Port-level RX offloads (not per queue). */
 #define MLX5CQ_RX_PORT_OFFLOADS RTE_ETH_RX_OFFLOAD_VLAN_FILTER
 #define MLX5CQ_TX_OFFLOADS (RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | \
@@ -288,6 +293,11 @@ struct mlx5cq_rxq {
 	uint64_t ts_flag;
 	uint32_t ts_off;
 	uint8_t ts_rt;
+	/* Scatter (mlx5cq_rx_rec.c): log2 of the segments of a WQE, and
+	 * the buffers of the queue (desc_n << sges_log).
+	 */
+	uint8_t sges_log;
+	uint32_t elts_n;
 	struct rte_mlx5cq_cpl cpl[MLX5CQ_BURST_MAX];
 };
 
@@ -500,7 +510,7 @@ int mlx5cq_vlan_offload_set(struct rte_eth_dev *dev, int mask);
 int mlx5cq_vlan_filter_set(struct rte_eth_dev *dev, uint16_t vlan_id,
 			   int on);
 int mlx5cq_vlan_filter_apply(struct rte_eth_dev *dev);
-int mlx5cq_rxq_any_ts(const struct rte_eth_dev *dev);
+int mlx5cq_rxq_any_rec(const struct rte_eth_dev *dev);
 int mlx5cq_rx_burst_mode_get(struct rte_eth_dev *dev, uint16_t idx,
 			     struct rte_eth_burst_mode *mode);
 uint32_t mlx5cq_rx_desc_n(const struct mlx5cq_priv *priv, uint16_t desc);
@@ -533,7 +543,8 @@ int mlx5cq_reta_query(struct rte_eth_dev *dev,
 
 /* mlx5cq_rx.c / mlx5cq_tx.c */
 uint16_t mlx5cq_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t n);
-uint16_t mlx5cq_rx_burst_ts(void *rxq, struct rte_mbuf **pkts, uint16_t n);
+uint16_t mlx5cq_rx_burst_rec(void *rxq, struct rte_mbuf **pkts,
+			     uint16_t n);
 uint16_t mlx5cq_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t n);
 uint16_t mlx5cq_burst_none(void *q, struct rte_mbuf **pkts, uint16_t n);
 void mlx5cq_rxq_post_all(struct mlx5cq_rxq *rxq);

@@ -43,7 +43,6 @@
  */
 
 #include <rte_io.h>
-#include <rte_mbuf_dyn.h>
 #include <rte_memcpy.h>
 #include "mlx5cq_rx.h"
 #include "mlx5cq_rx_vec.h"
@@ -54,7 +53,8 @@ mlx5cq_rxq_post_all(struct mlx5cq_rxq *rxq)
 {
 	uint32_t i;
 
-	for (i = 0; i < rxq->desc_n; i++) {
+	/* Every segment of every WQE (desc_n << sges_log). */
+	for (i = 0; i < rxq->elts_n; i++) {
 		volatile struct mlx5_wqe_dseg_rx *w = &rxq->wqes[i];
 		struct rte_mbuf *m = rxq->elts[i];
 		uintptr_t addr = (uintptr_t)m->buf_addr + RTE_PKTMBUF_HEADROOM;
@@ -71,8 +71,6 @@ mlx5cq_rxq_post_all(struct mlx5cq_rxq *rxq)
 	rte_io_wmb();
 	rxq->dbrec[0] = rte_cpu_to_be_32(rxq->pi & 0xffff);
 }
-
-#define MLX5CQ_RX_NS_PER_S 1000000000ull
 
 /* Replacements of a burst, taken once, at its first completion. */
 struct rx_reps {
@@ -611,10 +609,8 @@ rx_ahead_up(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t nr,
 /*
  * Records of rte_mlx5cq_poll_burst() for at most n completions: error
  * CQEs (the buffer stays posted; the RQ went to ERR and is recovered at
- * the end of the burst), sessions not on the lean path, the rest, and
- * every completion of a queue with timestamps (the CQE's time into the
- * mbuf's dynamic field, real-time stamps in nanoseconds: DPDK's
- * mlx5_txpp_convert_rx_ts()). *rq_ci moves past every record.
+ * the end of the burst), sessions not on the lean path, the rest.
+ * *rq_ci moves past every record.
  */
 static uint16_t
 rx_records(struct mlx5cq_rxq *rxq, uint32_t *rq_ci, uint16_t n,
@@ -650,16 +646,6 @@ rx_records(struct mlx5cq_rxq *rxq, uint32_t *rq_ci, uint16_t n,
 			continue;
 		}
 		r->used++;
-		if (rxq->ts_flag != 0) {
-			uint64_t ts = c->timestamp;
-
-			if (rxq->ts_rt)
-				ts = (ts & UINT32_MAX) +
-				     (ts >> 32) * MLX5CQ_RX_NS_PER_S;
-			*RTE_MBUF_DYNFIELD(m, rxq->ts_off,
-					   rte_mbuf_timestamp_t *) = ts;
-			m->ol_flags |= rxq->ts_flag;
-		}
 		pkts[out++] = m;
 		*bytes += c->byte_cnt;
 	}
@@ -868,50 +854,6 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 			rte_mlx5cq_advance(cq, 0);
 		return 0;
 	}
-	rxq->pi += rq_ci - rxq->rq_ci;
-	rxq->rq_ci = rq_ci;
-	rte_io_wmb();
-	rxq->dbrec[0] = rte_cpu_to_be_32(rxq->pi & 0xffff);
-	rxq->st.packets += out;
-	rxq->st.bytes += bytes;
-	if (unlikely(rxq->in_error))
-		mlx5cq_rxq_recover(rxq);
-	return out;
-}
-
-/*
- * A queue with timestamps: every completion through the records (CQE
- * compression is off on such queues). Queues without go to
- * mlx5cq_rx_burst().
- */
-uint16_t
-mlx5cq_rx_burst_ts(void *q, struct rte_mbuf **pkts, uint16_t n)
-{
-	struct mlx5cq_rxq *rxq = q;
-	uint32_t rq_ci = rxq->rq_ci;
-	uint64_t bytes = 0;
-	struct rx_reps r;
-	uint16_t out;
-
-	if (rxq->ts_flag == 0)
-		return mlx5cq_rx_burst(q, pkts, n);
-	if (unlikely(!rxq->started))
-		return 0;
-	if (unlikely(rxq->in_error) && mlx5cq_rxq_recover(rxq) != 0)
-		return 0;
-	if (n > MLX5CQ_BURST_MAX)
-		n = MLX5CQ_BURST_MAX;
-	r.have = 0;
-	r.used = 0;
-	out = rx_records(rxq, &rq_ci, n, &r, pkts, &bytes);
-	/* The end of mlx5cq_rx_burst() (written out there: its code stays
-	 * as it is without this function), the poll counted by the records.
-	 */
-	if (r.have > r.used)
-		rte_mempool_put_bulk(rxq->mp, (void **)&r.m[r.used],
-				     r.have - r.used);
-	if (rq_ci == rxq->rq_ci)
-		return 0;
 	rxq->pi += rq_ci - rxq->rq_ci;
 	rxq->rq_ci = rq_ci;
 	rte_io_wmb();

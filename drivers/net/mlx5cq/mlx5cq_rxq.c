@@ -87,13 +87,56 @@ mlx5cq_rxq_free(struct mlx5cq_rxq *rxq)
 	if (rxq == NULL)
 		return;
 	if (rxq->elts != NULL) {
-		for (i = 0; i < rxq->desc_n; i++)
+		for (i = 0; i < rxq->elts_n; i++)
 			rte_pktmbuf_free(rxq->elts[i]);
 		rte_free(rxq->elts);
 	}
 	rte_free(rxq->rq_obj);
 	rte_free(rxq->mrt);
 	rte_free(rxq);
+}
+
+/*
+ * Segments of a WQE (log2, *log) for frames of the port's MTU in buffers
+ * of buf_len bytes, as net/mlx5's mlx5_rxq_new() sizes them: a frame of
+ * mtu + Ethernet header + CRC bytes; more than one buffer needs
+ * RTE_ETH_RX_OFFLOAD_SCATTER (else ENOSPC), at most
+ * 2^MLX5CQ_RX_SGES_LOG_MAX (else ENOTSUP), the segments rounded up to a
+ * power of two, at least two WQEs of them in n descriptors (else EINVAL).
+ */
+static int
+mlx5cq_rxq_sges(const struct rte_eth_dev *dev, uint16_t idx, uint32_t n,
+		uint32_t buf_len, uint64_t offloads, uint8_t *log)
+{
+	uint32_t frame = dev->data->mtu + RTE_ETHER_HDR_LEN +
+			 RTE_ETHER_CRC_LEN;
+	uint32_t segs = (frame + buf_len - 1) / buf_len;
+
+	*log = 0;
+	if (segs <= 1)
+		return 0;
+	if (!(offloads & RTE_ETH_RX_OFFLOAD_SCATTER)) {
+		PMD_LOG(ERR, "port %u rxq %u: frames of %u bytes (MTU %u) do "
+			"not fit a buffer of %u bytes and "
+			"RTE_ETH_RX_OFFLOAD_SCATTER is off", dev->data->port_id,
+			idx, frame, dev->data->mtu, buf_len);
+		return -ENOSPC;
+	}
+	*log = (uint8_t)rte_log2_u32(segs);
+	if (*log > MLX5CQ_RX_SGES_LOG_MAX) {
+		PMD_LOG(ERR, "port %u rxq %u: frames of %u bytes need %u "
+			"buffers of %u bytes, at most %u", dev->data->port_id,
+			idx, frame, segs, buf_len,
+			1u << MLX5CQ_RX_SGES_LOG_MAX);
+		return -ENOTSUP;
+	}
+	if ((n >> *log) < 2) {
+		PMD_LOG(ERR, "port %u rxq %u: %u descriptors make fewer than "
+			"two WQEs of %u segments", dev->data->port_id, idx, n,
+			1u << *log);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 int
@@ -105,6 +148,9 @@ mlx5cq_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx, uint16_t desc,
 	struct mlx5cq_rxq *rxq;
 	uint32_t n = mlx5cq_rx_desc_n(priv, desc);
 	uint16_t room = rte_pktmbuf_data_room_size(mp);
+	uint64_t offloads = conf->offloads |
+			    dev->data->dev_conf.rxmode.offloads;
+	uint8_t sges_log;
 	int ret;
 
 	if (conf->rx_nseg != 0 || conf->rx_nmempool != 0) {
@@ -117,6 +163,10 @@ mlx5cq_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx, uint16_t desc,
 			dev->data->port_id, idx, mp->name);
 		return -EINVAL;
 	}
+	ret = mlx5cq_rxq_sges(dev, idx, n, room - RTE_PKTMBUF_HEADROOM,
+			      offloads, &sges_log);
+	if (ret != 0)
+		return ret;
 	if (priv->args.rxq_desc && desc && desc != priv->args.rxq_desc)
 		PMD_LOG(INFO, "port %u rxq %u: %u descriptors (devarg "
 			"rxq_desc), %u requested", dev->data->port_id, idx,
@@ -130,13 +180,16 @@ mlx5cq_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx, uint16_t desc,
 	if (!(rte_pktmbuf_priv_flags(mp) & RTE_PKTMBUF_POOL_F_PINNED_EXT_BUF))
 		rxq->data_off = sizeof(struct rte_mbuf) +
 				rte_pktmbuf_priv_size(mp) + RTE_PKTMBUF_HEADROOM;
-	rxq->desc_n = n;
-	rxq->mask = n - 1;
+	/* n buffers, in WQEs of 2^sges_log (net/mlx5: elts_n, wqe_n). */
+	rxq->sges_log = sges_log;
+	rxq->elts_n = n;
+	rxq->desc_n = n >> sges_log;
+	rxq->mask = rxq->desc_n - 1;
 	rxq->port_id = dev->data->port_id;
 	rxq->idx = idx;
 	rxq->socket = socket;
 	rxq->deferred = conf->rx_deferred_start;
-	rxq->offloads = conf->offloads | dev->data->dev_conf.rxmode.offloads;
+	rxq->offloads = offloads;
 	mlx5cq_mr_cache_init(&rxq->mrc, priv);
 	rxq->elts = rte_zmalloc_socket("mlx5cq_rxq_elts",
 				       sizeof(rxq->elts[0]) * n,
@@ -215,10 +268,10 @@ mlx5cq_rxq_hw_create(struct mlx5cq_rxq *rxq)
 	attr.ts_format = priv->rq_ts_format;
 	attr.wq_attr.wq_type = MLX5_WQ_TYPE_CYCLIC;
 	attr.wq_attr.pd = priv->pdn;
-	attr.wq_attr.log_wq_stride = 4;
+	attr.wq_attr.log_wq_stride = 4 + rxq->sges_log;
 	attr.wq_attr.log_wq_sz = rte_log2_u32(rxq->desc_n);
 	memset(rq, 0, sizeof(*rq));
-	ret = mlx5_devx_rq_create(priv->ctx, rq, 16,
+	ret = mlx5_devx_rq_create(priv->ctx, rq, 16u << rxq->sges_log,
 				  rte_log2_u32(rxq->desc_n), &attr,
 				  rxq->socket);
 	if (ret != 0) {
@@ -520,16 +573,18 @@ mlx5cq_rx_queue_release(struct rte_eth_dev *dev, uint16_t idx)
 	dev->data->rx_queues[idx] = NULL;
 }
 
-/* Some RX queue of the port delivers timestamps (mlx5cq_rx_burst_ts()). */
+/* Some RX queue of the port takes the per-completion route
+ * (mlx5cq_rx_burst_rec(): scatter or timestamps).
+ */
 int
-mlx5cq_rxq_any_ts(const struct rte_eth_dev *dev)
+mlx5cq_rxq_any_rec(const struct rte_eth_dev *dev)
 {
 	const struct mlx5cq_rxq *rxq;
 	uint16_t i;
 
 	for (i = 0; i < dev->data->nb_rx_queues; i++) {
 		rxq = dev->data->rx_queues[i];
-		if (rxq != NULL && rxq->ts_flag != 0)
+		if (rxq != NULL && (rxq->ts_flag != 0 || rxq->sges_log != 0))
 			return 1;
 	}
 	return 0;
@@ -553,8 +608,12 @@ mlx5cq_rx_burst_mode_get(struct rte_eth_dev *dev, uint16_t idx,
 	if (rxq->rx_vec)
 		what = MLX5CQ_RX_VEC_NAME;
 #endif
-	/* Timestamps: every completion through the records, per packet. */
-	if (rxq->ts_flag != 0)
+	/* Scatter, timestamps: every completion through the records. */
+	if (rxq->sges_log != 0 && rxq->ts_flag != 0)
+		what = "Scalar (scattered, timestamps)";
+	else if (rxq->sges_log != 0)
+		what = "Scalar (scattered)";
+	else if (rxq->ts_flag != 0)
 		what = "Scalar (timestamps)";
 	mode->flags = 0;
 	snprintf(mode->info, sizeof(mode->info), "%s", what);
@@ -568,8 +627,8 @@ mlx5cq_rxq_info_get(struct rte_eth_dev *dev, uint16_t idx,
 	struct mlx5cq_rxq *rxq = dev->data->rx_queues[idx];
 
 	qinfo->mp = rxq->mp;
-	qinfo->nb_desc = rxq->desc_n;
-	qinfo->scattered_rx = 0;
+	qinfo->nb_desc = rxq->elts_n;
+	qinfo->scattered_rx = rxq->sges_log != 0;
 	qinfo->conf.offloads = rxq->offloads;
 	qinfo->conf.rx_deferred_start = rxq->deferred;
 }

@@ -63,20 +63,21 @@ emu_clock_rt(void)
 	return (uint64_t)ts.tv_sec << 32 | (uint64_t)ts.tv_nsec;
 }
 
-uint64_t
+/* Free-running ticks per nanosecond in 32.32 fixed point: khz / 10^6. */
+static uint64_t
 emu_clock_mult(const struct emu_dev *dev)
 {
-	/* Ticks per nanosecond in 32.32 fixed point: khz / 10^6. */
 	return ((uint64_t)dev->caps.device_frequency_khz << 32) / 1000000;
 }
 
-uint64_t
+static uint64_t
 emu_clock_fr(const struct emu_dev *dev, uint64_t ns)
 {
 	return emu_clock_ticks(ns, emu_clock_mult(dev));
 }
 
-int
+/* EMU_TS_FR or EMU_TS_RT for a queue's ts_format; -1: not offered. */
+static int
 emu_clock_format(const struct emu_dev *dev, uint8_t ts_format)
 {
 	uint8_t cap = dev->caps.ts_format;

@@ -271,17 +271,14 @@ uint32_t emu_engine_ready_queues(void);
 int emu_engine_is_running(void);
 /*
  * The device clock (mlx5_emu_clock.c): the monotonic host clock in ns,
- * the real-time stamp (seconds << 32 | ns), a queue's format from the
- * ts_format it asked for (EMU_TS_FR or EMU_TS_RT; -1: not offered by the
- * device's caps), and what a queue needs to stamp its completions.
+ * the real-time stamp (seconds << 32 | ns), a queue's format (EMU_TS_FR
+ * or EMU_TS_RT) from the ts_format it asked for, and what a queue needs
+ * to stamp its completions.
  */
 enum { EMU_TS_FR, EMU_TS_RT };
 uint64_t emu_clock_ns(void);
 uint64_t emu_clock_rt(void);
-uint64_t emu_clock_mult(const struct emu_dev *dev);
-uint64_t emu_clock_fr(const struct emu_dev *dev, uint64_t ns);
-int emu_clock_format(const struct emu_dev *dev, uint8_t ts_format);
-/* The same for CREATE_RQ/SQ (cmd): 0 and *fmt, or the command failed. */
+/* CREATE_RQ/SQ (cmd): 0 and *fmt, or the command failed. */
 int emu_clock_queue_format(struct emu_dev *dev, const char *cmd,
 			   uint8_t ts_format, int *fmt, void *out,
 			   size_t outlen);

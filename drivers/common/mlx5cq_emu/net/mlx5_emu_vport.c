@@ -136,6 +136,30 @@ mlx5_emu_port_speed_set(struct ibv_context *ctx, uint32_t speed_mbps)
 	return 0;
 }
 
+int
+mlx5_emu_port_mtu_set(struct ibv_context *ctx, uint16_t mtu)
+{
+	struct emu_dev *dev = emu_dev_from_ctx(ctx);
+	/* The kernel's MLX5E_SW2HW_MTU: + Ethernet header, VLAN, FCS. */
+	uint32_t hw = (uint32_t)mtu + 14 + 4 + 4;
+	struct emu_net *net;
+
+	if (dev == NULL || hw < EMU_MIN_HW_MTU || hw > EMU_MAX_FRAME + 4) {
+		EMU_LOG(ERR, "port_mtu_set: foreign context or hardware MTU %u"
+			" not in %u..%u", hw, EMU_MIN_HW_MTU,
+			EMU_MAX_FRAME + 4);
+		return -EINVAL;
+	}
+	net = emu_net_enter(dev);
+	if (net == NULL)
+		return -ENOMEM;
+	net->vport.mtu = hw;
+	emu_net_leave(dev);
+	EMU_LOG(INFO, "%s: port MTU %u (hardware %u), set by the host",
+		dev->name, mtu, hw);
+	return 0;
+}
+
 static int
 emu_mac_in(const uint8_t (*list)[6], uint32_t n, const uint8_t *mac)
 {

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5cq authors
+ */
+
+/*
+ * The per-completion RX route: queues with scattered packets
+ * (RTE_ETH_RX_OFFLOAD_SCATTER) or timestamps (RTE_ETH_RX_OFFLOAD_TIMESTAMP)
+ * take every completion through the records of rte_mlx5cq_poll_burst()
+ * (any CQE kind, compressed sessions included, each record with its
+ * timestamp), as net/mlx5 runs such queues through its scalar
+ * mlx5_rx_burst(). Queues with neither go to mlx5cq_rx_burst().
+ *
+ * Scatter as net/mlx5 lays it out (mlx5_rxq.c, mlx5_rx.c): a WQE of
+ * 2^sges_log data segments, one mbuf each (elts[] and the segments indexed
+ * by WQE << sges_log | segment), every segment the mbuf's data room after
+ * the headroom. A packet of byte_cnt bytes filled the first
+ * ceil(byte_cnt / buf_len) segments of its WQE: those mbufs become its
+ * chain (head with the offload fields, pkt_len and nb_segs) and each
+ * gets a replacement from the pool, all or none (none: the packet is
+ * dropped, counted in rx_nombuf, and its buffers stay posted); the
+ * segments it did not fill keep their buffers. Timestamps: the CQE's time
+ * in the mbuf's dynamic field with its flag, real-time stamps in
+ * nanoseconds (mlx5cq_clock.c).
+ */
+
+#include <rte_io.h>
+#include <rte_mbuf_dyn.h>
+
+#include "mlx5cq_rx.h"
+
+#define MLX5CQ_RX_NS_PER_S 1000000000ull
+
+/* The CQE's time into the head mbuf. */
+static inline void
+rx_rec_ts(const struct mlx5cq_rxq *rxq, struct rte_mbuf *m, uint64_t ts)
+{
+	if (rxq->ts_rt)
+		ts = (ts & UINT32_MAX) + (ts >> 32) * MLX5CQ_RX_NS_PER_S;
+	*RTE_MBUF_DYNFIELD(m, rxq->ts_off, rte_mbuf_timestamp_t *) = ts;
+	m->ol_flags |= rxq->ts_flag;
+}
+
+/*
+ * Replacements for the segments [base, base + nseg) of a packet, posted
+ * in place of its buffers, whose chain goes to *head. 0, or -1 (none
+ * taken, nothing changed: the packet is dropped).
+ */
+static inline int
+rx_rec_chain(struct mlx5cq_rxq *rxq, uint32_t base, uint32_t nseg,
+	     uint32_t len, struct rte_mbuf **head)
+{
+	struct rte_mbuf *rep[1u << MLX5CQ_RX_SGES_LOG_MAX];
+	uint32_t lk[1u << MLX5CQ_RX_SGES_LOG_MAX];
+	struct rte_mbuf *m, *prev = NULL;
+	uintptr_t addr;
+	uint32_t s;
+
+	if (rte_mempool_get_bulk(rxq->mp, (void **)rep, nseg) != 0) {
+		rxq->st.nombuf++;
+		return -1;
+	}
+	for (s = 0; s < nseg && rxq->mrt != NULL; s++) {
+		const struct mlx5cq_rx_lkc c = mlx5cq_rx_lkc(rxq);
+
+		addr = (uintptr_t)rep[s]->buf_addr + RTE_PKTMBUF_HEADROOM;
+		lk[s] = mlx5cq_rx_rep_lkey(rxq, &c, addr, rep[s]->pool);
+		if (lk[s] == UINT32_MAX) {
+			rte_mempool_put_bulk(rxq->mp, (void **)rep, nseg);
+			rxq->st.errors++;
+			return -1;
+		}
+	}
+	for (s = 0; s < nseg; s++) {
+		m = rxq->elts[base + s];
+		*(uint64_t *)((uintptr_t)m + MLX5CQ_RX_OFF_REARM) =
+			rxq->mbuf_initializer;
+		m->data_len = (uint16_t)RTE_MIN(len, rxq->buf_len);
+		len -= m->data_len;
+		m->next = NULL;
+		if (prev != NULL) {
+			m->ol_flags = 0;
+			prev->next = m;
+		} else {
+			*head = m;
+		}
+		prev = m;
+		addr = (uintptr_t)rep[s]->buf_addr + RTE_PKTMBUF_HEADROOM;
+		rxq->elts[base + s] = rep[s];
+		if (rxq->mrt != NULL)
+			rxq->wqes[base + s].lkey = rte_cpu_to_be_32(lk[s]);
+		rxq->wqes[base + s].addr = rte_cpu_to_be_64(addr);
+	}
+	(*head)->nb_segs = (uint16_t)nseg;
+	return 0;
+}
+
+uint16_t
+mlx5cq_rx_burst_rec(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct mlx5cq_rxq *rxq = q;
+	uint32_t rq_ci = rxq->rq_ci;
+	uint64_t bytes = 0;
+	uint16_t k, i, out = 0;
+
+	if (rxq->sges_log == 0 && rxq->ts_flag == 0)
+		return mlx5cq_rx_burst(q, pkts, n);
+	if (unlikely(!rxq->started))
+		return 0;
+	if (unlikely(rxq->in_error) && mlx5cq_rxq_recover(rxq) != 0)
+		return 0;
+	if (n > MLX5CQ_BURST_MAX)
+		n = MLX5CQ_BURST_MAX;
+	k = rte_mlx5cq_poll_burst(rxq->cq, rxq->cpl, n);
+	for (i = 0; i < k; i++) {
+		const struct rte_mlx5cq_cpl *c = &rxq->cpl[i];
+		uint32_t base = (rq_ci++ & rxq->mask) << rxq->sges_log;
+		uint32_t len = c->byte_cnt;
+		uint32_t nseg = len == 0 ? 1 :
+				(len + rxq->buf_len - 1) / rxq->buf_len;
+		uint16_t vlan = c->vlan_tci;
+		struct rte_mbuf *m;
+
+		if (unlikely(c->status != 0)) {
+			/* The buffers stay posted; the RQ is recovered. */
+			rxq->st.errors++;
+			rxq->in_error = 1;
+			continue;
+		}
+		if (unlikely(nseg > (1u << rxq->sges_log))) {
+			/* More than the WQE holds: the device says LEN_ERR. */
+			rxq->st.errors++;
+			continue;
+		}
+		if (rx_rec_chain(rxq, base, nseg, len, &m) != 0)
+			continue;
+		m->ol_flags = mlx5cq_rx_ol(rxq, c->hdr_type_etc, &vlan);
+		m->packet_type =
+			mlx5cq_rx_ptype_lut[MLX5CQ_RX_LUT_IDX(c->hdr_type_etc)];
+		m->pkt_len = len;
+		m->vlan_tci = vlan;
+		m->hash.rss = c->rss_hash;
+		if (rxq->ts_flag != 0)
+			rx_rec_ts(rxq, m, c->timestamp);
+		pkts[out++] = m;
+		bytes += len;
+	}
+	if (rq_ci == rxq->rq_ci)
+		return 0;
+	/* The WQEs consumed go back to the device after their segments. */
+	rxq->pi += rq_ci - rxq->rq_ci;
+	rxq->rq_ci = rq_ci;
+	rte_io_wmb();
+	rxq->dbrec[0] = rte_cpu_to_be_32(rxq->pi & 0xffff);
+	rxq->st.packets += out;
+	rxq->st.bytes += bytes;
+	if (unlikely(rxq->in_error))
+		mlx5cq_rxq_recover(rxq);
+	return out;
+}
