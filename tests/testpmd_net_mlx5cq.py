@@ -17,8 +17,10 @@ import os
 import re
 import shutil
 import socket
+import struct
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -732,6 +734,74 @@ def case_scatter():
     t.quit()
 
 
+def tso_pcap(path, n, payload):
+    """A pcap file of n Ethernet/IPv4/TCP packets of payload bytes each
+    (sequence numbers running on, correct checksums), ACK|PSH."""
+    def csum(b):
+        if len(b) % 2:
+            b += b'\0'
+        s = sum(struct.unpack('!%dH' % (len(b) // 2), b))
+        while s >> 16:
+            s = (s & 0xffff) + (s >> 16)
+        return (~s) & 0xffff
+    recs = []
+    for i in range(n):
+        data = bytes((j * 7 + i) & 0xff for j in range(payload))
+        tcp = struct.pack('!HHIIBBHHH', 40000 + i, 80, 1000 + i * payload,
+                          1, 5 << 4, 0x18, 65535, 0, 0)
+        ip = struct.pack('!BBHHHBBH4s4s', 0x45, 0, 40 + payload, i, 0, 64,
+                         6, 0, bytes([198, 18, 6, 1]), bytes([198, 18, 6, 2]))
+        ip = ip[:10] + struct.pack('!H', csum(ip)) + ip[12:]
+        ph = ip[12:20] + struct.pack('!BBH', 0, 6, 20 + payload)
+        tcp = tcp[:16] + struct.pack('!H', csum(ph + tcp + data)) + tcp[18:]
+        frame = (bytes([2, 0, 0, 0, 0, 9]) + bytes([2, 0, 0, 0, 0, 8]) +
+                 b'\x08\x00' + ip + tcp + data)
+        recs.append(struct.pack('<IIII', 0, i, len(frame), len(frame)) +
+                    frame)
+    with open(path, 'wb') as f:
+        f.write(struct.pack('<IHHiIII', 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+        f.write(b''.join(recs))
+
+
+def case_tso():
+    """csum forward with 'tso set 1460 1': 64 TCP packets of 4,000 payload
+    bytes read from a pcap file (net_pcap, port 0) go out of net_mlx5cq
+    port 1 as TSO; port 2 on the same wire receives exactly three frames
+    of each (1,460 + 1,460 + 1,080 payload bytes, 4,162 bytes with their
+    headers), all with good checksums."""
+    n, payload = 64, 4000
+    with tempfile.TemporaryDirectory(dir=os.path.dirname(
+            os.path.realpath(BUILD))) as d:
+        pcap = os.path.join(d, 'tso.pcap')
+        tso_pcap(pcap, n, payload)
+        t = Testpmd(['--vdev', 'net_pcap0,rx_pcap=%s' % pcap] +
+                    vdev(0, 'tso') + vdev(1, 'tso'),
+                    ['--forward-mode=csum', '--port-topology=chained',
+                     '--no-flush-rx'])
+        for c in ('port stop 1', 'csum set ip hw 1', 'csum set tcp hw 1',
+                  'tso set 1460 1', 'port start 1'):
+            out = t.cmd(c)
+            check('rror' not in out and 'nvalid' not in out,
+                  '%s: %s' % (c, out))
+        out = t.cmd('show port 1 tx_offload configuration')
+        check('TCP_TSO' in out, 'TSO not on port 1:\n' + out)
+        t.cmd('start')
+        t.wait_stats(lambda st: st.get(2, {}).get('RX-packets', 0) >=
+                     3 * n, 'tso: port 2 receives the segments')
+        time.sleep(0.2)
+        out = t.cmd('stop')
+        st = port_stats(t.cmd('show port stats all'))
+        t.quit()
+    check(st[1]['TX-packets'] == n and st[1]['TX-errors'] == 0,
+          'tso: port 1 sent %s' % st[1])
+    check(st[2]['RX-packets'] == 3 * n and
+          st[2]['RX-bytes'] == n * (3 * 54 + payload) and
+          st[2]['RX-errors'] == 0,
+          'tso: port 2 received %s' % st[2])
+    bad = [int(v) for v in re.findall(r'Bad-(?:ip|l4)csum: (\d+)', out)]
+    check(bad and sum(bad) == 0, 'tso: bad checksums %s' % bad)
+
+
 CASES = {
     'io_forward': case_io_forward,
     'link_toggle': case_link_toggle,
@@ -749,6 +819,7 @@ CASES = {
     'vlan_insert': case_vlan_insert,
     'rx_timestamp': case_rx_timestamp,
     'scatter': case_scatter,
+    'tso': case_tso,
 }
 
 

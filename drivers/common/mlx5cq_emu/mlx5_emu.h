@@ -65,6 +65,10 @@ struct mlx5_emu_caps {
 				       * inserts the VLAN tag a SEND's
 				       * Ethernet segment gives (default 1).
 				       */
+	uint8_t eth_max_lso; /**< max_lso_cap: TSO WQEs of payloads up to
+			       * 2^eth_max_lso bytes (default 16; 0: no
+			       * TSO; at most 18).
+			       */
 	uint8_t crypto; /**< AES-XTS crypto engine: DEKs, crypto mkeys,
 			  * loopback RC QPs (default 0).
 			  */

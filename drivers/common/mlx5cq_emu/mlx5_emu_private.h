@@ -535,6 +535,12 @@ ssize_t emu_ev_get_event(struct mlx5dv_devx_event_channel *ch,
 			 struct mlx5dv_devx_async_event_hdr *data,
 			 size_t len);
 /* Big-endian fields of WQEs and descriptors, at any alignment. */
+static inline uint16_t
+emu_be16_at(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
 static inline uint32_t
 emu_be32_at(const uint8_t *p)
 {

@@ -167,6 +167,8 @@ mlx5cq_device_tx_inline(struct mlx5cq_priv *priv,
 	priv->tx_inline = mode == MLX5_INLINE_MODE_L2 ? MLX5CQ_INLINE_HDR : 0;
 	/* The device inserts VLAN tags given in the Ethernet segment. */
 	priv->tx_vlan_hw = attr->wqe_vlan_insert;
+	/* TSO where the device offers LSO (net/mlx5: max_lso_cap). */
+	priv->tso_max = attr->max_lso_cap ? 1u << attr->max_lso_cap : 0;
 	PMD_LOG(DEBUG, "%s: TX WQEs inline %u bytes (wqe_inline_mode %u)",
 		name, priv->tx_inline, attr->wqe_inline_mode);
 	return 0;

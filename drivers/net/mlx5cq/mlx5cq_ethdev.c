@@ -70,9 +70,10 @@ mlx5cq_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	info->max_mtu = 9600 - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN;
 	info->max_mac_addrs = MLX5CQ_MAX_MAC_ADDRS;
 	info->rx_offload_capa = MLX5CQ_RX_OFFLOADS | MLX5CQ_RX_PORT_OFFLOADS;
-	info->tx_offload_capa = MLX5CQ_TX_OFFLOADS;
+	info->tx_offload_capa = MLX5CQ_TX_OFFLOADS |
+		(priv->tso_max ? RTE_ETH_TX_OFFLOAD_TCP_TSO : 0);
 	info->rx_queue_offload_capa = MLX5CQ_RX_OFFLOADS;
-	info->tx_queue_offload_capa = MLX5CQ_TX_OFFLOADS;
+	info->tx_queue_offload_capa = info->tx_offload_capa;
 	/*
 	 * A TX queue stopped while the port runs may be set up again (its
 	 * SQ and CQ are made at its start). Not RX: its RQ is in the RSS

@@ -96,6 +96,8 @@ extern int mlx5cq_net_logtype;
 			    RTE_ETH_RX_OFFLOAD_RSS_HASH | \
 			    RTE_ETH_RX_OFFLOAD_TIMESTAMP | \
 			    RTE_ETH_RX_OFFLOAD_SCATTER)
+/* Longest L2..L4 header of a TSO packet (net/mlx5's MLX5_MAX_TSO_HEADER). */
+#define MLX5CQ_TSO_HDR_MAX 192
 /* Most segments of a scattered RX WQE, log2 (net/mlx5's
  * MLX5_MAX_LOG_RQ_SEGS).
  */
@@ -319,7 +321,10 @@ struct mlx5cq_txq {
 	uint16_t port_id;
 	uint16_t idx;
 	uint64_t offloads;
-	uint64_t vlan_flag; /* RTE_MBUF_F_TX_VLAN with the offload, else 0. */
+	/* Packets off the plain path: RTE_MBUF_F_TX_VLAN and
+	 * RTE_MBUF_F_TX_TCP_SEG where their offloads are on.
+	 */
+	uint64_t slow_flags;
 	uint8_t inline_hdr; /* priv->tx_inline: 18 or 0. */
 	uint8_t vlan_hw; /* priv->tx_vlan_hw: the device inserts VLAN tags. */
 	uint8_t fast_free; /* RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE. */
@@ -364,6 +369,7 @@ struct mlx5cq_priv {
 	uint16_t mtu;
 	uint8_t tx_inline; /* Bytes of the frame each TX WQE inlines. */
 	uint8_t tx_vlan_hw; /* HCA_CAP wqe_vlan_insert. */
+	uint32_t tso_max; /* Largest TSO payload (max_lso_cap), 0: none. */
 	/* Clock (mlx5cq_clock.c): frequency, the ts_format RQs and SQs ask
 	 * for, whether RX stamps are real time.
 	 */

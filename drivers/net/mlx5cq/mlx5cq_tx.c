@@ -322,14 +322,120 @@ mlx5cq_tx_one(struct mlx5cq_txq *txq, struct rte_mbuf *m, uint32_t ih,
 }
 
 /*
- * A packet to be tagged (RTE_MBUF_F_TX_VLAN with the offload): by the
- * device (the Ethernet segment's insertion word) when it can and no header
- * is inline, else into the inline header.
+ * A TCP segmentation offload packet (RTE_MBUF_F_TX_TCP_SEG with the
+ * offload), built as net/mlx5 builds it (mlx5_tx_eseg_data() for TSO)
+ * and the kernel's mlx5e (mlx5e_sq_xmit_wqe()): opcode TSO, the Ethernet
+ * segment's L3/L4 checksum flags and mss (tso_segsz), and the whole L2..L4
+ * header (l2_len + l3_len + l4_len bytes, from the first mbuf) inline from
+ * the segment's byte 14 on, a VLAN tag spliced in after the MACs when
+ * asked; then the payload by pointer. The device cuts the payload into
+ * frames of mss bytes, each with the header, lengths, sequence number and
+ * checksums its own. Dropped (freed, counted in errors) when the header is
+ * longer than MLX5CQ_TSO_HDR_MAX or than the first mbuf, mss is 0, the
+ * payload is empty or above the device's max_lso_cap, or the WQE would
+ * need more than 63 segments.
  */
 static __rte_noinline int
-mlx5cq_tx_one_vlan(struct mlx5cq_txq *txq, struct rte_mbuf *m,
+mlx5cq_tx_one_tso(struct mlx5cq_txq *txq, struct rte_mbuf *m,
+		  volatile uint8_t **last, uint64_t *bytes)
+{
+	uint8_t hdr[MLX5CQ_TSO_HDR_MAX + RTE_VLAN_HLEN];
+	uint32_t lkeys[MLX5CQ_TX_SEGS_MAX];
+	uint32_t ihs = (uint32_t)m->l2_len + m->l3_len + m->l4_len;
+	uint32_t hl = ihs, ds, nbb, u = txq->pi << 2, k = 0, i;
+	int vlan = (m->ol_flags & RTE_MBUF_F_TX_VLAN) &&
+		   (txq->slow_flags & RTE_MBUF_F_TX_VLAN);
+	volatile uint8_t *w = mlx5cq_tx_unit(txq, u);
+	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint8_t cs = MLX5_ETH_WQE_L4_CSUM, ce = 0;
+	struct rte_mbuf *s;
+	int nseg = -1;
+
+	if (m->tso_segsz != 0 && ihs >= RTE_ETHER_HDR_LEN &&
+	    ihs <= MLX5CQ_TSO_HDR_MAX && ihs <= m->data_len &&
+	    m->pkt_len > ihs && m->pkt_len - ihs <= txq->priv->tso_max)
+		nseg = mlx5cq_tx_lkeys(txq, m, ihs, m->data_len - ihs, lkeys);
+	if (nseg >= 0) {
+		hl += vlan ? RTE_VLAN_HLEN : 0;
+		ds = 2 + (hl - 2 + 15) / 16 + (uint32_t)nseg;
+		if (ds > MLX5CQ_TX_DS_MAX)
+			nseg = -1;
+	}
+	if (unlikely(nseg < 0)) {
+		txq->st.errors++;
+		rte_pktmbuf_free(m);
+		return MLX5CQ_TX_DROPPED;
+	}
+	nbb = (ds + 3) >> 2;
+	if (txq->wqebb_n - (txq->pi - txq->ci) < nbb) {
+		mlx5cq_txq_complete(txq);
+		if (txq->wqebb_n - (txq->pi - txq->ci) < nbb)
+			return MLX5CQ_TX_FULL;
+	}
+	if (++txq->since_comp >= txq->comp_thresh) {
+		ce = MLX5_WQE_CTRL_CQ_UPDATE;
+		txq->since_comp = 0;
+	}
+	if (vlan) {
+		rte_be32_t tag = rte_cpu_to_be_32((uint32_t)RTE_ETHER_TYPE_VLAN
+						  << 16 | m->vlan_tci);
+
+		memcpy(hdr, d, 12);
+		memcpy(hdr + 12, &tag, 4);
+		memcpy(hdr + 16, d + 12, ihs - 12);
+	} else {
+		memcpy(hdr, d, ihs);
+	}
+	if (m->ol_flags & RTE_MBUF_F_TX_IP_CKSUM)
+		cs |= MLX5_ETH_WQE_L3_CSUM;
+	((volatile uint32_t *)w)[0] =
+		rte_cpu_to_be_32(((txq->pi & 0xffff) << 8) | MLX5_OPCODE_TSO);
+	((volatile uint32_t *)w)[1] = rte_cpu_to_be_32((txq->sqn << 8) | ds);
+	((volatile uint32_t *)w)[2] = rte_cpu_to_be_32(ce);
+	((volatile uint32_t *)w)[3] = 0;
+	/* Ethernet segment: cs_flags (byte 4), mss (6..7), inline_hdr_sz
+	 * (12..13), the header's first 2 bytes (14..15).
+	 */
+	((volatile uint32_t *)w)[4] = 0;
+	((volatile uint32_t *)w)[5] =
+		rte_cpu_to_be_32((uint32_t)cs << 24 | m->tso_segsz);
+	((volatile uint32_t *)w)[6] = 0;
+	((volatile uint16_t *)w)[14] = rte_cpu_to_be_16((uint16_t)hl);
+	rte_memcpy((void *)(uintptr_t)(w + 30), hdr, 2);
+	/* The rest of the header, 16 B units (across WQEBBs, ring wrap). */
+	u += 2;
+	for (i = 2; i < hl; i += 16)
+		rte_memcpy((void *)(uintptr_t)mlx5cq_tx_unit(txq, u++),
+			   hdr + i, RTE_MIN(16u, hl - i));
+	if (m->data_len > ihs)
+		mlx5cq_tx_dseg(mlx5cq_tx_unit(txq, u++), m->data_len - ihs,
+			       lkeys[k++], (uintptr_t)d + ihs);
+	for (s = m->next; s != NULL; s = s->next) {
+		if (s->data_len == 0)
+			continue;
+		mlx5cq_tx_dseg(mlx5cq_tx_unit(txq, u++), s->data_len,
+			       lkeys[k++], rte_pktmbuf_mtod(s, uintptr_t));
+	}
+	txq->elts[txq->pi & txq->mask] = m;
+	txq->wqe_end[txq->pi & txq->mask] = (uint16_t)(txq->pi + nbb);
+	txq->pi += nbb;
+	*bytes += m->pkt_len + (vlan ? RTE_VLAN_HLEN : 0);
+	*last = w;
+	return MLX5CQ_TX_SENT;
+}
+
+/*
+ * A packet off the plain path: TSO (above), or to be tagged
+ * (RTE_MBUF_F_TX_VLAN with the offload): by the device (the Ethernet
+ * segment's insertion word) when it can and no header is inline, else
+ * into the inline header.
+ */
+static __rte_noinline int
+mlx5cq_tx_one_slow(struct mlx5cq_txq *txq, struct rte_mbuf *m,
 		   volatile uint8_t **last, uint64_t *bytes)
 {
+	if (m->ol_flags & txq->slow_flags & RTE_MBUF_F_TX_TCP_SEG)
+		return mlx5cq_tx_one_tso(txq, m, last, bytes);
 	if (txq->inline_hdr == 0 && txq->vlan_hw)
 		return mlx5cq_tx_one(txq, m, 0,
 				     MLX5_ETH_WQE_VLAN_INSERT | m->vlan_tci, 0,
@@ -354,8 +460,8 @@ mlx5cq_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 
-		if (unlikely(m->ol_flags & txq->vlan_flag))
-			r = mlx5cq_tx_one_vlan(txq, m, &last, &bytes);
+		if (unlikely(m->ol_flags & txq->slow_flags))
+			r = mlx5cq_tx_one_slow(txq, m, &last, &bytes);
 		else
 			r = mlx5cq_tx_one(txq, m, txq->inline_hdr, 0, 0, &last,
 					  &bytes);

@@ -65,8 +65,10 @@ mlx5cq_tx_queue_setup(struct rte_eth_dev *dev, uint16_t idx, uint16_t desc,
 	txq->socket = socket;
 	txq->deferred = conf->tx_deferred_start;
 	txq->offloads = conf->offloads | dev->data->dev_conf.txmode.offloads;
-	txq->vlan_flag = txq->offloads & RTE_ETH_TX_OFFLOAD_VLAN_INSERT ?
-			 RTE_MBUF_F_TX_VLAN : 0;
+	txq->slow_flags = (txq->offloads & RTE_ETH_TX_OFFLOAD_VLAN_INSERT ?
+			   RTE_MBUF_F_TX_VLAN : 0) |
+			  (txq->offloads & RTE_ETH_TX_OFFLOAD_TCP_TSO ?
+			   RTE_MBUF_F_TX_TCP_SEG : 0);
 	/* As net/mlx5 engages it (mlx5_txq.c): not with chains. */
 	txq->fast_free =
 		(txq->offloads & (RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE |

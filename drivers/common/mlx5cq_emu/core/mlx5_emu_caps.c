@@ -46,6 +46,7 @@ mlx5_emu_caps_default(struct mlx5_emu_caps *caps)
 	caps->eth_net_offloads = 1;
 	caps->eth_inline_mode = MLX5_CAP_INLINE_MODE_NOT_REQUIRED;
 	caps->eth_wqe_vlan_insert = 1;
+	caps->eth_max_lso = 16;
 	caps->crypto = 0;
 	caps->crypto_wrapped = 1;
 	caps->log_max_num_deks = 12;
@@ -135,6 +136,11 @@ emu_caps_check(const struct mlx5_emu_caps *caps)
 			" (0..1) disagree: the default clock must be one the "
 			"format offers", caps->ts_format,
 			caps->clock_real_time);
+		return emu_ret_errno(EINVAL);
+	}
+	if (caps->eth_max_lso > 18) {
+		EMU_LOG(ERR, "caps: eth_max_lso %u (0: no LSO; at most 18, "
+			"256 KiB packets)", caps->eth_max_lso);
 		return emu_ret_errno(EINVAL);
 	}
 	if (caps->log_max_num_deks > 24) {
@@ -233,6 +239,7 @@ emu_fill_eth_caps(const struct emu_dev *dev, void *hcattr)
 	ETH_SET(wqe_vlan_insert, dev->caps.eth_wqe_vlan_insert);
 	ETH_SET(wqe_inline_mode, dev->caps.eth_inline_mode);
 	ETH_SET(rss_ind_tbl_cap, 11);
+	ETH_SET(max_lso_cap, dev->caps.eth_max_lso);
 #undef ETH_SET
 }
 

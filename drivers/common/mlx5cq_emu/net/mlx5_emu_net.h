@@ -49,6 +49,7 @@
 
 #define EMU_NET_ID_BASE 0x100 /* First SQ/RQ/TIR/... number. */
 #define EMU_MAX_FRAME 16384 /* Largest frame a send WQE may build. */
+#define EMU_LSO_MAX (1u << 18) /* Largest TSO payload (max_lso_cap 18). */
 #define EMU_RSS_KEY_LEN 40
 #define EMU_MAX_MACS 64 /* Allowed-list entries kept per type. */
 #define EMU_PORT_EV_MAX 8 /* Port events kept unread (older ones lost). */
@@ -462,6 +463,14 @@ struct emu_pkt {
 };
 
 void emu_pkt_parse(const uint8_t *frame, uint32_t len, struct emu_pkt *p);
+/*
+ * mlx5_emu_lso.c: the checks of a TSO WQE's packet (0, or -1 and *why),
+ * and its frames put on the wire (their number; emu_net_lock held).
+ */
+int emu_lso_check(const uint8_t *pkt, uint32_t len, uint32_t ihs,
+		  uint16_t mss, uint8_t log_max, const char **why);
+unsigned int emu_lso_transmit(struct emu_net *net, const uint8_t *pkt,
+			      uint32_t len, uint32_t ihs, uint16_t mss);
 /* One's complement sum of bytes (no final complement). */
 uint32_t emu_csum_add(uint32_t sum, const uint8_t *buf, size_t len);
 uint16_t emu_csum_fold(uint32_t sum);

@@ -20,7 +20,8 @@
  * Execution: while the doorbell record's word 1 (big-endian, 16 bits) is
  * ahead of the device's WQEBB counter, the WQE at the counter is read
  * (segments wrap at the ring end): control segment (opcode SEND 0x0a or
- * NOP 0x00, wqe index = counter, qpn = sqn, ds count), Ethernet segment
+ * NOP 0x00, TSO 0x0e with max_lso_cap: mlx5_emu_lso.c; wqe index =
+ * counter, qpn = sqn, ds count), Ethernet segment
  * (cs_flags, inline headers from byte 14 on, VLAN insertion), then data
  * segments (pointer: lkey/addr checked against the MRs of the SQ's PD;
  * inline: MLX5_ETH_WQE_DATA_INLINE). A bad WQE completes with a requester
@@ -392,7 +393,8 @@ emu_sq_destroy(struct emu_dev *dev, struct emu_sq *sq)
 
 /* Execution of send WQEs (emu_net_lock held). */
 
-static uint8_t emu_tx_frame[EMU_MAX_FRAME + 4];
+/* A frame; or the whole packet of a TSO WQE (mlx5_emu_lso.c). */
+static uint8_t emu_tx_frame[EMU_LSO_MAX + EMU_MAX_FRAME + 4];
 
 static const uint8_t *
 emu_sq_seg(const struct emu_sq *sq, uint16_t wqe, unsigned int k)
@@ -462,15 +464,20 @@ emu_sq_error(struct emu_sq *sq, uint16_t idx, uint8_t opcode,
 	emu_sq_complete(sq, idx, opcode, syndrome);
 }
 
-/* Build the frame of a SEND WQE; 0 or an error syndrome. */
+/*
+ * Build the frame of a SEND WQE, or the packet of a TSO WQE (max: its
+ * largest length; checksums left to the segmentation); 0 or an error
+ * syndrome. *ihs: the inline header's length.
+ */
 static int
-emu_sq_build(struct emu_sq *sq, uint16_t idx, unsigned int ds,
-	     uint32_t *lenp, const char **why)
+emu_sq_build(struct emu_sq *sq, uint16_t idx, unsigned int ds, int tso,
+	     uint32_t *lenp, uint32_t *ihs, const char **why)
 {
 	const uint8_t *eseg = emu_sq_seg(sq, idx, 1);
 	uint32_t ihdr = emu_be32_at(eseg + 12);
 	uint8_t cs_flags = eseg[4];
 	uint32_t len = 0, isz = 0, vlan = 0;
+	uint32_t max = tso ? EMU_LSO_MAX + EMU_MAX_FRAME : EMU_MAX_FRAME;
 	unsigned int k = 2;
 	struct emu_pkt pkt;
 
@@ -478,10 +485,11 @@ emu_sq_build(struct emu_sq *sq, uint16_t idx, unsigned int ds,
 		*why = "SEND without Ethernet segment";
 		return EMU_SYND_LOC_QP_OP_ERR;
 	}
-	if (ihdr & MLX5_ETH_WQE_VLAN_INSERT)
+	if ((ihdr & MLX5_ETH_WQE_VLAN_INSERT) && !tso)
 		vlan = 0x81000000u | (ihdr & 0xffff);
 	else
 		isz = ihdr >> 16;
+	*ihs = isz;
 	if (isz > 0) {
 		uint32_t first = isz < 2 ? isz : 2;
 
@@ -506,7 +514,7 @@ emu_sq_build(struct emu_sq *sq, uint16_t idx, unsigned int ds,
 			uint32_t n = bc & ~MLX5_ETH_WQE_DATA_INLINE;
 			unsigned int segs = (4 + n + 15) / 16;
 
-			if (k + segs > ds || len + n > EMU_MAX_FRAME) {
+			if (k + segs > ds || len + n > max) {
 				*why = "inline data past the WQE or frame";
 				return EMU_SYND_LOC_QP_OP_ERR;
 			}
@@ -524,7 +532,7 @@ emu_sq_build(struct emu_sq *sq, uint16_t idx, unsigned int ds,
 				*why = "data segment outside its MR";
 				return EMU_SYND_LOC_PROT_ERR;
 			}
-			if (len + bc > EMU_MAX_FRAME) {
+			if (len + bc > max) {
 				*why = "frame too long";
 				return EMU_SYND_LOC_LEN_ERR;
 			}
@@ -545,7 +553,8 @@ emu_sq_build(struct emu_sq *sq, uint16_t idx, unsigned int ds,
 		memcpy(emu_tx_frame + 12, &be, 4);
 		len += 4;
 	}
-	if (cs_flags & (MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM)) {
+	if (!tso &&
+	    (cs_flags & (MLX5_ETH_WQE_L3_CSUM | MLX5_ETH_WQE_L4_CSUM))) {
 		emu_pkt_parse(emu_tx_frame, len, &pkt);
 		if ((cs_flags & MLX5_ETH_WQE_L3_CSUM) && pkt.ipv4)
 			emu_pkt_fill_ipv4_csum(emu_tx_frame, &pkt);
@@ -567,22 +576,34 @@ emu_sq_execute(struct emu_sq *sq)
 	uint16_t idx = (w0 >> 8) & 0xffff;
 	unsigned int ds = w1 & 0x3f;
 	const char *why = NULL;
-	uint32_t len = 0;
+	uint32_t len = 0, ihs = 0;
 	int synd;
 
 	if (ds == 0 || (w1 >> 8) != sq->sqn || idx != sq->pi ||
-	    (opcode != MLX5_OPCODE_SEND && opcode != MLX5_OPCODE_NOP)) {
+	    (opcode != MLX5_OPCODE_SEND && opcode != MLX5_OPCODE_NOP &&
+	     (opcode != MLX5_OPCODE_TSO || !sq->net->dev->caps.eth_max_lso))) {
 		emu_sq_error(sq, sq->pi, opcode, EMU_SYND_LOC_QP_OP_ERR,
 			     "bad control segment (ds, qpn, index or opcode)");
 		return 0;
 	}
-	if (opcode == MLX5_OPCODE_SEND) {
-		synd = emu_sq_build(sq, idx, ds, &len, &why);
+	if (opcode != MLX5_OPCODE_NOP) {
+		synd = emu_sq_build(sq, idx, ds, opcode == MLX5_OPCODE_TSO,
+				    &len, &ihs, &why);
+		if (synd == 0 && opcode == MLX5_OPCODE_TSO &&
+		    emu_lso_check(emu_tx_frame, len, ihs,
+				  emu_be16_at(emu_sq_seg(sq, idx, 1) + 6),
+				  sq->net->dev->caps.eth_max_lso, &why) != 0)
+			synd = EMU_SYND_LOC_QP_OP_ERR;
 		if (synd != 0) {
 			emu_sq_error(sq, idx, opcode, synd, why);
 			return 0;
 		}
-		emu_wire_transmit(sq->net, emu_tx_frame, len);
+		if (opcode == MLX5_OPCODE_TSO)
+			emu_lso_transmit(sq->net, emu_tx_frame, len, ihs,
+					 emu_be16_at(emu_sq_seg(sq, idx, 1) +
+						     6));
+		else
+			emu_wire_transmit(sq->net, emu_tx_frame, len);
 	}
 	sq->wqes++;
 	if (fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE)
