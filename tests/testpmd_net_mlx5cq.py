@@ -76,12 +76,15 @@ class Testpmd:
                 t.p.kill()
                 t.p.wait()
 
-    def __init__(self, vdevs, args, eal=()):
+    def __init__(self, vdevs, args, eal=(), prefix=None):
         d = drivers_dir()
         env = dict(os.environ)
         env['LD_LIBRARY_PATH'] = d + ':' + env.get('LD_LIBRARY_PATH', '')
+        # Memory: private (--in-memory), or shared hugepage files under a
+        # prefix that secondary processes attach to.
+        mem = ['--file-prefix', prefix] if prefix else ['--in-memory']
         # Line-buffered: the command echo never splits a line of output.
-        cmd = ['stdbuf', '-oL', TESTPMD, '--no-pci', '--in-memory',
+        cmd = ['stdbuf', '-oL', TESTPMD, '--no-pci'] + mem + [
                '-l', '0,1', '--log-level=lib.eal:error',
                # The PMD alone: dev=emu loads the emulated HCA through
                # its plugin loader (next to librte_common_mlx5cq).
@@ -802,6 +805,66 @@ def case_tso():
     check(bad and sum(bad) == 0, 'tso: bad checksums %s' % bad)
 
 
+def hugepage_files_remove(prefix):
+    """The hugepage files a primary with --file-prefix leaves behind (EAL
+    keeps them for secondaries), from every hugetlbfs mount."""
+    with open('/proc/mounts') as f:
+        dirs = [l.split()[1] for l in f if l.split()[2] == 'hugetlbfs']
+    for d in dirs:
+        for n in os.listdir(d):
+            if n.startswith(prefix + 'map_'):
+                os.unlink(os.path.join(d, n))
+
+
+def case_proc_info():
+    """dpdk-proc-info, a secondary process, reads the statistics and
+    extended statistics of a running testpmd's net_mlx5cq ports (the
+    primary on shared hugepage files under a prefix): the same counts as
+    testpmd's own."""
+    proc = shutil.which('dpdk-proc-info')
+    check(proc is not None, 'dpdk-proc-info not found')
+    prefix = 'mlx5cq_pi_%d' % os.getpid()
+    t = Testpmd(vdev(0, 'pi') + vdev(1, 'pi'), [], prefix=prefix)
+    t.cmd('start tx_first')
+    t.wait_stats(moved(10 * WINDOW), 'proc_info: forwarding')
+    t.cmd('stop')
+    st = port_stats(t.cmd('show port stats all'))
+    xs = xstats(t.cmd('show port xstats 0'), 0)
+    d = drivers_dir()
+    env = dict(os.environ)
+    env['LD_LIBRARY_PATH'] = d + ':' + env.get('LD_LIBRARY_PATH', '')
+    out = ''
+    try:
+        for what in ('--stats', '--xstats'):
+            r = subprocess.run([proc, '--file-prefix', prefix, '--no-pci',
+                                '--log-level=lib.eal:error', '-d',
+                                os.path.join(d, 'librte_net_mlx5cq.so'),
+                                '--', what],
+                               stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT,
+                               universal_newlines=True, timeout=WAIT,
+                               env=env)
+            check(r.returncode == 0, 'dpdk-proc-info %s failed:\n%s' %
+                  (what, r.stdout[-2000:]))
+            out += r.stdout
+    finally:
+        t.quit()
+        hugepage_files_remove(prefix)
+    # proc-info's port sections: the totals, then per-queue registers.
+    pst = port_stats(re.sub(r'\n  Stats reg[^\n]*', '', out))
+    for p in (0, 1):
+        check(p in pst, 'proc-info: no stats for port %d:\n%s' %
+              (p, out[-2000:]))
+        for k in ('RX-packets', 'RX-bytes', 'TX-packets', 'TX-bytes'):
+            check(pst[p].get(k) == st[p][k] and st[p][k] > 0,
+                  'proc-info: port %d %s %s, testpmd %s' %
+                  (p, k, pst[p].get(k), st[p][k]))
+    m = re.findall(r'^rx_q0_cq_completions: (\d+)$', out, re.M)
+    check(m and int(m[0]) == xs['rx_q0_cq_completions'],
+          'proc-info: rx_q0_cq_completions %s, testpmd %s' %
+          (m, xs.get('rx_q0_cq_completions')))
+
+
 CASES = {
     'io_forward': case_io_forward,
     'link_toggle': case_link_toggle,
@@ -820,6 +883,7 @@ CASES = {
     'rx_timestamp': case_rx_timestamp,
     'scatter': case_scatter,
     'tso': case_tso,
+    'proc_info': case_proc_info,
 }
 
 

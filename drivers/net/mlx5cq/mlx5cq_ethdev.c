@@ -98,7 +98,8 @@ mlx5cq_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	info->default_txconf.tx_free_thresh = priv->args.tx_comp_thresh;
 	/* The one speed the device reports (fixed), when it reports one. */
 	info->speed_capa = 0;
-	if (!priv->closed && !priv->dev_failed &&
+	if (rte_eal_process_type() == RTE_PROC_PRIMARY &&
+	    !priv->closed && !priv->dev_failed &&
 	    mlx5cq_vport_state(priv, &up, &speed) == 0 &&
 	    up && speed != 0 &&
 	    rte_eth_speed_bitflag(speed, RTE_ETH_LINK_FULL_DUPLEX) != 0)
@@ -449,6 +450,61 @@ static const struct eth_dev_ops mlx5cq_ops = {
 	.get_monitor_addr = mlx5cq_get_monitor_addr,
 };
 
+/*
+ * A secondary process (dpdk-proc-info, an application run with
+ * --proc-type=secondary) attaches to the port its primary made, as
+ * net/mlx5's secondaries do (rte_eth_dev_attach_secondary(), an ops table
+ * of their own: mlx5_dev_sec_ops). The port's state lives in shared
+ * memory (ethdev data, priv, queues, CQs and their counters: rte_malloc);
+ * the verbs context, its DevX objects and the queues' UAR pages are the
+ * primary's process memory, so a secondary only reads: device and queue
+ * information, the link as the primary last read it, statistics and
+ * extended statistics (imissed as the primary last read the queue
+ * counter), their resets, the firmware version. Its bursts return 0.
+ */
+static int
+mlx5cq_sec_link_update(struct rte_eth_dev *dev, int wait)
+{
+	RTE_SET_USED(dev);
+	RTE_SET_USED(wait);
+	return 0;
+}
+
+static const struct eth_dev_ops mlx5cq_sec_ops = {
+	.dev_infos_get = mlx5cq_dev_infos_get,
+	.fw_version_get = mlx5cq_device_fw_version_get,
+	.link_update = mlx5cq_sec_link_update,
+	.stats_get = mlx5cq_stats_get,
+	.stats_reset = mlx5cq_stats_reset,
+	.xstats_get = mlx5cq_xstats_get,
+	.xstats_get_names = mlx5cq_xstats_get_names,
+	.xstats_reset = mlx5cq_xstats_reset,
+	.rxq_info_get = mlx5cq_rxq_info_get,
+	.rx_burst_mode_get = mlx5cq_rx_burst_mode_get,
+	.txq_info_get = mlx5cq_txq_info_get,
+};
+
+static int
+mlx5cq_probe_secondary(struct rte_vdev_device *vdev)
+{
+	const char *name = rte_vdev_device_name(vdev);
+	struct rte_eth_dev *eth_dev;
+
+	eth_dev = rte_eth_dev_attach_secondary(name);
+	if (eth_dev == NULL) {
+		PMD_LOG(ERR, "%s: no such port in the primary process", name);
+		return -ENODEV;
+	}
+	eth_dev->device = &vdev->device;
+	eth_dev->dev_ops = &mlx5cq_sec_ops;
+	eth_dev->rx_pkt_burst = mlx5cq_burst_none;
+	eth_dev->tx_pkt_burst = mlx5cq_burst_none;
+	rte_eth_dev_probing_finish(eth_dev);
+	PMD_LOG(INFO, "%s: port %u attached (secondary: read only)", name,
+		eth_dev->data->port_id);
+	return 0;
+}
+
 static int
 mlx5cq_probe(struct rte_vdev_device *vdev)
 {
@@ -458,11 +514,8 @@ mlx5cq_probe(struct rte_vdev_device *vdev)
 	struct mlx5cq_priv *priv;
 	int ret;
 
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
-		PMD_LOG(ERR, "%s: secondary processes are not supported",
-			name);
-		return -ENOTSUP;
-	}
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return mlx5cq_probe_secondary(vdev);
 	ret = mlx5cq_devargs_parse(rte_vdev_device_args(vdev), &args);
 	if (ret != 0) {
 		PMD_LOG(ERR, "%s: bad devargs, probe failed", name);
@@ -524,7 +577,9 @@ mlx5cq_remove(struct rte_vdev_device *vdev)
 	eth_dev = rte_eth_dev_allocated(rte_vdev_device_name(vdev));
 	if (eth_dev == NULL)
 		return 0;
-	mlx5cq_dev_close(eth_dev);
+	/* A secondary leaves the port to its primary. */
+	if (rte_eal_process_type() == RTE_PROC_PRIMARY)
+		mlx5cq_dev_close(eth_dev);
 	return rte_eth_dev_release_port(eth_dev);
 }
 

@@ -134,7 +134,9 @@ mlx5cq_imissed(struct mlx5cq_priv *priv, uint64_t *v)
 {
 	uint32_t oob;
 
-	if (priv->qcnt != NULL && !priv->dev_failed) {
+	/* The counter set is the primary's: a secondary reads the last sum. */
+	if (priv->qcnt != NULL && !priv->dev_failed &&
+	    rte_eal_process_type() == RTE_PROC_PRIMARY) {
 		if (mlx5_devx_cmd_queue_counter_query(priv->qcnt, 0,
 						      &oob) != 0) {
 			PMD_LOG(ERR, "port %u: QUERY_Q_COUNTER failed: %s",
