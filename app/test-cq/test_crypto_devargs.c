@@ -14,6 +14,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_dev.h>
 #include <rte_errno.h>
@@ -64,6 +65,9 @@ probe_refused(const char *args, const char *want)
 	return ret;
 }
 
+/* A credential file of the suite (removed at the end). */
+#define WCS_SHORT "/tmp/mlx5cq_test_wcs_short"
+
 #define CRED96 "000102030405060708090a0b0c0d0e0f101112131415161718191a1b" \
 	       "1c1d1e1f202122232425262728292a2b2c2d2e2f"
 
@@ -107,19 +111,34 @@ test_crypto_bad_devargs(void)
 		  "credential applies to wrapped keys" },
 		/* Wrapped device: a credential is needed, and must log in. */
 		{ 1, "dev=emu,emu_crypto=wrapped",
-		  "credential= (with credential_id and import_kek_id) is "
-		  "required" },
+		  "wcs_file= or credential= (with credential_id and "
+		  "import_kek_id) is required" },
 		{ 1, "dev=emu,emu_crypto=wrapped,key_mode=plaintext",
 		  "key_mode=plaintext: the device imports wrapped keys only" },
 		{ 1, "dev=emu,emu_crypto=wrapped,credential_id=5,"
 		  "import_kek_id=6,credential=" CRED96,
 		  "crypto login (credential_id 5, import_kek_id 6) refused" },
+		/* The credential from a file (DPDK's wcs_file). */
+		{ 1, "dev=emu,wcs_file=/nonexistent/wcs",
+		  "wcs_file /nonexistent/wcs: cannot open: No such file" },
+		{ 1, "dev=emu,wcs_file=" WCS_SHORT,
+		  "wcs_file " WCS_SHORT ": 47 of the 48 credential bytes" },
+		{ 1, "dev=emu,credential=" CRED96 ",wcs_file=" WCS_SHORT,
+		  "credential= and wcs_file= both give the credential" },
+		{ 1, "dev=emu,wcs_file=", "bad value \"\" for wcs_file" },
 		/* WQEs larger than the device's send WQEs. */
 		{ 1, "dev=emu,max_segs_num=4096", "max_segs_num=4096: WQEs" },
 	};
 	struct heap_use before;
 	unsigned int i, fds;
+	FILE *f;
 
+	/* A credential file one byte short: 47 bytes of hex. */
+	f = fopen(WCS_SHORT, "w");
+	TEST_ASSERT_NOT_NULL(f, "short wcs file");
+	for (i = 0; i < 47; i++)
+		fprintf(f, "%02X%c", i, i % 16 == 15 ? '\n' : ' ');
+	fclose(f);
 	/* Warm up: the first device of a process makes cryptodev data. */
 	TEST_ASSERT_SUCCESS(crypto_caps(1, 0), "caps");
 	TEST_ASSERT_SUCCESS(rte_eal_hotplug_add("vdev", C_NAME, "dev=emu"),
@@ -133,6 +152,7 @@ test_crypto_bad_devargs(void)
 				    "devargs \"%s\"", bad[i].args);
 	}
 	mlx5_emu_open_caps_set(NULL);
+	unlink(WCS_SHORT);
 	TEST_ASSERT_SUCCESS(heap_unchanged(&before, "bad probes"), "leak");
 	TEST_ASSERT_EQUAL(open_fds(), fds, "file descriptors leaked");
 	return TEST_SUCCESS;

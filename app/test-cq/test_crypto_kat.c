@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <string.h>
 
 #include <rte_dev.h>
@@ -123,8 +124,16 @@ wrapped_session_run(uint8_t id, const uint8_t wkey[48], int encrypt)
 	return ret;
 }
 
+/* The wrapped credential's file, in DPDK's wcs_file format. */
+#define WCS_FILE "/tmp/mlx5cq_test_wcs"
+
+/*
+ * A provisioned wrapped device: login with the credential given as
+ * credential= (file 0) or, as crypto/mlx5 takes it, read from the file of
+ * wcs_file= (file 1: upper-case hex, spaces and line breaks).
+ */
 static int
-test_crypto_wrapped_kat(void)
+wrapped_kat(int file)
 {
 	static const uint8_t kek[32] = { /* RFC 3394 4.6: 000102..1F. */
 		0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07,
@@ -150,10 +159,23 @@ test_crypto_wrapped_kat(void)
 		    crypto_key_wrap(kek, 32, plain, 40, wkey) == 0, "wrap");
 	for (i = 0; i < 48; i++)
 		snprintf(hex + 2 * i, 3, "%02x", wcred[i]);
-	snprintf(args, sizeof(args), "dev=emu,key_mode=wrapped,"
-		 "credential_id=%u,import_kek_id=%u,credential=%s,"
-		 "keytag=0x%" PRIx64, MLX5_EMU_PROV_CRED_ID,
-		 MLX5_EMU_PROV_KEK_ID, hex, (uint64_t)W_KEYTAG);
+	if (file) {
+		FILE *f = fopen(WCS_FILE, "w");
+
+		TEST_ASSERT_NOT_NULL(f, "wcs file");
+		for (i = 0; i < 48; i++)
+			fprintf(f, "%02X%s", wcred[i], i % 16 == 15 ? "\n" : " ");
+		fclose(f);
+		snprintf(args, sizeof(args), "dev=emu,key_mode=wrapped,"
+			 "credential_id=%u,import_kek_id=%u,wcs_file=%s,"
+			 "keytag=0x%" PRIx64, MLX5_EMU_PROV_CRED_ID,
+			 MLX5_EMU_PROV_KEK_ID, WCS_FILE, (uint64_t)W_KEYTAG);
+	} else {
+		snprintf(args, sizeof(args), "dev=emu,key_mode=wrapped,"
+			 "credential_id=%u,import_kek_id=%u,credential=%s,"
+			 "keytag=0x%" PRIx64, MLX5_EMU_PROV_CRED_ID,
+			 MLX5_EMU_PROV_KEK_ID, hex, (uint64_t)W_KEYTAG);
+	}
 	mlx5_emu_caps_default(&caps);
 	caps.crypto = 1;
 	caps.crypto_wrapped = 1;
@@ -162,9 +184,11 @@ test_crypto_wrapped_kat(void)
 	memcpy(caps.crypto_kek, kek, 32);
 	memcpy(caps.crypto_credential, cred, 40);
 	heap_use(&before);
-	TEST_ASSERT_SUCCESS(crypto_dev_up_caps(C_NAME, args, &caps, C_QDESC,
-					       c_pools.sess, &id),
-			    "device up, logged in with the provisioned KEK");
+	ok = crypto_dev_up_caps(C_NAME, args, &caps, C_QDESC, c_pools.sess,
+				&id) == 0;
+	if (file)
+		unlink(WCS_FILE);
+	TEST_ASSERT(ok, "device up, logged in with the provisioned KEK");
 	ok = wrapped_session_run(id, wkey, 1) == 0 &&
 	     wrapped_session_run(id, wkey, 0) == 0;
 	/* Another KEK's wrap: the device refuses the DEK. */
@@ -179,6 +203,14 @@ test_crypto_wrapped_kat(void)
 	TEST_ASSERT(ok, "IEEE 1619 vector 4 through a wrapped key");
 	TEST_ASSERT_SUCCESS(heap_unchanged_devs(&before, 1, "wrapped device"),
 			    "leak");
+	return TEST_SUCCESS;
+}
+
+static int
+test_crypto_wrapped_kat(void)
+{
+	TEST_ASSERT_SUCCESS(wrapped_kat(0), "credential=");
+	TEST_ASSERT_SUCCESS(wrapped_kat(1), "wcs_file=");
 	return TEST_SUCCESS;
 }
 

@@ -256,7 +256,8 @@ static struct cryptodev_driver mlx5cq_crypto_drv;
 RTE_PMD_REGISTER_VDEV(MLX5CQ_CRYPTO_DRIVER_NAME, mlx5cq_crypto_vdev_driver);
 RTE_PMD_REGISTER_PARAM_STRING(MLX5CQ_CRYPTO_DRIVER_NAME,
 	"dev=<emu|ibdev> key_mode=<auto|wrapped|plaintext> "
-	"credential_id=<u24> import_kek_id=<u24> credential=<96 hex digits> "
+	"credential_id=<u24> import_kek_id=<u24> wcs_file=<path> "
+	"credential=<96 hex digits> "
 	"keytag=<u64> max_segs_num=<n> emu_crypto=<caps|plaintext|wrapped>");
 RTE_PMD_REGISTER_CRYPTO_DRIVER(mlx5cq_crypto_drv,
 			       mlx5cq_crypto_vdev_driver.driver,

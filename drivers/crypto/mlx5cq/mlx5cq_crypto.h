@@ -83,7 +83,8 @@ struct mlx5cq_crypto_devargs {
 	uint32_t max_segs_num; /* Segments of an mbuf chain. */
 	enum mlx5cq_crypto_key_mode key_mode;
 	enum mlx5cq_crypto_emu emu_crypto;
-	uint8_t credential_set;
+	uint8_t credential_set; /* credential= or wcs_file= gave it. */
+	uint8_t wcs_file_set; /* It came from wcs_file=. */
 };
 
 /* A registered memory region (one chunk of a mempool). */

@@ -4,15 +4,17 @@
 
 /*
  * Devargs of crypto_mlx5cq: those of DPDK's crypto/mlx5 (credential_id,
- * import_kek_id, credential, keytag, max_segs_num) plus dev= (the device:
- * "emu" or an ibdev name), key_mode= (auto, wrapped, plaintext) and, for
- * dev=emu, emu_crypto= (the emulated device's crypto engine: plaintext or
- * wrapped key import).
+ * import_kek_id, wcs_file, keytag, max_segs_num) plus credential= (the
+ * wrapped credential as hex digits on the command line, an extension),
+ * dev= (the device: "emu" or an ibdev name), key_mode= (auto, wrapped,
+ * plaintext) and, for dev=emu, emu_crypto= (the emulated device's crypto
+ * engine: plaintext or wrapped key import).
  */
 
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,6 +84,38 @@ mlx5cq_crypto_hex(const char *val, uint8_t *out, size_t n)
 	return 0;
 }
 
+/*
+ * The wrapped credential from a file, as DPDK's crypto/mlx5 reads
+ * wcs_file (mlx5_crypto_args_check_handler()): n bytes, each two hex
+ * digits, white space between them allowed; what follows is not read.
+ */
+static int
+mlx5cq_crypto_wcs_file(const char *path, uint8_t *out, size_t n)
+{
+	unsigned int b;
+	size_t i;
+	FILE *f;
+
+	f = fopen(path, "re");
+	if (f == NULL) {
+		CRYPTO_LOG(ERR, "wcs_file %s: cannot open: %s", path,
+			   strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (fscanf(f, "%2x", &b) != 1)
+			break;
+		out[i] = (uint8_t)b;
+	}
+	fclose(f);
+	if (i < n) {
+		CRYPTO_LOG(ERR, "wcs_file %s: %zu of the %zu credential bytes "
+			   "(two hex digits each) read", path, i, n);
+		return -1;
+	}
+	return 0;
+}
+
 static int
 mlx5cq_crypto_devarg(const char *key, const char *val, void *opaque)
 {
@@ -112,7 +146,21 @@ mlx5cq_crypto_devarg(const char *key, const char *val, void *opaque)
 			rte_errno = EINVAL;
 			return -EINVAL;
 		}
+		if (a->wcs_file_set)
+			goto both;
 		a->credential_set = 1;
+	} else if (strcmp(key, "wcs_file") == 0) {
+		if (a->credential_set)
+			goto both;
+		if (*val == '\0')
+			goto bad;
+		if (mlx5cq_crypto_wcs_file(val, a->credential,
+					   sizeof(a->credential)) != 0) {
+			rte_errno = EINVAL;
+			return -EINVAL;
+		}
+		a->credential_set = 1;
+		a->wcs_file_set = 1;
 	} else if (strcmp(key, "keytag") == 0) {
 		if (mlx5cq_crypto_uint(val, UINT64_MAX, &v) != 0)
 			goto bad;
@@ -141,6 +189,10 @@ mlx5cq_crypto_devarg(const char *key, const char *val, void *opaque)
 	return 0;
 bad:
 	CRYPTO_LOG(ERR, "bad value \"%s\" for %s", val, key);
+	rte_errno = EINVAL;
+	return -EINVAL;
+both:
+	CRYPTO_LOG(ERR, "credential= and wcs_file= both give the credential");
 	rte_errno = EINVAL;
 	return -EINVAL;
 }

@@ -122,7 +122,7 @@ mlx5cq_crypto_key_mode_check(struct mlx5cq_crypto_priv *priv,
 	priv->wrapped = !!dev_wrapped;
 	if (priv->wrapped && !a->credential_set) {
 		CRYPTO_LOG(ERR, "%s: the device imports wrapped keys: "
-			   "credential= (with credential_id and "
+			   "wcs_file= or credential= (with credential_id and "
 			   "import_kek_id) is required for the login", name);
 		rte_errno = EINVAL;
 		return -EINVAL;
