@@ -100,7 +100,13 @@ mtu_for_buf(uint16_t len)
 int
 port_host_mtu(uint16_t port, uint16_t host_mtu)
 {
+	return mlx5_emu_port_mtu_set(port_emu_ctx(port), host_mtu);
+}
+
+struct ibv_context *
+port_emu_ctx(uint16_t port)
+{
 	const struct mlx5cq_priv *priv = rte_eth_devices[port].data->dev_private;
 
-	return mlx5_emu_port_mtu_set(priv->ctx, host_mtu);
+	return priv->ctx;
 }

@@ -48,5 +48,7 @@ int xstat_get(uint16_t port, const char *name, uint64_t *v);
  */
 uint16_t mtu_for_buf(uint16_t len);
 int port_host_mtu(uint16_t port, uint16_t host_mtu);
+/* The emulated device's context of a port (white box: its priv). */
+struct ibv_context *port_emu_ctx(uint16_t port);
 
 #endif /* TEST_NET_FIXTURE_H_ */

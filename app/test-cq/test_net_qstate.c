@@ -27,11 +27,12 @@
 #include <mlx5_emu.h>
 
 #include "test.h"
+#include "test_net_fixture.h"
 #include "test_net_util.h"
 #include "test_usage.h"
 #include "test_wait.h"
 
-#define NB_MBUF 2048
+#define Q_NB_MBUF 2048
 #define QDESC 256
 #define COMP_THRESH 4 /* tx_comp_thresh: a completion every 4 packets. */
 
@@ -42,7 +43,7 @@ qstate_setup(void)
 {
 	if (net_load() != 0 || net_ethdev_hold() != 0)
 		return -1;
-	q_mp = rte_pktmbuf_pool_create("net_qstate", NB_MBUF, 0, 0,
+	q_mp = rte_pktmbuf_pool_create("net_qstate", Q_NB_MBUF, 0, 0,
 				       RTE_MBUF_DEFAULT_BUF_SIZE,
 				       SOCKET_ID_ANY);
 	return q_mp == NULL ? -1 : 0;
@@ -184,8 +185,7 @@ test_qstate_tx(void)
  * carries 8 frames; set up again while started it is refused (ethdev:
  * the queue must be stopped); stopped, it takes a new ring of 128
  * descriptors, sends nothing until started, then carries 8 frames again.
- * An RX queue set up while the port runs is refused. No rte_malloc use is
- * left after the port is removed.
+ * No rte_malloc use is left after the port is removed.
  */
 static int
 qs_send(uint16_t port, uint16_t q, const struct rte_ether_addr *mac)
@@ -226,8 +226,8 @@ test_qstate_tx_runtime_setup(void)
 	TEST_ASSERT(port >= 0, "probe");
 	STEP(rte_eth_dev_info_get(port, &info) == 0 &&
 	     (info.dev_capa & RTE_ETH_DEV_CAPA_RUNTIME_TX_QUEUE_SETUP) &&
-	     !(info.dev_capa & RTE_ETH_DEV_CAPA_RUNTIME_RX_QUEUE_SETUP),
-	     "dev_capa: runtime TX setup, not RX");
+	     (info.dev_capa & RTE_ETH_DEV_CAPA_RUNTIME_RX_QUEUE_SETUP),
+	     "dev_capa: runtime TX and RX setup");
 	STEP(rte_eth_dev_configure(port, 1, 2, &conf) == 0 &&
 	     rte_eth_rx_queue_setup(port, 0, QDESC, SOCKET_ID_ANY, NULL,
 				    q_mp) == 0 &&
@@ -247,12 +247,111 @@ test_qstate_tx_runtime_setup(void)
 	STEP(rte_eth_dev_tx_queue_start(port, 1) == 0, "txq 1 start");
 	STEP(qs_send(port, 1, &mac) == 8, "txq 1 after");
 	STEP(qs_send(port, 0, &mac) == 8, "txq 0 untouched");
-	STEP(rte_eth_dev_rx_queue_stop(port, 0) == 0 &&
-	     rte_eth_rx_queue_setup(port, 0, QDESC, SOCKET_ID_ANY, NULL,
-				    q_mp) == -EBUSY, "runtime RX setup refused");
 	TEST_ASSERT_SUCCESS(port_remove(port), "remove");
 	heap_use(&after);
 	TEST_ASSERT(ok, "runtime TX queue setup");
+	TEST_ASSERT_SUCCESS(heap_use_same(&before, &after, "runtime setup"),
+			    "leak");
+	return TEST_SUCCESS;
+}
+
+/* Inject 64 UDP flows; what each RX queue of port receives. */
+static int
+qs_rx_spread(uint16_t port, const char *wire, const struct rte_ether_addr *mac,
+	     unsigned int got[2], struct rte_mempool **pool1)
+{
+	struct rte_mbuf *rx[64];
+	uint16_t qof[64], n, i;
+	uint8_t f[128];
+	uint32_t len;
+
+	for (i = 0; i < 64; i++) {
+		len = frame_build(f, mac, RTE_IPV4(198u, 18, 7, i),
+				  (uint16_t)(9000 + i), 40, 0);
+		if (mlx5_emu_wire_inject(wire, f, len) != 1)
+			return -1;
+	}
+	n = rx_all(port, 2, rx, 64, qof);
+	got[0] = got[1] = 0;
+	for (i = 0; i < n; i++) {
+		got[qof[i]]++;
+		if (qof[i] == 1 && pool1 != NULL)
+			*pool1 = rx[i]->pool;
+	}
+	free_all(rx, n);
+	return 0;
+}
+
+/*
+ * Runtime RX queue setup (RTE_ETH_DEV_CAPA_RUNTIME_RX_QUEUE_SETUP): on a
+ * started port with RSS over two queues, RX queue 1, stopped, is set up
+ * again with 128 descriptors of another mempool; while it is stopped the
+ * frames RSS sends it are dropped and queue 0 gets its own; started, its
+ * new RQ replaces the old one in the RSS table and its packets come from
+ * the new pool. The device holds as many objects as before (the old RQ
+ * and CQ destroyed), a queue the port's burst cannot serve (timestamps on
+ * the lean burst) is refused, and nothing is left after removal.
+ */
+static int
+test_qstate_rx_runtime_setup(void)
+{
+	struct rte_eth_conf conf = { 0 };
+	struct rte_eth_rxconf rxc = { 0 };
+	struct rte_mempool *mp2, *pool1 = NULL;
+	struct mlx5_emu_stats s0, s1;
+	struct rte_eth_rxq_info qi;
+	struct rte_ether_addr mac;
+	struct heap_use before, after;
+	unsigned int got[2], first[2];
+	int port, ok = 1;
+
+	mp2 = rte_pktmbuf_pool_create("net_qstate2", 1024, 0, 0,
+				      RTE_MBUF_DEFAULT_BUF_SIZE,
+				      SOCKET_ID_ANY);
+	TEST_ASSERT_NOT_NULL(mp2, "pool");
+	heap_use(&before);
+	port = port_probe("net_mlx5cq_qrr", "dev=emu,wire=qrr");
+	TEST_ASSERT(port >= 0, "probe");
+	conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+	conf.rx_adv_conf.rss_conf.rss_hf = RTE_ETH_RSS_NONFRAG_IPV4_UDP;
+	STEP(rte_eth_dev_configure(port, 2, 1, &conf) == 0 &&
+	     rte_eth_rx_queue_setup(port, 0, QDESC, SOCKET_ID_ANY, NULL,
+				    q_mp) == 0 &&
+	     rte_eth_rx_queue_setup(port, 1, QDESC, SOCKET_ID_ANY, NULL,
+				    q_mp) == 0 &&
+	     rte_eth_tx_queue_setup(port, 0, QDESC, SOCKET_ID_ANY, NULL) == 0 &&
+	     rte_eth_dev_start(port) == 0, "start");
+	rte_eth_macaddr_get(port, &mac);
+	STEP(qs_rx_spread(port, "qrr", &mac, first, NULL) == 0 &&
+	     first[0] > 0 && first[1] > 0 && first[0] + first[1] == 64,
+	     "RSS over both queues");
+	mlx5_emu_stats_get(port_emu_ctx(port), &s0);
+	STEP(rte_eth_rx_queue_setup(port, 1, 128, SOCKET_ID_ANY, NULL, mp2) ==
+	     -EBUSY, "setup of a started queue refused");
+	STEP(rte_eth_dev_rx_queue_stop(port, 1) == 0, "rxq 1 stop");
+	rxc.offloads = RTE_ETH_RX_OFFLOAD_TIMESTAMP;
+	STEP(rte_eth_rx_queue_setup(port, 1, 128, SOCKET_ID_ANY, &rxc, mp2) ==
+	     -EINVAL, "timestamps on the lean burst refused");
+	STEP(rte_eth_rx_queue_setup(port, 1, 128, SOCKET_ID_ANY, NULL, mp2) ==
+	     0, "rxq 1 set up again while the port runs");
+	STEP(rte_eth_rx_queue_info_get(port, 1, &qi) == 0 &&
+	     qi.nb_desc == 128 && qi.mp == mp2, "rxq 1: 128 of the new pool");
+	STEP(qs_rx_spread(port, "qrr", &mac, got, NULL) == 0 &&
+	     got[0] == first[0] && got[1] == 0, "stopped: queue 0 alone");
+	STEP(rte_eth_dev_rx_queue_start(port, 1) == 0, "rxq 1 start");
+	STEP(qs_rx_spread(port, "qrr", &mac, got, &pool1) == 0 &&
+	     got[0] == first[0] && got[1] == first[1] && pool1 == mp2,
+	     "started: the same spread, from the new pool");
+	mlx5_emu_stats_get(port_emu_ctx(port), &s1);
+	STEP(s1.devx_objs == s0.devx_objs && s1.cqs == s0.cqs &&
+	     s1.umems == s0.umems, "old RQ and CQ destroyed");
+	TEST_ASSERT_SUCCESS(port_remove(port), "remove");
+	heap_use(&after);
+	rte_mempool_free(mp2);
+	if (!ok)
+		printf("  spread %u/%u, then %u/%u\n", first[0], first[1],
+		       got[0], got[1]);
+	TEST_ASSERT(ok, "runtime RX queue setup");
 	TEST_ASSERT_SUCCESS(heap_use_same(&before, &after, "runtime setup"),
 			    "leak");
 	return TEST_SUCCESS;
@@ -266,6 +365,7 @@ static struct unit_test_suite net_qstate_suite = {
 		TEST_CASE(test_qstate_rx),
 		TEST_CASE(test_qstate_tx),
 		TEST_CASE(test_qstate_tx_runtime_setup),
+		TEST_CASE(test_qstate_rx_runtime_setup),
 		TEST_CASES_END(),
 	},
 };

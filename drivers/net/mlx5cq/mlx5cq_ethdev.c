@@ -75,11 +75,12 @@ mlx5cq_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	info->rx_queue_offload_capa = MLX5CQ_RX_OFFLOADS;
 	info->tx_queue_offload_capa = info->tx_offload_capa;
 	/*
-	 * A TX queue stopped while the port runs may be set up again (its
-	 * SQ and CQ are made at its start). Not RX: its RQ is in the RSS
-	 * table, as net/mlx5 refuses to release a queue its table uses.
+	 * A queue stopped while the port runs may be set up again (its
+	 * objects are made at its start; an RX queue's new RQ takes the old
+	 * one's place in the RSS table then: mlx5cq_rxq.c).
 	 */
-	info->dev_capa = RTE_ETH_DEV_CAPA_RUNTIME_TX_QUEUE_SETUP;
+	info->dev_capa = RTE_ETH_DEV_CAPA_RUNTIME_RX_QUEUE_SETUP |
+			 RTE_ETH_DEV_CAPA_RUNTIME_TX_QUEUE_SETUP;
 	info->reta_size = MLX5CQ_RETA_SIZE;
 	info->hash_key_size = MLX5CQ_RSS_KEY_LEN;
 	info->flow_type_rss_offloads = MLX5CQ_RSS_HF;

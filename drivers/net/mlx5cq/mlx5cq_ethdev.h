@@ -385,6 +385,15 @@ struct mlx5cq_priv {
 	char fw_ver[64]; /* Firmware version, read at probe. */
 	struct rte_intr_handle *link_intr; /* The context's async fd. */
 	uint64_t vlan_bits[4096 / 64]; /* VLAN filter: the ids added. */
+	/*
+	 * RQs (and their CQs) of RX queues released while the port runs:
+	 * in RST, still in the RQT until the queue set up in their place
+	 * starts (mlx5cq_rxq.c, runtime RX queue setup).
+	 */
+	struct mlx5cq_rxq_parked {
+		void *rq_obj; /* struct mlx5_devx_rq, or NULL. */
+		struct rte_mlx5cq *cq;
+	} rxq_parked[MLX5CQ_MAX_QUEUES];
 };
 
 /* mlx5cq_clock.c */

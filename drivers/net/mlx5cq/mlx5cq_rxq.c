@@ -167,6 +167,24 @@ mlx5cq_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx, uint16_t desc,
 			      offloads, &sges_log);
 	if (ret != 0)
 		return ret;
+	/*
+	 * While the port runs: its RX burst and interrupt vectors were
+	 * chosen at start. A queue needing the per-completion route on a
+	 * port without it, or interrupts, waits for the port to stop.
+	 */
+	if (priv->started &&
+	    ((sges_log != 0 || (offloads & RTE_ETH_RX_OFFLOAD_TIMESTAMP)) &&
+	     dev->rx_pkt_burst != mlx5cq_rx_burst_rec)) {
+		PMD_LOG(ERR, "port %u rxq %u: scatter or timestamps while the "
+			"port runs the lean RX burst: set it up with the port "
+			"stopped", dev->data->port_id, idx);
+		return -EINVAL;
+	}
+	if (priv->started && dev->data->dev_conf.intr_conf.rxq) {
+		PMD_LOG(ERR, "port %u rxq %u: RX interrupts: set the queue up "
+			"with the port stopped", dev->data->port_id, idx);
+		return -ENOTSUP;
+	}
 	if (priv->args.rxq_desc && desc && desc != priv->args.rxq_desc)
 		PMD_LOG(INFO, "port %u rxq %u: %u descriptors (devarg "
 			"rxq_desc), %u requested", dev->data->port_id, idx,
@@ -499,6 +517,27 @@ mlx5cq_rxq_hw_destroy(struct mlx5cq_rxq *rxq)
 	}
 }
 
+/* The parked RQ and CQ of queue idx, if any, destroyed (not in the RQT). */
+static void
+mlx5cq_rxq_parked_destroy(struct mlx5cq_priv *priv, uint16_t idx)
+{
+	struct mlx5cq_rxq_parked *p = &priv->rxq_parked[idx];
+	struct mlx5_devx_rq *rq = p->rq_obj;
+
+	if (rq != NULL) {
+		if (rq->rq != NULL)
+			mlx5_devx_rq_destroy(rq);
+		rte_free(rq);
+		p->rq_obj = NULL;
+	}
+	if (p->cq != NULL) {
+		if (rte_mlx5cq_destroy(p->cq) != 0)
+			PMD_LOG(ERR, "port %u rxq %u: parked CQ destroy failed",
+				priv->eth_dev->data->port_id, idx);
+		p->cq = NULL;
+	}
+}
+
 /*
  * Called by the port's start for every queue (create, and ready unless
  * deferred) and by rte_eth_dev_rx_queue_start() (ready).
@@ -506,6 +545,7 @@ mlx5cq_rxq_hw_destroy(struct mlx5cq_rxq *rxq)
 int
 mlx5cq_rx_queue_start(struct rte_eth_dev *dev, uint16_t idx)
 {
+	struct mlx5cq_priv *priv = dev->data->dev_private;
 	struct mlx5cq_rxq *rxq = dev->data->rx_queues[idx];
 	int ret;
 
@@ -521,6 +561,18 @@ mlx5cq_rx_queue_start(struct rte_eth_dev *dev, uint16_t idx)
 	ret = mlx5cq_rxq_hw_ready(rxq);
 	if (ret != 0)
 		return ret;
+	/* Set up while the port runs: its RQ takes the old one's place. */
+	if (priv->rxq_parked[idx].cq != NULL) {
+		ret = mlx5cq_rss_apply(priv);
+		if (ret != 0) {
+			PMD_LOG(ERR, "port %u rxq %u: RQT not rebuilt with the "
+				"new RQ: %s", rxq->port_id, idx,
+				rte_strerror(-ret));
+			mlx5cq_rxq_hw_reset(rxq);
+			return ret;
+		}
+		mlx5cq_rxq_parked_destroy(priv, idx);
+	}
 	dev->data->rx_queue_state[idx] = RTE_ETH_QUEUE_STATE_STARTED;
 	return 0;
 }
@@ -549,26 +601,44 @@ mlx5cq_rx_queue_stop(struct rte_eth_dev *dev, uint16_t idx)
 	return ret;
 }
 
-/* Port stop: destroy the hardware side. */
+/* Port stop: destroy the hardware side (the RQT is gone). */
 void
 mlx5cq_rx_queue_destroy_hw(struct rte_eth_dev *dev, uint16_t idx)
 {
 	struct mlx5cq_rxq *rxq = dev->data->rx_queues[idx];
 
+	mlx5cq_rxq_parked_destroy(dev->data->dev_private, idx);
 	if (rxq == NULL)
 		return;
 	mlx5cq_rxq_hw_destroy(rxq);
 	dev->data->rx_queue_state[idx] = RTE_ETH_QUEUE_STATE_STOPPED;
 }
 
+/*
+ * Release. While the port runs (runtime setup: ethdev releases the
+ * stopped queue, then sets up the new one) the RQ stays in the RQT: it is
+ * parked in RST with its CQ, and replaced in the RQT when the new queue
+ * starts. Else everything goes.
+ */
 void
 mlx5cq_rx_queue_release(struct rte_eth_dev *dev, uint16_t idx)
 {
+	struct mlx5cq_priv *priv = dev->data->dev_private;
 	struct mlx5cq_rxq *rxq = dev->data->rx_queues[idx];
+	struct mlx5cq_rxq_parked *p = &priv->rxq_parked[idx];
 
 	if (rxq == NULL)
 		return;
-	mlx5cq_rxq_hw_destroy(rxq);
+	if (priv->started && priv->rqt != NULL && rxq->cq != NULL &&
+	    p->cq == NULL) {
+		mlx5cq_rxq_hw_reset(rxq);
+		p->rq_obj = rxq->rq_obj;
+		p->cq = rxq->cq;
+		rxq->rq_obj = NULL;
+		rxq->cq = NULL;
+	} else {
+		mlx5cq_rxq_hw_destroy(rxq);
+	}
 	mlx5cq_rxq_free(rxq);
 	dev->data->rx_queues[idx] = NULL;
 }
