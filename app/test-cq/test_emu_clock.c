@@ -15,6 +15,8 @@
 
 #include <time.h>
 
+#include <rte_cycles.h>
+
 #include "test_emu_net_fixture.h"
 
 static uint64_t

@@ -22,7 +22,7 @@
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 #include <rte_mbuf_dyn.h>
-#include <rte_time.h>
+#include <rte_cycles.h>
 
 #include <mlx5_emu.h>
 
