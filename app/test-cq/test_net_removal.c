@@ -217,6 +217,72 @@ test_net_removal_removed(void)
 	return run_removal(MLX5_EMU_DEV_REMOVED);
 }
 
+/*
+ * Recovery: A's device fails (fatal error), A raises RMV; rte_eth_dev_reset()
+ * opens the device again (a new emulated device of the same name, on the
+ * same wire); A set up again forwards both ways with B, and everything is
+ * released at the end. A reset of a healthy port works the same way.
+ */
+static int
+test_net_removal_reset(void)
+{
+	struct heap_use before, after;
+	struct rte_ether_addr mac_a, mac_b;
+	struct ibv_context *ctx_a;
+	uint64_t end;
+	int a, b, round, ok = 1;
+
+	memset(r_events, 0, sizeof(r_events));
+	heap_use(&before);
+	a = port_probe("net_mlx5cq_rra", "dev=emu,wire=rr");
+	b = port_probe("net_mlx5cq_rrb", "dev=emu,wire=rr");
+	TEST_ASSERT(a >= 0 && b >= 0, "probe failed");
+	STEP(rte_eth_dev_callback_register(a, RTE_ETH_EVENT_INTR_RMV, rmv_cb,
+					   NULL) == 0, "callback");
+	STEP(port_up(a, 1) == 0 && port_up(b, 0) == 0, "start");
+	rte_eth_macaddr_get(a, &mac_a);
+	rte_eth_macaddr_get(b, &mac_b);
+	for (round = 0; round < 2 && ok; round++) {
+		if (round == 0) {
+			/* The device fails; the port reports it. */
+			ctx_a = ((struct mlx5cq_priv *)
+				 rte_eth_devices[a].data->dev_private)->ctx;
+			STEP(mlx5_emu_dev_fail(ctx_a, MLX5_EMU_DEV_FATAL) == 0,
+			     "dev_fail");
+			end = rte_get_timer_cycles() + 2 * rte_get_timer_hz();
+			while (__atomic_load_n(&r_events[a],
+					       __ATOMIC_RELAXED) == 0 &&
+			       rte_get_timer_cycles() < end)
+				rte_delay_us_sleep(1000);
+			STEP(r_events[a] == 1 && port_link(a) == 0,
+			     "RMV raised, link down");
+		}
+		STEP(rte_eth_dev_reset(a) == 0, "reset");
+		STEP(port_up(a, 1) == 0, "A set up again");
+		end = rte_get_timer_cycles() + 2 * rte_get_timer_hz();
+		while ((port_link(a) != 1 || port_link(b) != 1) &&
+		       rte_get_timer_cycles() < end)
+			rte_delay_us_sleep(1000);
+		STEP(port_link(a) == 1 && port_link(b) == 1, "links up");
+		STEP(send_n(a, &mac_b, R_BURST) == R_BURST &&
+		     drain(b) == R_BURST, "A to B after the reset");
+		STEP(send_n(b, &mac_a, R_BURST) == R_BURST &&
+		     drain(a) == R_BURST, "B to A after the reset");
+		if (!ok)
+			printf("  round %d (%s) failed\n", round,
+			       round == 0 ? "after a fatal error" : "healthy");
+	}
+	rte_eth_dev_callback_unregister(a, RTE_ETH_EVENT_INTR_RMV, rmv_cb,
+					NULL);
+	TEST_ASSERT_SUCCESS(port_remove(a), "remove A");
+	TEST_ASSERT_SUCCESS(port_remove(b), "remove B");
+	heap_use(&after);
+	TEST_ASSERT(ok, "reset");
+	TEST_ASSERT_SUCCESS(heap_use_same(&before, &after, "net_removal reset"),
+			    "leak");
+	return TEST_SUCCESS;
+}
+
 /* The flag that lets an application ask for RMV interrupts. */
 static int
 test_net_removal_capability(void)
@@ -243,6 +309,7 @@ static struct unit_test_suite net_removal_suite = {
 	.teardown = removal_teardown,
 	.unit_test_cases = {
 		TEST_CASE(test_net_removal_capability),
+		TEST_CASE(test_net_removal_reset),
 		TEST_CASE(test_net_removal_fatal),
 		TEST_CASE(test_net_removal_removed),
 		TEST_CASES_END(),

@@ -249,6 +249,49 @@ mlx5cq_dev_close(struct rte_eth_dev *dev)
 	return 0;
 }
 
+/*
+ * Reset (rte_eth_dev_reset(): ethdev stops the port first). The queues
+ * are released and the device closed and opened again under the same
+ * devargs; the application then configures the port and sets its queues
+ * up again, as ethdev's contract says. After a firmware reset or a
+ * removal the kernel brings a device back and its users open it anew:
+ * this is how a port whose device failed (RMV) comes back once the device
+ * is there (on the emulated HCA a new device of the same name and wire).
+ * The MAC addresses, promiscuous and multicast settings, MTU, RSS and
+ * VLAN filter stay: they are applied to the new device at the next start.
+ */
+static int
+mlx5cq_dev_reset(struct rte_eth_dev *dev)
+{
+	struct mlx5cq_priv *priv = dev->data->dev_private;
+	const char *name = dev->device->name;
+	uint16_t i;
+	int ret;
+
+	if (priv->closed)
+		return -EINVAL;
+	for (i = 0; i < dev->data->nb_rx_queues; i++)
+		mlx5cq_rx_queue_release(dev, i);
+	for (i = 0; i < dev->data->nb_tx_queues; i++)
+		mlx5cq_tx_queue_release(dev, i);
+	mlx5cq_link_intr_uninstall(dev);
+	mlx5cq_device_close(priv);
+	priv->dev_failed = 0;
+	priv->oob_last = 0;
+	priv->oob_total = 0;
+	priv->oob_base = 0;
+	ret = mlx5cq_device_open(priv, name);
+	if (ret == 0)
+		ret = mlx5cq_link_intr_install(dev);
+	if (ret != 0) {
+		PMD_LOG(ERR, "%s: reset: the device did not come back: %s",
+			name, rte_strerror(-ret));
+		return ret;
+	}
+	PMD_LOG(INFO, "%s: reset: device opened again", name);
+	return 0;
+}
+
 static int
 mlx5cq_promisc_set(struct rte_eth_dev *dev, int promisc, int allmulti)
 {
@@ -407,6 +450,7 @@ static const struct eth_dev_ops mlx5cq_ops = {
 	.dev_start = mlx5cq_dev_start,
 	.dev_stop = mlx5cq_dev_stop,
 	.dev_close = mlx5cq_dev_close,
+	.dev_reset = mlx5cq_dev_reset,
 	.dev_infos_get = mlx5cq_dev_infos_get,
 	.fw_version_get = mlx5cq_device_fw_version_get,
 	.read_clock = mlx5cq_read_clock,
