@@ -227,22 +227,30 @@ mlx5cq_dev_stop(struct rte_eth_dev *dev)
 	return 0;
 }
 
-static int
-mlx5cq_dev_close(struct rte_eth_dev *dev)
+/* Queues released, link events unwatched, the device closed. */
+static void
+mlx5cq_dev_release(struct rte_eth_dev *dev)
 {
-	struct mlx5cq_priv *priv = dev->data->dev_private;
 	uint16_t i;
 
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY || priv->closed)
-		return 0;
-	if (priv->started)
-		mlx5cq_dev_stop(dev);
 	for (i = 0; i < dev->data->nb_rx_queues; i++)
 		mlx5cq_rx_queue_release(dev, i);
 	for (i = 0; i < dev->data->nb_tx_queues; i++)
 		mlx5cq_tx_queue_release(dev, i);
 	mlx5cq_link_intr_uninstall(dev);
-	mlx5cq_device_close(priv);
+	mlx5cq_device_close(dev->data->dev_private);
+}
+
+static int
+mlx5cq_dev_close(struct rte_eth_dev *dev)
+{
+	struct mlx5cq_priv *priv = dev->data->dev_private;
+
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY || priv->closed)
+		return 0;
+	if (priv->started)
+		mlx5cq_dev_stop(dev);
+	mlx5cq_dev_release(dev);
 	rte_intr_instance_free(dev->intr_handle);
 	dev->intr_handle = NULL;
 	priv->closed = 1;
@@ -265,17 +273,11 @@ mlx5cq_dev_reset(struct rte_eth_dev *dev)
 {
 	struct mlx5cq_priv *priv = dev->data->dev_private;
 	const char *name = dev->device->name;
-	uint16_t i;
 	int ret;
 
 	if (priv->closed)
 		return -EINVAL;
-	for (i = 0; i < dev->data->nb_rx_queues; i++)
-		mlx5cq_rx_queue_release(dev, i);
-	for (i = 0; i < dev->data->nb_tx_queues; i++)
-		mlx5cq_tx_queue_release(dev, i);
-	mlx5cq_link_intr_uninstall(dev);
-	mlx5cq_device_close(priv);
+	mlx5cq_dev_release(dev);
 	priv->dev_failed = 0;
 	priv->oob_last = 0;
 	priv->oob_total = 0;
