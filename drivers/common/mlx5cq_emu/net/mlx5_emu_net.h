@@ -105,8 +105,6 @@ struct emu_wq {
 	uint8_t log_stride;
 	uint8_t state;
 	uint8_t cyclic_rq; /* An RQ: mini-CQE stride index undefined (0). */
-	uint8_t ts_rt; /* Stamps in real-time format (mlx5_emu_clock.c). */
-	uint64_t ts_mult; /* Free-running ticks per ns, 32.32 fixed point. */
 	struct emu_cq *cq;
 	uint32_t cqn;
 	/*
@@ -121,6 +119,11 @@ struct emu_wq {
 	uint8_t mr_write;
 	uint64_t mr_lo;
 	uint64_t mr_hi;
+	/* Completion stamps (mlx5_emu_clock.c): free-running ticks per ns
+	 * in 32.32 fixed point, or the real-time format.
+	 */
+	uint64_t ts_mult;
+	uint8_t ts_rt;
 };
 
 struct emu_sq {
