@@ -251,7 +251,7 @@ test_net_tx_tso_segments(void)
 	};
 	struct rte_eth_dev_info info;
 	unsigned int i;
-	int pa, pb, ret = 0;
+	int pa = -1, pb = -1, ret = 0;
 
 	if (tso_ports(&pa, &pb) != 0)
 		ret = -1;
@@ -265,8 +265,10 @@ test_net_tx_tso_segments(void)
 			       i, cases[i].ipv6, cases[i].vlan,
 			       cases[i].payload, cases[i].mss);
 	}
-	port_remove((uint16_t)pb);
-	port_remove((uint16_t)pa);
+	if (pb >= 0)
+		port_remove((uint16_t)pb);
+	if (pa >= 0)
+		port_remove((uint16_t)pa);
 	return ret;
 }
 
@@ -279,7 +281,7 @@ test_net_tx_tso_dropped(void)
 	struct rte_ether_addr mac;
 	struct rte_eth_stats sa;
 	struct rte_mbuf *m, *rx[4];
-	int pa, pb, ok = 1;
+	int pa = -1, pb = -1, ok = 1;
 
 	STEP(tso_ports(&pa, &pb) == 0, "ports");
 	if (ok) {
@@ -304,8 +306,10 @@ test_net_tx_tso_dropped(void)
 		STEP(rte_eth_stats_get(pa, &sa) == 0 && sa.oerrors == 2 &&
 		     sa.opackets == 0, "two dropped, counted");
 	}
-	port_remove((uint16_t)pb);
-	port_remove((uint16_t)pa);
+	if (pb >= 0)
+		port_remove((uint16_t)pb);
+	if (pa >= 0)
+		port_remove((uint16_t)pa);
 	return ok ? TEST_SUCCESS : TEST_FAILED;
 }
 
