@@ -342,6 +342,7 @@ mlx5cq_tx_one_tso(struct mlx5cq_txq *txq, struct rte_mbuf *m,
 	uint8_t hdr[MLX5CQ_TSO_HDR_MAX + RTE_VLAN_HLEN];
 	uint32_t lkeys[MLX5CQ_TX_SEGS_MAX];
 	uint32_t ihs = (uint32_t)m->l2_len + m->l3_len + m->l4_len;
+	/* ihs: the header in the mbuf; hl: inline (with a VLAN tag). */
 	uint32_t hl = ihs, ds, nbb, u = txq->pi << 2, k = 0, i;
 	int vlan = (m->ol_flags & RTE_MBUF_F_TX_VLAN) &&
 		   (txq->slow_flags & RTE_MBUF_F_TX_VLAN);
@@ -419,7 +420,13 @@ mlx5cq_tx_one_tso(struct mlx5cq_txq *txq, struct rte_mbuf *m,
 	txq->elts[txq->pi & txq->mask] = m;
 	txq->wqe_end[txq->pi & txq->mask] = (uint16_t)(txq->pi + nbb);
 	txq->pi += nbb;
-	*bytes += m->pkt_len + (vlan ? RTE_VLAN_HLEN : 0);
+	/* The frames on the wire, as net/mlx5 counts them: one packet more
+	 * per segment beyond the first (the burst counts the mbuf), each
+	 * carrying the header.
+	 */
+	i = (m->pkt_len - ihs + m->tso_segsz - 1) / m->tso_segsz;
+	txq->st.packets += i - 1;
+	*bytes += m->pkt_len - ihs + (uint64_t)i * hl;
 	*last = w;
 	return MLX5CQ_TX_SENT;
 }
