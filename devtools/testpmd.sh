@@ -6,13 +6,17 @@
 # HCA sitting on one wire (io forward, one burst sent first), then print the
 # port statistics and the forwarding rate.
 #
-#   testpmd.sh [-b BUILD] [-t SECONDS] [-p mlx5cq|null|ring]
+#   testpmd.sh [-b BUILD] [-t SECONDS] [-p mlx5cq|mlx5|null|ring]
 #                       [-a DEVARGS] [-e] [-- TESTPMD OPTIONS]
 #
 #   -b  build folder (default: build); its drivers/ folder is given to EAL
 #       with -d (EAL refuses folders with a world-writable parent)
 #   -t  seconds of forwarding (default 5)
-#   -p  PMD of the two ports: mlx5cq (default), or null / ring to compare
+#   -p  PMD of the two ports: mlx5cq (default); mlx5: DPDK's own net/mlx5
+#       (Debian's, unmodified) on two devices of the emulated HCA on one
+#       wire, found through devtools/mlx5-harness.sh's PCI and verbs tree
+#       (EAL's PCI bus sees only that tree and probes only its -a list;
+#       needs root); or null / ring to compare
 #   -a  extra devargs for both mlx5cq ports (e.g. cqe_size=128,cqe_pad=1)
 #   -e  print the emulated HCA's progress engine counters (its INFO line
 #       when the engine stops: TSC cycles per WQE, WQEs per pass, naps)
@@ -36,7 +40,7 @@ while getopts b:t:p:a:e opt; do
 	p) pmd=$OPTARG ;;
 	a) extra=",$OPTARG" ;;
 	e) elog="--log-level=pmd.common.mlx5cq_emu:info" ;;
-	*) sed -n '2,24p' "$0"; exit 2 ;;
+	*) sed -n '2,28p' "$0"; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -53,10 +57,22 @@ while [ "$d" != / ]; do
 	fi
 done
 
+bus=--no-pci
+run=""
+harness=""
 case $pmd in
 mlx5cq)
 	vdevs="--vdev net_mlx5cq0,dev=emu,wire=w0$extra
 	       --vdev net_mlx5cq1,dev=emu,wire=w0$extra"
+	dflag="-d $drivers"
+	;;
+mlx5)
+	harness=$build/mlx5-harness.$$
+	eval "$(sh "$top/devtools/mlx5-harness.sh" up "$harness" 2)"
+	export SYSFS_PCI_DEVICES MLX5_EMU_DEVICES
+	bus=$MLX5_HARNESS_ALLOW
+	run="ip netns exec $MLX5_HARNESS_NS"
+	vdevs=""
 	dflag="-d $drivers"
 	;;
 null)
@@ -77,12 +93,13 @@ if [ $# -eq 0 ]; then
 fi
 
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+trap 'rm -f "$log"; [ -z "$harness" ] ||
+	sh "$top/devtools/mlx5-harness.sh" down "$harness"' EXIT
 # Non-interactive testpmd starts forwarding at once; with --stats-period it
 # runs until SIGINT, then stops forwarding and prints the totals.
 # shellcheck disable=SC2086
 LD_LIBRARY_PATH="$drivers${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-timeout -s INT "$secs" dpdk-testpmd --no-pci --in-memory -l 0,1 \
+timeout -s INT "$secs" $run dpdk-testpmd $bus --in-memory -l 0,1 \
 	--log-level=lib.eal:error $elog $dflag $vdevs -- \
 	--no-mlockall --stats-period 1 --nb-cores=1 "$@" </dev/null >"$log" 2>&1 &
 tpid=$!

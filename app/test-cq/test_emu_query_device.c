@@ -14,12 +14,15 @@
  * 2^log_max_cq_sz - 1, and on an Ethernet port RSS tables
  * 2^log_max_rqt of 2^log_max_rqt_size entries, 2^log_max_rq RQs, IP
  * checksum and C-VLAN stripping from csum_cap and vlan_cap under
- * eth_net_offloads. DPDK's net/mlx5 sizes its RQTs from
+ * eth_net_offloads (the checksum also as IBV_DEVICE_RAW_IP_CSUM in
+ * device_cap_flags_ex, the flag net/mlx5 reads), TSO of 2^max_lso_cap
+ * bytes on raw packet QPs. DPDK's net/mlx5 sizes its RQTs from
  * rss_caps.max_rwq_indirection_table_size: 0 made it ask for an RQT of
  * size 0.
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -76,7 +79,8 @@ test_query_device_from_caps(void)
 	uint32_t eth[MLX5_ST_SZ_DW(query_hca_cap_out)] = { 0 };
 	struct ibv_device_attr_ex ex;
 	struct ibv_device_attr a;
-	uint32_t rq_sg, sq_sg, raw = 0;
+	uint32_t rq_sg, sq_sg, raw = 0, tso = 0;
+	uint64_t flags_ex = 0;
 	void *g, *e;
 
 	TEST_CHECK(hca_cap(MLX5_GET_HCA_CAP_OP_MOD_GENERAL_DEVICE, gen,
@@ -125,13 +129,29 @@ test_query_device_from_caps(void)
 	TEST_ASSERT_EQUAL(ex.max_wq_type_rq,
 			  1u << MLX5_GET(cmd_hca_cap, g, log_max_rq), "RQs");
 	if (MLX5_GET(cmd_hca_cap, g, eth_net_offloads)) {
-		if (MLX5_GET(per_protocol_networking_offload_caps, e, csum_cap))
+		if (MLX5_GET(per_protocol_networking_offload_caps, e,
+			     csum_cap)) {
 			raw |= IBV_RAW_PACKET_CAP_IP_CSUM;
+			flags_ex |= IBV_DEVICE_RAW_IP_CSUM;
+		}
+		if (MLX5_GET(per_protocol_networking_offload_caps, e,
+			     max_lso_cap))
+			tso = 1u << MLX5_GET(per_protocol_networking_offload_caps,
+					     e, max_lso_cap);
 		if (MLX5_GET(per_protocol_networking_offload_caps, e, vlan_cap))
 			raw |= IBV_RAW_PACKET_CAP_CVLAN_STRIPPING;
 	}
 	TEST_ASSERT_EQUAL(ex.raw_packet_caps, raw, "raw packet caps %#x",
 			  ex.raw_packet_caps);
+	TEST_ASSERT_EQUAL((ex.device_cap_flags_ex & IBV_DEVICE_RAW_IP_CSUM),
+			  flags_ex, "device flag RAW_IP_CSUM");
+	/* The default device: csum_cap 1 and max_lso_cap 16 (64 KiB). */
+	TEST_ASSERT(flags_ex != 0 && tso == 65536, "csum %#" PRIx64 " tso %u",
+		    flags_ex, tso);
+	TEST_ASSERT_EQUAL(ex.tso_caps.max_tso, tso, "max_tso %u",
+			  ex.tso_caps.max_tso);
+	TEST_ASSERT_EQUAL(ex.tso_caps.supported_qpts,
+			  (tso != 0 ? 1u << IBV_QPT_RAW_PACKET : 0u), "TSO QPs");
 	TEST_ASSERT_EQUAL(ex.hca_core_clock,
 			  MLX5_GET(cmd_hca_cap, g, device_frequency_khz),
 			  "clock kHz");

@@ -619,6 +619,73 @@ int mlx5_emu_port_admin_set(struct ibv_context *ctx, int up);
 __rte_internal
 int mlx5_emu_port_mtu_set(struct ibv_context *ctx, uint16_t mtu);
 
+/** A device the model lists in the verbs device list (discovery). */
+struct mlx5_emu_device_conf {
+	/** Device name (ibv_device.name), unique among listed devices. */
+	const char *name;
+	/**
+	 * Absolute folder of the device in sysfs terms (ibv_device.ibdev_path;
+	 * DPDK reads device/uevent and device/net/ under it).
+	 */
+	const char *ibdev_path;
+	/** Wire the port joins when opened, or NULL for none. */
+	const char *wire;
+	/** Port MAC (unicast), or NULL for the model's default. */
+	const uint8_t *mac;
+};
+
+/**
+ * List an emulated device: mlx5_glue's get_device_list returns it after
+ * the devices of the wrapped table, and open_device / dv_open_device of it
+ * open an emulated device of that name (once at a time) with the open
+ * defaults (mlx5_emu_open_caps_set()), its port on conf->wire with
+ * conf->mac. Installs the glue wrapper when needed (see also
+ * mlx5_emu_devices_add()).
+ *
+ * @param conf
+ *   The device.
+ * @return
+ *   0, or -EINVAL (a field missing or out of range), -EEXIST (name listed),
+ *   -ENOMEM, or mlx5_emu_install()'s error.
+ */
+__rte_internal
+int mlx5_emu_device_add(const struct mlx5_emu_device_conf *conf);
+
+/**
+ * List the devices of a specification, all or none: entries separated by
+ * ';', each "name=N,path=P[,wire=W][,mac=xx:xx:xx:xx:xx:xx]". The library
+ * calls it with the environment variable MLX5_EMU_DEVICES when it is
+ * loaded.
+ *
+ * @param spec
+ *   The specification.
+ * @return
+ *   The number of devices listed, or a negative errno (-EINVAL for a
+ *   malformed entry, or mlx5_emu_device_add()'s), nothing listed then.
+ */
+__rte_internal
+int mlx5_emu_devices_add(const char *spec);
+
+/**
+ * Remove a listed device from the device list.
+ *
+ * @param name
+ *   Device name.
+ * @return
+ *   0, or -ENOENT (not listed), -EBUSY (open).
+ */
+__rte_internal
+int mlx5_emu_device_remove(const char *name);
+
+/**
+ * Number of listed devices.
+ *
+ * @return
+ *   Devices listed by mlx5_emu_device_add() and not removed.
+ */
+__rte_internal
+unsigned int mlx5_emu_device_count(void);
+
 /**
  * Pull a wire's cable out or put it back in: the link of every port on it
  * goes down or comes back (with the ports' admin status up), each change

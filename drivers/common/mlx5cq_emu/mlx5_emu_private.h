@@ -315,6 +315,14 @@ int emu_health_event_take(struct emu_dev *dev, uint8_t *port);
 /* Register the telemetry commands (once). */
 void emu_health_telemetry_register(void);
 
+/* mlx5_emu_discover.c: the listed devices and their glue entries. */
+struct mlx5_glue;
+void emu_glue_discover_install(struct mlx5_glue *table);
+/* A context closed: its listed device may be opened again. */
+void emu_listed_closed(const struct ibv_context *ctx);
+/* mlx5_emu_wire.c: the port's link (1 up) and software MTU, for query_port. */
+void emu_port_query(struct emu_dev *dev, int *up, uint32_t *mtu);
+
 /* mlx5_emu_dev.c */
 struct emu_dev *emu_dev_from_ctx(const struct ibv_context *ctx);
 /* Fault point check (caller holds dev->lock or owns dev exclusively). */

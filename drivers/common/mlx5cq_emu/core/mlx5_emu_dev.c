@@ -241,6 +241,7 @@ mlx5_emu_close(struct ibv_context *ctx)
 	TAILQ_REMOVE(&emu_devs, dev, next);
 	pthread_mutex_unlock(&dev->lock);
 	pthread_mutex_unlock(&emu_devs_lock);
+	emu_listed_closed(ctx);
 	emu_verbs_dev_release(dev);
 	emu_net_dev_release(dev);
 	close(dev->vctx.context.cmd_fd);

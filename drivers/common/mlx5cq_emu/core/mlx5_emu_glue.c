@@ -187,8 +187,10 @@ emu_glue_query_device_ex(struct ibv_context *ctx,
 	 * packet support: the RSS limits from log_max_rqt and
 	 * log_max_rqt_size, RQs from log_max_rq, IP checksum and C-VLAN
 	 * stripping from the Ethernet caps (csum_cap, vlan_cap) under
-	 * eth_net_offloads, CQ moderation limits (the cqc fields' widths:
-	 * cq_max_count 16 bits, cq_period 12), the clock in kHz.
+	 * eth_net_offloads (IP checksum also as the device flag
+	 * IBV_DEVICE_RAW_IP_CSUM, which DPDK's net/mlx5 reads), CQ
+	 * moderation limits (the cqc fields' widths: cq_max_count 16 bits,
+	 * cq_period 12), the clock in kHz.
 	 */
 	attr->rss_caps.max_rwq_indirection_tables = 1 << EMU_LOG_MAX_RQT;
 	attr->rss_caps.max_rwq_indirection_table_size =
@@ -196,9 +198,19 @@ emu_glue_query_device_ex(struct ibv_context *ctx,
 	attr->rss_caps.supported_qpts = 1 << IBV_QPT_RAW_PACKET;
 	attr->max_wq_type_rq = 1 << EMU_LOG_MAX_RQ;
 	attr->raw_packet_caps = 0;
-	if (dev->caps.eth_net_offloads)
+	if (dev->caps.eth_net_offloads) {
 		attr->raw_packet_caps = IBV_RAW_PACKET_CAP_IP_CSUM |
 					IBV_RAW_PACKET_CAP_CVLAN_STRIPPING;
+		attr->device_cap_flags_ex |= IBV_DEVICE_RAW_IP_CSUM;
+	}
+	/*
+	 * TSO as mlx5_ib_query_device() reports it under eth_net_offloads
+	 * with max_lso_cap: 2^max_lso_cap bytes on raw packet QPs.
+	 */
+	if (dev->caps.eth_net_offloads && dev->caps.eth_max_lso != 0) {
+		attr->tso_caps.max_tso = 1u << dev->caps.eth_max_lso;
+		attr->tso_caps.supported_qpts = 1 << IBV_QPT_RAW_PACKET;
+	}
 	attr->cq_mod_caps.max_cq_count = 0xffff;
 	attr->cq_mod_caps.max_cq_period = 0xfff;
 	attr->hca_core_clock = dev->caps.device_frequency_khz;
@@ -619,6 +631,7 @@ mlx5_emu_install(void)
 	emu_glue_table.devx_subscribe_devx_event =
 		emu_glue_devx_subscribe_devx_event;
 	emu_glue_table.devx_get_event = emu_glue_devx_get_event;
+	emu_glue_discover_install(&emu_glue_table);
 	mlx5_glue = &emu_glue_table;
 	pthread_mutex_unlock(&emu_glue_lock);
 	EMU_LOG(INFO, "glue table wrapped (original %p)",

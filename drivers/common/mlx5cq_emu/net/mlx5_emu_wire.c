@@ -78,6 +78,24 @@ emu_port_link_up(const struct emu_net *net)
 	return 0;
 }
 
+void
+emu_port_query(struct emu_dev *dev, int *up, uint32_t *mtu)
+{
+	struct emu_net *net;
+
+	pthread_mutex_lock(&dev->lock);
+	net = dev->net;
+	*up = 0;
+	*mtu = EMU_DEFAULT_HW_MTU - 22; /* MLX5E_SW2HW_MTU back. */
+	if (net != NULL) {
+		emu_net_lock();
+		*up = emu_port_link_up(net);
+		*mtu = net->vport.mtu - 22;
+		emu_net_unlock();
+	}
+	pthread_mutex_unlock(&dev->lock);
+}
+
 /* Queue a port event on net's device and make its async fd readable. */
 static void
 emu_link_event_push(struct emu_net *net, uint8_t type)
