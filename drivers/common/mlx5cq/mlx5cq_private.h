@@ -316,7 +316,6 @@ int mlx5cq_attr_check(const struct rte_mlx5cq_dev *dev,
 void mlx5cq_dbr_pool_init(struct mlx5cq_dbr_pool *pool);
 int mlx5cq_dbr_alloc(struct rte_mlx5cq_dev *dev, struct mlx5cq_dbr *dbr);
 void mlx5cq_dbr_free(struct rte_mlx5cq_dev *dev, struct mlx5cq_dbr *dbr);
-int mlx5cq_dbr_pool_empty(const struct mlx5cq_dbr_pool *pool);
 int mlx5cq_dbr_pool_flush(struct rte_mlx5cq_dev *dev);
 
 /* mlx5cq_devx.c */

@@ -528,7 +528,6 @@ int mlx5cq_vlan_filter_apply(struct rte_eth_dev *dev);
 int mlx5cq_rxq_any_rec(const struct rte_eth_dev *dev);
 int mlx5cq_rx_burst_mode_get(struct rte_eth_dev *dev, uint16_t idx,
 			     struct rte_eth_burst_mode *mode);
-uint32_t mlx5cq_rx_desc_n(const struct mlx5cq_priv *priv, uint16_t desc);
 
 /* mlx5cq_txq.c */
 int mlx5cq_tx_queue_setup(struct rte_eth_dev *dev, uint16_t idx,
@@ -564,14 +563,12 @@ uint16_t mlx5cq_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t n);
 uint16_t mlx5cq_burst_none(void *q, struct rte_mbuf **pkts, uint16_t n);
 void mlx5cq_rxq_post_all(struct mlx5cq_rxq *rxq);
 void mlx5cq_txq_complete(struct mlx5cq_txq *txq);
-void mlx5cq_txq_free_all(struct mlx5cq_txq *txq);
 const uint32_t *mlx5cq_supported_ptypes(struct rte_eth_dev *dev);
 /* Packet type and checksum flags of a CQE's hdr_type_etc (host order). */
 __rte_internal
 uint32_t mlx5cq_rx_ptype(uint16_t hdr_type_etc);
 __rte_internal
 uint64_t mlx5cq_rx_csum(uint16_t hdr_type_etc);
-void mlx5cq_rxq_rx_setup(struct mlx5cq_rxq *rxq);
 
 /* mlx5cq_stats.c */
 int mlx5cq_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st);
@@ -584,7 +581,6 @@ int mlx5cq_xstats_get_names(struct rte_eth_dev *dev,
 int mlx5cq_xstats_reset(struct rte_eth_dev *dev);
 void mlx5cq_cq_counters_add(struct rte_mlx5cq_counters *acc,
 			    struct rte_mlx5cq *cq);
-int mlx5cq_imissed(struct mlx5cq_priv *priv, uint64_t *v);
 
 /* mlx5cq_intr.c */
 int mlx5cq_rx_intr_enable(struct rte_eth_dev *dev, uint16_t idx);

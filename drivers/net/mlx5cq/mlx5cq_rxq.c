@@ -25,8 +25,10 @@
 #include "mlx5cq_ethdev.h"
 #include "mlx5cq_rx_vec.h"
 
+static void mlx5cq_rxq_rx_setup(struct mlx5cq_rxq *rxq);
+
 /* Descriptors of a queue: the devarg wins, then the request; power of 2. */
-uint32_t
+static uint32_t
 mlx5cq_rx_desc_n(const struct mlx5cq_priv *priv, uint16_t desc)
 {
 	uint32_t n = priv->args.rxq_desc ? priv->args.rxq_desc : desc;
@@ -357,7 +359,7 @@ mlx5cq_rxq_vec(const struct mlx5cq_rxq *rxq, int want)
  * count, rearm template, offload flags, the mempool's lkey when it is
  * one memory region, whether sessions are read in place.
  */
-void
+static void
 mlx5cq_rxq_rx_setup(struct mlx5cq_rxq *rxq)
 {
 	struct mlx5cq_mr_table *t = &rxq->priv->mrs;

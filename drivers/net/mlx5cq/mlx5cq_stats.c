@@ -129,7 +129,7 @@ mlx5cq_q_cq_total(struct rte_mlx5cq *cq,
  * Out-of-buffer drops of the port's RQs so far (0 without a set). On a
  * failed device (which answers no query) the last count read stands.
  */
-int
+static int
 mlx5cq_imissed(struct mlx5cq_priv *priv, uint64_t *v)
 {
 	uint32_t oob;

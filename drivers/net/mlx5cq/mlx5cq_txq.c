@@ -176,7 +176,7 @@ mlx5cq_txq_hw_create(struct mlx5cq_txq *txq)
 }
 
 /* Free the mbufs of every WQE not completed yet. */
-void
+static void
 mlx5cq_txq_free_all(struct mlx5cq_txq *txq)
 {
 	for (; txq->ci != txq->pi; txq->ci++) {

@@ -38,7 +38,7 @@ mlx5cq_dbr_pool_init(struct mlx5cq_dbr_pool *pool)
 	pool->numems = 0;
 }
 
-int
+static int
 mlx5cq_dbr_pool_empty(const struct mlx5cq_dbr_pool *pool)
 {
 	return pool->npages == 0 && pool->nslots == 0 && pool->numems == 0;
