@@ -417,9 +417,16 @@ void emu_rq_prefetch_start(const struct emu_rq *rq, unsigned int n);
 /* Receive one frame, parsed as pkt (pkt->len bytes), into an RQ
  * (emu_net_lock held, inside a pass).
  */
+/* What steering adds to a received frame's CQE. */
+struct emu_rx_meta {
+	uint32_t flow_tag; /* sop_drop_qpn[23:0] */
+	uint32_t ft_meta; /* flow_table_metadata (reg_b) */
+};
+
+/* meta: NULL without steering (flow tag and metadata 0). */
 void emu_rq_receive(struct emu_rq *rq, const uint8_t *frame,
 		    const struct emu_pkt *pkt, uint32_t hash,
-		    uint8_t hash_type, uint32_t flow_tag, uint32_t ft_meta);
+		    uint8_t hash_type, const struct emu_rx_meta *meta);
 
 /* mlx5_emu_rss.c */
 int emu_rqt_create(struct emu_dev *dev, struct emu_net *net, const void *in,
@@ -438,12 +445,11 @@ void emu_rss_deliver(struct emu_net *net, const uint8_t *frame, uint32_t len,
 		     int self);
 /*
  * Deliver a frame (parsed as pkt) to a TIR: its self-loopback block, the
- * RSS hash and the RQ it picks; flow_tag and ft_meta go into the CQE's
- * sop_drop_qpn[23:0] and flow_table_metadata.
+ * RSS hash and the RQ it picks; meta goes into the CQE.
  */
 void emu_rss_to_tir(struct emu_net *net, const struct emu_tir *tir,
 		    const uint8_t *frame, const struct emu_pkt *pkt, int self,
-		    uint32_t flow_tag, uint32_t ft_meta);
+		    const struct emu_rx_meta *meta);
 
 /* mlx5_emu_vport.c */
 void emu_vport_init(struct emu_vport *vp, const uint8_t mac[6]);

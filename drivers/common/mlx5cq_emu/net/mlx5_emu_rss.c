@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_branch_prediction.h>
 #include <mlx5_prm.h>
 
 #include "mlx5_emu_net.h"
@@ -383,10 +384,11 @@ emu_rss_hash(const struct emu_tir *tir, const uint8_t *f,
 	return hash;
 }
 
-void
-emu_rss_to_tir(struct emu_net *net, const struct emu_tir *tir,
+/* The TIR's part of a delivery (inlined in the default route). */
+static __rte_always_inline void
+emu_rss_tir_rx(struct emu_net *net, const struct emu_tir *tir,
 	       const uint8_t *frame, const struct emu_pkt *pkt, int self,
-	       uint32_t flow_tag, uint32_t ft_meta)
+	       const struct emu_rx_meta *meta)
 {
 	struct emu_rq *rq;
 	uint32_t hash;
@@ -401,7 +403,15 @@ emu_rss_to_tir(struct emu_net *net, const struct emu_tir *tir,
 	hash = emu_rss_hash(tir, frame, pkt, &type);
 	rq = tir->rqt != NULL ? tir->rqt->rqs[hash % tir->rqt->size] :
 	     tir->rq;
-	emu_rq_receive(rq, frame, pkt, hash, type, flow_tag, ft_meta);
+	emu_rq_receive(rq, frame, pkt, hash, type, meta);
+}
+
+void
+emu_rss_to_tir(struct emu_net *net, const struct emu_tir *tir,
+	       const uint8_t *frame, const struct emu_pkt *pkt, int self,
+	       const struct emu_rx_meta *meta)
+{
+	emu_rss_tir_rx(net, tir, frame, pkt, self, meta);
 }
 
 void
@@ -412,7 +422,7 @@ emu_rss_deliver(struct emu_net *net, const uint8_t *frame, uint32_t len,
 	struct emu_pkt pkt;
 
 	/* NIC RX steering once the device made its domain. */
-	if (net->rx_dom != NULL) {
+	if (unlikely(net->rx_dom != NULL)) {
 		emu_steer_rx(net, frame, len, self);
 		return;
 	}
@@ -422,5 +432,5 @@ emu_rss_deliver(struct emu_net *net, const uint8_t *frame, uint32_t len,
 	}
 	/* Parsed once: the hash and the RX CQE's header type use it. */
 	emu_pkt_parse(frame, len, &pkt);
-	emu_rss_to_tir(net, tir, frame, &pkt, self, 0, 0);
+	emu_rss_tir_rx(net, tir, frame, &pkt, self, NULL);
 }

@@ -44,6 +44,7 @@
  *   the wire).
  */
 
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_byteorder.h>
@@ -53,10 +54,13 @@
 
 #define EMU_STEER_MAX_HOPS 32
 #define EMU_KEY_SZ (EMU_STEER_KEY_QW * 8)
+#define EMU_REG_B MLX5_BYTE_OFF(fte_match_param, \
+				misc_parameters_2.metadata_reg_b)
 
 #define KSET(fld, v) MLX5_SET(fte_match_param, key, fld, v)
 
-static uint8_t emu_steer_frame[EMU_MAX_FRAME]; /* Popped frames. */
+/* Popped frames (made with the first pop, kept for the process). */
+static uint8_t *emu_steer_frame;
 
 static uint16_t
 emu_rd16(const uint8_t *p)
@@ -258,6 +262,12 @@ emu_steer_pop(const uint8_t *f, uint32_t *len)
 
 	if ((et != 0x8100 && et != 0x88a8) || *len < 18)
 		return f; /* No tag: nothing to pop. */
+	if (emu_steer_frame == NULL)
+		emu_steer_frame = malloc(EMU_MAX_FRAME);
+	if (emu_steer_frame == NULL) {
+		EMU_LOG(ERR, "steering: pop VLAN: no memory, tag kept");
+		return f;
+	}
 	memmove(emu_steer_frame, f, 12);
 	memmove(emu_steer_frame + 12, f + 16, *len - 16);
 	*len -= 4;
@@ -274,6 +284,7 @@ emu_steer_rx(struct emu_net *net, const uint8_t *frame, uint32_t len,
 	const struct emu_steer_act *a, *term;
 	struct emu_steer_rule *r;
 	unsigned int hops = 0, i;
+	struct emu_rx_meta meta;
 	uint32_t tag = 0;
 	struct emu_pkt pkt;
 
@@ -301,10 +312,10 @@ emu_steer_rx(struct emu_net *net, const uint8_t *frame, uint32_t len,
 		if (term == NULL || term->type == EMU_SA_MISS)
 			break;
 		if (term->type == EMU_SA_TIR) {
+			meta.flow_tag = tag;
+			meta.ft_meta = emu_reg_get(k, EMU_REG_B);
 			emu_pkt_parse(frame, len, &pkt);
-			emu_rss_to_tir(net, term->tir, frame, &pkt, self, tag,
-				       emu_reg_get(k, MLX5_BYTE_OFF(fte_match_param,
-					misc_parameters_2.metadata_reg_b)));
+			emu_rss_to_tir(net, term->tir, frame, &pkt, self, &meta);
 			return;
 		}
 		if (term->type == EMU_SA_DROP) {
