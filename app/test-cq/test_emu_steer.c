@@ -534,6 +534,74 @@ test_steer_pop_vlan(void)
 	return steer_close(&s);
 }
 
+/*
+ * Header rewrite (modify header on a root rule): the destination MAC set
+ * (its two fields, as DPDK's modify_eth[] cuts it), the TTL decremented
+ * (ADD 0xff on 8 bits) with the IPv4 header checksum kept right; then a
+ * device whose NIC RX domains are all gone leaves frames to the kernel.
+ */
+static int
+test_steer_rewrite(void)
+{
+	static const char *w = "esteer_mod";
+	uint8_t f[128], *got;
+	uint64_t cmds[3];
+	void *m, *r, *mod, *td;
+	struct mparam v;
+	const uint8_t *c;
+	struct steer s;
+	uint32_t len, sum;
+	int ret;
+
+	ret = steer_open(&s, "esteer_mod", w);
+	if (ret != TEST_SUCCESS)
+		return ret;
+	cmds[0] = mod_cmd(MLX5_MODIFICATION_TYPE_SET,
+			  MLX5_MODI_OUT_DMAC_47_16, 0, 0,
+			  (uint32_t)mac_c[0] << 24 | mac_c[1] << 16 |
+			  mac_c[2] << 8 | mac_c[3]);
+	cmds[1] = mod_cmd(MLX5_MODIFICATION_TYPE_SET, MLX5_MODI_OUT_DMAC_15_0,
+			  0, 16, (uint32_t)mac_c[4] << 8 | mac_c[5]);
+	cmds[2] = mod_cmd(MLX5_MODIFICATION_TYPE_ADD, MLX5_MODI_OUT_IPV4_TTL,
+			  0, 8, 0xff);
+	mod = mlx5_glue->dv_create_flow_action_modify_header(s.p.ctx, 0, s.rx,
+		MLX5DV_DR_ACTION_FLAGS_ROOT_LEVEL, sizeof(cmds), cmds);
+	td = mlx5_glue->dv_create_flow_action_dest_devx_tir(s.tir_d->obj);
+	m = matcher(&s, s.root, 0, 0, NULL);
+	mp_init(&v);
+	v.size = 0;
+	r = rule(m, &v, mod, td, NULL);
+	TEST_ASSERT(mod && td && m && r, "objects");
+	len = frame_tcp4(f, mac_a, mac_b, 8, 0, 0);
+	mlx5_emu_wire_inject(w, f, len);
+	c = cqe_next(&s.p.rcq, &s.p.rcq_ci);
+	TEST_ASSERT_NOT_NULL(c, "RX CQE");
+	TEST_ASSERT((rd16(c + CQE_HDR_TYPE) & 0x200) != 0,
+		    "L3_OK: the IPv4 checksum follows the TTL");
+	got = s.p.data + BUF_SZ * ((s.p.rcq_ci - 1) % (1u << LOG_RQ));
+	TEST_ASSERT_SUCCESS(memcmp(got, mac_c, 6), "dmac rewritten");
+	TEST_ASSERT_EQUAL(got[14 + 8], 63, "TTL 64 - 1");
+	TEST_ASSERT_SUCCESS(memcmp(got + 6, f + 6, 16), "the rest kept");
+	TEST_ASSERT_SUCCESS(memcmp(got + 26, f + 26, len - 26), "the rest");
+	sum = csum_sum(0, got + 14, 20);
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	TEST_ASSERT_EQUAL(sum, 0xffffu, "IPv4 header sums to 0xffff");
+	TEST_ASSERT_SUCCESS(mlx5_glue->dv_destroy_flow(r), "r");
+	TEST_ASSERT_SUCCESS(mlx5_glue->dv_destroy_flow_matcher(m), "m");
+	TEST_ASSERT_SUCCESS(mlx5_glue->destroy_flow_action(mod), "mod");
+	TEST_ASSERT_SUCCESS(mlx5_glue->destroy_flow_action(td), "td");
+	/* No NIC RX domain left: the kernel's, not the first TIR. */
+	TEST_ASSERT_SUCCESS(mlx5_glue->dr_destroy_flow_tbl(s.root), "root");
+	TEST_ASSERT_SUCCESS(mlx5_glue->dr_destroy_domain(s.rx), "rx");
+	mlx5_emu_wire_inject(w, f, len);
+	TEST_ASSERT_SUCCESS(rx_none(&s, 0, 1), "domain gone: missed");
+	s.rx = mlx5_glue->dr_create_domain(s.p.ctx, DOM_NIC_RX);
+	s.root = mlx5_glue->dr_create_flow_tbl(s.rx, 0);
+	TEST_ASSERT(s.rx != NULL && s.root != NULL, "again");
+	return steer_close(&s);
+}
+
 /* errno of a NULL result, or -1 when it was not NULL. */
 static int
 null_errno(void *p)
@@ -640,11 +708,16 @@ test_steer_refused(void)
 	TEST_ASSERT_EQUAL(null_errno(
 		mlx5_glue->dv_create_flow_action_counter(s.p.tir->obj, 0)),
 		EINVAL, "no flow counter object");
-	cmd = mod_cmd(MLX5_MODIFICATION_TYPE_SET, MLX5_MODI_OUT_SMAC_47_16, 0,
+	cmd = mod_cmd(MLX5_MODIFICATION_TYPE_SET, MLX5_MODI_OUT_SIPV4, 0,
 		      0, 1);
 	TEST_ASSERT_EQUAL(null_errno(
 		mlx5_glue->dv_create_flow_action_modify_header(s.p.ctx, 0,
-			s.rx, 0, 8, &cmd)), EOPNOTSUPP, "set smac");
+			s.rx, 0, 8, &cmd)), EOPNOTSUPP, "set the IPv4 source");
+	cmd = mod_cmd(MLX5_MODIFICATION_TYPE_SET, MLX5_MODI_OUT_DMAC_15_0, 0,
+		      0, 1);
+	TEST_ASSERT_EQUAL(null_errno(
+		mlx5_glue->dv_create_flow_action_modify_header(s.p.ctx, 0,
+			s.rx, 0, 8, &cmd)), EINVAL, "32 bits of a 16-bit field");
 	cmd = mod_cmd(MLX5_MODIFICATION_TYPE_INSERT, MLX5_MODI_META_REG_C_0,
 		      0, 0, 1);
 	TEST_ASSERT_EQUAL(null_errno(
@@ -721,6 +794,7 @@ static struct unit_test_suite emu_steer_suite = {
 		TEST_CASE(test_steer_jump),
 		TEST_CASE(test_steer_duplicates),
 		TEST_CASE(test_steer_pop_vlan),
+		TEST_CASE(test_steer_rewrite),
 		TEST_CASE(test_steer_refused),
 		TEST_CASE(test_steer_close_frees),
 		TEST_CASES_END()

@@ -247,10 +247,12 @@ struct emu_net {
 	struct mlx5_emu_net_stats nstats;
 	struct emu_crypto *crypto; /* mlx5_emu_crypto.h, or NULL. */
 	/* Flow steering (mlx5_emu_steer.c): the device's DR domains, and
-	 * the first NIC RX one, whose tables classify received frames.
+	 * the first NIC RX one, whose tables classify received frames (none
+	 * left: the kernel's).
 	 */
 	TAILQ_HEAD(, emu_steer_dom) doms;
 	struct emu_steer_dom *rx_dom;
+	uint8_t rx_steered; /* A NIC RX domain was made (ever). */
 };
 
 /*
@@ -585,8 +587,9 @@ struct emu_steer_mod {
 	uint8_t off;
 	uint8_t len; /* 1..32 */
 	uint8_t dst_off;
-	uint16_t field; /* Register byte offset in the key. */
+	uint16_t field; /* Register byte offset in the key, or hdr's id. */
 	uint16_t dst_field;
+	uint8_t hdr; /* A header field (MLX5_MODI_OUT_*), not a register. */
 	uint32_t data;
 };
 

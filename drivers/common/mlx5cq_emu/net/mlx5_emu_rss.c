@@ -17,11 +17,12 @@
  *
  * Steering: a device that created a NIC RX steering domain classifies
  * each frame that passed the vport filter by its rules
- * (mlx5_emu_steer_rx.c), which name the TIR. A device that never created
- * one keeps the model's default flow: every such frame goes to the
- * device's first TIR (the oldest). That default is a model limit, for
- * users that make TIRs but no rules (net_mlx5cq and the unit suites
- * today); it goes away when net_mlx5cq installs rules. The hash input is
+ * (mlx5_emu_steer_rx.c), which name the TIR (its domains all gone: the
+ * kernel's, as with no rule). A device that never created one keeps the
+ * model's default flow: every such frame goes to the device's first TIR
+ * (the oldest). That default is a model limit, for users that make TIRs
+ * but no rules (net_mlx5cq and the unit suites today); it goes away when
+ * net_mlx5cq installs rules. The hash input is
  * the selected fields in the order source IP, destination IP, source
  * port, destination port (the Microsoft RSS order), taken only when the
  * frame's L3 (and, for the ports, L4) type is the selector's; a frame of
@@ -421,8 +422,8 @@ emu_rss_deliver(struct emu_net *net, const uint8_t *frame, uint32_t len,
 	struct emu_tir *tir = TAILQ_FIRST(&net->tirs);
 	struct emu_pkt pkt;
 
-	/* NIC RX steering once the device made its domain. */
-	if (unlikely(net->rx_dom != NULL)) {
+	/* NIC RX steering once the device made a domain. */
+	if (unlikely(net->rx_steered)) {
 		emu_steer_rx(net, frame, len, self);
 		return;
 	}

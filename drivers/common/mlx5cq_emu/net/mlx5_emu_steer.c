@@ -64,9 +64,12 @@
  *   another type).
  * - Modify header: 8-byte big-endian commands (mlx5_modification_cmd:
  *   action_type, field, offset, length 0 = 32; data, or the copy's
- *   destination); SET, ADD and COPY on reg_a, reg_b and reg_c_0..7 and
- *   NOP are run; any other field or type is refused (EOPNOTSUPP, a log
- *   line naming it); offset + length beyond 32 bits: EINVAL.
+ *   destination); SET, ADD and COPY on reg_a, reg_b and reg_c_0..7, SET
+ *   and ADD on the MACs (MLX5_MODI_OUT_SMAC/DMAC_47_16 32 bits, _15_0
+ *   16 bits), the IPv4 TTL and the IPv6 hop limit (8 bits; the lengths
+ *   DPDK's flow_dv_convert_modify_action() gives them), and NOP are run;
+ *   any other field or type is refused (EOPNOTSUPP, a log line naming
+ *   it); offset + length beyond the field's width: EINVAL.
  * - Context-free actions (drop, default miss, tag, pop VLAN) belong to
  *   no device: the glue makes a model action for them while an emulated
  *   device exists (mlx5_emu_glue_steer.c), holding the wrapped table's
@@ -196,6 +199,8 @@ emu_steer_dom_create(struct emu_dev *dev, int type)
 		TAILQ_INSERT_TAIL(&net->doms, dom, next);
 		if (type == EMU_DR_NIC_RX && net->rx_dom == NULL)
 			net->rx_dom = dom;
+		if (type == EMU_DR_NIC_RX)
+			net->rx_steered = 1;
 		net->nstats.steer_domains++;
 	}
 	emu_net_unlock();
@@ -809,6 +814,25 @@ emu_steer_reg_off(uint32_t field)
 	return -1;
 }
 
+/* Width in bits of a header field the model rewrites, or 0. */
+static unsigned int
+emu_steer_hdr_width(uint32_t field)
+{
+	switch (field) {
+	case MLX5_MODI_OUT_SMAC_47_16:
+	case MLX5_MODI_OUT_DMAC_47_16:
+		return 32;
+	case MLX5_MODI_OUT_SMAC_15_0:
+	case MLX5_MODI_OUT_DMAC_15_0:
+		return 16;
+	case MLX5_MODI_OUT_IPV4_TTL:
+	case MLX5_MODI_OUT_IPV6_HOPLIMIT:
+		return 8;
+	default:
+		return 0;
+	}
+}
+
 /* Decode one command (two big-endian words); 0 or errno. */
 static int
 emu_steer_mod_decode(uint64_t cmd, struct emu_steer_mod *md)
@@ -818,6 +842,7 @@ emu_steer_mod_decode(uint64_t cmd, struct emu_steer_mod *md)
 	uint32_t type = w0 >> 28, field = (w0 >> 16) & 0xfff;
 	uint32_t off = (w0 >> 8) & 0x1f, len = w0 & 0x1f;
 	int reg = emu_steer_reg_off(field), dst = -1;
+	unsigned int width = 32;
 
 	memset(md, 0, sizeof(*md));
 	md->type = (uint8_t)type;
@@ -832,11 +857,19 @@ emu_steer_mod_decode(uint64_t cmd, struct emu_steer_mod *md)
 	}
 	if (type == MLX5_MODIFICATION_TYPE_COPY)
 		dst = emu_steer_reg_off((w1 >> 16) & 0xfff);
+	if (reg < 0 && type != MLX5_MODIFICATION_TYPE_COPY &&
+	    emu_steer_hdr_width(field) != 0) {
+		/* SET / ADD of a header field the model rewrites. */
+		width = emu_steer_hdr_width(field);
+		md->hdr = 1;
+		reg = (int)field;
+	}
 	if (reg < 0 || (type == MLX5_MODIFICATION_TYPE_COPY && dst < 0)) {
 		EMU_LOG(ERR, "steering: modify header: field 0x%x%s: only "
-			"reg_a, reg_b and reg_c_0..7 are modelled", field,
-			type == MLX5_MODIFICATION_TYPE_COPY ? " or its copy's "
-			"destination" : "");
+			"reg_a, reg_b, reg_c_0..7 (set, add, copy) and the MACs, "
+			"IPv4 TTL, IPv6 hop limit (set, add) are modelled",
+			field, type == MLX5_MODIFICATION_TYPE_COPY ?
+			" or its copy's destination" : "");
 		return emu_ret_errno(EOPNOTSUPP);
 	}
 	md->len = (uint8_t)(len == 0 ? 32 : len);
@@ -847,11 +880,12 @@ emu_steer_mod_decode(uint64_t cmd, struct emu_steer_mod *md)
 		md->dst_field = (uint16_t)dst;
 		md->dst_off = (uint8_t)((w1 >> 8) & 0x1f);
 	}
-	if (md->off + md->len > 32 ||
+	if (md->off + md->len > width ||
 	    (type == MLX5_MODIFICATION_TYPE_COPY &&
 	     md->dst_off + md->len > 32)) {
 		EMU_LOG(ERR, "steering: modify header: offset %u length %u "
-			"beyond the 32-bit register", md->off, md->len);
+			"beyond the %u-bit field 0x%x", md->off, md->len, width,
+			field);
 		return emu_ret_errno(EINVAL);
 	}
 	return 0;

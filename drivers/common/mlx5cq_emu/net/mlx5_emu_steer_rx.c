@@ -20,16 +20,20 @@
  *   uplink 0xffff for a frame of the wire, 0 for the device's own
  *   loopback, kernel MLX5_VPORT_UPLINK) and misc2, the metadata
  *   registers reg_a, reg_b, reg_c_0..7, all 0 when the frame arrives.
- * - The walk starts at the root of the device's first NIC RX domain:
+ * - The walk starts at the root of the device's first NIC RX domain (a
+ *   device whose NIC RX domains are all destroyed: the kernel's):
  *   matchers in priority order (mlx5_emu_steer.c), within one the
  *   oldest rule whose masked value equals the key's masked words. The
  *   rule's actions run in their order: tag (the CQE's flow tag,
  *   sop_drop_qpn[23:0], mlx5_prm.h struct mlx5_cqe), pop VLAN (the
  *   first tag leaves the frame; the key is made again, registers kept),
- *   modify header (the registers); then its terminal action: dest TIR
- *   (RSS of that TIR, mlx5_emu_rss.c; the CQE's flow_table_metadata is
- *   reg_b, as the kernel's mlx5e_tc_update_skb() reads it), dest table
- *   (the walk goes on there), drop (rx_steer_drops).
+ *   modify header (the registers; the MACs, the IPv4 TTL with the
+ *   header checksum updated as RFC 1624 does, the IPv6 hop limit: the
+ *   key made again; a field the frame lacks is left alone); then its
+ *   terminal action: dest TIR (RSS of that TIR, mlx5_emu_rss.c; the
+ *   CQE's flow_table_metadata is reg_b, as the kernel's
+ *   mlx5e_tc_update_skb() reads it), dest table (the walk goes on
+ *   there), drop (rx_steer_drops).
  * - A miss: at the root the frame goes on to the kernel's own tables,
  *   no DPDK queue (rx_steer_missed); in a non-root NIC RX table the
  *   domain's default address is nic_rx_drop_address (dr_domain.c
@@ -219,18 +223,126 @@ emu_reg_put(uint8_t *key, uint16_t off, uint32_t v)
 	memcpy(key + off, &v, 4);
 }
 
-/* Run a modify-header action on the registers (PRM modify header). */
+/* The frame in emu_steer_frame (made on first use), to be changed. */
+static uint8_t *
+emu_steer_writable(const uint8_t *f, uint32_t len)
+{
+	if (emu_steer_frame == NULL)
+		emu_steer_frame = malloc(EMU_MAX_FRAME);
+	if (emu_steer_frame == NULL) {
+		EMU_LOG(ERR, "steering: no memory to change a frame: kept");
+		return NULL;
+	}
+	if (f != emu_steer_frame)
+		memcpy(emu_steer_frame, f, len);
+	return emu_steer_frame;
+}
+
+/*
+ * Where a header field lies in the frame (its bytes, big endian), or
+ * NULL when the frame has no such header; *ip4: the IPv4 header for the
+ * checksum of a TTL change.
+ */
+static uint8_t *
+emu_steer_hdr_at(uint8_t *f, uint32_t len, uint16_t field, uint32_t *n,
+		 uint8_t **ip4)
+{
+	uint32_t off = 14;
+	uint16_t et = emu_rd16(f + 12);
+
+	*ip4 = NULL;
+	switch (field) {
+	case MLX5_MODI_OUT_DMAC_47_16:
+		*n = 4;
+		return f;
+	case MLX5_MODI_OUT_DMAC_15_0:
+		*n = 2;
+		return f + 4;
+	case MLX5_MODI_OUT_SMAC_47_16:
+		*n = 4;
+		return f + 6;
+	case MLX5_MODI_OUT_SMAC_15_0:
+		*n = 2;
+		return f + 10;
+	default:
+		break;
+	}
+	while ((et == 0x8100 || et == 0x88a8) && len >= off + 4 + 2 &&
+	       off < 22) {
+		et = emu_rd16(f + off + 2);
+		off += 4;
+	}
+	*n = 1;
+	if (field == MLX5_MODI_OUT_IPV4_TTL && et == 0x0800 &&
+	    len >= off + 20 && (f[off] >> 4) == 4) {
+		*ip4 = f + off;
+		return f + off + 8;
+	}
+	if (field == MLX5_MODI_OUT_IPV6_HOPLIMIT && et == 0x86dd &&
+	    len >= off + 40 && (f[off] >> 4) == 6)
+		return f + off + 7;
+	return NULL;
+}
+
+/* SET or ADD on a header field of the frame (writable, len bytes). */
 static void
-emu_steer_modify(uint8_t *key, const struct emu_steer_act *a)
+emu_steer_modify_hdr(uint8_t *f, uint32_t len,
+		     const struct emu_steer_mod *md, uint32_t msk)
+{
+	uint32_t n, i, v = 0, old, src;
+	uint8_t *ip4, *p = emu_steer_hdr_at(f, len, md->field, &n, &ip4);
+	uint32_t sum;
+
+	if (p == NULL)
+		return; /* The frame has no such header. */
+	for (i = 0; i < n; i++)
+		v = v << 8 | p[i];
+	old = ip4 != NULL ? emu_rd16(ip4 + 8) : 0;
+	if (md->type == MLX5_MODIFICATION_TYPE_SET)
+		src = md->data & msk;
+	else
+		src = ((v >> md->off) + md->data) & msk;
+	v = (v & ~(msk << md->off)) | src << md->off;
+	for (i = n; i > 0; i--, v >>= 8)
+		p[i - 1] = (uint8_t)v;
+	if (ip4 != NULL) {
+		/* The header checksum follows (RFC 1624, eqn. 3). */
+		sum = (uint16_t)~emu_rd16(ip4 + 10) + (uint16_t)~old +
+		      emu_rd16(ip4 + 8);
+		sum = (sum & 0xffff) + (sum >> 16);
+		sum = (sum & 0xffff) + (sum >> 16);
+		ip4[10] = (uint8_t)(~sum >> 8);
+		ip4[11] = (uint8_t)~sum;
+	}
+}
+
+/*
+ * Run a modify-header action (PRM modify header) on the registers and the
+ * header fields; a changed frame is in emu_steer_frame (*f) and keyed
+ * again.
+ */
+static void
+emu_steer_modify(uint8_t *key, const struct emu_steer_act *a,
+		 const uint8_t **f, uint32_t len, int self)
 {
 	const struct emu_steer_mod *md;
 	uint32_t i, msk, v, src;
+	uint8_t *w = NULL;
 
 	for (i = 0; i < a->nmod; i++) {
 		md = &a->mod[i];
 		if (md->type == MLX5_MODIFICATION_TYPE_NOP)
 			continue;
 		msk = md->len == 32 ? UINT32_MAX : (1u << md->len) - 1;
+		if (md->hdr) {
+			if (w == NULL)
+				w = emu_steer_writable(*f, len);
+			if (w == NULL)
+				return;
+			*f = w;
+			emu_steer_modify_hdr(w, len, md, msk);
+			continue;
+		}
 		v = emu_reg_get(key, md->field);
 		switch (md->type) {
 		case MLX5_MODIFICATION_TYPE_SET:
@@ -252,6 +364,8 @@ emu_steer_modify(uint8_t *key, const struct emu_steer_act *a)
 			break;
 		}
 	}
+	if (w != NULL)
+		emu_steer_key(key, w, len, self);
 }
 
 /* The first VLAN tag out of the frame (into emu_steer_frame). */
@@ -259,19 +373,16 @@ static const uint8_t *
 emu_steer_pop(const uint8_t *f, uint32_t *len)
 {
 	uint16_t et = emu_rd16(f + 12);
+	uint8_t *w;
 
 	if ((et != 0x8100 && et != 0x88a8) || *len < 18)
 		return f; /* No tag: nothing to pop. */
-	if (emu_steer_frame == NULL)
-		emu_steer_frame = malloc(EMU_MAX_FRAME);
-	if (emu_steer_frame == NULL) {
-		EMU_LOG(ERR, "steering: pop VLAN: no memory, tag kept");
+	w = emu_steer_writable(f, *len);
+	if (w == NULL)
 		return f;
-	}
-	memmove(emu_steer_frame, f, 12);
-	memmove(emu_steer_frame + 12, f + 16, *len - 16);
+	memmove(w + 12, w + 16, *len - 16);
 	*len -= 4;
-	return emu_steer_frame;
+	return w;
 }
 
 void
@@ -280,7 +391,7 @@ emu_steer_rx(struct emu_net *net, const uint8_t *frame, uint32_t len,
 {
 	uint64_t key[EMU_STEER_KEY_QW];
 	uint8_t *k = (uint8_t *)key;
-	const struct emu_steer_matcher_list *l = &net->rx_dom->root;
+	const struct emu_steer_matcher_list *l;
 	const struct emu_steer_act *a, *term;
 	struct emu_steer_rule *r;
 	unsigned int hops = 0, i;
@@ -288,6 +399,12 @@ emu_steer_rx(struct emu_net *net, const uint8_t *frame, uint32_t len,
 	uint32_t tag = 0;
 	struct emu_pkt pkt;
 
+	if (net->rx_dom == NULL) {
+		/* Its NIC RX domains are gone: nothing steers to DPDK. */
+		net->pstats.rx_steer_missed++;
+		return;
+	}
+	l = &net->rx_dom->root;
 	memset(k + MLX5_BYTE_OFF(fte_match_param, misc_parameters_2), 0,
 	       EMU_KEY_SZ - MLX5_BYTE_OFF(fte_match_param,
 					  misc_parameters_2));
@@ -305,7 +422,7 @@ emu_steer_rx(struct emu_net *net, const uint8_t *frame, uint32_t len,
 				frame = emu_steer_pop(frame, &len);
 				emu_steer_key(k, frame, len, self);
 			} else if (a->type == EMU_SA_MODIFY) {
-				emu_steer_modify(k, a);
+				emu_steer_modify(k, a, &frame, len, self);
 			}
 		}
 		term = r->term;
