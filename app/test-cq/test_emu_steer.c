@@ -782,6 +782,13 @@ test_steer_close_frees(void)
 	if (ret != TEST_SUCCESS)
 		return ret;
 	TEST_ASSERT_SUCCESS(mlx5_glue->destroy_flow_action(drop), "drop");
+	/*
+	 * No emulated device open and no RDMA device: a context-free action
+	 * is still the model's, so its destroy is not refused as foreign.
+	 */
+	drop = mlx5_glue->dr_create_flow_action_drop();
+	TEST_ASSERT_NOT_NULL(drop, "drop without a device");
+	TEST_ASSERT_SUCCESS(mlx5_glue->destroy_flow_action(drop), "destroyed");
 	return TEST_SUCCESS;
 }
 

@@ -16,12 +16,15 @@
  * table is the kernel's root there).
  *
  * Context-free constructors (drop, default miss, tag, pop VLAN) cannot
- * tell which device an action is for. While an emulated device is open
- * they return a model action that belongs to no device, holding as its
- * twin the wrapped table's own action (made too: rdma-core's
- * constructors only allocate); a rule of a real device given a model
- * action gets the twin in its place, or is refused with a log line when
- * there is none. With no emulated device open they forward. Device-bound
+ * tell which device an action is for. While an emulated device is open,
+ * or when the process sees no RDMA device (then nothing could destroy a
+ * forwarded action: a pointer not the model's is refused), they return
+ * a model action that belongs to no device, holding as its twin, where
+ * an RDMA device is seen, the wrapped table's own action (made too:
+ * rdma-core's constructors only allocate); a rule of a real device given
+ * a model action gets the twin in its place, or is refused with a log
+ * line when there is none. With real devices and no emulated one open
+ * they forward. Device-bound
  * model actions (dest TIR, dest table, modify header) in a real rule are
  * refused with a log line (EINVAL).
  *
@@ -41,30 +44,37 @@
 
 #include "mlx5_emu_net.h"
 
+/* An RDMA device is seen through the wrapped table (kept once seen). */
+static int
+emu_steer_rdma_seen(void)
+{
+	static int seen;
+	struct ibv_device **list = NULL;
+	int n = 0;
+
+	if (__atomic_load_n(&seen, __ATOMIC_RELAXED))
+		return 1;
+	if (emu_orig_glue != NULL && emu_orig_glue->get_device_list != NULL)
+		list = emu_orig_glue->get_device_list(&n);
+	if (list != NULL && emu_orig_glue->free_device_list != NULL)
+		emu_orig_glue->free_device_list(list);
+	if (n > 0)
+		__atomic_store_n(&seen, 1, __ATOMIC_RELAXED);
+	return n > 0;
+}
+
 /* As mlx5_emu_glue.c's forwarding rule: entry present, an RDMA device
  * seen (else the pointer cannot be a real one); errno set when not.
  */
 static int
 emu_steer_fwd_ok(const void *entry, const char *name, const void *what)
 {
-	static int seen;
-	struct ibv_device **list = NULL;
-	int n = 0;
-
 	if (emu_orig_glue == NULL || entry == NULL) {
 		errno = ENOSYS;
 		return 0;
 	}
-	if (__atomic_load_n(&seen, __ATOMIC_RELAXED))
+	if (emu_steer_rdma_seen())
 		return 1;
-	if (emu_orig_glue->get_device_list != NULL)
-		list = emu_orig_glue->get_device_list(&n);
-	if (list != NULL && emu_orig_glue->free_device_list != NULL)
-		emu_orig_glue->free_device_list(list);
-	if (n > 0) {
-		__atomic_store_n(&seen, 1, __ATOMIC_RELAXED);
-		return 1;
-	}
 	EMU_LOG(ERR, "%s: %p is not the model's and the process has no RDMA "
 		"device: refused", name, what);
 	errno = EINVAL;
@@ -395,7 +405,8 @@ emu_glue_plain(enum emu_steer_act_type type, uint32_t tag, void *twin,
 {
 	void *a;
 
-	if (!emu_dev_any()) {
+	/* A real device and no emulated one: the wrapped table's action. */
+	if (!emu_dev_any() && emu_steer_rdma_seen()) {
 		if (!have)
 			errno = ENOSYS;
 		return twin;
@@ -407,8 +418,10 @@ emu_glue_plain(enum emu_steer_act_type type, uint32_t tag, void *twin,
 	return a;
 }
 
-#define EMU_TWIN(entry, ...) (EMU_ORIG(entry) != NULL ? \
-	emu_orig_glue->entry(__VA_ARGS__) : NULL)
+/* The twin: only where a real device can use it. */
+#define EMU_TWIN(entry, ...) \
+	(EMU_ORIG(entry) != NULL && emu_steer_rdma_seen() ? \
+	 emu_orig_glue->entry(__VA_ARGS__) : NULL)
 
 static void *
 emu_glue_dr_create_flow_action_drop(void)

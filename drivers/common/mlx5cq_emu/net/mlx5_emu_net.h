@@ -16,7 +16,8 @@
  *   mlx5_emu_vport.c   NIC vport context, vport state, MAC filter, MTU
  *   mlx5_emu_wire.c    wires, ports, frame delivery, port counters
  *   mlx5_emu_steer.c   flow steering objects (DR domains, tables,
- *                      matchers, rules, actions)
+ *                      matchers, rules)
+ *   mlx5_emu_steer_act.c  their actions
  *   mlx5_emu_steer_rx.c  a received frame's walk through the NIC RX
  *                      tables
  *   mlx5_emu_pkt.c     frame parsing and Internet checksums
@@ -657,13 +658,24 @@ struct emu_steer_dom {
 	struct emu_steer_matcher_list root;
 };
 
+/* mlx5_emu_steer.c: the registry (emu_net_lock held): a new object of a
+ * kind listed, an object unlisted and freed, NULL with errno set.
+ */
+void *emu_steer_new(size_t sz, enum emu_steer_kind kind);
+void emu_steer_free(void *obj);
+void *emu_steer_fail(int err);
+extern const char *const emu_steer_act_names[EMU_SA_MAX];
+/* mlx5_emu_steer_act.c: an action unlisted and freed, its references
+ * dropped (emu_net_lock held, no rule uses it).
+ */
+void emu_steer_act_free(struct emu_steer_act *a);
 /* Model object of a kind at p, or NULL (emu_net_lock held). */
 void *emu_steer_find(const void *p, enum emu_steer_kind kind);
 /* Any model action among n (emu_net_lock held). */
 int emu_steer_has_act(void *const acts[], size_t n);
-/* mlx5_emu_steer.c: the glue's operations (each takes emu_net_lock; NULL
- * or an errno with errno set; the dispatcher has checked the object is
- * the model's).
+/* mlx5_emu_steer.c, mlx5_emu_steer_act.c: the glue's operations (each
+ * takes emu_net_lock; NULL or an errno with errno set; ENOENT: not the
+ * model's object).
  */
 void *emu_steer_dom_create(struct emu_dev *dev, int type);
 int emu_steer_dom_destroy(void *dom);
