@@ -243,6 +243,10 @@ struct emu_net {
 	uint8_t oper_up; /* Operational link state last computed. */
 	/* Port events not read yet (ibv_async_event types), oldest first. */
 	uint8_t port_ev[EMU_PORT_EV_MAX];
+	/* A NIC RX domain was made (ever): frames are steered
+	 * (mlx5_emu_steer.c). Read per frame: by oper_up, in padding.
+	 */
+	uint8_t rx_steered;
 	uint32_t port_ev_n;
 	struct mlx5_emu_port_stats pstats;
 	struct mlx5_emu_net_stats nstats;
@@ -253,7 +257,6 @@ struct emu_net {
 	 */
 	TAILQ_HEAD(, emu_steer_dom) doms;
 	struct emu_steer_dom *rx_dom;
-	uint8_t rx_steered; /* A NIC RX domain was made (ever). */
 };
 
 /*
