@@ -142,6 +142,38 @@ frame_udp6(uint8_t *f, const uint8_t *dst, const uint8_t *src,
 	return len;
 }
 
+/* MODIFY_NIC_VPORT_CONTEXT mailbox (kernel mlx5_ifc.h): 512 bytes of
+ * header and context, then the address list.
+ */
+#define MNVC_LEN 512
+int
+vport_modify(struct ibv_context *ctx, uint32_t select, const uint8_t *ctx256,
+	     const void *list, unsigned int n, uint8_t *status,
+	     uint32_t *synd)
+{
+	uint8_t in[MNVC_LEN + 8 * 8], out[16];
+	unsigned int i;
+	int ret;
+
+	memset(in, 0, sizeof(in));
+	memset(out, 0, sizeof(out));
+	put16(in, 0x755);
+	in[12] = (uint8_t)(select >> 24);
+	in[13] = (uint8_t)(select >> 16);
+	in[14] = (uint8_t)(select >> 8);
+	in[15] = (uint8_t)select;
+	if (ctx256 != NULL)
+		memcpy(in + 256, ctx256, 256);
+	for (i = 0; i < n; i++)
+		memcpy(in + MNVC_LEN + 8 * i + 2,
+		       (const uint8_t *)list + 6 * i, 6);
+	ret = mlx5_glue->devx_general_cmd(ctx, in, MNVC_LEN + 8 * n, out,
+					  sizeof(out));
+	*status = out[0];
+	*synd = rd32(out + 4);
+	return ret;
+}
+
 /* One RQ WQE of BUF_SZ bytes at addr under lkey, posted. */
 void
 rq_post_at(struct nport *p, uint32_t lkey, const void *addr)

@@ -127,6 +127,14 @@ uint32_t
 frame_udp6(uint8_t *f, const uint8_t *dst, const uint8_t *src,
 	   uint32_t payload);
 
+/* MODIFY_NIC_VPORT_CONTEXT with field_select select, the 256-byte
+ * nic_vport_context ctx256 (or none) and an address list of n.
+ */
+int
+vport_modify(struct ibv_context *ctx, uint32_t select, const uint8_t *ctx256,
+	     const void *list, unsigned int n, uint8_t *status,
+	     uint32_t *synd);
+
 void
 rq_post_at(struct nport *p, uint32_t lkey, const void *addr);
 

@@ -9,37 +9,6 @@
 
 #include "test_emu_net_fixture.h"
 
-/* MODIFY_NIC_VPORT_CONTEXT mailbox (kernel mlx5_ifc.h): 512 bytes of
- * header and context, then the address list.
- */
-#define MNVC_LEN 512
-static int
-vport_modify(struct ibv_context *ctx, uint32_t select, const uint8_t *ctx256,
-	     const uint8_t (*list)[6], unsigned int n, uint8_t *status,
-	     uint32_t *synd)
-{
-	uint8_t in[MNVC_LEN + 8 * 8], out[16];
-	unsigned int i;
-	int ret;
-
-	memset(in, 0, sizeof(in));
-	memset(out, 0, sizeof(out));
-	put16(in, 0x755);
-	in[12] = (uint8_t)(select >> 24);
-	in[13] = (uint8_t)(select >> 16);
-	in[14] = (uint8_t)(select >> 8);
-	in[15] = (uint8_t)select;
-	if (ctx256 != NULL)
-		memcpy(in + 256, ctx256, 256);
-	for (i = 0; i < n; i++)
-		memcpy(in + MNVC_LEN + 8 * i + 2, list[i], 6);
-	ret = mlx5_glue->devx_general_cmd(ctx, in, MNVC_LEN + 8 * n, out,
-					  sizeof(out));
-	*status = out[0];
-	*synd = rd32(out + 4);
-	return ret;
-}
-
 /* field_select bits (bit 31 is the first bit of the word). */
 #define SEL_ADDR_LIST (1u << 2)
 #define SEL_PERM_ADDR (1u << 3)

@@ -509,6 +509,12 @@ struct mlx5_emu_port_stats {
 	uint64_t rx_out_of_buffer; /**< No posted receive WQE. */
 	uint64_t rx_no_queue; /**< No TIR, or its RQ not ready. */
 	uint64_t rx_errors; /**< Receive WQEs completed with an error CQE. */
+	uint64_t rx_steer_drops; /**< Dropped by NIC RX steering: a drop
+				   * action, a non-root table's miss.
+				   */
+	uint64_t rx_steer_missed; /**< Missed the NIC RX root (or a default
+				    * miss there): the kernel's, no queue.
+				    */
 };
 
 /** Network objects of an emulated device. */
@@ -522,6 +528,16 @@ struct mlx5_emu_net_stats {
 	uint32_t tirs; /**< TIRs. */
 	uint32_t ready_queues; /**< SQs and RQs in RDY, whole process. */
 	uint32_t engine_running; /**< Progress thread alive (process). */
+	uint32_t steer_domains; /**< DR domains (NIC RX, NIC TX). */
+	uint32_t steer_tables; /**< Flow tables of those domains. */
+	uint32_t steer_matchers; /**< Matchers of those tables. */
+	uint32_t steer_rules; /**< Rules of those matchers. */
+	uint32_t steer_actions; /**< Actions bound to the device (dest TIR,
+				  * dest table, modify header).
+				  */
+	uint32_t steer_plain_actions; /**< Actions of no device (drop, tag,
+					* pop VLAN, default miss), process.
+					*/
 };
 
 /**

@@ -9,6 +9,7 @@
  * Internal structures of the emulated HCA, shared by its files, one
  * folder a part of the device:
  *   core/   mlx5_emu_glue.c   dispatching glue table (install, forwarding)
+ *           mlx5_emu_glue_steer.c  its flow-steering entries
  *           mlx5_emu_dev.c    devices, contexts, PD, UAR, EQ numbers,
  *                             stats, faults
  *           mlx5_emu_caps.c   QUERY_HCA_CAP and other general commands
@@ -325,6 +326,8 @@ void emu_port_query(struct emu_dev *dev, int *up, uint32_t *mtu);
 
 /* mlx5_emu_dev.c */
 struct emu_dev *emu_dev_from_ctx(const struct ibv_context *ctx);
+/* An emulated device is open. */
+int emu_dev_any(void);
 /* Fault point check (caller holds dev->lock or owns dev exclusively). */
 int emu_fault_hit(struct emu_dev *dev, enum mlx5_emu_fail_point point);
 /*
@@ -370,6 +373,8 @@ struct mlx5dv_devx_obj *emu_devx_obj_create(struct emu_dev *dev,
 					    const void *in, size_t inlen,
 					    void *out, size_t outlen);
 int emu_devx_obj_is_ours(const void *obj);
+/* The device of a DevX object of the model, returned locked, or NULL. */
+struct emu_dev *emu_devx_obj_find_locked(const void *obj);
 int emu_devx_obj_destroy(struct mlx5dv_devx_obj *obj);
 int emu_devx_obj_query(struct mlx5dv_devx_obj *obj, const void *in,
 		       size_t inlen, void *out, size_t outlen);
@@ -387,6 +392,8 @@ int emu_caps_check(const struct mlx5_emu_caps *caps);
 
 /* mlx5_emu_glue.c: the original (forwarded) glue table. */
 extern const struct mlx5_glue *emu_orig_glue;
+/* mlx5_emu_glue_steer.c: set the flow-steering entries of the table. */
+void emu_glue_steer_install(struct mlx5_glue *table);
 
 /* mlx5_emu_umem.c: lookup by id (caller holds dev->lock). */
 struct emu_umem *emu_umem_lookup(struct emu_dev *dev, uint32_t id);

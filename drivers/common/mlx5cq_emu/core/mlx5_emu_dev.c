@@ -62,6 +62,17 @@ emu_dev_find_locked(int (*match)(struct emu_dev *dev, const void *ptr),
 }
 
 int
+emu_dev_any(void)
+{
+	int any;
+
+	pthread_mutex_lock(&emu_devs_lock);
+	any = !TAILQ_EMPTY(&emu_devs);
+	pthread_mutex_unlock(&emu_devs_lock);
+	return any;
+}
+
+int
 mlx5_emu_is_emulated(const struct ibv_context *ctx)
 {
 	return emu_dev_from_ctx(ctx) != NULL;

@@ -632,6 +632,7 @@ mlx5_emu_install(void)
 		emu_glue_devx_subscribe_devx_event;
 	emu_glue_table.devx_get_event = emu_glue_devx_get_event;
 	emu_glue_discover_install(&emu_glue_table);
+	emu_glue_steer_install(&emu_glue_table);
 	mlx5_glue = &emu_glue_table;
 	pthread_mutex_unlock(&emu_glue_lock);
 	EMU_LOG(INFO, "glue table wrapped (original %p)",

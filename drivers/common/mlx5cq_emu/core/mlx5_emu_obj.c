@@ -188,6 +188,12 @@ emu_match_obj(struct emu_dev *dev, const void *ptr)
 	return 0;
 }
 
+struct emu_dev *
+emu_devx_obj_find_locked(const void *ptr)
+{
+	return emu_dev_find_locked(emu_match_obj, ptr);
+}
+
 int
 emu_devx_obj_is_ours(const void *ptr)
 {

@@ -5,6 +5,8 @@
 /*
  * Per-device network state and the dispatch of the network DevX objects
  * (TD, TIS, SQ, RQ, RQT, TIR) from the object table of mlx5_emu_obj.c.
+ * A TIR a steering action sends to is busy (mlx5_emu_steer.c); at close
+ * the device's steering objects are freed first.
  * All entries run with dev->lock held (see the lock order in
  * mlx5_emu_net.h).
  */
@@ -38,6 +40,7 @@ emu_net_get(struct emu_dev *dev)
 	TAILQ_INIT(&net->rqts);
 	TAILQ_INIT(&net->tirs);
 	TAILQ_INIT(&net->qcnts);
+	TAILQ_INIT(&net->doms);
 	net->next_id = EMU_NET_ID_BASE;
 	net->next_lkey = EMU_MR_LKEY_BASE;
 	/* Until configured: a locally administered MAC from the vhca id. */
@@ -207,6 +210,11 @@ emu_net_obj_destroy(struct emu_dev *dev, uint16_t type, void *priv)
 		struct emu_tir *tir = priv;
 
 		emu_net_lock();
+		/* A steering action sends to it (mlx5_emu_steer.c). */
+		if (tir->steer_refs != 0) {
+			emu_net_unlock();
+			return emu_net_busy_fail(dev, "TIR", tir->id, 1);
+		}
 		TAILQ_REMOVE(&net->tirs, tir, next);
 		net->nstats.tirs--;
 		if (tir->rq != NULL)
@@ -315,6 +323,7 @@ emu_net_dev_release(struct emu_dev *dev)
 	if (net == NULL)
 		return;
 	emu_net_lock();
+	emu_steer_release(net);
 	emu_port_leave(net);
 	emu_engine_detach(net);
 	emu_net_unlock();
@@ -355,6 +364,7 @@ mlx5_emu_net_stats_get(struct ibv_context *ctx,
 	if (dev->net != NULL)
 		*stats = dev->net->nstats;
 	stats->ready_queues = emu_engine_ready_queues();
+	stats->steer_plain_actions = emu_steer_plain_acts();
 	stats->engine_running = emu_engine_is_running();
 	emu_net_unlock();
 	pthread_mutex_unlock(&dev->lock);

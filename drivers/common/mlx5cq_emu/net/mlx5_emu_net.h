@@ -15,6 +15,11 @@
  *   mlx5_emu_rss.c     CREATE_RQT, CREATE_TIR, Toeplitz, queue choice
  *   mlx5_emu_vport.c   NIC vport context, vport state, MAC filter, MTU
  *   mlx5_emu_wire.c    wires, ports, frame delivery, port counters
+ *   mlx5_emu_steer.c   flow steering objects (DR domains, tables,
+ *                      matchers, rules)
+ *   mlx5_emu_steer_act.c  their actions
+ *   mlx5_emu_steer_rx.c  a received frame's walk through the NIC RX
+ *                      tables
  *   mlx5_emu_pkt.c     frame parsing and Internet checksums
  *   mlx5_emu_engine.c  the network lock and the progress thread
  *
@@ -42,6 +47,7 @@
  */
 
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/queue.h>
 
@@ -71,6 +77,7 @@
 struct emu_net;
 struct emu_port;
 struct emu_pkt;
+struct emu_steer_dom;
 
 /* A registered memory region (ibv_reg_mr). */
 struct emu_mr {
@@ -195,6 +202,7 @@ struct emu_tir {
 	struct emu_rq *rq; /* Direct. */
 	struct emu_rqt *rqt; /* Indirect. */
 	struct emu_td *td;
+	uint32_t steer_refs; /* Steering actions sending to it. */
 };
 
 /* The NIC vport context of the device's port. */
@@ -235,10 +243,20 @@ struct emu_net {
 	uint8_t oper_up; /* Operational link state last computed. */
 	/* Port events not read yet (ibv_async_event types), oldest first. */
 	uint8_t port_ev[EMU_PORT_EV_MAX];
+	/* A NIC RX domain was made (ever): frames are steered
+	 * (mlx5_emu_steer.c). Read per frame: by oper_up, in padding.
+	 */
+	uint8_t rx_steered;
 	uint32_t port_ev_n;
 	struct mlx5_emu_port_stats pstats;
 	struct mlx5_emu_net_stats nstats;
 	struct emu_crypto *crypto; /* mlx5_emu_crypto.h, or NULL. */
+	/* Flow steering (mlx5_emu_steer.c): the device's DR domains, and
+	 * the first NIC RX one, whose tables classify received frames (none
+	 * left: the kernel's).
+	 */
+	TAILQ_HEAD(, emu_steer_dom) doms;
+	struct emu_steer_dom *rx_dom;
 };
 
 /*
@@ -405,9 +423,16 @@ void emu_rq_prefetch_start(const struct emu_rq *rq, unsigned int n);
 /* Receive one frame, parsed as pkt (pkt->len bytes), into an RQ
  * (emu_net_lock held, inside a pass).
  */
+/* What steering adds to a received frame's CQE. */
+struct emu_rx_meta {
+	uint32_t flow_tag; /* sop_drop_qpn[23:0] */
+	uint32_t ft_meta; /* flow_table_metadata (reg_b) */
+};
+
+/* meta: NULL without steering (flow tag and metadata 0). */
 void emu_rq_receive(struct emu_rq *rq, const uint8_t *frame,
 		    const struct emu_pkt *pkt, uint32_t hash,
-		    uint8_t hash_type);
+		    uint8_t hash_type, const struct emu_rx_meta *meta);
 
 /* mlx5_emu_rss.c */
 int emu_rqt_create(struct emu_dev *dev, struct emu_net *net, const void *in,
@@ -424,6 +449,13 @@ void emu_toeplitz_table(struct emu_tir *tir);
  */
 void emu_rss_deliver(struct emu_net *net, const uint8_t *frame, uint32_t len,
 		     int self);
+/*
+ * Deliver a frame (parsed as pkt) to a TIR: its self-loopback block, the
+ * RSS hash and the RQ it picks; meta goes into the CQE.
+ */
+void emu_rss_to_tir(struct emu_net *net, const struct emu_tir *tir,
+		    const uint8_t *frame, const struct emu_pkt *pkt, int self,
+		    const struct emu_rx_meta *meta);
 
 /* mlx5_emu_vport.c */
 void emu_vport_init(struct emu_vport *vp, const uint8_t mac[6]);
@@ -507,5 +539,182 @@ emu_mr_check_wq(struct emu_net *net, struct emu_wq *wq, uint32_t lkey,
 		return 0;
 	return emu_mr_check_wq_slow(net, wq, lkey, addr, len, write);
 }
+
+/*
+ * Flow steering (mlx5_emu_steer.c, mlx5_emu_steer_rx.c): the objects of
+ * rdma-core's mlx5dv_dr API as the model keeps them. Every object starts
+ * with struct emu_steer_obj and is listed in one process-wide registry,
+ * so a glue dispatcher tells a model object from a foreign pointer by
+ * lookup, never by reading it. All of it is guarded by emu_net_lock (the
+ * receive path reads it in a pass).
+ */
+enum emu_steer_kind {
+	EMU_STEER_NONE,
+	EMU_STEER_DOM,
+	EMU_STEER_TBL,
+	EMU_STEER_MATCHER,
+	EMU_STEER_RULE,
+	EMU_STEER_ACT,
+};
+
+/* Action types (rdma-core dr_action_type, the ones the model runs). */
+enum emu_steer_act_type {
+	EMU_SA_TIR, /* dest DevX TIR (DR_ACTION_TYP_QP), terminal */
+	EMU_SA_TABLE, /* dest flow table (DR_ACTION_TYP_FT), terminal */
+	EMU_SA_DROP, /* terminal */
+	EMU_SA_MISS, /* default miss, terminal */
+	EMU_SA_TAG, /* flow tag (24 bits) */
+	EMU_SA_POP_VLAN,
+	EMU_SA_MODIFY, /* modify header on the metadata registers */
+	EMU_SA_MAX,
+};
+
+/*
+ * The bytes of fte_match_param the model keeps per frame: outer headers,
+ * misc parameters, inner headers (never matched) and misc parameters 2
+ * (the metadata registers), 256 bytes as 32 big-endian quad words.
+ */
+#define EMU_STEER_KEY_QW 32
+/* rdma-core's dr_match_param: seven 64-byte sections (no reserved tail). */
+#define EMU_STEER_PARAM_SZ (7 * 64)
+#define EMU_STEER_MAX_ACTS 16 /* Actions of one rule. */
+
+struct emu_steer_obj {
+	TAILQ_ENTRY(emu_steer_obj) reg; /* Process-wide registry. */
+	uint32_t kind; /* enum emu_steer_kind. */
+	uint32_t refcnt; /* Users (EBUSY on destroy while nonzero). */
+};
+
+/* One modify-header command, decoded (PRM mlx5_modification_cmd). */
+struct emu_steer_mod {
+	uint8_t type; /* MLX5_MODIFICATION_TYPE_SET / ADD / COPY / NOP */
+	uint8_t off;
+	uint8_t len; /* 1..32 */
+	uint8_t dst_off;
+	uint16_t field; /* Register byte offset in the key, or hdr's id. */
+	uint16_t dst_field;
+	uint8_t hdr; /* A header field (MLX5_MODI_OUT_*), not a register. */
+	uint32_t data;
+};
+
+struct emu_steer_act {
+	struct emu_steer_obj o;
+	uint8_t type; /* enum emu_steer_act_type */
+	uint8_t root_level; /* Modify header: root tables only. */
+	struct emu_net *net; /* Device-bound action (TIR, table, modify). */
+	struct emu_steer_dom *dom; /* Table, modify header of a domain. */
+	struct emu_tir *tir;
+	struct emu_steer_tbl *tbl;
+	uint32_t tag;
+	uint32_t nmod;
+	struct emu_steer_mod *mod;
+	void *twin; /* The wrapped table's own action (real rules). */
+};
+
+struct emu_steer_rule;
+TAILQ_HEAD(emu_steer_rule_list, emu_steer_rule);
+struct emu_steer_matcher;
+TAILQ_HEAD(emu_steer_matcher_list, emu_steer_matcher);
+
+struct emu_steer_matcher {
+	struct emu_steer_obj o; /* refcnt: rules. */
+	TAILQ_ENTRY(emu_steer_matcher) next; /* In its table's order. */
+	struct emu_steer_tbl *tbl;
+	struct emu_steer_matcher_list *list;
+	uint16_t prio;
+	uint8_t criteria;
+	uint8_t nqw; /* Key words the mask covers. */
+	uint8_t qw_idx[EMU_STEER_KEY_QW];
+	uint64_t qw_mask[EMU_STEER_KEY_QW];
+	struct emu_steer_rule_list rules; /* Oldest first. */
+};
+
+struct emu_steer_rule {
+	struct emu_steer_obj o;
+	TAILQ_ENTRY(emu_steer_rule) next;
+	struct emu_steer_matcher *m;
+	uint32_t nact;
+	struct emu_steer_act *act[EMU_STEER_MAX_ACTS];
+	const struct emu_steer_act *term; /* Terminal action, or NULL. */
+	uint64_t hits; /* Frames that took the rule. */
+	uint64_t qw_val[EMU_STEER_KEY_QW]; /* Masked, in qw_idx order. */
+};
+
+struct emu_steer_tbl {
+	struct emu_steer_obj o; /* refcnt: matchers, jump actions. */
+	TAILQ_ENTRY(emu_steer_tbl) next;
+	struct emu_steer_dom *dom;
+	uint32_t level;
+	struct emu_steer_matcher_list matchers; /* Non-root: prio order. */
+};
+
+struct emu_steer_dom {
+	struct emu_steer_obj o; /* refcnt: tables, modify-header actions. */
+	TAILQ_ENTRY(emu_steer_dom) next; /* In net->doms. */
+	struct emu_net *net;
+	uint8_t type; /* MLX5DV_DR_DOMAIN_TYPE_NIC_RX or _NIC_TX. */
+	uint8_t no_dup; /* dr_allow_duplicate_rules(dom, 0). */
+	uint8_t reclaim;
+	uint32_t ntbl;
+	TAILQ_HEAD(, emu_steer_tbl) tbls;
+	/* The root (every level-0 table's matchers), by priority. */
+	struct emu_steer_matcher_list root;
+};
+
+/* mlx5_emu_steer.c: the registry (emu_net_lock held): a new object of a
+ * kind listed, an object unlisted and freed, NULL with errno set.
+ */
+void *emu_steer_new(size_t sz, enum emu_steer_kind kind);
+void emu_steer_free(void *obj);
+void *emu_steer_fail(int err);
+extern const char *const emu_steer_act_names[EMU_SA_MAX];
+/* mlx5_emu_steer_act.c: an action unlisted and freed, its references
+ * dropped (emu_net_lock held, no rule uses it).
+ */
+void emu_steer_act_free(struct emu_steer_act *a);
+/* Model object of a kind at p, or NULL (emu_net_lock held). */
+void *emu_steer_find(const void *p, enum emu_steer_kind kind);
+/* Any model action among n (emu_net_lock held). */
+int emu_steer_has_act(void *const acts[], size_t n);
+/* mlx5_emu_steer.c, mlx5_emu_steer_act.c: the glue's operations (each
+ * takes emu_net_lock; NULL or an errno with errno set; ENOENT: not the
+ * model's object).
+ */
+void *emu_steer_dom_create(struct emu_dev *dev, int type);
+int emu_steer_dom_destroy(void *dom);
+int emu_steer_dom_sync(void *dom, uint32_t flags);
+void emu_steer_dom_flag(void *dom, int dup, uint32_t on);
+int emu_steer_dom_dump(FILE *f, void *dom);
+void *emu_steer_tbl_create(void *dom, uint32_t level);
+int emu_steer_tbl_destroy(void *tbl);
+void *emu_steer_matcher_create(void *tbl, uint16_t prio, uint8_t criteria,
+			       const void *mask);
+int emu_steer_matcher_destroy(void *m);
+void *emu_steer_rule_create(void *m, const void *value, size_t n,
+			    void *acts[]);
+int emu_steer_rule_destroy(void *rule);
+/* dev->lock held (the object is the device's DevX object). */
+void *emu_steer_act_tir(struct emu_dev *dev, struct emu_obj *obj);
+void *emu_steer_act_table(void *tbl);
+void *emu_steer_act_plain(enum emu_steer_act_type type, uint32_t tag,
+			  void *twin);
+/* dom NULL: a root-level action of dev (the kernel's verbs action). */
+void *emu_steer_act_modify(struct emu_dev *dev, void *dom, int root,
+			   size_t sz, const uint64_t *cmds);
+/* 0 (the twin to destroy in *twin), or an errno. */
+int emu_steer_act_destroy(void *act, void **twin);
+/* The twin of a model action, NULL if it has none (emu_net_lock held). */
+void *emu_steer_act_twin(void *act);
+/* Process-wide model actions that belong to no device. */
+uint32_t emu_steer_plain_acts(void);
+/* At close: free what the device left (emu_net_lock held). */
+void emu_steer_release(struct emu_net *net);
+/* mlx5_emu_steer_rx.c: a frame that passed the vport filter walks the
+ * device's NIC RX tables (emu_net_lock held, in a pass).
+ */
+void emu_steer_rx(struct emu_net *net, const uint8_t *frame, uint32_t len,
+		  int self);
+/* The key bits the model matches (a zeroed 256-byte buffer filled). */
+void emu_steer_key_supported(uint8_t *sup);
 
 #endif /* MLX5_EMU_NET_H_ */

@@ -415,7 +415,8 @@ emu_rq_prefetch(const struct emu_rq *rq, uint32_t mask)
 
 void
 emu_rq_receive(struct emu_rq *rq, const uint8_t *frame,
-	       const struct emu_pkt *pkt, uint32_t hash, uint8_t hash_type)
+	       const struct emu_pkt *pkt, uint32_t hash, uint8_t hash_type,
+	       const struct emu_rx_meta *meta)
 {
 	struct emu_net *net = rq->net;
 	uint32_t mask = (1u << rq->wq.log_sz) - 1;
@@ -502,6 +503,10 @@ emu_rq_receive(struct emu_rq *rq, const uint8_t *frame,
 	cpl->wqe_counter = idx;
 	cpl->rx_hash_res = hash;
 	cpl->rx_hash_type = hash_type;
+	if (meta != NULL) {
+		cpl->qpn = meta->flow_tag;
+		cpl->flow_table_metadata = meta->ft_meta;
+	}
 	cpl->hdr_type_etc = emu_rx_hdr_type(frame, pkt, &cpl->csum);
 	if (strip) {
 		cpl->hdr_type_etc |= MLX5_CQE_VLAN_STRIPPED;

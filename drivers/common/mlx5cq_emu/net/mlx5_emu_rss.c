@@ -15,8 +15,14 @@
  * tunnel offloads are not modelled and refused); the transport domain
  * exists or is 0 (the function's own). self_lb_block is honoured (frames the device sent itself).
  *
- * Steering: the model's default flow sends every frame that passed the
- * vport filter to the device's first TIR (the oldest). The hash input is
+ * Steering: a device that created a NIC RX steering domain classifies
+ * each frame that passed the vport filter by its rules
+ * (mlx5_emu_steer_rx.c), which name the TIR (its domains all gone: the
+ * kernel's, as with no rule). A device that never created one keeps the
+ * model's default flow: every such frame goes to the device's first TIR
+ * (the oldest). That default is a model limit, for users that make TIRs
+ * but no rules (net_mlx5cq and the unit suites today); it goes away when
+ * net_mlx5cq installs rules. The hash input is
  * the selected fields in the order source IP, destination IP, source
  * port, destination port (the Microsoft RSS order), taken only when the
  * frame's L3 (and, for the ports, L4) type is the selector's; a frame of
@@ -31,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_branch_prediction.h>
 #include <mlx5_prm.h>
 
 #include "mlx5_emu_net.h"
@@ -378,30 +385,53 @@ emu_rss_hash(const struct emu_tir *tir, const uint8_t *f,
 	return hash;
 }
 
-void
-emu_rss_deliver(struct emu_net *net, const uint8_t *frame, uint32_t len,
-		int self)
+/* The TIR's part of a delivery (inlined in the default route). */
+static __rte_always_inline void
+emu_rss_tir_rx(struct emu_net *net, const struct emu_tir *tir,
+	       const uint8_t *frame, const struct emu_pkt *pkt, int self,
+	       const struct emu_rx_meta *meta)
 {
-	struct emu_tir *tir = TAILQ_FIRST(&net->tirs);
-	struct emu_pkt pkt;
 	struct emu_rq *rq;
 	uint32_t hash;
 	uint8_t type;
 
-	if (tir == NULL) {
-		net->pstats.rx_no_queue++;
-		return;
-	}
 	if (self && (tir->self_lb_block &
 		     ((frame[0] & 1) ? MLX5_TIRC_SELF_LB_BLOCK_BLOCK_MULTICAST :
 		      MLX5_TIRC_SELF_LB_BLOCK_BLOCK_UNICAST))) {
 		net->pstats.rx_filtered++;
 		return;
 	}
-	/* Parsed once: the hash and the RX CQE's header type use it. */
-	emu_pkt_parse(frame, len, &pkt);
-	hash = emu_rss_hash(tir, frame, &pkt, &type);
+	hash = emu_rss_hash(tir, frame, pkt, &type);
 	rq = tir->rqt != NULL ? tir->rqt->rqs[hash % tir->rqt->size] :
 	     tir->rq;
-	emu_rq_receive(rq, frame, &pkt, hash, type);
+	emu_rq_receive(rq, frame, pkt, hash, type, meta);
+}
+
+void
+emu_rss_to_tir(struct emu_net *net, const struct emu_tir *tir,
+	       const uint8_t *frame, const struct emu_pkt *pkt, int self,
+	       const struct emu_rx_meta *meta)
+{
+	emu_rss_tir_rx(net, tir, frame, pkt, self, meta);
+}
+
+void
+emu_rss_deliver(struct emu_net *net, const uint8_t *frame, uint32_t len,
+		int self)
+{
+	struct emu_tir *tir = TAILQ_FIRST(&net->tirs);
+	struct emu_pkt pkt;
+
+	/* NIC RX steering once the device made a domain. */
+	if (unlikely(net->rx_steered)) {
+		emu_steer_rx(net, frame, len, self);
+		return;
+	}
+	if (tir == NULL) {
+		net->pstats.rx_no_queue++;
+		return;
+	}
+	/* Parsed once: the hash and the RX CQE's header type use it. */
+	emu_pkt_parse(frame, len, &pkt);
+	emu_rss_tir_rx(net, tir, frame, &pkt, self, NULL);
 }

@@ -20,8 +20,9 @@
  * mlx5_ib_event() turns into IBV_EVENT_PORT_ERR / IBV_EVENT_PORT_ACTIVE on
  * the context's async fd, port 1. The vport state is the link state.
  * On each receiving port: vport MTU check (rx_mtu_drops), vport MAC filter
- * (rx_filtered), then the default flow to the device's TIR
- * (mlx5_emu_rss.c). Everything here runs under emu_net_lock.
+ * (rx_filtered), then NIC RX steering (mlx5_emu_steer_rx.c) or, for a
+ * device that never made a NIC RX domain, the default flow to its first
+ * TIR (mlx5_emu_rss.c). Everything here runs under emu_net_lock.
  */
 
 #include <errno.h>
