@@ -21,7 +21,6 @@
 #define HT_RSS 0x44
 #define HT_DIRECT 0x00
 #define MS_HASH1 0x51ccc178 /* Microsoft vector 1, TCP/IPv4. */
-#define SEL_PROMISC (1u << 4)
 #define CRIT(b) (1u << MLX5_MATCH_CRITERIA_ENABLE_ ## b ## _BIT)
 /* mlx5dv_dr_domain_type (the glue's enum is opaque). */
 #define DOM_NIC_RX 0
@@ -101,8 +100,6 @@ static int
 steer_open(struct steer *s, const char *name, const char *wire)
 {
 	struct mlx5_devx_tir_attr ta;
-	uint8_t ctx256[256], st;
-	uint32_t synd;
 	int ret;
 
 	memset(s, 0, sizeof(*s));
@@ -116,11 +113,10 @@ steer_open(struct steer *s, const char *name, const char *wire)
 	ta.transport_domain = s->p.td->id;
 	s->tir_d = mlx5_devx_cmd_create_tir(s->p.ctx, &ta);
 	TEST_ASSERT_NOT_NULL(s->tir_d, "direct TIR");
-	/* Every frame passes the vport: steering decides. */
-	memset(ctx256, 0, sizeof(ctx256));
-	ctx256[0xf0] = 0xe0; /* promisc_uc, promisc_mc, promisc_all */
-	TEST_ASSERT_SUCCESS(vport_modify(s->p.ctx, SEL_PROMISC, ctx256, NULL,
-					 0, &st, &synd), "promisc");
+	/*
+	 * The vport stays non-promiscuous: once the device has a NIC RX
+	 * domain its rules alone filter, frames to other addresses included.
+	 */
 	/* As mlx5_alloc_shared_dr(): NIC RX, NIC TX, then the root. */
 	s->rx = mlx5_glue->dr_create_domain(s->p.ctx, DOM_NIC_RX);
 	s->tx = mlx5_glue->dr_create_domain(s->p.ctx, DOM_NIC_TX);

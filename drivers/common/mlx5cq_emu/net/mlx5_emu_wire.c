@@ -19,10 +19,10 @@
  * event type 0x09, subtype DOWN 1 / ACTIVE 4) that the kernel's
  * mlx5_ib_event() turns into IBV_EVENT_PORT_ERR / IBV_EVENT_PORT_ACTIVE on
  * the context's async fd, port 1. The vport state is the link state.
- * On each receiving port: vport MTU check (rx_mtu_drops), vport MAC filter
- * (rx_filtered), then NIC RX steering (mlx5_emu_steer_rx.c) or, for a
- * device that never made a NIC RX domain, the default flow to its first
- * TIR (mlx5_emu_rss.c). Everything here runs under emu_net_lock.
+ * On each receiving port: vport MTU check (rx_mtu_drops); then NIC RX
+ * steering (mlx5_emu_steer_rx.c) or, for a device that never made a NIC
+ * RX domain, the vport MAC filter (rx_filtered) and the default flow to
+ * its first TIR (mlx5_emu_rss.c). Everything here runs under emu_net_lock.
  */
 
 #include <errno.h>
@@ -241,6 +241,18 @@ emu_port_receive(struct emu_net *net, const uint8_t *frame, uint32_t len,
 {
 	if (len + 4 > net->vport.mtu) {
 		net->pstats.rx_mtu_drops++;
+		return;
+	}
+	/*
+	 * A device that steers filters with its rules (promiscuous, MAC and
+	 * VLAN rules, as the kernel's mlx5e en_fs.c and DPDK's net/mlx5
+	 * mlx5_traffic_enable() make them): a PF's NIC RX tables see every
+	 * frame of the uplink, the vport context's address lists feed the
+	 * e-switch. Only a device that made no NIC RX domain is filtered by
+	 * its vport context.
+	 */
+	if (net->rx_steered) {
+		emu_steer_rx(net, frame, len, self);
 		return;
 	}
 	if (!emu_vport_accept(&net->vport, frame, len)) {
