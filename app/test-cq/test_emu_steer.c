@@ -307,7 +307,8 @@ test_steer_root(void)
 
 /*
  * A non-root table reached by a jump: the root rule on TCP/IPv4 sets
- * reg_c_1 and reg_b (modify header) and jumps to level 1, where a rule
+ * reg_c_1 and reg_b, copies half of reg_c_1 into reg_b (modify header)
+ * and jumps to level 1, where a rule
  * on reg_c_1 and the TCP port tags and delivers (reg_b is the CQE's
  * metadata). A miss in table 1 drops (nic_rx_drop_address), a miss of
  * the root is the kernel's; drop and default-miss actions.
@@ -318,7 +319,7 @@ test_steer_jump(void)
 	static const char *w = "esteer_jump";
 	void *t1, *jmp, *mod, *tag, *tr, *drop, *miss, *m0, *m1, *m2, *m3, *m4;
 	void *r0, *r1, *r2, *r3, *r4;
-	uint64_t cmds[2];
+	uint64_t cmds[3];
 	struct mparam mk, v;
 	struct steer s;
 	uint8_t f[128];
@@ -335,6 +336,11 @@ test_steer_jump(void)
 			  0, 0, 0xabc);
 	cmds[1] = mod_cmd(MLX5_MODIFICATION_TYPE_SET,
 			  MLX5_MODI_META_DATA_REG_B, 0, 16, 0x5566);
+	/* COPY reg_c_1 bits 0..15 to reg_b bits 16..31: the second word
+	 * is dst_field << 16 | dst_offset << 8 (mlx5_modification_cmd).
+	 */
+	cmds[2] = mod_cmd(MLX5_MODIFICATION_TYPE_COPY, MLX5_MODI_META_REG_C_1,
+			  0, 16, MLX5_MODI_META_DATA_REG_B << 16 | 16 << 8);
 	/* For a root rule: MLX5DV_DR_ACTION_FLAGS_ROOT_LEVEL, as
 	 * flow_dv_modify_hdr_resource_register() asks for group 0.
 	 */
@@ -371,7 +377,7 @@ test_steer_jump(void)
 	r2 = rule(m2, &v, tag, tr, NULL);
 	TEST_ASSERT(m0 && m1 && m2 && r0 && r1 && r2, "rules");
 	inject_tcp(w, mac_a, 1766);
-	TEST_ASSERT_SUCCESS(rx_one(&s, HT_RSS, 0x77, 0x5566), "jumped");
+	TEST_ASSERT_SUCCESS(rx_one(&s, HT_RSS, 0x77, 0x0abc5566), "jumped");
 	inject_tcp(w, mac_a, 80);
 	TEST_ASSERT_SUCCESS(rx_none(&s, 1, 0), "table 1 miss: drop");
 	len = frame_udp6(f, mac_a, mac_b, 8);
@@ -598,6 +604,51 @@ test_steer_rewrite(void)
 	return steer_close(&s);
 }
 
+/*
+ * misc source_port: the uplink (0xffff) for a frame of the wire, the
+ * device's own vport (0) for what it sent itself (a lone port loops
+ * back).
+ */
+static int
+test_steer_source_port(void)
+{
+	static const char *w = "esteer_sport";
+	void *m, *r0, *r1, *t5, *t6, *td;
+	struct mparam mk, v;
+	struct steer s;
+	uint8_t f[128];
+	uint32_t len;
+	int ret;
+
+	ret = steer_open(&s, "esteer_sport", w);
+	if (ret != TEST_SUCCESS)
+		return ret;
+	t5 = mlx5_glue->dv_create_flow_action_tag(5);
+	t6 = mlx5_glue->dv_create_flow_action_tag(6);
+	td = mlx5_glue->dv_create_flow_action_dest_devx_tir(s.tir_d->obj);
+	mp_init(&mk);
+	MP_SET(&mk, misc_parameters.source_port, 0xffff);
+	m = matcher(&s, s.root, 0, CRIT(MISC), &mk);
+	mp_init(&v);
+	r0 = rule(m, &v, t5, td, NULL);
+	MP_SET(&v, misc_parameters.source_port, 0xffff);
+	r1 = rule(m, &v, t6, td, NULL);
+	TEST_ASSERT(t5 && t6 && td && m && r0 && r1, "objects");
+	inject_tcp(w, mac_a, 1766);
+	TEST_ASSERT_SUCCESS(rx_one(&s, HT_DIRECT, 6, 0), "from the wire");
+	len = frame_tcp4(f, mac_a, mac_a, 8, 0, 0);
+	send_frame(&s.p, f, len, 0);
+	mlx5_emu_net_progress();
+	TEST_ASSERT_SUCCESS(rx_one(&s, HT_DIRECT, 5, 0), "its own frame");
+	TEST_ASSERT_SUCCESS(mlx5_glue->dv_destroy_flow(r0), "r0");
+	TEST_ASSERT_SUCCESS(mlx5_glue->dv_destroy_flow(r1), "r1");
+	TEST_ASSERT_SUCCESS(mlx5_glue->dv_destroy_flow_matcher(m), "m");
+	TEST_ASSERT_SUCCESS(mlx5_glue->destroy_flow_action(t5), "t5");
+	TEST_ASSERT_SUCCESS(mlx5_glue->destroy_flow_action(t6), "t6");
+	TEST_ASSERT_SUCCESS(mlx5_glue->destroy_flow_action(td), "td");
+	return steer_close(&s);
+}
+
 /* errno of a NULL result, or -1 when it was not NULL. */
 static int
 null_errno(void *p)
@@ -798,6 +849,7 @@ static struct unit_test_suite emu_steer_suite = {
 		TEST_CASE(test_steer_duplicates),
 		TEST_CASE(test_steer_pop_vlan),
 		TEST_CASE(test_steer_rewrite),
+		TEST_CASE(test_steer_source_port),
 		TEST_CASE(test_steer_refused),
 		TEST_CASE(test_steer_close_frees),
 		TEST_CASES_END()
