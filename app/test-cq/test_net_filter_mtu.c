@@ -3,8 +3,9 @@
  */
 
 /*
- * Suite "net_filter_mtu": the vport filter (own MAC, added MAC, multicast
- * list, promisc, all-multicast) and the MTU.
+ * Suite "net_filter_mtu": the receive filter (own MAC, added MAC,
+ * multicast list, promisc, all-multicast) as the port's NIC RX steering
+ * rules, counted on its emulated device, and the MTU.
  * The fixture (mbuf pool, port start, one frame received, an
  * xstat read) is test_net_fixture.c.
  */
@@ -40,7 +41,30 @@
 #include "test_net_util.h"
 #include "test_wait.h"
 
-/* vport filter: own MAC, added MAC, promisc, all-multicast; MTU. */
+/*
+ * The port's NIC RX steering objects on its emulated device: one domain,
+ * two tables (root: the VLAN filter; L2: the addresses), six matchers, the
+ * jump and TIR actions, and rules (mlx5cq_flow.c).
+ */
+static int
+rules_are(uint16_t port, uint32_t rules)
+{
+	struct mlx5_emu_net_stats ns;
+
+	if (mlx5_emu_net_stats_get(port_emu_ctx(port), &ns) != 0)
+		return 0;
+	if (ns.steer_domains == 1 && ns.steer_tables == 2 &&
+	    ns.steer_matchers == 6 && ns.steer_actions == 2 &&
+	    ns.steer_rules == rules)
+		return 1;
+	printf("  steering: domains %u tables %u matchers %u actions %u "
+	       "rules %u, want 1 2 6 2 %u\n", ns.steer_domains,
+	       ns.steer_tables, ns.steer_matchers, ns.steer_actions,
+	       ns.steer_rules, rules);
+	return 0;
+}
+
+/* Receive filter: own MAC, added MAC, promisc, all-multicast; MTU. */
 static int
 test_net_filter_mtu(void)
 {
@@ -62,6 +86,8 @@ test_net_filter_mtu(void)
 	ok &= mac.addr_bytes[4] == 0x66 && mac.addr_bytes[5] == 0x01;
 	rte_eth_promiscuous_disable(port);
 	rte_eth_allmulticast_disable(port);
+	/* Root: everything to L2; L2: own MAC, broadcast. */
+	ok &= rules_are(port, 3);
 	ok &= rx_one(port, "tf", &mac, 40) == 1;
 	ok &= rx_one(port, "tf", &bc, 40) == 1;
 	ok &= rx_one(port, "tf", &other, 40) == 0;
@@ -69,6 +95,7 @@ test_net_filter_mtu(void)
 	if (!ok)
 		printf("  filter: own/broadcast/other/multicast wrong\n");
 	ok &= rte_eth_dev_mac_addr_add(port, &other, 0) == 0;
+	ok &= rules_are(port, 4);
 	ok &= rx_one(port, "tf", &other, 40) == 1;
 	ok &= rte_eth_dev_mac_addr_remove(port, &other) == 0;
 	ok &= rx_one(port, "tf", &other, 40) == 0;
@@ -78,6 +105,7 @@ test_net_filter_mtu(void)
 	 * only multicast addresses are taken.
 	 */
 	ok &= rte_eth_dev_set_mc_addr_list(port, &mc, 1) == 0;
+	ok &= rules_are(port, 4);
 	ok &= rx_one(port, "tf", &mc, 40) == 1;
 	ok &= rx_one(port, "tf", &mc2, 40) == 0;
 	ok &= rte_eth_dev_set_mc_addr_list(port, &other, 1) == -EINVAL;
@@ -87,10 +115,14 @@ test_net_filter_mtu(void)
 	if (!ok)
 		printf("  filter: multicast list wrong\n");
 	ok &= rte_eth_allmulticast_enable(port) == 0;
+	/* The group bit replaces the listed groups. */
+	ok &= rules_are(port, 4);
 	ok &= rx_one(port, "tf", &mc, 40) == 1;
 	ok &= rx_one(port, "tf", &mc2, 40) == 1;
 	ok &= rx_one(port, "tf", &other, 40) == 0;
 	ok &= rte_eth_promiscuous_enable(port) == 0;
+	/* Everything to L2, everything to the TIR. */
+	ok &= rules_are(port, 2);
 	ok &= rx_one(port, "tf", &other, 40) == 1;
 	if (!ok)
 		printf("  filter: allmulti/promisc wrong\n");
@@ -102,8 +134,18 @@ test_net_filter_mtu(void)
 	ok &= rx_one(port, "tf", &mac, 1019 - 42) == 1;
 	if (!ok)
 		printf("  MTU wrong\n");
+	/* Stopped: no steering object left on the device. */
+	ok &= rte_eth_dev_stop(port) == 0;
+	{
+		struct mlx5_emu_net_stats ns;
+
+		ok &= mlx5_emu_net_stats_get(port_emu_ctx(port), &ns) == 0 &&
+		      ns.steer_domains == 0 && ns.steer_tables == 0 &&
+		      ns.steer_matchers == 0 && ns.steer_rules == 0 &&
+		      ns.steer_actions == 0;
+	}
 	TEST_ASSERT_SUCCESS(port_remove(port), "remove");
-	TEST_ASSERT(ok, "vport filter / MTU");
+	TEST_ASSERT(ok, "receive filter / MTU");
 	return TEST_SUCCESS;
 }
 

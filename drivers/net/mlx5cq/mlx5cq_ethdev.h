@@ -341,6 +341,33 @@ struct mlx5cq_txq {
 	struct rte_mlx5cq_cpl cpl[MLX5CQ_BURST_MAX];
 };
 
+/* The VLAN id that stands for "no id" in a VLAN filter that is on. */
+#define MLX5CQ_VLAN_NONE 4095
+
+/* The receive filter the vport functions last set (mlx5cq_vport.c). */
+struct mlx5cq_rx_filter {
+	struct rte_ether_addr uc[MLX5CQ_MAX_MAC_ADDRS];
+	uint32_t uc_n;
+	uint32_t vlan_n; /* 0: VLAN filter off. */
+	uint16_t vids[RTE_ETHER_MAX_VLAN_ID + 1];
+	uint8_t promisc;
+	uint8_t allmulti;
+};
+
+/* The port's NIC RX steering objects (mlx5cq_flow.c). */
+struct mlx5cq_rx_rules {
+	void *domain;
+	void *tbl_root; /* Level 0: the VLAN filter. */
+	void *tbl_l2; /* Level 1: the addresses. */
+	void *to_l2; /* Action: jump to tbl_l2. */
+	void *to_tir; /* Action: the port's TIR. */
+	void *m_any_root, *m_untagged, *m_vid; /* Root matchers. */
+	void *m_any_l2, *m_dmac, *m_group; /* L2 matchers. */
+	uint32_t n;
+	void *rules[RTE_ETHER_MAX_VLAN_ID + 2 + MLX5CQ_MAX_MAC_ADDRS + 2 +
+		    MLX5CQ_MAX_MC_ADDRS];
+};
+
 struct mlx5cq_priv {
 	struct rte_eth_dev *eth_dev;
 	struct mlx5cq_devargs args;
@@ -385,6 +412,8 @@ struct mlx5cq_priv {
 	char fw_ver[64]; /* Firmware version, read at probe. */
 	struct rte_intr_handle *link_intr; /* The context's async fd. */
 	uint64_t vlan_bits[4096 / 64]; /* VLAN filter: the ids added. */
+	struct mlx5cq_rx_filter rxf;
+	struct mlx5cq_rx_rules rx_rules;
 	/*
 	 * RQs (and their CQs) of RX queues released while the port runs:
 	 * in RST, still in the RQT until the queue set up in their place
@@ -425,6 +454,11 @@ int mlx5cq_dev_set_link_up(struct rte_eth_dev *dev);
 
 /* mlx5cq_ethdev.c */
 int mlx5cq_link_update(struct rte_eth_dev *dev, int wait);
+
+/* mlx5cq_flow.c: the receive rules (with the TIR; after a filter change) */
+int mlx5cq_flow_rx_create(struct mlx5cq_priv *priv);
+void mlx5cq_flow_rx_destroy(struct mlx5cq_priv *priv);
+int mlx5cq_flow_rx_rules(struct mlx5cq_priv *priv);
 
 /* mlx5cq_vport.c */
 int mlx5cq_vport_state(struct mlx5cq_priv *priv, int *up,

@@ -98,6 +98,8 @@ mlx5cq_rss_selector(uint64_t hf, struct mlx5_rx_hash_field_select *sel)
 void
 mlx5cq_rss_release(struct mlx5cq_priv *priv)
 {
+	/* The rules' action holds the TIR: they go first. */
+	mlx5cq_flow_rx_destroy(priv);
 	if (priv->tir != NULL) {
 		if (mlx5_devx_cmd_destroy(priv->tir) != 0)
 			PMD_LOG(ERR, "TIR destroy failed");
@@ -172,7 +174,10 @@ mlx5cq_rss_apply(struct mlx5cq_priv *priv)
 		mlx5cq_rss_release(priv);
 		return ret;
 	}
-	return 0;
+	ret = mlx5cq_flow_rx_create(priv);
+	if (ret != 0)
+		mlx5cq_rss_release(priv);
+	return ret;
 }
 
 int

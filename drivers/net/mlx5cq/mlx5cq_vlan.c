@@ -77,9 +77,6 @@ mlx5cq_vlan_strip_queue_set(struct rte_eth_dev *dev, uint16_t idx, int on)
 	mlx5cq_rxq_vsd_set(rxq, on);
 }
 
-/* The reserved id that stands for "no id" in a filter that is on. */
-#define MLX5CQ_VLAN_NONE 4095
-
 int
 mlx5cq_vlan_filter_apply(struct rte_eth_dev *dev)
 {

@@ -6,7 +6,9 @@
  * NIC vport commands through mlx5_glue->devx_general_cmd: link state and
  * speed (QUERY_VPORT_STATE), the receive filter (MODIFY_NIC_VPORT_CONTEXT:
  * promisc bits, allowed unicast and multicast lists), the MTU, and the
- * permanent MAC (QUERY_NIC_VPORT_CONTEXT). mlx5_prm.h of DPDK 22.11 has
+ * permanent MAC (QUERY_NIC_VPORT_CONTEXT). The receive filter set here is
+ * also recorded (priv->rxf) and applied as the port's NIC RX steering
+ * rules (mlx5cq_flow.c), which are what filters on a card. mlx5_prm.h of DPDK 22.11 has
  * the NIC vport context but not these mailboxes: they are written here
  * from the kernel's include/linux/mlx5/mlx5_ifc.h layouts.
  */
@@ -155,6 +157,7 @@ mlx5cq_modify_hdr(void *in)
 int
 mlx5cq_vport_promisc(struct mlx5cq_priv *priv, int promisc, int allmulti)
 {
+	int ret;
 	uint32_t in[MLX5_ST_SZ_DW(pmd_modify_nic_vport_context_in)] = { 0 };
 	uint32_t out[MLX5_ST_SZ_DW(pmd_modify_nic_vport_context_out)] = { 0 };
 	void *ctx = MLX5_ADDR_OF(pmd_modify_nic_vport_context_in, in,
@@ -165,8 +168,13 @@ mlx5cq_vport_promisc(struct mlx5cq_priv *priv, int promisc, int allmulti)
 	MLX5_SET(nic_vport_context, ctx, promisc_uc, !!promisc);
 	MLX5_SET(nic_vport_context, ctx, promisc_mc, !!(promisc || allmulti));
 	MLX5_SET(nic_vport_context, ctx, promisc_all, !!promisc);
-	return mlx5cq_cmd(priv, "MODIFY_NIC_VPORT_CONTEXT (promisc)", in,
-			  sizeof(in), out, sizeof(out));
+	ret = mlx5cq_cmd(priv, "MODIFY_NIC_VPORT_CONTEXT (promisc)", in,
+			 sizeof(in), out, sizeof(out));
+	if (ret != 0)
+		return ret;
+	priv->rxf.promisc = !!promisc;
+	priv->rxf.allmulti = !!allmulti;
+	return mlx5cq_flow_rx_rules(priv);
 }
 
 /* Allowed list of one type; entries follow the context, 8 B each. */
@@ -210,6 +218,7 @@ mlx5cq_vport_mac_list(struct mlx5cq_priv *priv, int idx,
 	struct rte_ether_addr macs[MLX5CQ_MAX_MAC_ADDRS];
 	const struct rte_ether_addr *a = priv->eth_dev->data->mac_addrs;
 	uint32_t i, n = 0;
+	int ret;
 
 	for (i = 0; i < MLX5CQ_MAX_MAC_ADDRS; i++) {
 		const struct rte_ether_addr *m = &a[i];
@@ -219,14 +228,22 @@ mlx5cq_vport_mac_list(struct mlx5cq_priv *priv, int idx,
 		if (m != NULL && !rte_is_zero_ether_addr(m))
 			macs[n++] = *m;
 	}
-	return mlx5cq_vport_list(priv, MLX5CQ_LIST_TYPE_UC, macs, n);
+	ret = mlx5cq_vport_list(priv, MLX5CQ_LIST_TYPE_UC, macs, n);
+	if (ret != 0)
+		return ret;
+	memcpy(priv->rxf.uc, macs, n * sizeof(macs[0]));
+	priv->rxf.uc_n = n;
+	return mlx5cq_flow_rx_rules(priv);
 }
 
 int
 mlx5cq_vport_mc_list(struct mlx5cq_priv *priv)
 {
-	return mlx5cq_vport_list(priv, MLX5CQ_LIST_TYPE_MC, priv->mc_addrs,
-				 priv->mc_n);
+	int ret;
+
+	ret = mlx5cq_vport_list(priv, MLX5CQ_LIST_TYPE_MC, priv->mc_addrs,
+				priv->mc_n);
+	return ret != 0 ? ret : mlx5cq_flow_rx_rules(priv);
 }
 
 /*
@@ -288,7 +305,12 @@ mlx5cq_vport_vlan_list(struct mlx5cq_priv *priv, const uint16_t *vids,
 	ret = mlx5cq_cmd(priv, "MODIFY_NIC_VPORT_CONTEXT (VLAN list)", in,
 			 hdr + 8 * (size_t)n, out, sizeof(out));
 	rte_free(in);
-	return ret;
+	if (ret != 0)
+		return ret;
+	if (n != 0)
+		memcpy(priv->rxf.vids, vids, n * sizeof(vids[0]));
+	priv->rxf.vlan_n = n;
+	return mlx5cq_flow_rx_rules(priv);
 }
 
 /* MTU: the hardware MTU counts the L2 header, a VLAN tag and the FCS. */

@@ -21,8 +21,8 @@
  * kernel's, as with no rule). A device that never created one keeps the
  * model's default flow: every such frame goes to the device's first TIR
  * (the oldest). That default is a model limit, for users that make TIRs
- * but no rules (net_mlx5cq and the unit suites today); it goes away when
- * net_mlx5cq installs rules. The hash input is
+ * but no rules (the emu_net_* unit suites; net_mlx5cq and DPDK's net/mlx5
+ * install rules, as a card needs). The hash input is
  * the selected fields in the order source IP, destination IP, source
  * port, destination port (the Microsoft RSS order), taken only when the
  * frame's L3 (and, for the ports, L4) type is the selector's; a frame of
