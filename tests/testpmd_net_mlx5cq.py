@@ -54,7 +54,8 @@ def vdev(n, wire='w0', extra=''):
             (n, wire, (',' + extra) if extra else '')]
 
 
-# dpdk-testpmd (always with --no-pci) of the DPDK the build uses (--testpmd, from meson).
+# dpdk-testpmd of the DPDK the build uses (--testpmd, from meson): with
+# --no-pci, or with EAL's PCI bus on a harness's tree alone.
 TESTPMD = 'dpdk-testpmd'
 PROMPT = 'testpmd> '
 # Every wait for testpmd or for traffic is bounded by this (seconds): far
@@ -76,19 +77,25 @@ class Testpmd:
                 t.p.kill()
                 t.p.wait()
 
-    def __init__(self, vdevs, args, eal=(), prefix=None):
+    def __init__(self, vdevs, args, eal=(), prefix=None,
+                 bus=('--no-pci',), plugin=None, wrap=(), env_add=None):
+        """bus: EAL's PCI options (--no-pci, or -a of a harness's PCI
+        tree); plugin: what -d loads (default the PMD alone); wrap: a
+        command to run testpmd under (ip netns exec NS); env_add: more
+        environment."""
         d = drivers_dir()
         env = dict(os.environ)
         env['LD_LIBRARY_PATH'] = d + ':' + env.get('LD_LIBRARY_PATH', '')
+        env.update(env_add or {})
         # Memory: private (--in-memory), or shared hugepage files under a
         # prefix that secondary processes attach to.
         mem = ['--file-prefix', prefix] if prefix else ['--in-memory']
         # Line-buffered: the command echo never splits a line of output.
-        cmd = ['stdbuf', '-oL', TESTPMD, '--no-pci'] + mem + [
+        cmd = list(wrap) + ['stdbuf', '-oL', TESTPMD] + list(bus) + mem + [
                '-l', '0,1', '--log-level=lib.eal:error',
                # The PMD alone: dev=emu loads the emulated HCA through
                # its plugin loader (next to librte_common_mlx5cq).
-               '-d', os.path.join(d, 'librte_net_mlx5cq.so')] + \
+               '-d', plugin or os.path.join(d, 'librte_net_mlx5cq.so')] + \
             list(eal) + vdevs + \
             ['--', '-i', '--no-mlockall', '--nb-cores=1', '--total-num-mbufs=32768'] + args
         self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE,
@@ -889,7 +896,9 @@ CASES = {
 }
 
 
-def main():
+def run(cases):
+    """Parse --build, --testpmd and case names, run the cases (all by
+    default) and print the summary: the exit status (77: no testpmd)."""
     global BUILD, TESTPMD
     ap = argparse.ArgumentParser()
     ap.add_argument('--build', required=True)
@@ -901,12 +910,12 @@ def main():
     if TESTPMD is None:
         print('%s not found: skipped' % a.testpmd)
         return 77
-    names = a.cases or list(CASES)
+    names = a.cases or list(cases)
     passed = failed = 0
     for n in names:
         t0 = time.time()
         try:
-            CASES[n]()
+            cases[n]()
             passed += 1
             print('PASS %s (%.1f s)' % (n, time.time() - t0), flush=True)
         except Failure as e:
@@ -915,6 +924,10 @@ def main():
     print('Tests Run: %d, Passed: %d, Failed: %d' %
           (passed + failed, passed, failed))
     return 1 if failed else 0
+
+
+def main():
+    return run(CASES)
 
 
 if __name__ == '__main__':
