@@ -392,6 +392,15 @@ int emu_caps_check(const struct mlx5_emu_caps *caps);
 
 /* mlx5_emu_glue.c: the original (forwarded) glue table. */
 extern const struct mlx5_glue *emu_orig_glue;
+/*
+ * mlx5_emu_glue.c: whether the wrapped table sees an RDMA device (kept once
+ * seen), and whether a pointer the model does not know may go to the
+ * wrapped table's entry: the entry exists and an RDMA device is seen (on a
+ * machine without one it cannot be a real device's); errno set when not
+ * (ENOSYS: no entry, EINVAL: refused, with a log line).
+ */
+int emu_rdma_seen(void);
+int emu_fwd_ok(const void *entry, const char *name, const void *what);
 /* mlx5_emu_glue_steer.c: set the flow-steering entries of the table. */
 void emu_glue_steer_install(struct mlx5_glue *table);
 

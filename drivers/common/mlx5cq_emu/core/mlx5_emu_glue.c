@@ -39,28 +39,33 @@ static pthread_mutex_t emu_glue_lock = PTHREAD_MUTEX_INITIALIZER;
  * reads the object's context): it is refused with EINVAL instead. errno is
  * set when it may not (ENOSYS: the original table lacks the entry).
  */
-static int
-emu_fwd_ok(const void *entry, const char *name, const void *what)
+int
+emu_rdma_seen(void)
 {
 	static int devices_seen;
-	struct ibv_device **list;
+	struct ibv_device **list = NULL;
 	int n = 0;
 
+	if (__atomic_load_n(&devices_seen, __ATOMIC_RELAXED))
+		return 1;
+	if (emu_orig_glue != NULL && emu_orig_glue->get_device_list != NULL)
+		list = emu_orig_glue->get_device_list(&n);
+	if (list != NULL && emu_orig_glue->free_device_list != NULL)
+		emu_orig_glue->free_device_list(list);
+	if (n > 0)
+		__atomic_store_n(&devices_seen, 1, __ATOMIC_RELAXED);
+	return n > 0;
+}
+
+int
+emu_fwd_ok(const void *entry, const char *name, const void *what)
+{
 	if (emu_orig_glue == NULL || entry == NULL) {
 		errno = ENOSYS;
 		return 0;
 	}
-	if (__atomic_load_n(&devices_seen, __ATOMIC_RELAXED))
+	if (emu_rdma_seen())
 		return 1;
-	if (emu_orig_glue->get_device_list != NULL) {
-		list = emu_orig_glue->get_device_list(&n);
-		if (list != NULL && emu_orig_glue->free_device_list != NULL)
-			emu_orig_glue->free_device_list(list);
-	}
-	if (n > 0) {
-		__atomic_store_n(&devices_seen, 1, __ATOMIC_RELAXED);
-		return 1;
-	}
 	EMU_LOG(ERR, "%s: %p is not the model's and the process has no RDMA "
 		"device: refused", name, what);
 	errno = EINVAL;

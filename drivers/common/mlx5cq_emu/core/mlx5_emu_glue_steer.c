@@ -44,47 +44,10 @@
 
 #include "mlx5_emu_net.h"
 
-/* An RDMA device is seen through the wrapped table (kept once seen). */
-static int
-emu_steer_rdma_seen(void)
-{
-	static int seen;
-	struct ibv_device **list = NULL;
-	int n = 0;
-
-	if (__atomic_load_n(&seen, __ATOMIC_RELAXED))
-		return 1;
-	if (emu_orig_glue != NULL && emu_orig_glue->get_device_list != NULL)
-		list = emu_orig_glue->get_device_list(&n);
-	if (list != NULL && emu_orig_glue->free_device_list != NULL)
-		emu_orig_glue->free_device_list(list);
-	if (n > 0)
-		__atomic_store_n(&seen, 1, __ATOMIC_RELAXED);
-	return n > 0;
-}
-
-/* As mlx5_emu_glue.c's forwarding rule: entry present, an RDMA device
- * seen (else the pointer cannot be a real one); errno set when not.
- */
-static int
-emu_steer_fwd_ok(const void *entry, const char *name, const void *what)
-{
-	if (emu_orig_glue == NULL || entry == NULL) {
-		errno = ENOSYS;
-		return 0;
-	}
-	if (emu_steer_rdma_seen())
-		return 1;
-	EMU_LOG(ERR, "%s: %p is not the model's and the process has no RDMA "
-		"device: refused", name, what);
-	errno = EINVAL;
-	return 0;
-}
-
 #define EMU_ORIG(entry) ((const void *)(uintptr_t) \
 	(emu_orig_glue != NULL ? emu_orig_glue->entry : NULL))
 #define EMU_STEER_FWD(entry, fail, what, ...) \
-	(emu_steer_fwd_ok(EMU_ORIG(entry), #entry, (const void *)(what)) ? \
+	(emu_fwd_ok(EMU_ORIG(entry), #entry, (const void *)(what)) ? \
 	 emu_orig_glue->entry(__VA_ARGS__) : (fail))
 
 static int
@@ -136,10 +99,10 @@ emu_glue_dr_domain_flag(void *dom, uint32_t on, int dup)
 		emu_steer_dom_flag(dom, dup, on);
 		return;
 	}
-	if (dup && emu_steer_fwd_ok(EMU_ORIG(dr_allow_duplicate_rules),
+	if (dup && emu_fwd_ok(EMU_ORIG(dr_allow_duplicate_rules),
 				    "dr_allow_duplicate_rules", dom))
 		emu_orig_glue->dr_allow_duplicate_rules(dom, on);
-	else if (!dup && emu_steer_fwd_ok(EMU_ORIG(dr_reclaim_domain_memory),
+	else if (!dup && emu_fwd_ok(EMU_ORIG(dr_reclaim_domain_memory),
 					  "dr_reclaim_domain_memory", dom))
 		emu_orig_glue->dr_reclaim_domain_memory(dom, on);
 }
@@ -406,7 +369,7 @@ emu_glue_plain(enum emu_steer_act_type type, uint32_t tag, void *twin,
 	void *a;
 
 	/* A real device and no emulated one: the wrapped table's action. */
-	if (!emu_dev_any() && emu_steer_rdma_seen()) {
+	if (!emu_dev_any() && emu_rdma_seen()) {
 		if (!have)
 			errno = ENOSYS;
 		return twin;
@@ -420,7 +383,7 @@ emu_glue_plain(enum emu_steer_act_type type, uint32_t tag, void *twin,
 
 /* The twin: only where a real device can use it. */
 #define EMU_TWIN(entry, ...) \
-	(EMU_ORIG(entry) != NULL && emu_steer_rdma_seen() ? \
+	(EMU_ORIG(entry) != NULL && emu_rdma_seen() ? \
 	 emu_orig_glue->entry(__VA_ARGS__) : NULL)
 
 static void *
