@@ -21,8 +21,10 @@ packages="libdpdk-dev dpdk-dev dpdk libibverbs-dev ibverbs-providers rdma-core
 	meson ninja-build pkg-config gcc dpkg-dev xz-utils python3-pyelftools
 	python3-cryptography
 	libnuma-dev libpcap-dev clang libclang-rt-14-dev git
-	python3-sphinx doxygen libssl-dev"
-# make: examples/cq_poll is built with its Makefile (tests/install_check.sh).
+	python3-sphinx doxygen libssl-dev iproute2"
+# iproute2: ip netns for devtools/mlx5-harness.sh (DPDK's net/mlx5 on the
+# emulated HCA). make: examples/cq_poll is built with its Makefile
+# (tests/install_check.sh).
 packages="$packages make"
 # The AArch64 run (devtools/arm64-test.sh): an arm64 root, QEMU user mode.
 packages="$packages debootstrap qemu-user-static binfmt-support"
