@@ -306,6 +306,60 @@ test_steer_root(void)
 }
 
 /*
+ * The key's L3/L4 fields are read only while a matcher of the domain masks
+ * them: an L2-only root delivers by dmac; a TCP-port drop matcher added
+ * later at a better priority takes the frames of its port at once, and
+ * after it is gone they are delivered again.
+ */
+static int
+test_steer_l34_key(void)
+{
+	static const char *w = "esteer_l34";
+	void *m_uc, *m_port, *r_uc, *r_port, *td, *drop;
+	struct mparam mk, v;
+	struct steer s;
+	int ret;
+
+	ret = steer_open(&s, "esteer_l34", w);
+	if (ret != TEST_SUCCESS)
+		return ret;
+	td = mlx5_glue->dv_create_flow_action_dest_devx_tir(s.tir_d->obj);
+	drop = mlx5_glue->dr_create_flow_action_drop();
+	TEST_ASSERT(td != NULL && drop != NULL, "actions");
+	mp_init(&mk);
+	mp_dmac(&mk, mac_bc);
+	m_uc = matcher(&s, s.root, 1, CRIT(OUTER), &mk);
+	mp_init(&v);
+	mp_dmac(&v, mac_a);
+	r_uc = m_uc != NULL ? rule(m_uc, &v, td, NULL, NULL) : NULL;
+	TEST_ASSERT_NOT_NULL(r_uc, "L2 rule");
+	inject_tcp(w, mac_a, 80);
+	TEST_ASSERT_SUCCESS(rx_one(&s, HT_DIRECT, 0, 0), "L2 only");
+	mp_init(&mk);
+	MP_SET(&mk, outer_headers.ip_protocol, 0xff);
+	MP_SET(&mk, outer_headers.tcp_dport, 0xffff);
+	m_port = matcher(&s, s.root, 0, CRIT(OUTER), &mk);
+	mp_init(&v);
+	MP_SET(&v, outer_headers.ip_protocol, 6);
+	MP_SET(&v, outer_headers.tcp_dport, 80);
+	r_port = m_port != NULL ? rule(m_port, &v, drop, NULL, NULL) : NULL;
+	TEST_ASSERT_NOT_NULL(r_port, "L4 rule");
+	inject_tcp(w, mac_a, 80);
+	TEST_ASSERT_SUCCESS(rx_none(&s, 1, 0), "port 80 dropped");
+	inject_tcp(w, mac_a, 81);
+	TEST_ASSERT_SUCCESS(rx_one(&s, HT_DIRECT, 0, 0), "port 81");
+	TEST_ASSERT_SUCCESS(mlx5_glue->dv_destroy_flow(r_port), "rule");
+	TEST_ASSERT_SUCCESS(mlx5_glue->dv_destroy_flow_matcher(m_port), "m");
+	inject_tcp(w, mac_a, 80);
+	TEST_ASSERT_SUCCESS(rx_one(&s, HT_DIRECT, 0, 0), "port 80 again");
+	TEST_ASSERT_SUCCESS(mlx5_glue->dv_destroy_flow(r_uc), "rule");
+	TEST_ASSERT_SUCCESS(mlx5_glue->dv_destroy_flow_matcher(m_uc), "m");
+	TEST_ASSERT_SUCCESS(mlx5_glue->destroy_flow_action(td), "a");
+	TEST_ASSERT_SUCCESS(mlx5_glue->destroy_flow_action(drop), "a");
+	return steer_close(&s);
+}
+
+/*
  * A non-root table reached by a jump: the root rule on TCP/IPv4 sets
  * reg_c_1 and reg_b, copies half of reg_c_1 into reg_b (modify header)
  * and jumps to level 1, where a rule
@@ -845,6 +899,7 @@ static struct unit_test_suite emu_steer_suite = {
 	.teardown = emu_net_teardown,
 	.unit_test_cases = {
 		TEST_CASE(test_steer_root),
+		TEST_CASE(test_steer_l34_key),
 		TEST_CASE(test_steer_jump),
 		TEST_CASE(test_steer_duplicates),
 		TEST_CASE(test_steer_pop_vlan),

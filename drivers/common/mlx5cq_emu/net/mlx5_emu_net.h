@@ -623,6 +623,7 @@ struct emu_steer_matcher {
 	struct emu_steer_matcher_list *list;
 	uint16_t prio;
 	uint8_t criteria;
+	uint8_t l34; /* The mask has L3/L4 bits (emu_steer_key_l34()). */
 	uint8_t nqw; /* Key words the mask covers. */
 	uint8_t qw_idx[EMU_STEER_KEY_QW];
 	uint64_t qw_mask[EMU_STEER_KEY_QW];
@@ -656,6 +657,7 @@ struct emu_steer_dom {
 	uint8_t no_dup; /* dr_allow_duplicate_rules(dom, 0). */
 	uint8_t reclaim;
 	uint32_t ntbl;
+	uint32_t l34_matchers; /* Matchers masking L3/L4 fields (the key). */
 	TAILQ_HEAD(, emu_steer_tbl) tbls;
 	/* The root (every level-0 table's matchers), by priority. */
 	struct emu_steer_matcher_list root;
@@ -716,5 +718,7 @@ void emu_steer_rx(struct emu_net *net, const uint8_t *frame, uint32_t len,
 		  int self);
 /* The key bits the model matches (a zeroed 256-byte buffer filled). */
 void emu_steer_key_supported(uint8_t *sup);
+/* The key's L3 and L4 fields, all ones (the rest 0). */
+void emu_steer_key_l34(uint8_t *l34);
 
 #endif /* MLX5_EMU_NET_H_ */

@@ -429,6 +429,7 @@ emu_steer_matcher_create(void *p, uint16_t prio, uint8_t criteria,
 			 const void *mask)
 {
 	uint8_t buf[EMU_STEER_PARAM_SZ], sup[EMU_STEER_KEY_QW * 8];
+	uint8_t l34[EMU_STEER_KEY_QW * 8];
 	struct emu_steer_matcher *m, *it;
 	struct emu_steer_tbl *t;
 	uint64_t w, s;
@@ -451,6 +452,7 @@ emu_steer_matcher_create(void *p, uint16_t prio, uint8_t criteria,
 		return emu_steer_fail(EOPNOTSUPP);
 	}
 	emu_steer_key_supported(sup);
+	emu_steer_key_l34(l34);
 	for (i = 0; i < sizeof(sup); i += 8) {
 		memcpy(&w, buf + i, 8);
 		memcpy(&s, sup + i, 8);
@@ -484,7 +486,11 @@ emu_steer_matcher_create(void *p, uint16_t prio, uint8_t criteria,
 			continue;
 		m->qw_idx[m->nqw] = (uint8_t)i;
 		m->qw_mask[m->nqw++] = w;
+		memcpy(&s, l34 + 8 * i, 8);
+		if ((w & s) != 0)
+			m->l34 = 1;
 	}
+	t->dom->l34_matchers += m->l34;
 	/* Before the first matcher of its priority or a later one. */
 	m->list = t->level == 0 ? &t->dom->root : &t->matchers;
 	TAILQ_FOREACH(it, m->list, next)
@@ -504,6 +510,7 @@ static void
 emu_steer_matcher_free(struct emu_steer_matcher *m)
 {
 	TAILQ_REMOVE(m->list, m, next);
+	m->tbl->dom->l34_matchers -= m->l34;
 	m->tbl->o.refcnt--;
 	m->tbl->dom->net->nstats.steer_matchers--;
 	emu_steer_free(m);

@@ -20,6 +20,9 @@
  *   uplink 0xffff for a frame of the wire, 0 for the device's own
  *   loopback, kernel MLX5_VPORT_UPLINK) and misc2, the metadata
  *   registers reg_a, reg_b, reg_c_0..7, all 0 when the frame arrives.
+ *   The L3 and L4 fields are read only while a matcher of the domain
+ *   masks one of them (dom->l34_matchers): the others match the same
+ *   on a key without them.
  * - The walk starts at the root of the device's first NIC RX domain (a
  *   device whose NIC RX domains are all destroyed: the kernel's):
  *   matchers in priority order (mlx5_emu_steer.c), within one the
@@ -72,9 +75,14 @@ emu_rd16(const uint8_t *p)
 	return (uint16_t)(p[0] << 8 | p[1]);
 }
 
-/* Headers of the frame into the key (outer, misc); misc2 kept. */
+/*
+ * Headers of the frame into the key (outer, misc); misc2 kept. The L3 and
+ * L4 fields only when l34: a domain none of whose matchers masks them
+ * (emu_steer_key_l34()) matches the frame on its L2 fields alone.
+ */
 static void
-emu_steer_key(uint8_t *key, const uint8_t *f, uint32_t len, int self)
+emu_steer_key(uint8_t *key, const uint8_t *f, uint32_t len, int self,
+	      int l34)
 {
 	uint32_t off = 14, l4 = 0;
 	uint16_t et, tci;
@@ -109,6 +117,8 @@ emu_steer_key(uint8_t *key, const uint8_t *f, uint32_t len, int self)
 		}
 	}
 	KSET(outer_headers.ethertype, et);
+	if (!l34)
+		return;
 	if (et == 0x0800 && len >= off + 20 && (f[off] >> 4) == 4) {
 		uint32_t ihl = (f[off] & 0xf) * 4u;
 
@@ -152,6 +162,26 @@ emu_steer_key(uint8_t *key, const uint8_t *f, uint32_t len, int self)
 		KSET(outer_headers.udp_sport, emu_rd16(f + l4));
 		KSET(outer_headers.udp_dport, emu_rd16(f + l4 + 2));
 	}
+}
+
+void
+emu_steer_key_l34(uint8_t *key)
+{
+	memset(key, 0, EMU_KEY_SZ);
+	KSET(outer_headers.ip_protocol, 0xff);
+	KSET(outer_headers.ip_dscp, 0x3f);
+	KSET(outer_headers.ip_ecn, 3);
+	KSET(outer_headers.frag, 1);
+	KSET(outer_headers.ip_version, 0xf);
+	KSET(outer_headers.tcp_flags, 0x1ff);
+	KSET(outer_headers.tcp_sport, 0xffff);
+	KSET(outer_headers.tcp_dport, 0xffff);
+	KSET(outer_headers.ipv4_ihl, 0xf);
+	KSET(outer_headers.ip_ttl_hoplimit, 0xff);
+	KSET(outer_headers.udp_sport, 0xffff);
+	KSET(outer_headers.udp_dport, 0xffff);
+	memset(MLX5_ADDR_OF(fte_match_param, key,
+			    outer_headers.src_ipv4_src_ipv6), 0xff, 32);
 }
 
 void
@@ -323,7 +353,7 @@ emu_steer_modify_hdr(uint8_t *f, uint32_t len,
  */
 static void
 emu_steer_modify(uint8_t *key, const struct emu_steer_act *a,
-		 const uint8_t **f, uint32_t len, int self)
+		 const uint8_t **f, uint32_t len, int self, int l34)
 {
 	const struct emu_steer_mod *md;
 	uint32_t i, msk, v, src;
@@ -365,7 +395,7 @@ emu_steer_modify(uint8_t *key, const struct emu_steer_act *a,
 		}
 	}
 	if (w != NULL)
-		emu_steer_key(key, w, len, self);
+		emu_steer_key(key, w, len, self, l34);
 }
 
 /* The first VLAN tag out of the frame (into emu_steer_frame). */
@@ -396,6 +426,7 @@ emu_steer_rx(struct emu_net *net, const uint8_t *frame, uint32_t len,
 	struct emu_steer_rule *r;
 	unsigned int hops = 0, i;
 	struct emu_rx_meta meta;
+	int l34;
 	uint32_t tag = 0;
 	struct emu_pkt pkt;
 
@@ -408,7 +439,8 @@ emu_steer_rx(struct emu_net *net, const uint8_t *frame, uint32_t len,
 	memset(k + MLX5_BYTE_OFF(fte_match_param, misc_parameters_2), 0,
 	       EMU_KEY_SZ - MLX5_BYTE_OFF(fte_match_param,
 					  misc_parameters_2));
-	emu_steer_key(k, frame, len, self);
+	l34 = net->rx_dom->l34_matchers != 0;
+	emu_steer_key(k, frame, len, self, l34);
 	for (;;) {
 		r = emu_steer_lookup(l, key);
 		if (r == NULL)
@@ -420,9 +452,10 @@ emu_steer_rx(struct emu_net *net, const uint8_t *frame, uint32_t len,
 				tag = a->tag;
 			} else if (a->type == EMU_SA_POP_VLAN) {
 				frame = emu_steer_pop(frame, &len);
-				emu_steer_key(k, frame, len, self);
+				emu_steer_key(k, frame, len, self, l34);
 			} else if (a->type == EMU_SA_MODIFY) {
-				emu_steer_modify(k, a, &frame, len, self);
+				emu_steer_modify(k, a, &frame, len, self,
+						 l34);
 			}
 		}
 		term = r->term;
