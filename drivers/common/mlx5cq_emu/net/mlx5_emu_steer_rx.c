@@ -187,28 +187,15 @@ emu_steer_key_l34(uint8_t *key)
 void
 emu_steer_key_supported(uint8_t *key)
 {
-	memset(key, 0, EMU_KEY_SZ);
+	/* The L3/L4 fields, then the L2 and misc ones. */
+	emu_steer_key_l34(key);
 	memset(key, 0xff, 12); /* smac, ethertype, dmac_47_16 */
 	KSET(outer_headers.dmac_15_0, 0xffff);
 	KSET(outer_headers.first_prio, 0x7);
 	KSET(outer_headers.first_cfi, 1);
 	KSET(outer_headers.first_vid, 0xfff);
-	KSET(outer_headers.ip_protocol, 0xff);
-	KSET(outer_headers.ip_dscp, 0x3f);
-	KSET(outer_headers.ip_ecn, 3);
 	KSET(outer_headers.cvlan_tag, 1);
 	KSET(outer_headers.svlan_tag, 1);
-	KSET(outer_headers.frag, 1);
-	KSET(outer_headers.ip_version, 0xf);
-	KSET(outer_headers.tcp_flags, 0x1ff);
-	KSET(outer_headers.tcp_sport, 0xffff);
-	KSET(outer_headers.tcp_dport, 0xffff);
-	KSET(outer_headers.ipv4_ihl, 0xf);
-	KSET(outer_headers.ip_ttl_hoplimit, 0xff);
-	KSET(outer_headers.udp_sport, 0xffff);
-	KSET(outer_headers.udp_dport, 0xffff);
-	memset(MLX5_ADDR_OF(fte_match_param, key,
-			    outer_headers.src_ipv4_src_ipv6), 0xff, 32);
 	KSET(misc_parameters.source_port, 0xffff);
 	KSET(misc_parameters.outer_second_prio, 0x7);
 	KSET(misc_parameters.outer_second_cfi, 1);
