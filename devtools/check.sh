@@ -12,8 +12,9 @@
 #               API checks) over one patch that adds the whole tree;
 #               the few files of devtools/check-exceptions.txt are checked
 #               apart, with the report types listed there (and why) ignored;
-#  - features:  doc/guides/nics/features/mlx5cq.ini uses only feature
-#               names of DPDK's default.ini, in its order.
+#  - features:  doc/guides/nics/features/mlx5cq.ini uses only the names
+#               of DPDK's default.ini ([Features], [rte_flow items],
+#               [rte_flow actions]), in its order.
 # DPDK's scripts come from the DPDK source (-s, default .cache/dpdk/src,
 # prepared by devtools/setup.sh); checkpatch.pl, spelling.txt and
 # const_structs.checkpatch are extracted once from Debian's linux-source
@@ -161,19 +162,22 @@ check_features() {
 	python3 - "$dpdk_src/doc/guides/nics/features/default.ini" \
 		"$top/doc/guides/nics/features/mlx5cq.ini" <<-'EOF'
 	import configparser, sys
-	def names(path):
+	def names(path, sec):
 	    c = configparser.ConfigParser()
 	    c.optionxform = str
 	    c.read(path, encoding='utf-8')
-	    return list(c['Features'])
-	ref, ours = names(sys.argv[1]), names(sys.argv[2])
-	bad = [n for n in ours if n not in ref]
-	for n in bad:
-	    print('%s: unknown feature "%s"' % (sys.argv[2], n))
-	known = [n for n in ours if n in ref]
-	if known != sorted(known, key=ref.index):
-	    print('%s: features not in default.ini order' % sys.argv[2])
-	    bad.append('order')
+	    return list(c[sec]) if c.has_section(sec) else []
+	bad = []
+	for sec in ('Features', 'rte_flow items', 'rte_flow actions'):
+	    ref, ours = names(sys.argv[1], sec), names(sys.argv[2], sec)
+	    for n in ours:
+	        if n not in ref:
+	            print('%s: unknown %s "%s"' % (sys.argv[2], sec, n))
+	            bad.append(n)
+	    known = [n for n in ours if n in ref]
+	    if known != sorted(known, key=ref.index):
+	        print('%s: [%s] not in default.ini order' % (sys.argv[2], sec))
+	        bad.append('order')
 	sys.exit(1 if bad else 0)
 	EOF
 }

@@ -874,6 +874,77 @@ def case_proc_info():
           (m, xs.get('rx_q0_cq_completions')))
 
 
+def flow_round(t, what):
+    """Port 1's txonly frames into port 0's rings, then port 0 drained in
+    rxonly with verbose on: the packet lines of port 0 (src=... - type=...
+    - length=... [- FDIR matched ...]), by queue."""
+    t.cmd('set fwd txonly')
+    t.cmd('clear port stats all')
+    t.cmd('start')
+    t.wait_stats(lambda st: st[1]['TX-packets'] >= 2 * WINDOW,
+                 '%s: txonly' % what)
+    for c in ('stop', 'set fwd rxonly', 'set verbose 1', 'start'):
+        t.cmd(c)
+    t.wait_stats(lambda st: st[0]['RX-packets'] >= 64, '%s: rxonly' % what)
+    t.cmd('stop')
+    out = t.cmd('set verbose 0')
+    out = t.buf
+    lines = {0: [], 1: []}
+    q = None
+    for l in out[t.mark:].splitlines():
+        m = re.search(r'port (\d+)/queue (\d+): received', l)
+        if m:
+            q = int(m.group(2)) if m.group(1) == '0' else None
+        elif q is not None and ' - length=' in l:
+            lines[q].append(l)
+    t.mark = len(t.buf)
+    return lines
+
+
+def case_flow_mark():
+    """rte_flow: "flow create 0 ... actions mark id 7 / queue index 1"
+    sends every IPv4/UDP frame port 0 receives (port 1's txonly) to queue
+    1 with RTE_MBUF_F_RX_FDIR_ID and id 7 (testpmd's verbose "FDIR matched
+    ID=0x7"), on compressed CQs; the queues say flow marks in their burst
+    mode; a pattern item the PMD lacks is refused by flow validate; once
+    the rule is destroyed the frames (of many flows:
+    --txonly-multi-flow) spread by RSS again, unmarked."""
+    t = Testpmd(vdev(0, 'fm', 'cqe_comp=hash') + vdev(1, 'fm'),
+                ['--rxq=2', '--txq=2', '--txonly-multi-flow'])
+    t.mark = len(t.buf)
+    out = t.cmd('flow create 0 ingress pattern eth / ipv4 / udp / end '
+                'actions mark id 7 / queue index 1 / end')
+    check('Flow rule #0 created' in out, 'flow create:\n' + out)
+    out = t.cmd('flow validate 0 ingress pattern eth / vlan / end '
+                'actions queue index 0 / end')
+    check('item not supported' in out, 'flow validate (VLAN):\n' + out)
+    out = t.cmd('flow list 0')
+    check(re.search(r'^0\s+0\s+0\s+i-', out, re.M), 'flow list:\n' + out)
+    out = t.cmd('show rxq info 0 0')
+    check('Scalar (flow marks)' in out, 'burst mode:\n' + out)
+    t.mark = len(t.buf)
+    lines = flow_round(t, 'flow mark')
+    check(not lines[0] and lines[1], 'marked: queue 0 %d lines, queue 1 '
+          '%d' % (len(lines[0]), len(lines[1])))
+    bad = [l for l in lines[1] if 'FDIR matched ID=0x7 ' not in l]
+    check(not bad, 'marked: %d of %d lines without ID 7: %s' %
+          (len(bad), len(lines[1]), bad[:2]))
+    x = xstats(t.cmd('show port xstats 0'), 0)
+    check(x.get('rx_q1_cq_minis', 0) > 0,
+          'flow mark: no compressed session on queue 1: %s' %
+          {k: v for k, v in x.items() if k.startswith('rx_q1_cq_')})
+    out = t.cmd('flow destroy 0 rule 0')
+    check('Flow rule #0 destroyed' in out, 'flow destroy:\n' + out)
+    out = t.cmd('show rxq info 0 0')
+    check('flow marks' not in out, 'burst mode after destroy:\n' + out)
+    lines = flow_round(t, 'no rule')
+    check(lines[0] and lines[1], 'unmarked: queue 0 %d lines, queue 1 %d'
+          % (len(lines[0]), len(lines[1])))
+    bad = [l for l in lines[0] + lines[1] if 'FDIR' in l]
+    check(not bad, 'unmarked: FDIR lines: %s' % bad[:2])
+    t.quit()
+
+
 CASES = {
     'io_forward': case_io_forward,
     'link_toggle': case_link_toggle,
@@ -893,6 +964,7 @@ CASES = {
     'scatter': case_scatter,
     'tso': case_tso,
     'proc_info': case_proc_info,
+    'flow_mark': case_flow_mark,
 }
 
 

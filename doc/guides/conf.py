@@ -25,16 +25,24 @@ version = release
 
 
 def features_table(ini, out):
-    """Render [Features] of a DPDK features .ini as a list table."""
+    """Render the sections of a DPDK features .ini ([Features], then
+    [rte_flow items] and [rte_flow actions]) as list tables."""
     conf = configparser.ConfigParser()
     conf.optionxform = str
     conf.read(ini, encoding='utf-8')
-    lines = ['.. list-table::', '   :header-rows: 1', '',
-             '   * - Feature', '     - Support']
-    for name, value in conf.items('Features'):
-        lines += ['   * - ' + name, '     - ' + value]
+    lines = []
+    for sec, head in (('Features', 'Feature'),
+                      ('rte_flow items', 'rte_flow item'),
+                      ('rte_flow actions', 'rte_flow action')):
+        if not conf.has_section(sec):
+            continue
+        lines += ['.. list-table::', '   :header-rows: 1', '',
+                  '   * - ' + head, '     - Support']
+        for name, value in conf.items(sec):
+            lines += ['   * - ' + name, '     - ' + value]
+        lines.append('')
     with open(out, 'w', encoding='utf-8') as f:
-        f.write('\n'.join(lines) + '\n')
+        f.write('\n'.join(lines))
 
 
 def setup(app):

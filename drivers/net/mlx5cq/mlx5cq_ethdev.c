@@ -31,6 +31,11 @@ mlx5cq_dev_configure(struct rte_eth_dev *dev)
 	struct mlx5cq_priv *priv = dev->data->dev_private;
 	struct rte_eth_conf *conf = &dev->data->dev_conf;
 
+	if (!TAILQ_EMPTY(&priv->flows)) {
+		PMD_LOG(ERR, "port %u: rte_flow rules remain: flush them "
+			"before configuring", dev->data->port_id);
+		return -EBUSY;
+	}
 	if (conf->rxmode.mq_mode & RTE_ETH_MQ_RX_RSS_FLAG)
 		conf->rxmode.offloads |= RTE_ETH_RX_OFFLOAD_RSS_HASH;
 	if (conf->rxmode.mq_mode & ~RTE_ETH_MQ_RX_RSS_FLAG) {
@@ -80,7 +85,8 @@ mlx5cq_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	 * one's place in the RSS table then: mlx5cq_rxq.c).
 	 */
 	info->dev_capa = RTE_ETH_DEV_CAPA_RUNTIME_RX_QUEUE_SETUP |
-			 RTE_ETH_DEV_CAPA_RUNTIME_TX_QUEUE_SETUP;
+			 RTE_ETH_DEV_CAPA_RUNTIME_TX_QUEUE_SETUP |
+			 RTE_ETH_DEV_CAPA_FLOW_RULE_KEEP;
 	info->reta_size = MLX5CQ_RETA_SIZE;
 	info->hash_key_size = MLX5CQ_RSS_KEY_LEN;
 	info->flow_type_rss_offloads = MLX5CQ_RSS_HF;
@@ -233,6 +239,7 @@ mlx5cq_dev_release(struct rte_eth_dev *dev)
 {
 	uint16_t i;
 
+	mlx5cq_flow_user_flush(dev->data->dev_private);
 	for (i = 0; i < dev->data->nb_rx_queues; i++)
 		mlx5cq_rx_queue_release(dev, i);
 	for (i = 0; i < dev->data->nb_tx_queues; i++)
@@ -495,6 +502,7 @@ static const struct eth_dev_ops mlx5cq_ops = {
 	.rx_queue_intr_enable = mlx5cq_rx_intr_enable,
 	.rx_queue_intr_disable = mlx5cq_rx_intr_disable,
 	.get_monitor_addr = mlx5cq_get_monitor_addr,
+	.flow_ops_get = mlx5cq_flow_ops_get,
 };
 
 /*
@@ -577,6 +585,7 @@ mlx5cq_probe(struct rte_vdev_device *vdev)
 	priv->eth_dev = eth_dev;
 	priv->args = args;
 	rte_spinlock_init(&priv->mrs.lock);
+	mlx5cq_flow_user_init(priv);
 	ret = mlx5cq_device_open(priv, name);
 	if (ret != 0) {
 		rte_eth_dev_release_port(eth_dev);

@@ -25,6 +25,7 @@
  */
 
 #include <stdint.h>
+#include <sys/queue.h>
 
 #include <rte_byteorder.h>
 #include <rte_common.h>
@@ -42,6 +43,8 @@ struct ibv_pd;
 struct ibv_mr;
 struct mlx5dv_devx_uar;
 struct mlx5_devx_obj;
+struct rte_flow;
+struct rte_flow_ops;
 
 extern int mlx5cq_net_logtype;
 
@@ -88,6 +91,28 @@ extern int mlx5cq_net_logtype;
 		       RTE_ETH_RSS_IPV6_UDP_EX | \
 		       RTE_ETH_RSS_L3_SRC_ONLY | RTE_ETH_RSS_L3_DST_ONLY | \
 		       RTE_ETH_RSS_L4_SRC_ONLY | RTE_ETH_RSS_L4_DST_ONLY)
+
+/* Groups of the hash types (the _EX types hash like plain IPv6). */
+#define MLX5CQ_RSS_V4 (RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_FRAG_IPV4 | \
+		       RTE_ETH_RSS_NONFRAG_IPV4_TCP | \
+		       RTE_ETH_RSS_NONFRAG_IPV4_UDP | \
+		       RTE_ETH_RSS_NONFRAG_IPV4_OTHER)
+#define MLX5CQ_RSS_V6 (RTE_ETH_RSS_IPV6 | RTE_ETH_RSS_FRAG_IPV6 | \
+		       RTE_ETH_RSS_NONFRAG_IPV6_TCP | \
+		       RTE_ETH_RSS_NONFRAG_IPV6_UDP | \
+		       RTE_ETH_RSS_NONFRAG_IPV6_OTHER | \
+		       RTE_ETH_RSS_IPV6_EX | RTE_ETH_RSS_IPV6_TCP_EX | \
+		       RTE_ETH_RSS_IPV6_UDP_EX)
+#define MLX5CQ_RSS_TCP (RTE_ETH_RSS_NONFRAG_IPV4_TCP | \
+			RTE_ETH_RSS_NONFRAG_IPV6_TCP | \
+			RTE_ETH_RSS_IPV6_TCP_EX)
+#define MLX5CQ_RSS_UDP (RTE_ETH_RSS_NONFRAG_IPV4_UDP | \
+			RTE_ETH_RSS_NONFRAG_IPV6_UDP | \
+			RTE_ETH_RSS_IPV6_UDP_EX)
+#define MLX5CQ_RSS_ONLY (RTE_ETH_RSS_L3_SRC_ONLY | \
+			 RTE_ETH_RSS_L3_DST_ONLY | \
+			 RTE_ETH_RSS_L4_SRC_ONLY | \
+			 RTE_ETH_RSS_L4_DST_ONLY)
 
 #define MLX5CQ_RX_OFFLOADS (RTE_ETH_RX_OFFLOAD_IPV4_CKSUM | \
 			    RTE_ETH_RX_OFFLOAD_UDP_CKSUM | \
@@ -282,6 +307,10 @@ struct mlx5cq_rxq {
 	uint8_t intr_armed;
 	uint8_t in_error;
 	uint8_t rq_rst; /* The RQ is in RST (this queue moved it there). */
+	/* Flow tags to the mbufs (some rte_flow rule marks or flags): the
+	 * per-completion route (mlx5cq_rx_rec.c).
+	 */
+	uint8_t mark;
 	int socket;
 	struct mlx5cq_qstats st;
 	struct rte_mlx5cq_counters cq_base; /* Counters of destroyed CQs. */
@@ -414,6 +443,11 @@ struct mlx5cq_priv {
 	uint64_t vlan_bits[4096 / 64]; /* VLAN filter: the ids added. */
 	struct mlx5cq_rx_filter rxf;
 	struct mlx5cq_rx_rules rx_rules;
+	/* The application's rte_flow rules (mlx5cq_flow_user.c), and how
+	 * many of them tag (mark or flag: every RX queue hands tags up).
+	 */
+	TAILQ_HEAD(mlx5cq_flow_list, rte_flow) flows;
+	uint32_t flow_tag_n;
 	/*
 	 * RQs (and their CQs) of RX queues released while the port runs:
 	 * in RST, still in the RQT until the queue set up in their place
@@ -459,6 +493,11 @@ int mlx5cq_link_update(struct rte_eth_dev *dev, int wait);
 int mlx5cq_flow_rx_create(struct mlx5cq_priv *priv);
 void mlx5cq_flow_rx_destroy(struct mlx5cq_priv *priv);
 int mlx5cq_flow_rx_rules(struct mlx5cq_priv *priv);
+/* mlx5cq_flow_user.c: rte_flow */
+int mlx5cq_flow_ops_get(struct rte_eth_dev *dev,
+			const struct rte_flow_ops **ops);
+void mlx5cq_flow_user_init(struct mlx5cq_priv *priv);
+void mlx5cq_flow_user_flush(struct mlx5cq_priv *priv);
 
 /* mlx5cq_vport.c */
 int mlx5cq_vport_state(struct mlx5cq_priv *priv, int *up,
@@ -580,6 +619,11 @@ void mlx5cq_txq_info_get(struct rte_eth_dev *dev, uint16_t idx,
 int mlx5cq_rss_apply(struct mlx5cq_priv *priv);
 void mlx5cq_rss_release(struct mlx5cq_priv *priv);
 void mlx5cq_rss_defaults(struct mlx5cq_priv *priv);
+struct mlx5_rx_hash_field_select;
+void mlx5cq_rss_selector(uint64_t hf, struct mlx5_rx_hash_field_select *sel);
+int mlx5cq_rss_objs(struct mlx5cq_priv *priv, const uint16_t *q, uint32_t n,
+		    uint64_t hf, const uint8_t *key,
+		    struct mlx5_devx_obj **rqt, struct mlx5_devx_obj **tir);
 int mlx5cq_rss_hash_update(struct rte_eth_dev *dev,
 			   struct rte_eth_rss_conf *conf);
 int mlx5cq_rss_hash_conf_get(struct rte_eth_dev *dev,

@@ -10,7 +10,8 @@
  * its control flows (mlx5_traffic_enable()) and the kernel's mlx5e its
  * VLAN and L2 tables (en_fs.c):
  *
- *   root table (level 0), the VLAN filter:
+ *   root table (level 0), the application's rte_flow rules first
+ *   (mlx5cq_flow_user.c, priorities 0..7), then the VLAN filter:
  *     VLAN filter off:  everything                  -> jump to L2
  *     VLAN filter on:   untagged (cvlan_tag 0)      -> jump to L2
  *                       802.1Q tag with a listed id -> jump to L2
@@ -40,25 +41,9 @@
 #include <mlx5_glue.h>
 #include <mlx5_prm.h>
 
-#include "mlx5cq_ethdev.h"
+#include "mlx5cq_flow.h"
 
-#define MLX5CQ_FLOW_MATCH_SZ MLX5_ST_SZ_BYTES(fte_match_param)
-
-/* A match mask or value in the layout dv_create_flow* take. */
-struct mlx5cq_flow_match {
-	size_t match_sz;
-	uint64_t buf[MLX5CQ_FLOW_MATCH_SZ / 8];
-};
-
-static void
-mlx5cq_flow_match_init(struct mlx5cq_flow_match *m)
-{
-	memset(m, 0, sizeof(*m));
-	m->match_sz = MLX5CQ_FLOW_MATCH_SZ;
-}
-
-#define MATCH_SET(m, fld, v) \
-	MLX5_SET(fte_match_param, (m)->buf, outer_headers.fld, v)
+#define MATCH_SET(m, fld, v) MLX5CQ_MATCH_SET(m, fld, v)
 
 static void
 mlx5cq_flow_match_dmac(struct mlx5cq_flow_match *m, const uint8_t *mac)
@@ -68,7 +53,7 @@ mlx5cq_flow_match_dmac(struct mlx5cq_flow_match *m, const uint8_t *mac)
 	MATCH_SET(m, dmac_15_0, (uint32_t)mac[4] << 8 | mac[5]);
 }
 
-static void *
+void *
 mlx5cq_flow_matcher(struct mlx5cq_priv *priv, void *tbl, uint16_t prio,
 		    const struct mlx5cq_flow_match *mask)
 {
@@ -202,6 +187,8 @@ mlx5cq_flow_rx_destroy(struct mlx5cq_priv *priv)
 		       &r->m_dmac, &r->m_group };
 	unsigned int i;
 
+	/* The application's rules first: they are in the root table. */
+	mlx5cq_flow_user_release(priv);
 	mlx5cq_flow_rules_clear(priv);
 	for (i = 0; i < RTE_DIM(m); i++) {
 		if (*m[i] != NULL &&
@@ -264,12 +251,15 @@ mlx5cq_flow_rx_create(struct mlx5cq_priv *priv)
 		goto error;
 	}
 	/* Root: the untagged rule first, then the listed ids. */
-	r->m_any_root = mlx5cq_flow_matcher(priv, r->tbl_root, 1, NULL);
+	r->m_any_root = mlx5cq_flow_matcher(priv, r->tbl_root,
+					    MLX5CQ_FLOW_PRIO_ANY, NULL);
 	mlx5cq_flow_match_init(&mask);
 	MATCH_SET(&mask, cvlan_tag, 1);
-	r->m_untagged = mlx5cq_flow_matcher(priv, r->tbl_root, 0, &mask);
+	r->m_untagged = mlx5cq_flow_matcher(priv, r->tbl_root,
+					    MLX5CQ_FLOW_PRIO_VLAN, &mask);
 	MATCH_SET(&mask, first_vid, 0xfff);
-	r->m_vid = mlx5cq_flow_matcher(priv, r->tbl_root, 0, &mask);
+	r->m_vid = mlx5cq_flow_matcher(priv, r->tbl_root,
+				       MLX5CQ_FLOW_PRIO_VLAN, &mask);
 	/* L2: exact addresses before the group bit and everything. */
 	r->m_any_l2 = mlx5cq_flow_matcher(priv, r->tbl_l2, 2, NULL);
 	mlx5cq_flow_match_init(&mask);
@@ -284,6 +274,8 @@ mlx5cq_flow_rx_create(struct mlx5cq_priv *priv)
 		goto error;
 	}
 	ret = mlx5cq_flow_rx_rules(priv);
+	if (ret == 0)
+		ret = mlx5cq_flow_user_apply(priv);
 	if (ret == 0)
 		return 0;
 error:

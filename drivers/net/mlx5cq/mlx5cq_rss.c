@@ -51,39 +51,23 @@ mlx5cq_rss_defaults(struct mlx5cq_priv *priv)
 	priv->rss_hf = rss ? (conf->rss_hf & MLX5CQ_RSS_HF) : 0;
 }
 
-static void
+void
 mlx5cq_rss_selector(uint64_t hf, struct mlx5_rx_hash_field_select *sel)
 {
-	const uint64_t v4 = RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_FRAG_IPV4 |
-			    RTE_ETH_RSS_NONFRAG_IPV4_TCP |
-			    RTE_ETH_RSS_NONFRAG_IPV4_UDP |
-			    RTE_ETH_RSS_NONFRAG_IPV4_OTHER;
-	const uint64_t v6 = RTE_ETH_RSS_IPV6 | RTE_ETH_RSS_FRAG_IPV6 |
-			    RTE_ETH_RSS_NONFRAG_IPV6_TCP |
-			    RTE_ETH_RSS_NONFRAG_IPV6_UDP |
-			    RTE_ETH_RSS_NONFRAG_IPV6_OTHER |
-			    RTE_ETH_RSS_IPV6_EX | RTE_ETH_RSS_IPV6_TCP_EX |
-			    RTE_ETH_RSS_IPV6_UDP_EX;
-	/* The _EX types hash like their plain IPv6 counterparts. */
-	const uint64_t tcp = RTE_ETH_RSS_NONFRAG_IPV4_TCP |
-			     RTE_ETH_RSS_NONFRAG_IPV6_TCP |
-			     RTE_ETH_RSS_IPV6_TCP_EX;
-	const uint64_t udp = RTE_ETH_RSS_NONFRAG_IPV4_UDP |
-			     RTE_ETH_RSS_NONFRAG_IPV6_UDP |
-			     RTE_ETH_RSS_IPV6_UDP_EX;
 	uint32_t f = 0;
 
 	memset(sel, 0, sizeof(*sel));
 	if (hf == 0)
 		return;
-	sel->l3_prot_type = (!(hf & v4) && (hf & v6)) ?
+	sel->l3_prot_type = (!(hf & MLX5CQ_RSS_V4) && (hf & MLX5CQ_RSS_V6)) ?
 			    MLX5_L3_PROT_TYPE_IPV6 : MLX5_L3_PROT_TYPE_IPV4;
 	if (!(hf & RTE_ETH_RSS_L3_DST_ONLY))
 		f |= 1u << MLX5_RX_HASH_FIELD_SELECT_SELECTED_FIELDS_SRC_IP;
 	if (!(hf & RTE_ETH_RSS_L3_SRC_ONLY))
 		f |= 1u << MLX5_RX_HASH_FIELD_SELECT_SELECTED_FIELDS_DST_IP;
-	if (hf & (tcp | udp)) {
-		sel->l4_prot_type = (hf & tcp) ? MLX5_L4_PROT_TYPE_TCP :
+	if (hf & (MLX5CQ_RSS_TCP | MLX5CQ_RSS_UDP)) {
+		sel->l4_prot_type = (hf & MLX5CQ_RSS_TCP) ?
+				    MLX5_L4_PROT_TYPE_TCP :
 				    MLX5_L4_PROT_TYPE_UDP;
 		if (!(hf & RTE_ETH_RSS_L4_DST_ONLY))
 			f |= 1u <<
@@ -112,14 +96,74 @@ mlx5cq_rss_release(struct mlx5cq_priv *priv)
 	}
 }
 
-/* (Re)build RQT and TIR over the RX queues' RQs. */
+/*
+ * An RQT of the RQs of queues q[0..n) (repeated to a power of two
+ * entries, as net/mlx5's mlx5_devx_ind_table_create_rqt_attr() fills
+ * one) and a TIR over it hashing the types hf with key (hf 0: no field
+ * is hashed, every frame goes to the first entry). 0, or -rte_errno with
+ * nothing left.
+ */
 int
-mlx5cq_rss_apply(struct mlx5cq_priv *priv)
+mlx5cq_rss_objs(struct mlx5cq_priv *priv, const uint16_t *q, uint32_t n,
+		uint64_t hf, const uint8_t *key, struct mlx5_devx_obj **rqt,
+		struct mlx5_devx_obj **tir)
 {
 	struct rte_eth_dev_data *data = priv->eth_dev->data;
 	struct mlx5_devx_rqt_attr *rqt_attr;
 	struct mlx5_devx_tir_attr tir_attr;
-	unsigned int i;
+	uint32_t i, size = rte_align32pow2(n);
+	int ret;
+
+	rqt_attr = rte_zmalloc(NULL, sizeof(*rqt_attr) +
+			       size * sizeof(uint32_t), 0);
+	if (rqt_attr == NULL)
+		return -ENOMEM;
+	rqt_attr->rq_type = MLX5_INLINE_Q_TYPE_RQ;
+	rqt_attr->rqt_max_size = size;
+	rqt_attr->rqt_actual_size = size;
+	for (i = 0; i < size; i++) {
+		struct mlx5cq_rxq *rxq = data->rx_queues[q[i % n]];
+
+		if (rxq == NULL || rxq->cq == NULL) {
+			PMD_LOG(ERR, "port %u: RQT entry %u names rxq %u "
+				"which has no RQ", data->port_id, i, q[i % n]);
+			rte_free(rqt_attr);
+			return -EINVAL;
+		}
+		rqt_attr->rq_list[i] = rxq->rqn;
+	}
+	*rqt = mlx5_devx_cmd_create_rqt(priv->ctx, rqt_attr);
+	rte_free(rqt_attr);
+	if (*rqt == NULL) {
+		PMD_LOG(ERR, "port %u: RQT creation failed: %s",
+			data->port_id, rte_strerror(rte_errno));
+		return -rte_errno;
+	}
+	memset(&tir_attr, 0, sizeof(tir_attr));
+	tir_attr.disp_type = MLX5_TIRC_DISP_TYPE_INDIRECT;
+	tir_attr.indirect_table = (*rqt)->id;
+	tir_attr.rx_hash_fn = MLX5_RX_HASH_FN_TOEPLITZ;
+	tir_attr.transport_domain = priv->td->id;
+	memcpy(tir_attr.rx_hash_toeplitz_key, key, MLX5CQ_RSS_KEY_LEN);
+	mlx5cq_rss_selector(hf, &tir_attr.rx_hash_field_selector_outer);
+	*tir = mlx5_devx_cmd_create_tir(priv->ctx, &tir_attr);
+	if (*tir == NULL) {
+		ret = -rte_errno;
+		PMD_LOG(ERR, "port %u: TIR creation failed: %s",
+			data->port_id, rte_strerror(rte_errno));
+		if (mlx5_devx_cmd_destroy(*rqt) != 0)
+			PMD_LOG(ERR, "RQT destroy failed");
+		*rqt = NULL;
+		return ret;
+	}
+	return 0;
+}
+
+/* (Re)build RQT and TIR over the RX queues' RQs (the RETA), the rules. */
+int
+mlx5cq_rss_apply(struct mlx5cq_priv *priv)
+{
+	struct rte_eth_dev_data *data = priv->eth_dev->data;
 	int ret;
 
 	mlx5cq_rss_release(priv);
@@ -128,52 +172,12 @@ mlx5cq_rss_apply(struct mlx5cq_priv *priv)
 	ret = mlx5cq_device_tx_objs(priv);
 	if (ret != 0)
 		return ret;
-	rqt_attr = rte_zmalloc(NULL, sizeof(*rqt_attr) +
-			       MLX5CQ_RETA_SIZE * sizeof(uint32_t), 0);
-	if (rqt_attr == NULL)
-		return -ENOMEM;
-	rqt_attr->rq_type = MLX5_INLINE_Q_TYPE_RQ;
-	rqt_attr->rqt_max_size = MLX5CQ_RETA_SIZE;
-	rqt_attr->rqt_actual_size = MLX5CQ_RETA_SIZE;
-	for (i = 0; i < MLX5CQ_RETA_SIZE; i++) {
-		struct mlx5cq_rxq *rxq = data->rx_queues[priv->reta[i]];
-
-		if (rxq == NULL || rxq->cq == NULL) {
-			PMD_LOG(ERR, "port %u: RETA entry %u names rxq %u "
-				"which has no RQ", data->port_id, i,
-				priv->reta[i]);
-			rte_free(rqt_attr);
-			return -EINVAL;
-		}
-		rqt_attr->rq_list[i] = rxq->rqn;
-	}
-	priv->rqt = mlx5_devx_cmd_create_rqt(priv->ctx, rqt_attr);
-	rte_free(rqt_attr);
-	if (priv->rqt == NULL) {
-		PMD_LOG(ERR, "port %u: RQT creation failed: %s",
-			data->port_id, rte_strerror(rte_errno));
-		return -rte_errno;
-	}
-	memset(&tir_attr, 0, sizeof(tir_attr));
-	tir_attr.disp_type = MLX5_TIRC_DISP_TYPE_INDIRECT;
-	tir_attr.indirect_table = priv->rqt->id;
-	tir_attr.rx_hash_fn = MLX5_RX_HASH_FN_TOEPLITZ;
-	tir_attr.transport_domain = priv->td->id;
-	memcpy(tir_attr.rx_hash_toeplitz_key, priv->rss_key,
-	       MLX5CQ_RSS_KEY_LEN);
-	/* No hash type (rss_hf 0, RSS off): no field is hashed, every
-	 * frame goes to the RETA's first entry.
-	 */
-	mlx5cq_rss_selector(priv->rss_hf,
-			    &tir_attr.rx_hash_field_selector_outer);
-	priv->tir = mlx5_devx_cmd_create_tir(priv->ctx, &tir_attr);
-	if (priv->tir == NULL) {
-		ret = -rte_errno;
-		PMD_LOG(ERR, "port %u: TIR creation failed: %s",
-			data->port_id, rte_strerror(rte_errno));
-		mlx5cq_rss_release(priv);
+	/* rss_hf 0 (RSS off): every frame to the RETA's first entry. */
+	ret = mlx5cq_rss_objs(priv, priv->reta, MLX5CQ_RETA_SIZE,
+			      priv->rss_hf, priv->rss_key, &priv->rqt,
+			      &priv->tir);
+	if (ret != 0)
 		return ret;
-	}
 	ret = mlx5cq_flow_rx_create(priv);
 	if (ret != 0)
 		mlx5cq_rss_release(priv);

@@ -771,6 +771,11 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 
 	if (unlikely(!rxq->started))
 		return 0;
+	/* Flow tags go up through the records (after any packets decoded
+	 * ahead: they are the next WQEs').
+	 */
+	if (unlikely(rxq->mark) && rxq->zip_ahead == 0)
+		return mlx5cq_rx_burst_rec(q, pkts, n);
 	/* A queue a failed recovery left in error: try again first. */
 	if (unlikely(rxq->in_error) && mlx5cq_rxq_recover(rxq) != 0)
 		return 0;

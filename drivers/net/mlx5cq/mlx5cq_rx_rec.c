@@ -4,11 +4,12 @@
 
 /*
  * The per-completion RX route: queues with scattered packets
- * (RTE_ETH_RX_OFFLOAD_SCATTER) or timestamps (RTE_ETH_RX_OFFLOAD_TIMESTAMP)
- * take every completion through the records of rte_mlx5cq_poll_burst()
+ * (RTE_ETH_RX_OFFLOAD_SCATTER), timestamps (RTE_ETH_RX_OFFLOAD_TIMESTAMP)
+ * or flow tags (an rte_flow rule marks or flags: rxq->mark, set by
+ * mlx5cq_flow_user.c) take every completion through the records of rte_mlx5cq_poll_burst()
  * (any CQE kind, compressed sessions included, each record with its
  * timestamp), as net/mlx5 runs such queues through its scalar
- * mlx5_rx_burst(). Queues with neither go to mlx5cq_rx_burst().
+ * mlx5_rx_burst(). Queues with none go to mlx5cq_rx_burst().
  *
  * Scatter as net/mlx5 lays it out (mlx5_rxq.c, mlx5_rx.c): a WQE of
  * 2^sges_log data segments, one mbuf each (elts[] and the segments indexed
@@ -26,6 +27,7 @@
 #include <rte_io.h>
 #include <rte_mbuf_dyn.h>
 
+#include "mlx5cq_flow.h"
 #include "mlx5cq_rx.h"
 
 #define MLX5CQ_RX_NS_PER_S 1000000000ull
@@ -38,6 +40,23 @@ rx_rec_ts(const struct mlx5cq_rxq *rxq, struct rte_mbuf *m, uint64_t ts)
 		ts = (ts & UINT32_MAX) + (ts >> 32) * MLX5CQ_RX_NS_PER_S;
 	*RTE_MBUF_DYNFIELD(m, rxq->ts_off, rte_mbuf_timestamp_t *) = ts;
 	m->ol_flags |= rxq->ts_flag;
+}
+
+/*
+ * The CQE's flow tag into the mbuf, as net/mlx5's rxq_cq_to_mbuf() hands
+ * it up: 0, no rule tagged the packet; 0xffffff (FLAG), RX_FDIR alone;
+ * else MARK id tag - 1 in hash.fdir.hi with RX_FDIR_ID (mlx5cq_flow.h).
+ */
+static inline void
+rx_rec_mark(struct rte_mbuf *m, uint32_t tag)
+{
+	if (tag == 0)
+		return;
+	m->ol_flags |= RTE_MBUF_F_RX_FDIR;
+	if (tag != MLX5CQ_FLOW_TAG_FLAG) {
+		m->ol_flags |= RTE_MBUF_F_RX_FDIR_ID;
+		m->hash.fdir.hi = tag - 1;
+	}
 }
 
 /*
@@ -102,7 +121,8 @@ mlx5cq_rx_burst_rec(void *q, struct rte_mbuf **pkts, uint16_t n)
 	uint64_t bytes = 0;
 	uint16_t k, i, out = 0;
 
-	if (rxq->sges_log == 0 && rxq->ts_flag == 0)
+	if (rxq->sges_log == 0 && rxq->ts_flag == 0 &&
+	    (!rxq->mark || rxq->zip_ahead != 0))
 		return mlx5cq_rx_burst(q, pkts, n);
 	if (unlikely(!rxq->started))
 		return 0;
@@ -141,6 +161,8 @@ mlx5cq_rx_burst_rec(void *q, struct rte_mbuf **pkts, uint16_t n)
 		m->hash.rss = c->rss_hash;
 		if (rxq->ts_flag != 0)
 			rx_rec_ts(rxq, m, c->timestamp);
+		if (rxq->mark)
+			rx_rec_mark(m, c->flow_tag);
 		pkts[out++] = m;
 		bytes += len;
 	}

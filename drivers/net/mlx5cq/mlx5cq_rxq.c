@@ -197,6 +197,7 @@ mlx5cq_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx, uint16_t desc,
 		return -ENOMEM;
 	rxq->priv = priv;
 	rxq->mp = mp;
+	rxq->mark = priv->flow_tag_n != 0;
 	if (!(rte_pktmbuf_priv_flags(mp) & RTE_PKTMBUF_POOL_F_PINNED_EXT_BUF))
 		rxq->data_off = sizeof(struct rte_mbuf) +
 				rte_pktmbuf_priv_size(mp) + RTE_PKTMBUF_HEADROOM;
@@ -668,6 +669,7 @@ mlx5cq_rx_burst_mode_get(struct rte_eth_dev *dev, uint16_t idx,
 {
 	const struct mlx5cq_rxq *rxq = dev->data->rx_queues[idx];
 	const char *what = "Scalar";
+	char why[64];
 
 	/* ethdev checks the index only: a queue configured, not set up. */
 	if (rxq == NULL) {
@@ -680,13 +682,19 @@ mlx5cq_rx_burst_mode_get(struct rte_eth_dev *dev, uint16_t idx,
 	if (rxq->rx_vec)
 		what = MLX5CQ_RX_VEC_NAME;
 #endif
-	/* Scatter, timestamps: every completion through the records. */
-	if (rxq->sges_log != 0 && rxq->ts_flag != 0)
-		what = "Scalar (scattered, timestamps)";
-	else if (rxq->sges_log != 0)
-		what = "Scalar (scattered)";
-	else if (rxq->ts_flag != 0)
-		what = "Scalar (timestamps)";
+	/* Scatter, timestamps, flow tags: every completion through the
+	 * records (what takes it there, in parentheses).
+	 */
+	if (rxq->sges_log != 0 || rxq->ts_flag != 0 || rxq->mark) {
+		snprintf(why, sizeof(why), "%s%s%s",
+			 rxq->sges_log != 0 ? ", scattered" : "",
+			 rxq->ts_flag != 0 ? ", timestamps" : "",
+			 rxq->mark ? ", flow marks" : "");
+		snprintf(mode->info, sizeof(mode->info), "Scalar (%s)",
+			 why + 2);
+		mode->flags = 0;
+		return 0;
+	}
 	mode->flags = 0;
 	snprintf(mode->info, sizeof(mode->info), "%s", what);
 	return 0;
