@@ -338,8 +338,6 @@ test_flow_mark_queue(void)
 		     rte_eth_dev_configure(port, 2, 2, &conf) == 0,
 		     "configure after flush");
 	}
-	RTE_SET_USED(f2);
-	RTE_SET_USED(f3);
 	TEST_ASSERT_SUCCESS(port_remove(port), "remove");
 	TEST_ASSERT(ok, "mark / flag / queue / drop");
 	return TEST_SUCCESS;

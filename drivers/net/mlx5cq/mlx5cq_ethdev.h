@@ -261,6 +261,15 @@ struct mlx5cq_qstats {
 
 struct mlx5cq_priv;
 
+/* mlx5cq_rxq.gate of a started queue with nothing to divert its bursts:
+ * started (the word's first byte) 1, the others 0.
+ */
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+#define MLX5CQ_RXQ_GATE_RUN 0x00000001u
+#else
+#define MLX5CQ_RXQ_GATE_RUN 0x01000000u
+#endif
+
 struct mlx5cq_rxq {
 	struct mlx5cq_priv *priv;
 	struct rte_mlx5cq *cq;
@@ -302,15 +311,28 @@ struct mlx5cq_rxq {
 	uint32_t zip_ahead;
 	uint64_t zip_ahead_len; /* Sum of their lengths. */
 	uint64_t offloads;
-	uint8_t started;
+	/*
+	 * The states a burst checks before polling, read as one word
+	 * (gate): MLX5CQ_RXQ_GATE_RUN while started with no error to
+	 * recover and no flow tags, anything else sends the burst to its
+	 * slow start.
+	 */
+	union {
+		uint32_t gate;
+		struct {
+			uint8_t started;
+			uint8_t in_error;
+			/* Flow tags to the mbufs (some rte_flow rule marks
+			 * or flags): the per-completion route
+			 * (mlx5cq_rx_rec.c).
+			 */
+			uint8_t mark;
+			uint8_t gate_rsvd; /* 0. */
+		};
+	};
 	uint8_t deferred;
 	uint8_t intr_armed;
-	uint8_t in_error;
 	uint8_t rq_rst; /* The RQ is in RST (this queue moved it there). */
-	/* Flow tags to the mbufs (some rte_flow rule marks or flags): the
-	 * per-completion route (mlx5cq_rx_rec.c).
-	 */
-	uint8_t mark;
 	int socket;
 	struct mlx5cq_qstats st;
 	struct rte_mlx5cq_counters cq_base; /* Counters of destroyed CQs. */

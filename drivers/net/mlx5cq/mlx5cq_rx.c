@@ -769,16 +769,18 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	struct rx_reps r;
 	int polled = 0, pf = 0;
 
-	if (unlikely(!rxq->started))
-		return 0;
-	/* Flow tags go up through the records (after any packets decoded
-	 * ahead: they are the next WQEs').
-	 */
-	if (unlikely(rxq->mark) && rxq->zip_ahead == 0)
-		return mlx5cq_rx_burst_rec(q, pkts, n);
-	/* A queue a failed recovery left in error: try again first. */
-	if (unlikely(rxq->in_error) && mlx5cq_rxq_recover(rxq) != 0)
-		return 0;
+	if (unlikely(rxq->gate != MLX5CQ_RXQ_GATE_RUN)) {
+		if (!rxq->started)
+			return 0;
+		/* Flow tags go up through the records (after any packets
+		 * decoded ahead: they are the next WQEs').
+		 */
+		if (rxq->mark && rxq->zip_ahead == 0)
+			return mlx5cq_rx_burst_rec(q, pkts, n);
+		/* A queue a failed recovery left in error: try again. */
+		if (rxq->in_error && mlx5cq_rxq_recover(rxq) != 0)
+			return 0;
+	}
 	if (n > MLX5CQ_BURST_MAX)
 		n = MLX5CQ_BURST_MAX;
 	r.have = 0;
