@@ -109,6 +109,10 @@ struct mlx5_emu_caps {
 	 * free-running one (default), 1 real time.
 	 */
 	uint8_t clock_real_time;
+	/** HCA_CAP.striding_rq: RQs of wq_type CYCLIC_STRIDING_RQ (1). */
+	uint8_t striding_rq;
+	/** HCA_CAP.ext_stride_num_range: 8..256 strides per WQE too (1). */
+	uint8_t ext_stride_num_range;
 };
 
 /** Object ids of the provisioned IMPORT_KEK and CREDENTIAL
@@ -202,6 +206,8 @@ enum mlx5_emu_syndrome {
 	MLX5_EMU_SYND_NET_MTU = 0x0d000013, /**< MTU out of range. */
 	MLX5_EMU_SYND_NET_QCNT = 0x0d000014, /**< Counter set unknown/full. */
 	MLX5_EMU_SYND_NET_TS_FORMAT = 0x0d000015, /**< Clock not offered. */
+	MLX5_EMU_SYND_NET_STRIDE_NUM = 0x0d000016, /**< Strides per WQE. */
+	MLX5_EMU_SYND_NET_STRIDE_WQE = 0x0d000017, /**< Striding WQE size. */
 	/* ACCESS_REGISTER_USER. */
 	MLX5_EMU_SYND_REG_ID = 0x0f000001, /**< Register not accessible. */
 	/* Crypto objects, crypto mkeys and QPs (mlx5_emu_crypto.h). */
@@ -299,6 +305,7 @@ struct mlx5_emu_cpl {
 	uint16_t hdr_type_etc; /**< Header type and checksum-ok bits. */
 	uint16_t vlan_info; /**< VLAN TCI. */
 	uint16_t csum; /**< Checksum. */
+	uint16_t wqe_id; /**< Striding RQ: the WQE's index (CQE bytes 2..3). */
 	uint32_t byte_cnt; /**< Byte count. */
 	uint32_t rx_hash_res; /**< RSS hash result. */
 	uint32_t qpn; /**< QPN or flow tag (sop_drop_qpn[23:0]). */

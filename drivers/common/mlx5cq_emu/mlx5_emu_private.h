@@ -218,7 +218,7 @@ struct emu_cq {
 	 */
 	uint8_t in_pass; /* On the pass's list of CQs. */
 	uint16_t nstage;
-	uint8_t stage_cyc; /* The stage holds completions of a cyclic RQ. */
+	uint8_t stage_kind; /* enum emu_q_kind of the stage's queue. */
 	struct emu_cq *pass_next;
 	struct mlx5_emu_cpl stage[EMU_CQ_STAGE];
 };
@@ -506,13 +506,24 @@ void emu_cqe_emit(struct emu_cq *cq, const uint8_t cqe[64], uint8_t op);
 /* No room for a completion the device must write: CQ error. -EIO. */
 int emu_cq_overrun(struct emu_cq *cq);
 /*
- * Private post flag (never accepted from mlx5_emu_cq_post_flags()): the
- * completion comes from a cyclic (non-striding) RQ, whose mini-CQEs carry
- * no defined stride index: the model writes 0 there and lets only
- * consecutive WQE counters share a session (readers take title + position).
+ * The queue a completion comes from, as compression treats it
+ * (mlx5_emu_comp.c): any (an SQ, mlx5_emu_cq_post()), a cyclic RQ (no
+ * defined stride index in its mini-CQEs) or a striding RQ (wqe_counter is
+ * the stride index, wqe_id the WQE).
+ */
+enum emu_q_kind {
+	EMU_QK_ANY,
+	EMU_QK_CYCLIC_RQ,
+	EMU_QK_STRIDING_RQ,
+};
+/*
+ * Private post flags (never accepted from mlx5_emu_cq_post_flags()): the
+ * completions come from a cyclic RQ (EMU_QK_CYCLIC_RQ) or from a striding
+ * RQ (EMU_QK_STRIDING_RQ).
  */
 #define EMU_POST_CYCLIC_RQ (1u << 31)
-/* Post n completions, with MLX5_EMU_POST_* flags (and EMU_POST_CYCLIC_RQ). */
+#define EMU_POST_STRIDING_RQ (1u << 30)
+/* Post n completions, with MLX5_EMU_POST_* flags (and EMU_POST_*_RQ). */
 int emu_cqe_post_flags(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 		       unsigned int n, uint32_t flags);
 int emu_cq_flush_locked(struct emu_cq *cq);
@@ -522,7 +533,8 @@ void emu_comp_fini(struct emu_cq *cq);
  * -EIO overrun (CQ put in error).
  */
 int emu_comp_add(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
-		 const uint8_t img[64], uint8_t op, int overrun, int cyclic);
+		 const uint8_t img[64], uint8_t op, int overrun,
+		 enum emu_q_kind kind);
 /* Write whatever is held (session or array). */
 void emu_comp_close(struct emu_cq *cq);
 /* Slots reserved by held completions. */

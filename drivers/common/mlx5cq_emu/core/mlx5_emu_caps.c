@@ -57,6 +57,8 @@ mlx5_emu_caps_default(struct mlx5_emu_caps *caps)
 	caps->device_frequency_khz = 156250;
 	caps->ts_format = MLX5_HCA_CAP_TIMESTAMP_FORMAT_FR_RT;
 	caps->clock_real_time = 0;
+	caps->striding_rq = 1;
+	caps->ext_stride_num_range = 1;
 }
 
 /* Capabilities of devices opened without caps (mlx5_emu_open_caps_set). */
@@ -143,6 +145,12 @@ emu_caps_check(const struct mlx5_emu_caps *caps)
 			"256 KiB packets)", caps->eth_max_lso);
 		return emu_ret_errno(EINVAL);
 	}
+	if (caps->striding_rq > 1 || caps->ext_stride_num_range > 1) {
+		EMU_LOG(ERR, "caps: striding_rq %u or ext_stride_num_range %u "
+			"(1-bit fields)", caps->striding_rq,
+			caps->ext_stride_num_range);
+		return emu_ret_errno(EINVAL);
+	}
 	if (caps->log_max_num_deks > 24) {
 		EMU_LOG(ERR, "caps: log_max_num_deks %u (max 24: DEK numbers "
 			"are 24 bits)", caps->log_max_num_deks);
@@ -208,6 +216,15 @@ emu_fill_general_caps(const struct emu_dev *dev, void *hcattr)
 	MLX5_SET(cmd_hca_cap, hcattr, log_max_rqt, EMU_LOG_MAX_RQT);
 	MLX5_SET(cmd_hca_cap, hcattr, log_max_rqt_size, EMU_LOG_MAX_RQT_SIZE);
 	MLX5_SET(cmd_hca_cap, hcattr, log_max_wq_sz, 16);
+	/*
+	 * Striding RQs (mlx5_emu_rq.c). hca_cap_2 stays 0, so
+	 * log_min_stride_wqe_sz (cmd_hca_cap_2) is not reported: DPDK then
+	 * takes MLX5_MPRQ_LOG_MIN_STRIDE_WQE_SIZE, 14 (mlx5_devx_cmds.c
+	 * mlx5_devx_cmd_query_hca_attr), the minimum the model enforces.
+	 */
+	MLX5_SET(cmd_hca_cap, hcattr, striding_rq, c->striding_rq);
+	MLX5_SET(cmd_hca_cap, hcattr, ext_stride_num_range,
+		 c->ext_stride_num_range);
 	MLX5_SET(cmd_hca_cap, hcattr, cqe_compression, c->cqe_compression);
 	MLX5_SET(cmd_hca_cap, hcattr, cqe_compression_128,
 		 c->cqe_compression_128);

@@ -182,7 +182,10 @@ static void
 emu_engine_cq_write(struct emu_cq *cq, int final)
 {
 	uint32_t flags = (cq->cqe_comp_en && !final ? MLX5_EMU_POST_HOLD : 0) |
-			 (cq->stage_cyc ? EMU_POST_CYCLIC_RQ : 0);
+			 (cq->stage_kind == EMU_QK_CYCLIC_RQ ?
+			  EMU_POST_CYCLIC_RQ : 0) |
+			 (cq->stage_kind == EMU_QK_STRIDING_RQ ?
+			  EMU_POST_STRIDING_RQ : 0);
 	unsigned int n = cq->nstage;
 	int ret;
 
@@ -241,12 +244,13 @@ emu_engine_cpl(struct emu_wq *wq)
 		emu_pass_cqs = cq;
 	}
 	/* A stage holds completions of one kind of queue: those of cyclic
-	 * RQs carry no stride index in their mini-CQEs.
+	 * RQs carry no stride index in their mini-CQEs, those of striding
+	 * RQs a stride index.
 	 */
 	if (cq->nstage == EMU_CQ_STAGE ||
-	    (cq->nstage != 0 && cq->stage_cyc != wq->cyclic_rq))
+	    (cq->nstage != 0 && cq->stage_kind != wq->q_kind))
 		emu_engine_cq_write(cq, 0);
-	cq->stage_cyc = wq->cyclic_rq;
+	cq->stage_kind = wq->q_kind;
 	cpl = &cq->stage[cq->nstage++];
 	memset(cpl, 0, sizeof(*cpl));
 	if (wq->ts_rt) {

@@ -225,6 +225,29 @@ verbs_comp_caps(const struct mlx5_emu_caps *caps,
 }
 
 /*
+ * [k-main] mlx5_ib_query_device(): striding_rq_caps are filled only when
+ * HCA_CAP.striding_rq is set (else zero): stride sizes 2^6..2^13 bytes
+ * (MLX5_MIN/MAX_SINGLE_STRIDE_LOG_NUM_BYTES), 2^9..2^16 strides per WQE
+ * (MLX5_MIN/MAX_SINGLE_WQE_LOG_NUM_STRIDES), 2^3 the minimum with
+ * ext_stride_num_range (MLX5_EXT_MIN_SINGLE_WQE_LOG_NUM_STRIDES), queue
+ * types RAW_PACKET only.
+ */
+static void
+verbs_striding_caps(const struct mlx5_emu_caps *caps,
+		    struct mlx5dv_striding_rq_caps *sc)
+{
+	memset(sc, 0, sizeof(*sc));
+	if (!caps->striding_rq)
+		return;
+	sc->min_single_stride_log_num_of_bytes = 6;
+	sc->max_single_stride_log_num_of_bytes = 13;
+	sc->min_single_wqe_log_num_of_strides =
+		caps->ext_stride_num_range ? 3 : 9;
+	sc->max_single_wqe_log_num_of_strides = 16;
+	sc->supported_qpts = 1u << IBV_QPT_RAW_PACKET;
+}
+
+/*
  * The vendor capability CQE_128B_PAD: [k-main] mlx5_ib_query_device()
  * reports MLX5_IB_QUERY_DEV_RESP_FLAGS_CQE_128B_PAD exactly when
  * HCA_CAP.cqe_128_always is set; [rc-verbs] mlx5_query_device_ex() keeps
@@ -816,6 +839,13 @@ emu_verbs_dv_query_device(struct ibv_context *ctx,
 	if (asked & MLX5DV_CONTEXT_MASK_CQE_COMPRESION) {
 		verbs_comp_caps(&dev->caps, &attrs->cqe_comp_caps);
 		attrs->comp_mask |= MLX5DV_CONTEXT_MASK_CQE_COMPRESION;
+	}
+	/* [rc-mlx5] answers the mask whenever asked, with the kernel's
+	 * (possibly zero) caps.
+	 */
+	if (asked & MLX5DV_CONTEXT_MASK_STRIDING_RQ) {
+		verbs_striding_caps(&dev->caps, &attrs->striding_rq_caps);
+		attrs->comp_mask |= MLX5DV_CONTEXT_MASK_STRIDING_RQ;
 	}
 	return 0;
 }

@@ -46,6 +46,28 @@
  * rely on, and such completions join only with consecutive WQE counters
  * (the readers' title + position).
  *
+ * Striding RQs (EMU_QK_STRIDING_RQ, mlx5_emu_rq.c): wqe_counter is the
+ * first stride's index, byte_cnt = len | strides << 16, wqe_id (bytes
+ * 2..3) the WQE. The *_STRIDX minis carry the stride index; wqe_id is not
+ * carried, so it is one of the bytes that must equal the title's (one
+ * session per WQE). In FTAG_STRIDX the mini's byte count is 24 bits and
+ * DPDK recomputes the strides from the length there (mlx5_rx_burst_mprq:
+ * strd_cnt = len / strd_sz + !!(len % strd_sz) when mcqe_format is
+ * FTAG_STRIDX), so on a striding RQ that mini carries the length only
+ * (byte_cnt & 0xffff). HASH and CSUM formats: the kernel takes the stride
+ * index from the mini only with MLX5E_RQ_STATE_MINI_CQE_HW_STRIDX (set
+ * for CSUM_STRIDX), else derives it as the title's wqe_counter plus the
+ * strides of the completions before (en_rx.c mlx5e_decompress_cqe:
+ * wqe_counter += mpwrq_get_cqe_consumed_strides); so there a completion
+ * joins only when its stride index is that sum, and the stride index is
+ * right for every reader that derives it (DPDK picks CSUM_STRIDX for its
+ * striding RQs when CSUM is asked, mlx5_devx.c
+ * mlx5_rxq_create_devx_cq_resources). Filler CQEs (MLX5_MPRQ_FILLER_MASK)
+ * never open or join a session: they are written as regular CQEs (their
+ * 32-bit byte count does not fit the FTAG mini, and readers test the
+ * filler bit on the CQE: kernel mpwrq_is_filler_cqe, DPDK
+ * mlx5_rx_burst_mprq).
+ *
  * Which completions join: same kind (responder with responder, requester
  * with requester), no error CQE, the same opcode and solicited bit, and
  * every byte the mini-CQE does not carry equal to the title's (checksum,
@@ -110,7 +132,8 @@ struct emu_comp {
 	uint32_t n; /* Completions held. */
 	uint8_t req; /* Requester session. */
 	uint8_t op; /* Opcode and se bits of the title. */
-	uint8_t cyc; /* Session of a cyclic RQ (EMU_POST_CYCLIC_RQ). */
+	uint8_t kind; /* enum emu_q_kind of the session's queue. */
+	uint16_t snext; /* Striding RQ: title's stride + strides so far. */
 	uint8_t title[64]; /* Image of completion 0. */
 	struct emu_comp_key key; /* Of title. */
 	uint8_t *minis; /* max mini-CQEs. */
@@ -118,7 +141,8 @@ struct emu_comp {
 	uint8_t etitle_valid;
 	uint8_t ereq;
 	uint8_t eop;
-	uint8_t ecyc;
+	uint8_t ekind;
+	uint16_t esnext; /* snext of the enhanced session. */
 	uint8_t etitle[64];
 	struct emu_comp_key ekey; /* Of etitle. */
 	uint32_t ecount; /* Minis written after the title. */
@@ -236,13 +260,32 @@ cpl_is_err(const struct mlx5_emu_cpl *cpl)
 	       cpl->kind == MLX5_EMU_CPL_RESP_ERR;
 }
 
+/* Strides of a striding RQ's completion (MLX5_MPRQ_STRIDE_NUM_MASK). */
+static uint16_t
+img_strides(const uint8_t img[64])
+{
+	return (uint16_t)((img[CQE(BYTE_CNT)] & 0x3f) << 8 |
+			  img[CQE(BYTE_CNT) + 1]);
+}
+
+/* The stride index the next completion must have (HASH, CSUM). */
+static uint16_t
+img_snext(const uint8_t img[64])
+{
+	return (uint16_t)(img_be16(img + CQE(WQE_COUNTER)) +
+			  img_strides(img));
+}
+
 /* A completion may open a session (or follow a title). */
 static int
 comp_can_start(const struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
-	       const uint8_t img[64])
+	       const uint8_t img[64], enum emu_q_kind kind)
 {
 	if (cpl_is_err(cpl))
 		return 0;
+	if (kind == EMU_QK_STRIDING_RQ)
+		/* Filler CQEs stay regular; the FTAG mini takes the length. */
+		return (img[CQE(BYTE_CNT)] & 0x80) == 0;
 	if (cpl->kind == MLX5_EMU_CPL_RESP &&
 	    (RTE_MLX5CQ_MINI_FIELDS(cq->mini_cqe_res_format) &
 	     RTE_MLX5CQ_MINI_F_BYTE_CNT24) && img[CQE(BYTE_CNT)] != 0)
@@ -253,31 +296,37 @@ comp_can_start(const struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 /*
  * Completion img may join title (its join key: comp_key_make()) as its
  * completion number pos (0 = the title itself in the basic layout; 1..
- * after the title in the enhanced).
+ * after the title in the enhanced); snext: the stride index it must have
+ * on a striding RQ in HASH or CSUM format.
  */
 static int
 comp_can_join(const struct emu_cq *cq, const uint8_t title[64],
 	      const struct emu_comp_key *key, uint8_t title_op, int title_req,
 	      const struct mlx5_emu_cpl *cpl, const uint8_t img[64], uint8_t op,
-	      uint32_t pos, int title_cyc, int cyc)
+	      uint32_t pos, uint16_t snext, unsigned int title_kind,
+	      enum emu_q_kind kind)
 {
 	int req = cpl->kind == MLX5_EMU_CPL_REQ;
+	int derived = kind == EMU_QK_CYCLIC_RQ ||
+		      cq->mini_cqe_res_format == RTE_MLX5CQ_MINI_FMT_HASH ||
+		      cq->mini_cqe_res_format == RTE_MLX5CQ_MINI_FMT_CSUM;
+	uint16_t expect;
 	unsigned int w;
 
-	if (!comp_can_start(cq, cpl, img) || req != title_req ||
-	    op != title_op || cyc != title_cyc)
+	if (!comp_can_start(cq, cpl, img, kind) || req != title_req ||
+	    op != title_op || (unsigned int)kind != title_kind)
 		return 0;
 	/*
 	 * HASH and CSUM: readers of non-striding queues derive the WQE index
 	 * from the title (DPDK zip->wqe_idx + zip->ai; kernel mlx5e
 	 * decompression increments the title's wqe_counter), so only
-	 * consecutive counters join. CSUM still writes the stride index.
+	 * consecutive counters join; on a striding RQ the stride index is
+	 * derived from the strides (snext, see the top of this file). CSUM
+	 * still writes the stride index.
 	 */
-	if (!req && (cyc ||
-		     cq->mini_cqe_res_format == RTE_MLX5CQ_MINI_FMT_HASH ||
-		     cq->mini_cqe_res_format == RTE_MLX5CQ_MINI_FMT_CSUM) &&
-	    img_be16(img + CQE(WQE_COUNTER)) !=
-	    (uint16_t)(img_be16(title + CQE(WQE_COUNTER)) + pos))
+	expect = kind == EMU_QK_STRIDING_RQ ? snext :
+		 (uint16_t)(img_be16(title + CQE(WQE_COUNTER)) + pos);
+	if (!req && derived && img_be16(img + CQE(WQE_COUNTER)) != expect)
 		return 0;
 	/*
 	 * Same kind as the title: the title's key applies to img. Eight
@@ -298,17 +347,21 @@ comp_can_join(const struct emu_cq *cq, const uint8_t title[64],
 /*
  * The mini-CQE of a completion image: the fields of its format
  * (RTE_MLX5CQ_MINI_FIELDS()) from their places in the CQE. The stride
- * index is the completion's WQE counter, 0 on a cyclic RQ (see the top of
- * this file).
+ * index is the completion's WQE counter, 0 on a cyclic RQ; on a striding
+ * RQ the FTAG mini's byte count is the length only (see the top of this
+ * file).
  */
 static void
-comp_mini(const struct emu_cq *cq, int req, int cyc, const uint8_t img[64],
-	  uint8_t m[RTE_MLX5CQ_MINI_SIZE])
+comp_mini(const struct emu_cq *cq, int req, enum emu_q_kind kind,
+	  const uint8_t img[64], uint8_t m[RTE_MLX5CQ_MINI_SIZE])
 {
 	const unsigned int f = RTE_MLX5CQ_MINI_FIELDS(comp_fmt(cq, req));
 
 	memset(m, 0, RTE_MLX5CQ_MINI_SIZE);
-	memcpy(m + MINI(BYTE_CNT), img + CQE(BYTE_CNT), 4);
+	if (kind == EMU_QK_STRIDING_RQ && (f & RTE_MLX5CQ_MINI_F_BYTE_CNT24))
+		memcpy(m + MINI(BYTE_CNT) + 2, img + CQE(BYTE_CNT) + 2, 2);
+	else
+		memcpy(m + MINI(BYTE_CNT), img + CQE(BYTE_CNT), 4);
 	if (f & RTE_MLX5CQ_MINI_F_WQE_COUNTER)
 		memcpy(m + MINI(WQE_COUNTER), img + CQE(WQE_COUNTER), 2);
 	if (f & RTE_MLX5CQ_MINI_F_S_WQE_OPCODE)
@@ -324,7 +377,7 @@ comp_mini(const struct emu_cq *cq, int req, int cyc, const uint8_t img[64],
 	}
 	if (f & RTE_MLX5CQ_MINI_F_HDR_TYPE)
 		m[MINI(HDR_TYPE)] = img[CQE(HDR_TYPE_ETC) + 1];
-	if ((f & RTE_MLX5CQ_MINI_F_STRIDX) && !cyc)
+	if ((f & RTE_MLX5CQ_MINI_F_STRIDX) && kind != EMU_QK_CYCLIC_RQ)
 		memcpy(m + MINI(STRIDX), img + CQE(WQE_COUNTER), 2);
 }
 
@@ -434,23 +487,26 @@ comp_put_regular(struct emu_cq *cq, const uint8_t img[64], uint8_t op,
 
 static int
 comp_add_basic(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
-	       const uint8_t img[64], uint8_t op, int overrun, int cyc)
+	       const uint8_t img[64], uint8_t op, int overrun,
+	       enum emu_q_kind kind)
 {
 	struct emu_comp *c = cq->comp;
 	int req = cpl->kind == MLX5_EMU_CPL_REQ;
 
 	if (c->n > 0 && c->n < c->max &&
 	    comp_can_join(cq, c->title, &c->key, c->op, c->req, cpl, img, op,
-			  c->n, c->cyc, cyc) &&
+			  c->n, c->snext, c->kind, kind) &&
 	    emu_cq_room(cq, c->n + 1) >= c->n + 1) {
-		comp_mini(cq, req, cyc, img, c->minis + c->n * RTE_MLX5CQ_MINI_SIZE);
+		comp_mini(cq, req, kind, img,
+			  c->minis + c->n * RTE_MLX5CQ_MINI_SIZE);
+		c->snext = img_snext(img);
 		c->n++;
 		if (c->n == c->max)
 			comp_basic_close(cq);
 		return 1;
 	}
 	comp_basic_close(cq);
-	if (!comp_can_start(cq, cpl, img))
+	if (!comp_can_start(cq, cpl, img, kind))
 		return comp_put_regular(cq, img, op, overrun);
 	if (emu_cq_room(cq, 1) == 0)
 		return overrun ? emu_cq_overrun(cq) : 0;
@@ -458,15 +514,17 @@ comp_add_basic(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 	comp_key_make(cq, req, img, &c->key);
 	c->op = op;
 	c->req = (uint8_t)req;
-	c->cyc = (uint8_t)cyc;
-	comp_mini(cq, req, cyc, img, c->minis);
+	c->kind = (uint8_t)kind;
+	c->snext = img_snext(img);
+	comp_mini(cq, req, kind, img, c->minis);
 	c->n = 1;
 	return 1;
 }
 
 static int
 comp_add_enhanced(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
-		  const uint8_t img[64], uint8_t op, int overrun, int cyc)
+		  const uint8_t img[64], uint8_t op, int overrun,
+		  enum emu_q_kind kind)
 {
 	struct emu_comp *c = cq->comp;
 	int req = cpl->kind == MLX5_EMU_CPL_REQ;
@@ -475,13 +533,15 @@ comp_add_enhanced(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 
 	if (c->etitle_valid && pos <= c->max &&
 	    comp_can_join(cq, c->etitle, &c->ekey, c->eop, c->ereq, cpl, img,
-			  op, pos, c->ecyc, cyc) &&
+			  op, pos, c->esnext, c->ekind, kind) &&
 	    emu_cq_room(cq, c->an + 1) >= c->an + 1) {
 		if (c->an == 0) {
 			memcpy(c->a0img, img, 64);
 			c->a0op = op;
 		}
-		comp_mini(cq, req, cyc, img, c->arr + c->an * RTE_MLX5CQ_MINI_SIZE);
+		comp_mini(cq, req, kind, img,
+			  c->arr + c->an * RTE_MLX5CQ_MINI_SIZE);
+		c->esnext = img_snext(img);
 		c->an++;
 		if (c->an == RTE_MLX5CQ_ENH_MINIS_MAX)
 			comp_enh_close(cq);
@@ -490,12 +550,13 @@ comp_add_enhanced(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 	comp_enh_close(cq);
 	ret = comp_put_regular(cq, img, op, overrun);
 	if (ret == 1) {
-		c->etitle_valid = (uint8_t)comp_can_start(cq, cpl, img);
+		c->etitle_valid = (uint8_t)comp_can_start(cq, cpl, img, kind);
 		memcpy(c->etitle, img, 64);
 		comp_key_make(cq, req, img, &c->ekey);
 		c->eop = op;
 		c->ereq = (uint8_t)req;
-		c->ecyc = (uint8_t)cyc;
+		c->ekind = (uint8_t)kind;
+		c->esnext = img_snext(img);
 		c->ecount = 0;
 	}
 	return ret;
@@ -503,15 +564,16 @@ comp_add_enhanced(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 
 int
 emu_comp_add(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
-	     const uint8_t img[64], uint8_t op, int overrun, int cyc)
+	     const uint8_t img[64], uint8_t op, int overrun,
+	     enum emu_q_kind kind)
 {
 	struct emu_comp *c = cq->comp;
 
 	if (c == NULL || cq->cc || c->max < 2)
 		return comp_put_regular(cq, img, op, overrun);
 	if (cq->cqe_comp_layout)
-		return comp_add_enhanced(cq, cpl, img, op, overrun, cyc);
-	return comp_add_basic(cq, cpl, img, op, overrun, cyc);
+		return comp_add_enhanced(cq, cpl, img, op, overrun, kind);
+	return comp_add_basic(cq, cpl, img, op, overrun, kind);
 }
 
 void

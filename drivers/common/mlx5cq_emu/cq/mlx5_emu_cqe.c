@@ -177,6 +177,10 @@ emu_cqe_build(const struct mlx5_emu_cpl *cpl, uint8_t cqe[64], uint8_t *op)
 		return -EINVAL;
 	}
 	emu_w16(w, RTE_MLX5CQ_CQE_WQE_COUNTER, cpl->wqe_counter);
+	/* Striding RQ: the WQE of the strides (DPDK struct mlx5_cqe wqe_id,
+	 * struct mlx5_error_cqe eth_wqe_id; kernel mlx5_cqe64 wqe_id).
+	 */
+	emu_w16(w, RTE_MLX5CQ_CQE_WQE_ID, cpl->wqe_id);
 	emu_w_store(cqe, w);
 	*op = (uint8_t)(opcode << 4 | (cpl->solicited ? 1 << 1 : 0));
 	return 0;
@@ -350,6 +354,10 @@ emu_cqe_post_flags(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 		   unsigned int n, uint32_t flags)
 {
 	int overrun = !!(flags & MLX5_EMU_POST_OVERRUN);
+	enum emu_q_kind kind = (flags & EMU_POST_CYCLIC_RQ) ?
+			       EMU_QK_CYCLIC_RQ :
+			       (flags & EMU_POST_STRIDING_RQ) ?
+			       EMU_QK_STRIDING_RQ : EMU_QK_ANY;
 	uint32_t room = 0;
 	uint8_t cqe[64], op;
 	unsigned int i;
@@ -380,7 +388,7 @@ emu_cqe_post_flags(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 		}
 		if (cq->cqe_comp_en)
 			r = emu_comp_add(cq, &cpl[i], cqe, op, overrun,
-					 !!(flags & EMU_POST_CYCLIC_RQ));
+					 kind);
 		else
 			r = emu_cqe_put(cq, cqe, op, overrun, &room);
 		if (r < 0) {

@@ -111,7 +111,7 @@ struct emu_wq {
 	uint8_t log_sz; /* log2 of WQEs (RQ) or WQEBBs (SQ). */
 	uint8_t log_stride;
 	uint8_t state;
-	uint8_t cyclic_rq; /* An RQ: mini-CQE stride index undefined (0). */
+	uint8_t q_kind; /* enum emu_q_kind (compression of its CQEs). */
 	struct emu_cq *cq;
 	uint32_t cqn;
 	/*
@@ -161,6 +161,14 @@ struct emu_rq {
 	uint8_t vsd;
 	uint16_t ci; /* WQEs consumed by the device. */
 	uint16_t posted; /* Doorbell record word 0 as last read. */
+	/* Striding RQ (wq_type CYCLIC_STRIDING_RQ): 2^log_strd_num strides
+	 * of 2^log_strd_sz bytes per WQE, the next free one of WQE ci.
+	 */
+	uint8_t striding;
+	uint8_t log_strd_num;
+	uint8_t log_strd_sz;
+	uint8_t dseg_off; /* Data segment in the WQE: 0, or 16 (striding). */
+	uint32_t strd;
 	uint32_t refcnt; /* RQTs and direct TIRs. */
 	struct emu_qcnt *qcnt; /* rqc.counter_set_id's set, or NULL. */
 };
@@ -372,10 +380,12 @@ int emu_net_check_lens(struct emu_dev *dev, const char *what, size_t inlen,
  */
 int emu_pd_exists(struct emu_dev *dev, uint32_t pdn);
 /* Common WQ context checks (mlx5_emu_sq.c); 0 or errno with status. */
-/* wqe_bytes: the stride the queue needs, 0 for any (4..10 as log2). */
+/* wqe_bytes: the stride the queue needs, 0 for any (4..10 as log2);
+ * striding_ok: wq_type CYCLIC_STRIDING_RQ is accepted too.
+ */
 int emu_wq_setup(struct emu_dev *dev, const void *wq, uint32_t wqe_bytes,
-		 struct emu_wq *out_wq, void *out, size_t outlen,
-		 const char *what);
+		 int striding_ok, struct emu_wq *out_wq, void *out,
+		 size_t outlen, const char *what);
 void emu_wq_release(struct emu_wq *wq);
 /* MODIFY_SQ/RQ state checks (cur named by the command, to requested). */
 int emu_q_modify_state(struct emu_dev *dev, const char *what, uint32_t qn,

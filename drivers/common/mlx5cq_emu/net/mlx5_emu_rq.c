@@ -35,6 +35,25 @@
  * sessions, closed at the end of the pass (mlx5_emu_engine.c). The
  * doorbell record is read again only when the WQEs it announced last are
  * used up (a device reads doorbells asynchronously too).
+ *
+ * Striding RQ (wq_type MLX5_WQ_TYPE_CYCLIC_STRIDING_RQ, HCA_CAP.striding_rq;
+ * DPDK mlx5_devx.c mlx5_rxq_create_devx_rq_resources, kernel mlx5_ib
+ * qp.c create_rq): a WQE is a struct mlx5_wqe_mprq (mlx5_prm.h: a 16 B
+ * next segment, then one data segment whose buffer holds the WQE's
+ * 2^log_strd_num strides of 2^log_strd_sz bytes). A frame takes
+ * ceil(len / stride size) strides from the WQE's next free one, written
+ * at buffer + stride * size; its CQE carries byte_cnt = len | strides <<
+ * MLX5_MPRQ_STRIDE_NUM_SHIFT, wqe_counter = its first stride, wqe_id = the
+ * WQE's index (DPDK mlx5_rx_burst_mprq, mprq_buf_to_pkt; kernel en_rx.c
+ * mlx5e_handle_rx_cqe_mpwrq: mpwrq_get_cqe_consumed_strides, the stride
+ * index from cqe->wqe_counter, the WQE from cqe->wqe_id). When the
+ * strides left in the WQE are fewer than the frame needs, a filler CQE
+ * (byte_cnt = MLX5_MPRQ_FILLER_MASK | left << 16, wqe_counter = the first
+ * left stride; kernel mpwrq_is_filler_cqe, DPDK mlx5_rx_burst_mprq's
+ * MLX5_MPRQ_FILLER_MASK test) consumes them and the frame goes to the next
+ * posted WQE. A WQE is released (the device's counter, compared with the
+ * doorbell record's WQE count as for cyclic RQs) when its strides are
+ * used up. A frame longer than a whole WQE completes with LOC_LEN_ERR.
  */
 
 #include <errno.h>
@@ -67,6 +86,107 @@ emu_rq_lookup(struct emu_net *net, uint32_t rqn)
 	return NULL;
 }
 
+/* The striding parameters of a WQ context. */
+struct emu_rq_strd {
+	uint8_t striding;
+	uint8_t log_strd_num;
+	uint8_t log_strd_sz;
+};
+
+#define EMU_MPRQ_WQE_LOG_SIZE 5 /* sizeof(struct mlx5_wqe_mprq), log2. */
+/*
+ * log_min_stride_wqe_sz: cmd_hca_cap_2 is not reported (hca_cap_2 0), so
+ * consumers take DPDK's MLX5_MPRQ_LOG_MIN_STRIDE_WQE_SIZE (mlx5_devx_cmds.c
+ * mlx5_devx_cmd_query_hca_attr; mlx5_rxq.c mlx5_mprq_prepare keeps
+ * log strides + log stride size at least that).
+ */
+#define EMU_LOG_MIN_STRIDE_WQE_SZ 14
+
+/*
+ * Decode and check the striding fields of a CREATE_RQ's WQ context (0, or
+ * the command failed). Not striding: nothing to decode (emu_wq_setup()
+ * refuses stride fields on a cyclic WQ).
+ */
+static int
+emu_rq_striding_decode(struct emu_dev *dev, const void *wq,
+		       struct emu_rq_strd *sd, void *out, size_t outlen)
+{
+	unsigned int enc, log_num, log_sz;
+
+	memset(sd, 0, sizeof(*sd));
+	if (EMU_GET(wq, wq, wq_type) != MLX5_WQ_TYPE_CYCLIC_STRIDING_RQ)
+		return 0;
+	/* Kernel create_user_rq/create_rq: striding RQs need
+	 * MLX5_CAP_GEN(striding_rq) (EOPNOTSUPP).
+	 */
+	if (!dev->caps.striding_rq) {
+		EMU_LOG(ERR, "%s: CREATE_RQ: striding RQ without the "
+			"striding_rq capability", dev->name);
+		return emu_cmd_fail(dev, out, outlen,
+				    EMU_CMD_STAT_BAD_PARAM_ERR,
+				    MLX5_EMU_SYND_NET_WQ_TYPE);
+	}
+	/* Kernel: two_byte_shift_en (IB_MP_RQ_2BYTES_SHIFT) shifts the
+	 * data by 2 bytes in every stride: not modelled.
+	 */
+	if (EMU_GET(wq, wq, two_byte_shift_en)) {
+		EMU_LOG(ERR, "%s: CREATE_RQ: two_byte_shift_en not modelled",
+			dev->name);
+		return emu_cmd_fail(dev, out, outlen,
+				    EMU_CMD_STAT_BAD_PARAM_ERR,
+				    MLX5_EMU_SYND_NET_RESERVED);
+	}
+	/*
+	 * log_wqe_num_of_strides (DPDK single_wqe_log_num_of_strides, 4
+	 * bits): 0..7 are 2^9..2^16 strides; 10..15 are 2^3..2^8, with
+	 * ext_stride_num_range only (kernel qp.c create_rq fw_map; DPDK
+	 * writes log_strd_num - MLX5_MIN_SINGLE_WQE_LOG_NUM_STRIDES in 4
+	 * bits, the same encoding; kernel main.c min 3 only with
+	 * ext_stride_num_range); 8 and 9 mean nothing.
+	 */
+	enc = EMU_GET(wq, wq, single_wqe_log_num_of_strides);
+	if (enc <= 7) {
+		log_num = enc + 9;
+	} else if (enc >= 10 && dev->caps.ext_stride_num_range) {
+		log_num = enc - 7;
+	} else {
+		EMU_LOG(ERR, "%s: CREATE_RQ: log_wqe_num_of_strides %u "
+			"invalid (0..7: 2^9..2^16 strides; 10..15: 2^3..2^8, "
+			"ext_stride_num_range %u)", dev->name, enc,
+			dev->caps.ext_stride_num_range);
+		return emu_cmd_fail(dev, out, outlen,
+				    EMU_CMD_STAT_BAD_PARAM_ERR,
+				    MLX5_EMU_SYND_NET_STRIDE_NUM);
+	}
+	/* log_wqe_stride_size (3 bits): 64 B << v, 2^6..2^13 (kernel
+	 * MLX5_MIN/MAX_SINGLE_STRIDE_LOG_NUM_BYTES; every value is valid).
+	 */
+	log_sz = EMU_GET(wq, wq, single_stride_log_num_of_bytes) + 6;
+	/* The WQE is a struct mlx5_wqe_mprq (mlx5_prm.h; DPDK mlx5_devx.c
+	 * log_wq_stride = log2above(sizeof(struct mlx5_wqe_mprq))).
+	 */
+	if (EMU_GET(wq, wq, log_wq_stride) < EMU_MPRQ_WQE_LOG_SIZE) {
+		EMU_LOG(ERR, "%s: CREATE_RQ: log_wq_stride %u cannot hold a "
+			"striding WQE (32 B)", dev->name,
+			EMU_GET(wq, wq, log_wq_stride));
+		return emu_cmd_fail(dev, out, outlen,
+				    EMU_CMD_STAT_BAD_PARAM_ERR,
+				    MLX5_EMU_SYND_NET_WQ_SIZE);
+	}
+	if (log_num + log_sz < EMU_LOG_MIN_STRIDE_WQE_SZ) {
+		EMU_LOG(ERR, "%s: CREATE_RQ: WQE buffer of 2^%u strides of "
+			"2^%u bytes below 2^%u bytes (log_min_stride_wqe_sz)",
+			dev->name, log_num, log_sz, EMU_LOG_MIN_STRIDE_WQE_SZ);
+		return emu_cmd_fail(dev, out, outlen,
+				    EMU_CMD_STAT_BAD_PARAM_ERR,
+				    MLX5_EMU_SYND_NET_STRIDE_WQE);
+	}
+	sd->striding = 1;
+	sd->log_strd_num = (uint8_t)log_num;
+	sd->log_strd_sz = (uint8_t)log_sz;
+	return 0;
+}
+
 int
 emu_rq_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 	      size_t inlen, void *out, size_t outlen, uint32_t *id,
@@ -74,6 +194,7 @@ emu_rq_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 {
 	const void *rqc = EMU_ADDR_OF(create_rq_in, in, ctx);
 	const void *wq = EMU_ADDR_OF(rqc, rqc, wq);
+	struct emu_rq_strd sd;
 	struct emu_qcnt *qcnt;
 	struct emu_wq w;
 	struct emu_cq *cq;
@@ -131,7 +252,10 @@ emu_rq_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_NET_QCNT);
 	}
-	ret = emu_wq_setup(dev, wq, 0, &w, out, outlen, "CREATE_RQ");
+	ret = emu_rq_striding_decode(dev, wq, &sd, out, outlen);
+	if (ret != 0)
+		return ret;
+	ret = emu_wq_setup(dev, wq, 0, 1, &w, out, outlen, "CREATE_RQ");
 	if (ret != 0)
 		return ret;
 	rq = calloc(1, sizeof(*rq));
@@ -143,7 +267,11 @@ emu_rq_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 	rq->wq = w;
 	rq->wq.cq = cq;
 	rq->wq.cqn = cq->cqn;
-	rq->wq.cyclic_rq = 1;
+	rq->wq.q_kind = sd.striding ? EMU_QK_STRIDING_RQ : EMU_QK_CYCLIC_RQ;
+	rq->striding = sd.striding;
+	rq->log_strd_num = sd.log_strd_num;
+	rq->log_strd_sz = sd.log_strd_sz;
+	rq->dseg_off = sd.striding ? 16 : 0;
 	emu_clock_wq_init(dev, &rq->wq, ts);
 	rq->vsd = EMU_GET(rqc, rqc, vsd);
 	w.umem->refcnt++;
@@ -209,6 +337,7 @@ emu_rq_modify(struct emu_dev *dev, struct emu_rq *rq, const void *in,
 		if (to == EMU_Q_RST) {
 			rq->ci = 0;
 			rq->posted = 0;
+			rq->strd = 0;
 		}
 		if (mask & MLX5_MODIFY_RQ_IN_MODIFY_BITMASK_VSD)
 			rq->vsd = EMU_GET(rqc, rqc, vsd);
@@ -343,6 +472,14 @@ emu_rq_error_cpl(struct emu_rq *rq, uint16_t idx, uint8_t syndrome,
 	cpl->wqe_counter = idx;
 	cpl->qpn = rq->rqn;
 	cpl->timestamp = 0;
+	if (rq->striding) {
+		/* The stride the frame would have started at; the error
+		 * consumes the rest of the WQE.
+		 */
+		cpl->wqe_counter = (uint16_t)rq->strd;
+		cpl->wqe_id = idx;
+		rq->strd = 0;
+	}
 }
 
 static void
@@ -373,7 +510,8 @@ emu_rq_prefetch_batch(const struct emu_rq *rq)
 	for (k = 0; k < nb; k++) {
 		w = rq->wq.ring + ((size_t)((rq->ci + k) & mask) <<
 				   rq->wq.log_stride);
-		emu_prefetch_write((const void *)(uintptr_t)emu_be64_at(w + 8));
+		emu_prefetch_write((const void *)(uintptr_t)
+				   emu_be64_at(w + rq->dseg_off + 8));
 	}
 }
 
@@ -409,7 +547,168 @@ emu_rq_prefetch(const struct emu_rq *rq, uint32_t mask)
 	if (ahead > EMU_RQ_PF_BUF) {
 		w = rq->wq.ring + ((size_t)((rq->ci + EMU_RQ_PF_BUF) & mask) <<
 				   rq->wq.log_stride);
-		emu_prefetch_write((const void *)(uintptr_t)emu_be64_at(w + 8));
+		emu_prefetch_write((const void *)(uintptr_t)
+				   emu_be64_at(w + rq->dseg_off + 8));
+	}
+}
+
+/*
+ * Strip the VLAN tag of a frame unless vsd: the frame and its parse are
+ * replaced by the stripped copy, *tci set; 1 when stripped.
+ */
+static int
+emu_rq_vlan_strip(const struct emu_rq *rq, const uint8_t **frame,
+		  uint32_t *len, const struct emu_pkt **pkt,
+		  struct emu_pkt *stripped, uint16_t *tci)
+{
+	const uint8_t *f = *frame;
+	uint32_t n = *len;
+
+	if (rq->vsd || n < 18 || f[12] != 0x81 || f[13] != 0x00)
+		return 0;
+	*tci = (uint16_t)(f[14] << 8 | f[15]);
+	memcpy(emu_rx_frame, f, 12);
+	memcpy(emu_rx_frame + 12, f + 16, n - 16);
+	*frame = emu_rx_frame;
+	*len = n - 4;
+	emu_pkt_parse(emu_rx_frame, n - 4, stripped);
+	*pkt = stripped;
+	return 1;
+}
+
+/* The offload fields of a responder CQE (hash, flow tag, header types). */
+static void
+emu_rq_cpl_fill(struct mlx5_emu_cpl *cpl, const uint8_t *frame,
+		const struct emu_pkt *pkt, uint32_t hash, uint8_t hash_type,
+		const struct emu_rx_meta *meta, int strip, uint16_t vlan)
+{
+	cpl->rx_hash_res = hash;
+	cpl->rx_hash_type = hash_type;
+	if (meta != NULL) {
+		cpl->qpn = meta->flow_tag;
+		cpl->flow_table_metadata = meta->ft_meta;
+	}
+	cpl->hdr_type_etc = emu_rx_hdr_type(frame, pkt, &cpl->csum);
+	if (strip) {
+		cpl->hdr_type_etc |= MLX5_CQE_VLAN_STRIPPED;
+		cpl->vlan_info = vlan;
+	}
+}
+
+/* No WQE posted: the frame is dropped. */
+static void
+emu_rq_no_buffer(struct emu_rq *rq)
+{
+	rq->net->pstats.rx_out_of_buffer++;
+	if (rq->qcnt != NULL)
+		rq->qcnt->out_of_buffer++;
+}
+
+/*
+ * The WQE a frame goes to (*idx), or 0: no WQE posted (dropped) or an
+ * injected fault completed it.
+ */
+static int
+emu_rq_begin(struct emu_rq *rq, uint16_t *idx)
+{
+	if (!emu_rq_has_wqe(rq)) {
+		emu_rq_no_buffer(rq);
+		return 0;
+	}
+	*idx = rq->ci;
+	if (emu_wire_rx_fault_take(rq->net)) {
+		emu_rq_error_cpl(rq, *idx, EMU_SYND_LOC_LEN_ERR,
+				 "injected error, RQ kept RDY", 1);
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * A frame into a striding RQ (see the top of this file): the state is
+ * RDY. The filler, the data and the CQE follow DPDK mlx5_rx_burst_mprq
+ * and kernel mlx5e_handle_rx_cqe_mpwrq as consumers.
+ */
+static void
+emu_rq_receive_mprq(struct emu_rq *rq, const uint8_t *frame,
+		    const struct emu_pkt *pkt, uint32_t hash,
+		    uint8_t hash_type, const struct emu_rx_meta *meta)
+{
+	struct emu_net *net = rq->net;
+	uint32_t mask = (1u << rq->wq.log_sz) - 1;
+	uint32_t strd_n = 1u << rq->log_strd_num;
+	uint32_t strd_sz = 1u << rq->log_strd_sz;
+	uint32_t len = pkt->len, need, bc, lkey;
+	struct mlx5_emu_cpl *cpl;
+	struct emu_pkt stripped;
+	const uint8_t *dseg;
+	uint16_t idx, vlan = 0;
+	uint64_t addr;
+	int strip;
+
+	if (!emu_rq_begin(rq, &idx))
+		return;
+	strip = emu_rq_vlan_strip(rq, &frame, &len, &pkt, &stripped, &vlan);
+	need = (len + strd_sz - 1) >> rq->log_strd_sz;
+	if (need == 0)
+		need = 1;
+	if (need > strd_n) {
+		emu_rq_error(rq, idx, EMU_SYND_LOC_LEN_ERR,
+			     "frame longer than a striding WQE's buffer");
+		return;
+	}
+	if (rq->strd + need > strd_n) {
+		/* Filler: the strides left in the WQE, then the next one. */
+		cpl = emu_engine_cpl(&rq->wq);
+		cpl->kind = MLX5_EMU_CPL_RESP;
+		cpl->byte_cnt = MLX5_MPRQ_FILLER_MASK |
+				(strd_n - rq->strd) << MLX5_MPRQ_STRIDE_NUM_SHIFT;
+		cpl->wqe_counter = (uint16_t)rq->strd;
+		cpl->wqe_id = idx;
+		cpl->qpn = rq->rqn;
+		rq->ci++;
+		rq->strd = 0;
+		if (!emu_rq_has_wqe(rq)) {
+			emu_rq_no_buffer(rq);
+			return;
+		}
+		idx = rq->ci;
+	}
+	emu_rq_prefetch(rq, mask);
+	dseg = rq->wq.ring + ((size_t)(idx & mask) << rq->wq.log_stride) +
+	       rq->dseg_off;
+	bc = emu_be32_at(dseg);
+	lkey = emu_be32_at(dseg + 4);
+	addr = emu_be64_at(dseg + 8) + ((uint64_t)rq->strd << rq->log_strd_sz);
+	/* The data segment describes the WQE's whole buffer (DPDK
+	 * mlx5_rxq_initialize: byte_count = 1 << log_strd_sz + log_strd_num).
+	 */
+	if (bc != strd_n * strd_sz) {
+		emu_rq_error(rq, idx, EMU_SYND_LOC_LEN_ERR,
+			     "striding WQE's byte_count is not strides * "
+			     "stride size");
+		return;
+	}
+	if (lkey == EMU_INVALID_LKEY ||
+	    emu_mr_check_wq(net, &rq->wq, lkey, addr, len, 1) != 0) {
+		emu_rq_error(rq, idx, EMU_SYND_LOC_PROT_ERR,
+			     "stride outside a writable MR");
+		return;
+	}
+	emu_copy((uint8_t *)(uintptr_t)addr, frame, len);
+	emu_rq_last = rq;
+	net->pstats.rx_packets++;
+	net->pstats.rx_bytes += len;
+	cpl = emu_engine_cpl(&rq->wq);
+	cpl->kind = MLX5_EMU_CPL_RESP;
+	cpl->byte_cnt = len | need << MLX5_MPRQ_STRIDE_NUM_SHIFT;
+	cpl->wqe_counter = (uint16_t)rq->strd;
+	cpl->wqe_id = idx;
+	emu_rq_cpl_fill(cpl, frame, pkt, hash, hash_type, meta, strip, vlan);
+	rq->strd += need;
+	if (rq->strd == strd_n) {
+		rq->ci++;
+		rq->strd = 0;
 	}
 }
 
@@ -427,36 +726,21 @@ emu_rq_receive(struct emu_rq *rq, const uint8_t *frame,
 	struct emu_pkt stripped;
 	uint32_t room = 0, left, done;
 	uint16_t idx, vlan = 0;
-	int strip = 0;
+	int strip;
 
 	if (rq->wq.state != EMU_Q_RDY) {
 		net->pstats.rx_no_queue++;
 		return;
 	}
-	if (!emu_rq_has_wqe(rq)) {
-		net->pstats.rx_out_of_buffer++;
-		if (rq->qcnt != NULL)
-			rq->qcnt->out_of_buffer++;
+	if (rq->striding) {
+		emu_rq_receive_mprq(rq, frame, pkt, hash, hash_type, meta);
 		return;
 	}
-	idx = rq->ci;
-	if (emu_wire_rx_fault_take(net)) {
-		emu_rq_error_cpl(rq, idx, EMU_SYND_LOC_LEN_ERR,
-				 "injected error, RQ kept RDY", 1);
+	if (!emu_rq_begin(rq, &idx))
 		return;
-	}
 	wqe = rq->wq.ring + ((size_t)(idx & mask) << rq->wq.log_stride);
 	emu_rq_prefetch(rq, mask);
-	if (!rq->vsd && len >= 18 && frame[12] == 0x81 && frame[13] == 0x00) {
-		strip = 1;
-		vlan = (uint16_t)(frame[14] << 8 | frame[15]);
-		memcpy(emu_rx_frame, frame, 12);
-		memcpy(emu_rx_frame + 12, frame + 16, len - 16);
-		frame = emu_rx_frame;
-		len -= 4;
-		emu_pkt_parse(frame, len, &stripped);
-		pkt = &stripped;
-	}
+	strip = emu_rq_vlan_strip(rq, &frame, &len, &pkt, &stripped, &vlan);
 	/* Check every segment the frame needs before writing any. */
 	for (i = 0, left = len; i < nsegs && left > 0; i++) {
 		const uint8_t *d = wqe + 16 * i;
@@ -501,15 +785,5 @@ emu_rq_receive(struct emu_rq *rq, const uint8_t *frame,
 	cpl->kind = MLX5_EMU_CPL_RESP;
 	cpl->byte_cnt = len;
 	cpl->wqe_counter = idx;
-	cpl->rx_hash_res = hash;
-	cpl->rx_hash_type = hash_type;
-	if (meta != NULL) {
-		cpl->qpn = meta->flow_tag;
-		cpl->flow_table_metadata = meta->ft_meta;
-	}
-	cpl->hdr_type_etc = emu_rx_hdr_type(frame, pkt, &cpl->csum);
-	if (strip) {
-		cpl->hdr_type_etc |= MLX5_CQE_VLAN_STRIPPED;
-		cpl->vlan_info = vlan;
-	}
+	emu_rq_cpl_fill(cpl, frame, pkt, hash, hash_type, meta, strip, vlan);
 }

@@ -72,26 +72,33 @@ emu_pd_exists(struct emu_dev *dev, uint32_t pdn)
 
 int
 emu_wq_setup(struct emu_dev *dev, const void *wq, uint32_t wqe_bytes,
-	     struct emu_wq *w, void *out, size_t outlen, const char *what)
+	     int striding_ok, struct emu_wq *w, void *out, size_t outlen,
+	     const char *what)
 {
 	struct emu_umem *umem, *dbr;
 	uint64_t off, bytes, dbr_addr;
 	unsigned int log_sz, log_stride;
+	int striding = striding_ok &&
+		       WQ_GET(wq_type) == MLX5_WQ_TYPE_CYCLIC_STRIDING_RQ;
 
-	if (WQ_GET(wq_type) != MLX5_WQ_TYPE_CYCLIC) {
-		EMU_LOG(ERR, "%s: %s: wq_type %u not cyclic", dev->name, what,
-			WQ_GET(wq_type));
+	if (WQ_GET(wq_type) != MLX5_WQ_TYPE_CYCLIC && !striding) {
+		EMU_LOG(ERR, "%s: %s: wq_type %u not cyclic%s", dev->name,
+			what, WQ_GET(wq_type),
+			striding_ok ? " or cyclic striding" : "");
 		return emu_wq_fail(dev, out, outlen, EMU_CMD_STAT_BAD_PARAM_ERR,
 				   MLX5_EMU_SYND_NET_WQ_TYPE);
 	}
+	/* The stride fields belong to striding RQs (their caller decodes
+	 * them); two_byte_shift_en is refused there.
+	 */
 	if (WQ_GET(wq_signature) || WQ_GET(end_padding_mode) ||
 	    WQ_GET(cd_slave) || WQ_GET(hds_skip_first_sge) ||
 	    WQ_GET(log2_hds_buf_size) || WQ_GET(page_offset) ||
 	    WQ_GET(hw_counter) || WQ_GET(sw_counter) ||
 	    WQ_GET(log_hairpin_num_packets) || WQ_GET(log_hairpin_data_sz) ||
-	    WQ_GET(single_wqe_log_num_of_strides) ||
+	    (!striding && WQ_GET(single_wqe_log_num_of_strides)) ||
 	    WQ_GET(two_byte_shift_en) ||
-	    WQ_GET(single_stride_log_num_of_bytes)) {
+	    (!striding && WQ_GET(single_stride_log_num_of_bytes))) {
 		EMU_LOG(ERR, "%s: %s: WQ feature not modelled (signature, "
 			"padding, HDS, page_offset, counters, strides)",
 			dev->name, what);
@@ -250,7 +257,7 @@ emu_sq_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 		return emu_cmd_fail(dev, out, outlen, EMU_CMD_STAT_BAD_RES_ERR,
 				    MLX5_EMU_SYND_NET_TIS);
 	}
-	ret = emu_wq_setup(dev, wq, MLX5_WQE_SIZE, &w, out, outlen,
+	ret = emu_wq_setup(dev, wq, MLX5_WQE_SIZE, 0, &w, out, outlen,
 			   "CREATE_SQ");
 	if (ret != 0)
 		return ret;
