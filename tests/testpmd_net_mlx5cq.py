@@ -744,6 +744,31 @@ def case_scatter():
     t.quit()
 
 
+def case_mprq():
+    """mprq_en=1,rxqs_min_mprq=1: every queue is a multi-packet RQ (burst
+    mode); io forward of 64-byte packets (copied) and then of 1,000-byte
+    packets (attached to the strides and sent by the other port from
+    them), with no error and every byte counted."""
+    args = 'mprq_en=1,rxqs_min_mprq=1,mprq_log_stride_num=6'
+    for size in (64, 1000):
+        t = Testpmd(vdev(0, 'mq', args) + vdev(1, 'mq', args), [])
+        for p in (0, 1):
+            out = t.cmd('show rxq info %d 0' % p)
+            check('Scalar (multi-packet RQ)' in out, 'rxq info:\n' + out)
+        out = t.cmd('set txpkts %d' % size)
+        check('rror' not in out and 'nvalid' not in out, 'txpkts: ' + out)
+        t.cmd('start tx_first')
+        t.wait_stats(moved(4 * WINDOW), 'mprq %d: forwarding' % size)
+        t.cmd('stop')
+        st = port_stats(t.cmd('show port stats all'))
+        io_checks(st, 'mprq %d' % size)
+        for p in (0, 1):
+            check(st[p]['RX-bytes'] == size * st[p]['RX-packets'],
+                  'mprq: port %d %d packets %d bytes of %d' %
+                  (p, st[p]['RX-packets'], st[p]['RX-bytes'], size))
+        t.quit()
+
+
 def tso_pcap(path, n, payload):
     """A pcap file of n Ethernet/IPv4/TCP packets of payload bytes each
     (sequence numbers running on, correct checksums), ACK|PSH."""
@@ -962,6 +987,7 @@ CASES = {
     'vlan_insert': case_vlan_insert,
     'rx_timestamp': case_rx_timestamp,
     'scatter': case_scatter,
+    'mprq': case_mprq,
     'tso': case_tso,
     'proc_info': case_proc_info,
     'flow_mark': case_flow_mark,

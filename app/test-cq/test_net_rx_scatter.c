@@ -88,8 +88,7 @@ static uint32_t
 sg_frame(uint8_t *f, const struct rte_ether_addr *mac, uint32_t len,
 	 uint32_t i)
 {
-	return frame_build(f, mac, RTE_IPV4(198u, 18, 9, i & 0xff),
-			   (uint16_t)(2000 + i), (uint16_t)(len - 42), 0);
+	return frame_udp4_n(f, mac, len, 9, 2000, i);
 }
 
 /* One received packet against the frame f of len bytes. */
@@ -116,14 +115,7 @@ sg_check(const struct rte_mbuf *m, const uint8_t *f, uint32_t len)
 	p = rte_pktmbuf_read(m, 0, len, got);
 	TEST_ASSERT(p != NULL && memcmp(p, f, len) == 0, "len %u: bytes",
 		    len);
-	TEST_ASSERT((m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) ==
-		    RTE_MBUF_F_RX_IP_CKSUM_GOOD &&
-		    (m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK) ==
-		    RTE_MBUF_F_RX_L4_CKSUM_GOOD &&
-		    m->packet_type == (RTE_PTYPE_L2_ETHER |
-				       RTE_PTYPE_L3_IPV4_EXT_UNKNOWN |
-				       RTE_PTYPE_L4_UDP),
-		    "len %u: flags 0x%" PRIx64 " ptype 0x%x", len, m->ol_flags,
+	TEST_ASSERT(rx_udp4_good(m), "len %u: flags 0x%" PRIx64 " ptype 0x%x", len, m->ol_flags,
 		    m->packet_type);
 	return TEST_SUCCESS;
 }

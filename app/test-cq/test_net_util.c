@@ -132,6 +132,26 @@ port_start_1q(uint16_t port, uint16_t desc, struct rte_mempool *mp,
 	return rte_eth_dev_start(port);
 }
 
+uint32_t
+frame_udp4_n(uint8_t *f, const struct rte_ether_addr *dst, uint32_t len,
+	     uint8_t net, uint16_t base, uint32_t i)
+{
+	return frame_build(f, dst, RTE_IPV4(198u, 18, net, i & 0xff),
+			   (uint16_t)(base + i), (uint16_t)(len - 42), 0);
+}
+
+int
+rx_udp4_good(const struct rte_mbuf *m)
+{
+	return (m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) ==
+	       RTE_MBUF_F_RX_IP_CKSUM_GOOD &&
+	       (m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK) ==
+	       RTE_MBUF_F_RX_L4_CKSUM_GOOD &&
+	       m->packet_type == (RTE_PTYPE_L2_ETHER |
+				  RTE_PTYPE_L3_IPV4_EXT_UNKNOWN |
+				  RTE_PTYPE_L4_UDP);
+}
+
 int
 port_link(uint16_t port)
 {

@@ -68,6 +68,14 @@ int port_link(uint16_t port);
 uint32_t frame_build(uint8_t *f, const struct rte_ether_addr *dst,
 		     uint32_t src_ip, uint16_t sport, uint16_t payload,
 		     int vlan);
+/*
+ * Frame i of len bytes from 198.18.<net>.<i & 0xff> port base + i
+ * (Ethernet, IPv4, UDP, correct checksums): len.
+ */
+uint32_t frame_udp4_n(uint8_t *f, const struct rte_ether_addr *dst,
+		      uint32_t len, uint8_t net, uint16_t base, uint32_t i);
+/* The mbuf of a good IPv4/UDP frame: checksums GOOD, its packet type. */
+int rx_udp4_good(const struct rte_mbuf *m);
 /* Receive from queues 0..nq-1 until n packets or nothing for long;
  * qof[i]: queue of packet i (may be NULL).
  */

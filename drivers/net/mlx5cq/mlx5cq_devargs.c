@@ -25,7 +25,12 @@ const char mlx5cq_devargs_help[] =
 	"tx_comp_thresh=<n> "
 	"wire=<name> "
 	"mac=<xx:xx:xx:xx:xx:xx> "
-	"speed=<Mb/s>";
+	"speed=<Mb/s> "
+	"mprq_en=0|1 "
+	"rxqs_min_mprq=<n> "
+	"mprq_log_stride_num=<n> "
+	"mprq_log_stride_size=<n> "
+	"mprq_max_memcpy_len=<n>";
 
 struct mlx5cq_name_val {
 	const char *name;
@@ -188,6 +193,26 @@ mlx5cq_devarg(const char *key, const char *value, void *opaque)
 	if (strcmp(key, "tx_comp_thresh") == 0)
 		return mlx5cq_parse_u32(key, value, 1, MLX5CQ_DESC_MAX / 2,
 					&a->tx_comp_thresh);
+	if (strcmp(key, "mprq_en") == 0) {
+		ret = mlx5cq_lookup(key, value, bools, &v);
+		a->mprq_en = v;
+		return ret;
+	}
+	/* Ranges: what the PRM's fields can say (stride bytes 2^6..2^13,
+	 * strides 2^3..2^16); the device's caps are checked at queue setup.
+	 */
+	if (strcmp(key, "rxqs_min_mprq") == 0)
+		return mlx5cq_parse_u32(key, value, 1, RTE_MAX_QUEUES_PER_PORT,
+					&a->rxqs_min_mprq);
+	if (strcmp(key, "mprq_log_stride_num") == 0)
+		return mlx5cq_parse_u32(key, value, 3, 16,
+					&a->mprq_log_stride_num);
+	if (strcmp(key, "mprq_log_stride_size") == 0)
+		return mlx5cq_parse_u32(key, value, 6, 13,
+					&a->mprq_log_stride_size);
+	if (strcmp(key, "mprq_max_memcpy_len") == 0)
+		return mlx5cq_parse_u32(key, value, 0, UINT16_MAX,
+					&a->mprq_max_memcpy_len);
 	if (strcmp(key, "speed") == 0) {
 		ret = mlx5cq_parse_u32(key, value, MLX5CQ_SPEED_UNIT,
 				       MLX5CQ_SPEED_MAX, &a->speed);
@@ -235,6 +260,10 @@ mlx5cq_devargs_parse(const char *params, struct mlx5cq_devargs *args)
 	args->rx_vec_en = 1;
 	args->mr_ext_memseg_en = 1;
 	args->tx_comp_thresh = MLX5CQ_TX_COMP_THRESH_DEFAULT;
+	args->rxqs_min_mprq = MLX5CQ_MPRQ_MIN_RXQS_DEFAULT;
+	args->mprq_log_stride_num = MLX5CQ_MPRQ_LOG_STRIDE_NUM_DEFAULT;
+	args->mprq_log_stride_size = MLX5CQ_MPRQ_UNSET;
+	args->mprq_max_memcpy_len = MLX5CQ_MPRQ_MEMCPY_DEFAULT;
 	if (params == NULL || params[0] == '\0')
 		return 0;
 	/* No key list here: the handler names an unknown key itself. */

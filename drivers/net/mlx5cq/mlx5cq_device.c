@@ -189,7 +189,7 @@ mlx5cq_device_caps(struct mlx5cq_priv *priv, const char *name)
 	if (mlx5cq_device_tx_inline(priv, &attr, name) != 0)
 		return -1;
 	mlx5cq_clock_init(priv, &attr, name);
-	return 0;
+	return mlx5cq_mprq_caps_read(priv, attr.log_min_stride_wqe_sz, name);
 }
 
 /*

@@ -212,7 +212,11 @@ mlx5cq_dev_start(struct rte_eth_dev *dev)
 	if (ret != 0)
 		goto error;
 	priv->started = 1;
-	dev->rx_pkt_burst = mlx5cq_rxq_any_rec(dev) ? mlx5cq_rx_burst_rec :
+	/* Multi-packet RQs are the port's (mprq_en, rxqs_min_mprq): all
+	 * of its queues or none.
+	 */
+	dev->rx_pkt_burst = mlx5cq_rxq_any_mprq(dev) ? mlx5cq_rx_burst_mprq :
+			    mlx5cq_rxq_any_rec(dev) ? mlx5cq_rx_burst_rec :
 			    mlx5cq_rx_burst;
 	dev->tx_pkt_burst = mlx5cq_tx_burst;
 	mlx5cq_link_update(dev, 0);
@@ -244,6 +248,7 @@ mlx5cq_dev_release(struct rte_eth_dev *dev)
 		mlx5cq_rx_queue_release(dev, i);
 	for (i = 0; i < dev->data->nb_tx_queues; i++)
 		mlx5cq_tx_queue_release(dev, i);
+	mlx5cq_mprq_pool_free(dev->data->dev_private);
 	mlx5cq_link_intr_uninstall(dev);
 	mlx5cq_device_close(dev->data->dev_private);
 }

@@ -155,6 +155,30 @@ struct mlx5cq_devargs {
 	struct rte_ether_addr mac;
 	uint8_t mac_set;
 	uint32_t speed; /* Emulated link speed in Mb/s; 0: not given. */
+	/* Multi-packet RQ (mlx5cq_rxq_mprq.c), net/mlx5's devargs. */
+	uint8_t mprq_en;
+	uint32_t rxqs_min_mprq;
+	uint32_t mprq_log_stride_num;
+	uint32_t mprq_log_stride_size; /* MLX5CQ_MPRQ_UNSET: from the MTU. */
+	uint32_t mprq_max_memcpy_len;
+};
+
+/* Multi-packet RQ defaults, as net/mlx5's mlx5_defs.h. */
+#define MLX5CQ_MPRQ_UNSET UINT32_MAX
+#define MLX5CQ_MPRQ_LOG_STRIDE_NUM_DEFAULT 6
+#define MLX5CQ_MPRQ_LOG_STRIDE_SIZE_DEFAULT 11
+#define MLX5CQ_MPRQ_MEMCPY_DEFAULT 128
+#define MLX5CQ_MPRQ_MIN_RXQS_DEFAULT 12
+#define MLX5CQ_MPRQ_CACHE 32 /* Buffers of the pool's per-lcore cache. */
+
+/* Striding RQ capabilities of the device (mlx5dv striding_rq_caps). */
+struct mlx5cq_mprq_caps {
+	uint8_t ok; /* MLX5DV_CONTEXT_MASK_STRIDING_RQ answered. */
+	uint8_t log_min_size; /* Stride bytes, log2. */
+	uint8_t log_max_size;
+	uint8_t log_min_num; /* Strides of a WQE, log2. */
+	uint8_t log_max_num;
+	uint8_t log_min_wqe; /* Bytes of a WQE's buffer, log2 (HCA cap 2). */
 };
 
 /* One registered memory piece (chunks less than a page apart). */
@@ -351,6 +375,20 @@ struct mlx5cq_rxq {
 	 */
 	uint8_t sges_log;
 	uint32_t elts_n;
+	/* Multi-packet RQ (mlx5cq_rxq_mprq.c, mlx5cq_rx_mprq.c): WQEs of
+	 * 2^log_strd_num strides of 2^log_strd_sz bytes in one buffer each,
+	 * the strides of WQE rq_ci used so far, packets up to memcpy_len
+	 * bytes copied (longer ones attached), the buffers by WQE and one
+	 * spare (NULL: the pool ran dry, every packet is copied).
+	 */
+	uint8_t mprq;
+	uint8_t log_strd_num;
+	uint8_t log_strd_sz;
+	uint32_t strd_ci;
+	uint32_t memcpy_len;
+	struct rte_mempool *mprq_mp;
+	struct mlx5cq_mprq_buf **bufs;
+	struct mlx5cq_mprq_buf *mprq_repl;
 	struct rte_mlx5cq_cpl cpl[MLX5CQ_BURST_MAX];
 };
 
@@ -448,6 +486,12 @@ struct mlx5cq_priv {
 	uint8_t tx_inline; /* Bytes of the frame each TX WQE inlines. */
 	uint8_t tx_vlan_hw; /* HCA_CAP wqe_vlan_insert. */
 	uint32_t tso_max; /* Largest TSO payload (max_lso_cap), 0: none. */
+	struct mlx5cq_mprq_caps mprq_caps;
+	/* Buffers of the multi-packet RQs (mlx5cq_rxq_mprq.c), or NULL,
+	 * and their geometry: log2 strides << 8 | log2 stride bytes.
+	 */
+	struct rte_mempool *mprq_mp;
+	uint32_t mprq_geom;
 	/* Clock (mlx5cq_clock.c): frequency, the ts_format RQs and SQs ask
 	 * for, whether RX stamps are real time.
 	 */
@@ -662,6 +706,16 @@ uint16_t mlx5cq_rx_burst_rec(void *rxq, struct rte_mbuf **pkts,
 uint16_t mlx5cq_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t n);
 uint16_t mlx5cq_burst_none(void *q, struct rte_mbuf **pkts, uint16_t n);
 void mlx5cq_rxq_post_all(struct mlx5cq_rxq *rxq);
+/* Multi-packet RQ (mlx5cq_rxq_mprq.c, mlx5cq_rx_mprq.c). */
+int mlx5cq_mprq_caps_read(struct mlx5cq_priv *priv, uint32_t log_min_wqe,
+			  const char *name);
+int mlx5cq_rxq_mprq_setup(struct rte_eth_dev *dev, struct mlx5cq_rxq *rxq);
+void mlx5cq_rxq_mprq_free(struct mlx5cq_rxq *rxq);
+void mlx5cq_mprq_pool_free(struct mlx5cq_priv *priv);
+int mlx5cq_rxq_mprq_post_all(struct mlx5cq_rxq *rxq);
+int mlx5cq_rxq_any_mprq(const struct rte_eth_dev *dev);
+uint16_t mlx5cq_rx_burst_mprq(void *rxq, struct rte_mbuf **pkts,
+			      uint16_t n);
 void mlx5cq_txq_complete(struct mlx5cq_txq *txq);
 const uint32_t *mlx5cq_supported_ptypes(struct rte_eth_dev *dev);
 /* Packet type and checksum flags of a CQE's hdr_type_etc (host order). */

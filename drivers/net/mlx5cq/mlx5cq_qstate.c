@@ -35,22 +35,29 @@ mlx5cq_rx_queue_count(void *q)
 
 	if (rxq->cq == NULL)
 		return 0;
-	return rxq->zip_ahead + rte_mlx5cq_ready_count(rxq->cq, rxq->desc_n);
+	return rxq->zip_ahead + rte_mlx5cq_ready_count(rxq->cq, rxq->mprq ?
+						       rxq->elts_n :
+						       rxq->desc_n);
 }
 
 int
 mlx5cq_rx_descriptor_status(void *q, uint16_t offset)
 {
 	struct mlx5cq_rxq *rxq = q;
+	/* A multi-packet RQ's descriptors are its strides. */
+	uint32_t n = rxq->mprq ? rxq->elts_n : rxq->desc_n;
+	uint32_t avail = rxq->mprq ? ((rxq->pi - rxq->rq_ci) <<
+				      rxq->log_strd_num) - rxq->strd_ci :
+			 rxq->pi - rxq->rq_ci;
 
-	if (offset >= rxq->desc_n)
+	if (offset >= n)
 		return -EINVAL;
 	if (rxq->cq == NULL)
 		return RTE_ETH_RX_DESC_UNAVAIL;
 	if (offset < rxq->zip_ahead +
 		     rte_mlx5cq_ready_count(rxq->cq, (uint32_t)offset + 1))
 		return RTE_ETH_RX_DESC_DONE;
-	if (offset < rxq->pi - rxq->rq_ci)
+	if (offset < avail)
 		return RTE_ETH_RX_DESC_AVAIL;
 	return RTE_ETH_RX_DESC_UNAVAIL;
 }

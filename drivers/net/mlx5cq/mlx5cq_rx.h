@@ -14,9 +14,11 @@
 #include <stddef.h>
 
 #include <rte_mbuf.h>
+#include <rte_mbuf_dyn.h>
 #include <rte_mempool.h>
 
 #include "mlx5cq_ethdev.h"
+#include "mlx5cq_flow.h"
 
 /* Table index: bits 10:2 of hdr_type_etc (mlx5cq_rx_flags.c). */
 #define MLX5CQ_RX_LUT_N 512
@@ -61,6 +63,54 @@ mlx5cq_rx_ol(const struct mlx5cq_rxq *rxq, uint16_t hte, uint16_t *vlan)
 	else
 		*vlan = 0;
 	return ol;
+}
+
+#define MLX5CQ_RX_NS_PER_S 1000000000ull
+
+/* The CQE's time into the head mbuf. */
+static __rte_always_inline void
+mlx5cq_rx_ts(const struct mlx5cq_rxq *rxq, struct rte_mbuf *m, uint64_t ts)
+{
+	if (rxq->ts_rt)
+		ts = (ts & UINT32_MAX) + (ts >> 32) * MLX5CQ_RX_NS_PER_S;
+	*RTE_MBUF_DYNFIELD(m, rxq->ts_off, rte_mbuf_timestamp_t *) = ts;
+	m->ol_flags |= rxq->ts_flag;
+}
+
+/*
+ * The CQE's flow tag into the mbuf, as net/mlx5's rxq_cq_to_mbuf() hands
+ * it up: 0, no rule tagged the packet; 0xffffff (FLAG), RX_FDIR alone;
+ * else MARK id tag - 1 in hash.fdir.hi with RX_FDIR_ID (mlx5cq_flow.h).
+ */
+static __rte_always_inline void
+mlx5cq_rx_mark(struct rte_mbuf *m, uint32_t tag)
+{
+	if (tag == 0)
+		return;
+	m->ol_flags |= RTE_MBUF_F_RX_FDIR;
+	if (tag != MLX5CQ_FLOW_TAG_FLAG) {
+		m->ol_flags |= RTE_MBUF_F_RX_FDIR_ID;
+		m->hash.fdir.hi = tag - 1;
+	}
+}
+
+/*
+ * The head of the record routes' bursts: a stopped queue gives nothing,
+ * one in error is recovered first (nothing while that fails); then up to
+ * n records of the CQ in rxq->cpl: their count.
+ */
+static __rte_always_inline uint16_t
+mlx5cq_rx_records(struct mlx5cq_rxq *rxq, uint16_t n)
+{
+	if (unlikely(rxq->gate != MLX5CQ_RXQ_GATE_RUN)) {
+		if (!rxq->started)
+			return 0;
+		if (rxq->in_error && mlx5cq_rxq_recover(rxq) != 0)
+			return 0;
+	}
+	if (n > MLX5CQ_BURST_MAX)
+		n = MLX5CQ_BURST_MAX;
+	return rte_mlx5cq_poll_burst(rxq->cq, rxq->cpl, n);
 }
 
 /*

@@ -27,37 +27,7 @@
 #include <rte_io.h>
 #include <rte_mbuf_dyn.h>
 
-#include "mlx5cq_flow.h"
 #include "mlx5cq_rx.h"
-
-#define MLX5CQ_RX_NS_PER_S 1000000000ull
-
-/* The CQE's time into the head mbuf. */
-static inline void
-rx_rec_ts(const struct mlx5cq_rxq *rxq, struct rte_mbuf *m, uint64_t ts)
-{
-	if (rxq->ts_rt)
-		ts = (ts & UINT32_MAX) + (ts >> 32) * MLX5CQ_RX_NS_PER_S;
-	*RTE_MBUF_DYNFIELD(m, rxq->ts_off, rte_mbuf_timestamp_t *) = ts;
-	m->ol_flags |= rxq->ts_flag;
-}
-
-/*
- * The CQE's flow tag into the mbuf, as net/mlx5's rxq_cq_to_mbuf() hands
- * it up: 0, no rule tagged the packet; 0xffffff (FLAG), RX_FDIR alone;
- * else MARK id tag - 1 in hash.fdir.hi with RX_FDIR_ID (mlx5cq_flow.h).
- */
-static inline void
-rx_rec_mark(struct rte_mbuf *m, uint32_t tag)
-{
-	if (tag == 0)
-		return;
-	m->ol_flags |= RTE_MBUF_F_RX_FDIR;
-	if (tag != MLX5CQ_FLOW_TAG_FLAG) {
-		m->ol_flags |= RTE_MBUF_F_RX_FDIR_ID;
-		m->hash.fdir.hi = tag - 1;
-	}
-}
 
 /*
  * Replacements for the segments [base, base + nseg) of a packet, posted
@@ -124,13 +94,7 @@ mlx5cq_rx_burst_rec(void *q, struct rte_mbuf **pkts, uint16_t n)
 	if (rxq->sges_log == 0 && rxq->ts_flag == 0 &&
 	    (!rxq->mark || rxq->zip_ahead != 0))
 		return mlx5cq_rx_burst(q, pkts, n);
-	if (unlikely(!rxq->started))
-		return 0;
-	if (unlikely(rxq->in_error) && mlx5cq_rxq_recover(rxq) != 0)
-		return 0;
-	if (n > MLX5CQ_BURST_MAX)
-		n = MLX5CQ_BURST_MAX;
-	k = rte_mlx5cq_poll_burst(rxq->cq, rxq->cpl, n);
+	k = mlx5cq_rx_records(rxq, n);
 	for (i = 0; i < k; i++) {
 		const struct rte_mlx5cq_cpl *c = &rxq->cpl[i];
 		uint32_t base = (rq_ci++ & rxq->mask) << rxq->sges_log;
@@ -160,9 +124,9 @@ mlx5cq_rx_burst_rec(void *q, struct rte_mbuf **pkts, uint16_t n)
 		m->vlan_tci = vlan;
 		m->hash.rss = c->rss_hash;
 		if (rxq->ts_flag != 0)
-			rx_rec_ts(rxq, m, c->timestamp);
+			mlx5cq_rx_ts(rxq, m, c->timestamp);
 		if (rxq->mark)
-			rx_rec_mark(m, c->flow_tag);
+			mlx5cq_rx_mark(m, c->flow_tag);
 		pkts[out++] = m;
 		bytes += len;
 	}

@@ -93,6 +93,7 @@ mlx5cq_rxq_free(struct mlx5cq_rxq *rxq)
 			rte_pktmbuf_free(rxq->elts[i]);
 		rte_free(rxq->elts);
 	}
+	mlx5cq_rxq_mprq_free(rxq);
 	rte_free(rxq->rq_obj);
 	rte_free(rxq->mrt);
 	rte_free(rxq);
@@ -152,8 +153,8 @@ mlx5cq_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx, uint16_t desc,
 	uint16_t room = rte_pktmbuf_data_room_size(mp);
 	uint64_t offloads = conf->offloads |
 			    dev->data->dev_conf.rxmode.offloads;
-	uint8_t sges_log;
-	int ret;
+	uint8_t sges_log, runs_mprq;
+	int ret, sges_ret;
 
 	if (conf->rx_nseg != 0 || conf->rx_nmempool != 0) {
 		PMD_LOG(ERR, "port %u rxq %u: buffer split / multiple pools "
@@ -165,10 +166,13 @@ mlx5cq_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx, uint16_t desc,
 			dev->data->port_id, idx, mp->name);
 		return -EINVAL;
 	}
-	ret = mlx5cq_rxq_sges(dev, idx, n, room - RTE_PKTMBUF_HEADROOM,
-			      offloads, &sges_log);
-	if (ret != 0)
-		return ret;
+	/* A multi-packet RQ holds frames longer than an mbuf: the error
+	 * waits for the queue's kind.
+	 */
+	sges_ret = mlx5cq_rxq_sges(dev, idx, n, room - RTE_PKTMBUF_HEADROOM,
+				   offloads, &sges_log);
+	if (sges_ret != 0 && !priv->args.mprq_en)
+		return sges_ret;
 	/*
 	 * While the port runs: its RX burst and interrupt vectors were
 	 * chosen at start. A queue needing the per-completion route on a
@@ -176,7 +180,7 @@ mlx5cq_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx, uint16_t desc,
 	 */
 	if (priv->started &&
 	    ((sges_log != 0 || (offloads & RTE_ETH_RX_OFFLOAD_TIMESTAMP)) &&
-	     dev->rx_pkt_burst != mlx5cq_rx_burst_rec)) {
+	     dev->rx_pkt_burst == mlx5cq_rx_burst)) {
 		PMD_LOG(ERR, "port %u rxq %u: scatter or timestamps while the "
 			"port runs the lean RX burst: set it up with the port "
 			"stopped", dev->data->port_id, idx);
@@ -212,14 +216,38 @@ mlx5cq_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx, uint16_t desc,
 	rxq->deferred = conf->rx_deferred_start;
 	rxq->offloads = offloads;
 	mlx5cq_mr_cache_init(&rxq->mrc, priv);
-	rxq->elts = rte_zmalloc_socket("mlx5cq_rxq_elts",
-				       sizeof(rxq->elts[0]) * n,
-				       RTE_CACHE_LINE_SIZE, socket);
 	rxq->rq_obj = rte_zmalloc_socket("mlx5cq_rq", sizeof(struct
 					 mlx5_devx_rq), 0, socket);
-	if (rxq->elts == NULL || rxq->rq_obj == NULL) {
+	if (rxq->rq_obj == NULL) {
 		ret = -ENOMEM;
 		goto error;
+	}
+	ret = mlx5cq_rxq_mprq_setup(dev, rxq);
+	if (ret < 0)
+		goto error;
+	runs_mprq = dev->rx_pkt_burst == mlx5cq_rx_burst_mprq;
+	if (priv->started && rxq->mprq != runs_mprq) {
+		PMD_LOG(ERR, "port %u rxq %u: a %s RQ while the port runs "
+			"%s RQs: set it up with the port stopped",
+			dev->data->port_id, idx,
+			rxq->mprq ? "multi-packet" : "cyclic",
+			rxq->mprq ? "cyclic" : "multi-packet");
+		ret = -EINVAL;
+		goto error;
+	}
+	if (rxq->mprq) {
+		rxq->sges_log = 0;
+	} else if (sges_ret != 0) {
+		ret = sges_ret;
+		goto error;
+	} else {
+		rxq->elts = rte_zmalloc_socket("mlx5cq_rxq_elts",
+					       sizeof(rxq->elts[0]) * n,
+					       RTE_CACHE_LINE_SIZE, socket);
+		if (rxq->elts == NULL) {
+			ret = -ENOMEM;
+			goto error;
+		}
 	}
 	ret = mlx5cq_mr_register_mempool(priv, mp);
 	if (ret != 0) {
@@ -230,7 +258,7 @@ mlx5cq_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx, uint16_t desc,
 	ret = mlx5cq_rxq_ts_setup(rxq);
 	if (ret != 0)
 		goto error;
-	if (rte_pktmbuf_alloc_bulk(mp, rxq->elts, n) != 0) {
+	if (!rxq->mprq && rte_pktmbuf_alloc_bulk(mp, rxq->elts, n) != 0) {
 		PMD_LOG(ERR, "port %u rxq %u: cannot allocate %u mbufs from %s",
 			dev->data->port_id, idx, n, mp->name);
 		memset(rxq->elts, 0, sizeof(rxq->elts[0]) * n);
@@ -270,8 +298,14 @@ mlx5cq_rxq_hw_create(struct mlx5cq_rxq *rxq)
 	 * mlx5 sizes the RX CQ to the RQ): cqe + 1 is rounded up.
 	 */
 	/* No compression with timestamps, as net/mlx5 (mlx5cq_clock.c). */
-	mlx5cq_cq_attr_fill(priv, &cq_attr, rxq->desc_n - 1, rxq->socket,
-			    rxq->ts_flag == 0);
+	mlx5cq_cq_attr_fill(priv, &cq_attr, rxq->mprq ? rxq->elts_n - 1 :
+			    rxq->desc_n - 1, rxq->socket, rxq->ts_flag == 0);
+	/* A striding RQ: mini-CQEs with the stride index (net/mlx5's
+	 * rxq_create_devx_cq_resources() for its scalar MPRQ burst).
+	 */
+	if (rxq->mprq && (cq_attr.comp_format == RTE_MLX5CQ_COMP_HASH ||
+			  cq_attr.comp_format == RTE_MLX5CQ_COMP_CSUM))
+		cq_attr.comp_format = RTE_MLX5CQ_COMP_CSUM_STRIDX;
 	if (priv->eth_dev->data->dev_conf.intr_conf.rxq)
 		cq_attr.flags |= RTE_MLX5CQ_F_EVENTS;
 	rxq->cq = rte_mlx5cq_create(priv->cqdev, &cq_attr);
@@ -291,8 +325,23 @@ mlx5cq_rxq_hw_create(struct mlx5cq_rxq *rxq)
 	attr.wq_attr.pd = priv->pdn;
 	attr.wq_attr.log_wq_stride = 4 + rxq->sges_log;
 	attr.wq_attr.log_wq_sz = rte_log2_u32(rxq->desc_n);
+	if (rxq->mprq) {
+		/*
+		 * WQEs of struct mlx5_wqe_mprq (32 B); strides as the
+		 * kernel's create_rq() encodes them: 2^(9 + v) for v 0..7,
+		 * 2^(v - 7) for v 10..15 (net/mlx5: log_strd_num - 9 in the
+		 * 4-bit field); bytes 64 << v.
+		 */
+		attr.wq_attr.wq_type = MLX5_WQ_TYPE_CYCLIC_STRIDING_RQ;
+		attr.wq_attr.log_wq_stride = 5;
+		attr.wq_attr.single_wqe_log_num_of_strides =
+			(rxq->log_strd_num - 9) & 0xf;
+		attr.wq_attr.single_stride_log_num_of_bytes =
+			rxq->log_strd_sz - 6;
+	}
 	memset(rq, 0, sizeof(*rq));
-	ret = mlx5_devx_rq_create(priv->ctx, rq, 16u << rxq->sges_log,
+	ret = mlx5_devx_rq_create(priv->ctx, rq,
+				  1u << attr.wq_attr.log_wq_stride,
 				  rte_log2_u32(rxq->desc_n), &attr,
 				  rxq->socket);
 	if (ret != 0) {
@@ -419,7 +468,13 @@ mlx5cq_rxq_hw_ready(struct mlx5cq_rxq *rxq)
 {
 	int ret;
 
-	mlx5cq_rxq_post_all(rxq);
+	if (rxq->mprq) {
+		ret = mlx5cq_rxq_mprq_post_all(rxq);
+		if (ret != 0)
+			return ret;
+	} else {
+		mlx5cq_rxq_post_all(rxq);
+	}
 	ret = mlx5cq_rq_modify(rxq, MLX5_RQC_STATE_RST, MLX5_RQC_STATE_RDY);
 	if (ret != 0)
 		return ret;
@@ -685,8 +740,10 @@ mlx5cq_rx_burst_mode_get(struct rte_eth_dev *dev, uint16_t idx,
 	/* Scatter, timestamps, flow tags: every completion through the
 	 * records (what takes it there, in parentheses).
 	 */
-	if (rxq->sges_log != 0 || rxq->ts_flag != 0 || rxq->mark) {
-		snprintf(why, sizeof(why), "%s%s%s",
+	if (rxq->sges_log != 0 || rxq->ts_flag != 0 || rxq->mark ||
+	    rxq->mprq) {
+		snprintf(why, sizeof(why), "%s%s%s%s",
+			 rxq->mprq ? ", multi-packet RQ" : "",
 			 rxq->sges_log != 0 ? ", scattered" : "",
 			 rxq->ts_flag != 0 ? ", timestamps" : "",
 			 rxq->mark ? ", flow marks" : "");

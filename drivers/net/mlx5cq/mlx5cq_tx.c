@@ -44,6 +44,7 @@
 #include <mlx5_prm.h>
 
 #include "mlx5cq_ethdev.h"
+#include "mlx5cq_mprq.h"
 
 /* DS count of a WQE: 6 bits (ctrl qpn_ds); 3 for ctrl + eth + inline. */
 #define MLX5CQ_TX_DS_MAX 63
@@ -64,7 +65,7 @@ mlx5cq_tx_lkeys(struct mlx5cq_txq *txq, struct rte_mbuf *m, uint32_t ih,
 	if (rest != 0) {
 		lkeys[n] = mlx5cq_mr_lookup(&txq->mrc,
 					    rte_pktmbuf_mtod(m, uintptr_t) +
-					    ih, m->pool);
+					    ih, mlx5cq_mbuf_mem_pool(m));
 		if (unlikely(lkeys[n++] == UINT32_MAX))
 			return -1;
 	}
@@ -75,7 +76,7 @@ mlx5cq_tx_lkeys(struct mlx5cq_txq *txq, struct rte_mbuf *m, uint32_t ih,
 			return -1;
 		lkeys[n] = mlx5cq_mr_lookup(&txq->mrc,
 					    rte_pktmbuf_mtod(s, uintptr_t),
-					    s->pool);
+					    mlx5cq_mbuf_mem_pool(s));
 		if (unlikely(lkeys[n++] == UINT32_MAX))
 			return -1;
 	}
