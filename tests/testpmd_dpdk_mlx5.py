@@ -18,7 +18,9 @@ MLX5_EMU_DEVICES.
       own MAC and a MAC added with mac_addr add are received, promiscuous
       on receives everything, counted exactly;
   interop: a net/mlx5 port and a net_mlx5cq port on one wire exchange
-      exactly the packets each sends.
+      exactly the packets each sends;
+  mprq: net/mlx5 with mprq_en=1 forwards 64-byte and 1,000-byte packets
+      on the model's striding RQs.
 Needs root (network namespaces). Usage: testpmd_dpdk_mlx5.py --build BUILD
 [--testpmd PROG] [CASE...]; exit status 77 when testpmd is missing.
 """
@@ -172,8 +174,43 @@ def case_interop():
     closed_clean(log, ['mlx5emu0'])
 
 
+def case_mprq():
+    """net/mlx5 with mprq_en=1: its multi-packet RQ burst reads the
+    model's striding RQ completions (strides, fillers, mini-CQEs: HASH
+    on its vector burst, CSUM_STRIDX on its scalar one, rx_vec_en=0); io
+    forward of 64-byte (copied) and 1,000-byte (attached) packets, every
+    byte counted, no error."""
+    for size, more in ((64, ''), (1000, ''), (1000, ',rx_vec_en=0')):
+        h = Harness(2)
+        try:
+            bus = [a if a == '-a' else
+                   a + ',mprq_en=1,rxqs_min_mprq=1' + more
+                   for a in h.vars['MLX5_HARNESS_ALLOW'].split()]
+            h.vars['MLX5_HARNESS_ALLOW'] = ' '.join(bus)
+            t = h.testpmd([])
+            probed(t, 2)
+            out = t.cmd('show rxq info 0 0')
+            tp.check('MPRQ' in out or 'Multi-Packet RQ' in out,
+                     'rxq info:\n' + out)
+            t.cmd('set txpkts %d' % size)
+            t.cmd('start tx_first')
+            t.wait_stats(tp.moved(100000), 'net/mlx5 mprq %d' % size)
+            t.cmd('stop')
+            st = tp.port_stats(t.cmd('show port stats all'))
+            tp.io_checks(st, 'net/mlx5 mprq %d' % size)
+            for p in (0, 1):
+                tp.check(st[p]['RX-bytes'] == size * st[p]['RX-packets'],
+                         'port %d: %d packets %d bytes of %d' %
+                         (p, st[p]['RX-packets'], st[p]['RX-bytes'], size))
+            log = t.quit()
+        finally:
+            h.down()
+        closed_clean(log, ['mlx5emu0', 'mlx5emu1'])
+
+
 CASES = {
     'probe_forward': case_probe_forward,
+    'mprq': case_mprq,
     'promisc_mac': case_promisc_mac,
     'interop': case_interop,
 }

@@ -60,9 +60,11 @@
  * strides of the completions before (en_rx.c mlx5e_decompress_cqe:
  * wqe_counter += mpwrq_get_cqe_consumed_strides); so there a completion
  * joins only when its stride index is that sum, and the stride index is
- * right for every reader that derives it (DPDK picks CSUM_STRIDX for its
- * striding RQs when CSUM is asked, mlx5_devx.c
- * mlx5_rxq_create_devx_cq_resources). Filler CQEs (MLX5_MPRQ_FILLER_MASK)
+ * right for every reader that derives it (DPDK asks for CSUM_STRIDX on
+ * its scalar MPRQ burst and HASH on its vector one, mlx5_devx.c
+ * rxq_create_devx_cq_resources; the vector burst's decompression,
+ * mlx5_rxtx_vec.c, derives the stride index from the strides before).
+ * Filler CQEs (MLX5_MPRQ_FILLER_MASK)
  * never open or join a session: they are written as regular CQEs (their
  * 32-bit byte count does not fit the FTAG mini, and readers test the
  * filler bit on the CQE: kernel mpwrq_is_filler_cqe, DPDK
