@@ -277,6 +277,8 @@ prx_case_match(const char *name, const char *only)
 
 /* 16 chunks as 16 memory regions (the refill's lkey table). */
 #define PRX_16MR "mr_ext_memseg_en=0"
+/* Multi-packet RQ on the port's one queue. */
+#define PRX_MPRQ "mprq_en=1,rxqs_min_mprq=1"
 
 /*
  * The PMD RX table (also printed by perf); only: the cases whose name
@@ -302,6 +304,9 @@ bench_cq_perf_rx_table(unsigned int reps, const char *only)
 		/* Baselines of the SIMD stores (rx_vec_en=0: per packet). */
 		{ "1K/plain/1chunk/scalar", 1024, NULL, 1, "rx_vec_en=0" },
 		{ "1K/hash/1chunk/scalar", 1024, "hash", 1, "rx_vec_en=0" },
+		/* Multi-packet RQ: 1024 strides, 16 WQEs of 64 (copies). */
+		{ "1K/mprq/plain/1chunk", 1024, NULL, 1, PRX_MPRQ },
+		{ "1K/mprq/csum_stridx/1chunk", 1024, "hash", 1, PRX_MPRQ },
 	};
 	static unsigned int seq;
 	double cpp[RTE_DIM(cases)];

@@ -128,6 +128,20 @@ mprq_attach(struct mlx5cq_mprq_buf *b, struct rte_mbuf *m, uint32_t idx,
 	m->data_len = (uint16_t)len;
 }
 
+/*
+ * A free mbuf of the queue's pool made a received one's start (as
+ * rte_pktmbuf_alloc() would: a free mbuf has no next segment): data_off,
+ * refcnt, nb_segs and port from the rearm template, no flags.
+ */
+static __rte_always_inline struct rte_mbuf *
+mprq_mbuf(const struct mlx5cq_rxq *rxq, struct rte_mbuf *m)
+{
+	*(uint64_t *)((uintptr_t)m + MLX5CQ_RX_OFF_REARM) =
+		rxq->mbuf_initializer;
+	m->ol_flags = 0;
+	return m;
+}
+
 /* The completion's offload fields into m. */
 static inline void
 mprq_fields(const struct mlx5cq_rxq *rxq, struct rte_mbuf *m,
@@ -155,10 +169,14 @@ mlx5cq_rx_burst_mprq(void *q, struct rte_mbuf **pkts, uint16_t n)
 	const uint32_t strd_n = 1u << rxq->log_strd_num;
 	const uint32_t sz_log = rxq->log_strd_sz;
 	uint32_t rq_ci = rxq->rq_ci, strd_ci = rxq->strd_ci;
+	struct rte_mbuf *fresh[MLX5CQ_BURST_MAX];
 	uint64_t bytes = 0;
-	uint16_t k, i, out = 0;
+	uint16_t k, i, out = 0, nf = 0, uf = 0;
 
 	k = mlx5cq_rx_records(rxq, n);
+	/* The burst's mbufs in one take (one per packet at most). */
+	if (k != 0 && rte_mempool_get_bulk(rxq->mp, (void **)fresh, k) == 0)
+		nf = k;
 	for (i = 0; i < k; i++) {
 		const struct rte_mlx5cq_cpl *c = &rxq->cpl[i];
 		uint32_t bc = c->byte_cnt, len = MPRQ_LEN(bc);
@@ -189,7 +207,8 @@ mlx5cq_rx_burst_mprq(void *q, struct rte_mbuf **pkts, uint16_t n)
 		strd_ci += strd;
 		if (!(bc & MPRQ_FILLER)) {
 			addr = b->data + (idx << sz_log);
-			m = rte_pktmbuf_alloc(rxq->mp);
+			m = likely(uf < nf) ? mprq_mbuf(rxq, fresh[uf++]) :
+			    rte_pktmbuf_alloc(rxq->mp);
 			if (unlikely(m == NULL)) {
 				rxq->st.nombuf++;
 			} else if (len > rxq->memcpy_len &&
@@ -216,6 +235,8 @@ mlx5cq_rx_burst_mprq(void *q, struct rte_mbuf **pkts, uint16_t n)
 			strd_ci = 0;
 		}
 	}
+	if (uf < nf)
+		rte_mempool_put_bulk(rxq->mp, (void **)&fresh[uf], nf - uf);
 	rxq->rq_ci = rq_ci;
 	rxq->strd_ci = strd_ci;
 	if (rxq->pi != rq_ci + rxq->desc_n)
