@@ -22,8 +22,9 @@
  * mempool of one memory chunk and one of 16 chunks (separate rte_malloc
  * areas of the heap) with its mbufs in random order: with the default
  * mr_ext_memseg_en=1 one memory region, and (16mr) with
- * mr_ext_memseg_en=0 16 regions, the refill's lkey table. Medians over
- * slices of about 1024 packets.
+ * mr_ext_memseg_en=0 16 regions, the refill's lkey table; 1K rings of
+ * multi-packet RQs (mprq: each frame one stride, copied into an mbuf).
+ * Medians over slices of about 1024 packets.
  */
 
 #include <inttypes.h>
