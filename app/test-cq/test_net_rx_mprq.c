@@ -285,6 +285,58 @@ test_net_rx_mprq_restart(void)
 }
 
 /*
+ * An error completion (injected on the wire: the model writes it and
+ * keeps the RQ in RDY) in the middle of a WQE: the queue is recovered
+ * (every WQE posted again from stride 0, the held packet's buffer
+ * replaced) and receives on; the held packet keeps its bytes.
+ */
+static int
+test_net_rx_mprq_recovery(void)
+{
+	static uint8_t f[MQ_MAX];
+	struct rte_ether_addr mac;
+	struct rte_mbuf *held = NULL, *m;
+	struct rte_eth_stats st;
+	uint64_t rec = 0;
+	uint32_t len, i;
+	int port, ok = 1;
+
+	TEST_ASSERT_SUCCESS(mq_port("dev=emu,wire=mqe," MQ_ARGS,
+				    RTE_ETH_RX_OFFLOAD_CHECKSUM, &port),
+			    "start");
+	rte_eth_macaddr_get(port, &mac);
+	len = mq_frame(f, &mac, 800, 1);
+	STEP(mlx5_emu_wire_inject("mqe", f, len) == 1 &&
+	     rx_all(port, 1, &held, 1, NULL) == 1 &&
+	     (held->ol_flags & RTE_MBUF_F_EXTERNAL), "attached");
+	STEP(mlx5_emu_wire_rx_error_inject("mqe", 1) == 0, "inject error");
+	len = mq_frame(f, &mac, 800, 2);
+	mlx5_emu_wire_inject("mqe", f, len);
+	STEP(rx_all(port, 1, &m, 1, NULL) == 0, "error: nothing");
+	for (i = 0; i < 300 && ok; i++) {
+		len = mq_frame(f, &mac, 800, 10 + i);
+		STEP(mlx5_emu_wire_inject("mqe", f, len) == 1 &&
+		     rx_all(port, 1, &m, 1, NULL) == 1 &&
+		     mq_check(m, f, len) == TEST_SUCCESS, "after recovery");
+		if (ok)
+			rte_pktmbuf_free(m);
+	}
+	len = mq_frame(f, &mac, 800, 1);
+	STEP(held != NULL && mq_check(held, f, len) == TEST_SUCCESS,
+	     "held packet intact");
+	rte_pktmbuf_free(held);
+	STEP(rte_eth_stats_get(port, &st) == 0 && st.ierrors == 1 &&
+	     st.ipackets == 301, "stats");
+	STEP(xstat_get(port, "rx_q0_recoveries", &rec) == 0 && rec == 1,
+	     "one recovery");
+	if (!ok)
+		printf("  ierrors %" PRIu64 " ipackets %" PRIu64 " recoveries %"
+		       PRIu64 "\n", st.ierrors, st.ipackets, rec);
+	TEST_ASSERT_SUCCESS(port_remove(port), "remove");
+	return ok ? TEST_SUCCESS : TEST_FAILED;
+}
+
+/*
  * Cyclic RQs: fewer queues than rxqs_min_mprq, mprq_en=0, a device
  * without striding RQs (HCA_CAP.striding_rq 0: no striding_rq_caps).
  */
@@ -358,6 +410,7 @@ static struct unit_test_suite net_rx_mprq_suite = {
 		TEST_CASE(test_net_rx_mprq_strides),
 		TEST_CASE(test_net_rx_mprq_sessions),
 		TEST_CASE(test_net_rx_mprq_restart),
+		TEST_CASE(test_net_rx_mprq_recovery),
 		TEST_CASE(test_net_rx_mprq_fallback),
 		TEST_CASE(test_net_rx_mprq_refused),
 		TEST_CASES_END(),
