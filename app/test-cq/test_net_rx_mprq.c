@@ -337,6 +337,48 @@ test_net_rx_mprq_recovery(void)
 }
 
 /*
+ * Queue state in strides (net/mlx5's descriptors of a multi-packet RQ):
+ * 512 descriptors; 5 one-stride frames waiting are 5 DONE, the other
+ * strides AVAIL; once received, the 5 used strides are UNAVAIL until
+ * their WQE is done and posted again.
+ */
+static int
+test_net_rx_mprq_qstate(void)
+{
+	static uint8_t f[MQ_MAX];
+	struct rte_ether_addr mac;
+	struct rte_mbuf *m[5];
+	uint32_t len, i;
+	int port, ok = 1;
+
+	TEST_ASSERT_SUCCESS(mq_port("dev=emu,wire=mqs," MQ_ARGS, 0, &port),
+			    "start");
+	rte_eth_macaddr_get(port, &mac);
+	for (i = 0; i < 5; i++) {
+		len = mq_frame(f, &mac, 100, i);
+		STEP(mlx5_emu_wire_inject("mqs", f, len) == 1, "inject");
+	}
+	STEP(rte_eth_rx_queue_count(port, 0) == 5, "queue count 5");
+	STEP(rte_eth_rx_descriptor_status(port, 0, 4) ==
+	     RTE_ETH_RX_DESC_DONE, "4 done");
+	STEP(rte_eth_rx_descriptor_status(port, 0, 5) ==
+	     RTE_ETH_RX_DESC_AVAIL, "5 available");
+	STEP(rte_eth_rx_descriptor_status(port, 0, MQ_DESC - 1) ==
+	     RTE_ETH_RX_DESC_AVAIL, "511 available");
+	STEP(rte_eth_rx_descriptor_status(port, 0, MQ_DESC) == -EINVAL,
+	     "512 out of the ring");
+	STEP(rx_all(port, 1, m, 5, NULL) == 5, "received");
+	free_all(m, 5);
+	STEP(rte_eth_rx_queue_count(port, 0) == 0, "queue count 0");
+	STEP(rte_eth_rx_descriptor_status(port, 0, MQ_DESC - 6) ==
+	     RTE_ETH_RX_DESC_AVAIL, "506 available");
+	STEP(rte_eth_rx_descriptor_status(port, 0, MQ_DESC - 5) ==
+	     RTE_ETH_RX_DESC_UNAVAIL, "507 used");
+	TEST_ASSERT_SUCCESS(port_remove(port), "remove");
+	return ok ? TEST_SUCCESS : TEST_FAILED;
+}
+
+/*
  * Cyclic RQs: fewer queues than rxqs_min_mprq, mprq_en=0, a device
  * without striding RQs (HCA_CAP.striding_rq 0: no striding_rq_caps).
  */
@@ -411,6 +453,7 @@ static struct unit_test_suite net_rx_mprq_suite = {
 		TEST_CASE(test_net_rx_mprq_sessions),
 		TEST_CASE(test_net_rx_mprq_restart),
 		TEST_CASE(test_net_rx_mprq_recovery),
+		TEST_CASE(test_net_rx_mprq_qstate),
 		TEST_CASE(test_net_rx_mprq_fallback),
 		TEST_CASE(test_net_rx_mprq_refused),
 		TEST_CASES_END(),
