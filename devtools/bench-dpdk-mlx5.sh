@@ -18,7 +18,9 @@
 #  3. runs the harness RUNS times and prints the medians: in each run,
 #     each case times net_mlx5cq (rte_eth_rx_burst on a port of the
 #     emulated HCA) and DPDK's two functions in one process on one
-#     mempool, their passes alternated.
+#     mempool, their passes alternated. The mprq rows run striding RQs:
+#     the port with mprq_en=1, DPDK's mlx5_rx_burst_mprq and
+#     mlx5_rx_burst_mprq_vec in the scalar and vector columns.
 #
 #   bench-dpdk-mlx5.sh [-b BUILD] [-c CACHE] [-s DPDK_SRC]
 #                               [-n RUNS] [-r REPS] [-l LCORE]
@@ -47,7 +49,7 @@ while getopts b:c:s:n:r:l: opt; do
 	n) runs=$OPTARG ;;
 	r) reps=$OPTARG ;;
 	l) lcore=$OPTARG ;;
-	*) sed -n '2,33p' "$0"; exit 2 ;;
+	*) sed -n '2,35p' "$0"; exit 2 ;;
 	esac
 done
 
@@ -183,6 +185,8 @@ echo "cycles per packet, burst 32, medians of $runs runs (each a median" \
 	"of ~1024-packet slices over $reps passes); runs in brackets; the" \
 	"ratios are medians of the per-run ratios (both sides of a ratio" \
 	"from one process, one mempool, passes alternated)"
+echo "mprq rows: striding RQs (16 WQEs of 64 strides), DPDK's columns" \
+	"mlx5_rx_burst_mprq and mlx5_rx_burst_mprq_vec"
 printf '%-21s | %-30s | %-24s | %-30s | %-30s | %s\n' case \
 	"net_mlx5cq rx_burst" "DPDK mlx5_rx_burst" "DPDK mlx5_rx_burst_vec" \
 	"mlx5cq/vec" "16chunk/1chunk"

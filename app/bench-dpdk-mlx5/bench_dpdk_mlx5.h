@@ -42,10 +42,16 @@ struct bench_range {
 typedef uint16_t (*bench_rx_fn)(void *rxq, struct rte_mbuf **pkts,
 				uint16_t n);
 
-/* Which DPDK function: the scalar and the vector (SSE on x86) one. */
+/*
+ * Which DPDK function: the scalar and the vector (SSE on x86) one, of a
+ * cyclic RQ (mlx5_rx_burst, mlx5_rx_burst_vec) or of a striding RQ
+ * (mlx5_rx_burst_mprq, mlx5_rx_burst_mprq_vec).
+ */
 enum bench_fn {
 	BENCH_FN_SCALAR,
 	BENCH_FN_VEC,
+	BENCH_FN_MPRQ,
+	BENCH_FN_MPRQ_VEC,
 };
 
 /* Queue parameters (what rte_eth_rx_queue_setup and the CQ give). */
@@ -54,8 +60,12 @@ struct bench_rxq_conf {
 	volatile uint32_t *cq_db; /* CQ doorbell record. */
 	uint32_t cqn; /* CQ number. */
 	uint32_t log_cqe; /* log2 of the CQ entries. */
-	uint32_t log_desc; /* log2 of the RQ entries. */
-	int compressed; /* CQ written with HASH mini-CQEs. */
+	uint32_t log_desc; /* log2 of the RQ entries (WQEs). */
+	/* Striding RQ: log2 of strides per WQE (0: cyclic RQ), of bytes. */
+	uint32_t log_strd_num;
+	uint32_t log_strd_sz;
+	int compressed; /* CQ written with mini-CQEs... */
+	int stridx; /* ... in CSUM_STRIDX format (else HASH). */
 	struct rte_mempool *mp; /* Buffers. */
 	const struct bench_range *mrs; /* Memory regions of mp, sorted. */
 	unsigned int mrs_n;
@@ -76,7 +86,8 @@ const char *bench_rxq_vec_name(void);
 struct bench_rxq *bench_rxq_create(const struct bench_rxq_conf *conf);
 void *bench_rxq_queue(struct bench_rxq *q);
 uint32_t bench_rxq_posted(const struct bench_rxq *q);
-void *bench_rxq_buf(const struct bench_rxq *q, uint32_t wqe);
+void *bench_rxq_buf(const struct bench_rxq *q, uint32_t slot);
+uint32_t bench_rxq_log_strd_num(const struct bench_rxq *q);
 void bench_rxq_destroy(struct bench_rxq *q);
 
 /* bench_wire.c: an emulated device's CQ written by the emulated HCA. */
@@ -89,14 +100,15 @@ struct bench_wire {
 	volatile uint32_t *dbrec;
 	uint32_t cqn;
 	uint32_t entries;
-	uint32_t hw_pi; /* Receive WQEs the "device" consumed. */
+	/* Receive slots the "device" consumed: WQEs, strides (striding). */
+	uint32_t hw_pi;
 	uint8_t frame[64];
 	uint32_t frame_len;
 };
 
 uint32_t bench_frame(uint8_t *f);
 int bench_wire_open(struct bench_wire *w, unsigned int id, uint32_t entries,
-		    int compressed);
+		    uint8_t comp_format);
 int bench_wire_deliver(struct bench_wire *w, struct bench_rxq *q,
 		       uint32_t max);
 void bench_wire_close(struct bench_wire *w);

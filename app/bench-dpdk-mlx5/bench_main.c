@@ -29,6 +29,13 @@
  * does after an idle poll. That burst is timed as well, into the pass's
  * first slice: it replenishes buffers of the previous pass's packets.
  *
+ * The mprq cases run the net_mlx5cq port with mprq_en=1,rxqs_min_mprq=1
+ * (16 WQEs of 64 strides of 2048 B for a ring of 1024) against DPDK's
+ * mlx5_rx_burst_mprq and mlx5_rx_burst_mprq_vec on striding RQs of the
+ * same shape (bench_rxq.c), in the same rounds; with compression the
+ * vector burst's CQ has HASH mini-CQEs and the scalar one's CSUM_STRIDX,
+ * the formats net/mlx5 asks for (mlx5_devx.c).
+ *
  * Prints one line per case: "RESULT <case> <scalar> <vec> <regions>
  * <net_mlx5cq>" (regions: the pool's memory regions by DPDK's rule);
  * --case: that case alone.
@@ -49,6 +56,8 @@
 #include <rte_mempool.h>
 #include <rte_vect.h>
 
+#include <rte_mlx5cq.h>
+
 #include "bench_dpdk_mlx5.h"
 
 #define BENCH_BURST 32
@@ -62,10 +71,15 @@ struct bench_case {
 	int compressed;
 	unsigned int chunks;
 	const char *devargs; /* more devargs of the net_mlx5cq port */
+	uint32_t log_strd_num; /* striding RQ: log2 strides a WQE; 0: cyclic */
 };
 
 /* 16 chunks as 16 memory regions of the port (its lkey table). */
 #define BENCH_16MR "mr_ext_memseg_en=0"
+/* Multi-packet RQ on the port (its default 64 strides of 2048 B). */
+#define BENCH_MPRQ "mprq_en=1,rxqs_min_mprq=1"
+#define BENCH_LOG_STRD_NUM 6 /* MLX5_MPRQ_DEFAULT_LOG_STRIDE_NUM */
+#define BENCH_LOG_STRD_SZ 11 /* 2048 B strides for MTU 1500 */
 
 /* The cases of perf-rx, in its order. */
 static const struct bench_case bench_cases[] = {
@@ -81,6 +95,9 @@ static const struct bench_case bench_cases[] = {
 	{ "4K/hash/1chunk", 12, 1, 1, NULL },
 	{ "4K/hash/16chunk", 12, 1, 16, NULL },
 	{ "4K/hash/16chunk/16mr", 12, 1, 16, BENCH_16MR },
+	/* Striding RQs: 1024 strides (log_desc), 16 WQEs of 64. */
+	{ "1K/mprq", 10, 0, 1, BENCH_MPRQ, BENCH_LOG_STRD_NUM },
+	{ "1K/mprq/hash", 10, 1, 1, BENCH_MPRQ, BENCH_LOG_STRD_NUM },
 };
 
 struct bench_samples {
@@ -278,15 +295,25 @@ bench_fn_open(struct bench_fn_q *f, const struct bench_case *bc,
 		f->hash = f->p.hash;
 		return 0;
 	}
-	if (bench_wire_open(&f->w, id, desc, bc->compressed) != 0)
-		return -1;
 	memset(&conf, 0, sizeof(conf));
+	conf.compressed = bc->compressed;
+	/* net/mlx5's scalar MPRQ burst gets CSUM_STRIDX mini-CQEs. */
+	conf.stridx = bc->compressed && bc->log_strd_num != 0 &&
+		      f->rx == bench_rxq_fn(BENCH_FN_MPRQ);
+	if (bench_wire_open(&f->w, id, desc, !bc->compressed ? 0 :
+			    conf.stridx ? RTE_MLX5CQ_COMP_CSUM_STRIDX :
+			    RTE_MLX5CQ_COMP_HASH) != 0)
+		return -1;
 	conf.cqes = f->w.ring;
 	conf.cq_db = f->w.dbrec;
 	conf.cqn = f->w.cqn;
-	conf.log_cqe = bc->log_desc; /* DPDK sizes the RX CQ to the RQ. */
-	conf.log_desc = bc->log_desc;
-	conf.compressed = bc->compressed;
+	/* DPDK sizes the RX CQ to the RQ: WQEs x strides (striding RQ). */
+	conf.log_cqe = bc->log_desc;
+	conf.log_desc = bc->log_desc - bc->log_strd_num;
+	if (bc->log_strd_num != 0) {
+		conf.log_strd_num = bc->log_strd_num;
+		conf.log_strd_sz = BENCH_LOG_STRD_SZ;
+	}
 	conf.mp = mp;
 	conf.mrs = mrs;
 	conf.mrs_n = mrs_n;
@@ -342,10 +369,17 @@ bench_case_run(const struct bench_case *bc, unsigned int k,
 	for (j = 0; j < BENCH_Q_N; j++)
 		f[j].p.port = UINT16_MAX; /* no port yet */
 	f[BENCH_Q_PORT].name = "net_mlx5cq";
-	f[BENCH_Q_SCALAR].name = "mlx5_rx_burst";
-	f[BENCH_Q_SCALAR].rx = bench_rxq_fn(BENCH_FN_SCALAR);
-	f[BENCH_Q_VEC].name = "mlx5_rx_burst_vec";
-	f[BENCH_Q_VEC].rx = bench_rxq_fn(BENCH_FN_VEC);
+	if (bc->log_strd_num != 0) {
+		f[BENCH_Q_SCALAR].name = "mlx5_rx_burst_mprq";
+		f[BENCH_Q_SCALAR].rx = bench_rxq_fn(BENCH_FN_MPRQ);
+		f[BENCH_Q_VEC].name = "mlx5_rx_burst_mprq_vec";
+		f[BENCH_Q_VEC].rx = bench_rxq_fn(BENCH_FN_MPRQ_VEC);
+	} else {
+		f[BENCH_Q_SCALAR].name = "mlx5_rx_burst";
+		f[BENCH_Q_SCALAR].rx = bench_rxq_fn(BENCH_FN_SCALAR);
+		f[BENCH_Q_VEC].name = "mlx5_rx_burst_vec";
+		f[BENCH_Q_VEC].rx = bench_rxq_fn(BENCH_FN_VEC);
+	}
 	snprintf(name, sizeof(name), "bdm_rx%u", k);
 	mp = bench_pool_create(name, BENCH_POOL_N, bc->chunks);
 	if (mp == NULL || bench_pool_ranges(mp, &mrs, &mrs_n) != 0)

@@ -15,6 +15,21 @@
  * 64 (the model's cqe_compression_max_num), like one engine pass on the
  * wire; a pass is posted in two calls split at the end of the ring (see
  * bench_wire_deliver).
+ *
+ * On a striding RQ (bench_rxq_log_strd_num() > 0) a frame goes into the
+ * next stride of the WQE being filled, as the device places it (one
+ * stride: 60 bytes, at the stride's start), and its completion is the
+ * striding RQ's: byte_cnt = 60 | 1 << MLX5_MPRQ_STRIDE_NUM_SHIFT,
+ * wqe_counter = the stride index, wqe_id = the WQE's counter. The model's
+ * public producer does not know the completions come from a striding RQ
+ * (the private flag that says so is for its own RQs); for these
+ * one-stride completions its rules give the same sessions anyway: in HASH
+ * format a completion joins only with the title's wqe_counter + its
+ * position, which is the title's stride plus the strides before it (the
+ * striding rule), and wqe_id, which no mini-CQE carries, must equal the
+ * title's, so a session ends with its WQE, as on a striding RQ. In
+ * CSUM_STRIDX format (DPDK's scalar MPRQ burst) the mini-CQE carries the
+ * stride index, and wqe_id ends the session with the WQE too.
  */
 
 #include <errno.h>
@@ -37,6 +52,8 @@
 /* mlx5_cqe hdr_type_etc: L2 ok, IPv4, UDP, L3 ok, L4 ok. */
 #define BENCH_HDR_TYPE ((0x1 << 8) | (2 << 2) | (2 << 4) | (0x2 << 8) | \
 			(0x4 << 8))
+/* Striding RQ byte_cnt: strides from bit 16 (MLX5_MPRQ_STRIDE_NUM_SHIFT). */
+#define BENCH_MPRQ_STRIDE_NUM_SHIFT 16
 /* rx_hash_type: IPv4 addresses and UDP ports hashed. */
 #define BENCH_HASH_TYPE ((1 << 2) | (2 << 6))
 
@@ -68,7 +85,7 @@ bench_frame(uint8_t *f)
 
 int
 bench_wire_open(struct bench_wire *w, unsigned int id, uint32_t entries,
-		int compressed)
+		uint8_t comp_format)
 {
 	struct rte_mlx5cq_attr attr;
 	struct rte_mlx5cq_info info;
@@ -92,9 +109,9 @@ bench_wire_open(struct bench_wire *w, unsigned int id, uint32_t entries,
 	attr.flags = RTE_MLX5CQ_F_SINGLE_THREADED;
 	attr.socket = (int)rte_socket_id();
 	attr.path = RTE_MLX5CQ_PATH_DEVX;
-	if (compressed) {
+	if (comp_format != 0) {
 		attr.comp_mask |= RTE_MLX5CQ_ATTR_COMPRESSED;
-		attr.comp_format = RTE_MLX5CQ_COMP_HASH;
+		attr.comp_format = comp_format;
 		attr.comp_layout = RTE_MLX5CQ_COMP_LAYOUT_BASIC;
 	}
 	w->cq = rte_mlx5cq_create(w->dev, &attr);
@@ -121,26 +138,33 @@ fail:
 }
 
 /*
- * Deliver one frame into each receive WQE the queue has posted and the
- * device has not used yet (at most max), and post their completions.
- * Returns the number delivered, or -1.
+ * Deliver one frame into each receive WQE (stride of a striding RQ) the
+ * queue has posted and the device has not used yet (at most max), and
+ * post their completions. Returns the number delivered, or -1.
  */
 int
 bench_wire_deliver(struct bench_wire *w, struct bench_rxq *q, uint32_t max)
 {
 	uint32_t n = bench_rxq_posted(q) - w->hw_pi, i;
+	uint32_t log_strd = bench_rxq_log_strd_num(q);
 	int ret = 0;
 
 	n = RTE_MIN(n, RTE_MIN(max, w->entries));
 	for (i = 0; i < n; i++) {
-		uint32_t wqe = w->hw_pi + i;
+		uint32_t slot = w->hw_pi + i;
 		struct mlx5_emu_cpl *c = &w->cpl[i];
 
-		memcpy(bench_rxq_buf(q, wqe), w->frame, w->frame_len);
+		memcpy(bench_rxq_buf(q, slot), w->frame, w->frame_len);
 		memset(c, 0, sizeof(*c));
 		c->kind = MLX5_EMU_CPL_RESP;
 		c->byte_cnt = w->frame_len;
-		c->wqe_counter = (uint16_t)wqe;
+		c->wqe_counter = (uint16_t)slot;
+		if (log_strd != 0) {
+			c->byte_cnt |= 1u << BENCH_MPRQ_STRIDE_NUM_SHIFT;
+			c->wqe_counter = (uint16_t)(slot &
+						    (RTE_BIT32(log_strd) - 1));
+			c->wqe_id = (uint16_t)(slot >> log_strd);
+		}
 		c->hdr_type_etc = BENCH_HDR_TYPE;
 		c->rx_hash_type = BENCH_HASH_TYPE;
 		c->rx_hash_res = BENCH_RSS_HASH;
@@ -151,7 +175,8 @@ bench_wire_deliver(struct bench_wire *w, struct bench_rxq *q, uint32_t max)
 	 * wraps it: DPDK's rxq_cq_decompress_v indexes a session's CQEs and
 	 * mbufs from its title without the ring mask (the scalar path masks).
 	 * Every completion takes one CQ slot (a session of k spans k), so the
-	 * CQ producer index is hw_pi.
+	 * CQ producer index is hw_pi (one stride a completion on a striding
+	 * RQ).
 	 */
 	for (i = 0; i < n; i += (uint32_t)ret) {
 		uint32_t room = w->entries - ((w->hw_pi + i) & (w->entries - 1));
