@@ -13,11 +13,11 @@
  * than mprq_max_memcpy_len and its strides also hold the 128-byte
  * headroom before it; else it is copied into an mbuf of the queue's pool.
  * Packets held by the application keep their bytes while the ring turns
- * (their WQE buffer is replaced, not reused). Compressed sessions in the
- * stride-index formats, flow marks and timestamps go through the same
- * route. A port with fewer queues than rxqs_min_mprq, or a device without
- * striding RQs, runs cyclic RQs; bad devargs are refused and a port
- * leaves nothing behind.
+ * (their WQE buffer is replaced, not reused), also across a restart and
+ * a recovery. Compressed sessions and timestamps go through the same
+ * route; the queue state counts strides. A port with fewer queues than
+ * rxqs_min_mprq, or a device without striding RQs, runs cyclic RQs; bad
+ * devargs are refused and a port leaves nothing behind.
  */
 
 #include <errno.h>
@@ -177,8 +177,8 @@ test_net_rx_mprq_strides(void)
 
 /*
  * Sessions of frames delivered in one pass, in each stride-index format
- * (HASH asks for CSUM_STRIDX on a striding RQ), with flow marks and then
- * timestamps (compression off, as net/mlx5).
+ * (HASH asks for CSUM_STRIDX on a striding RQ); then with timestamps
+ * (compression off, as net/mlx5).
  */
 static int
 test_net_rx_mprq_sessions(void)
