@@ -313,20 +313,28 @@ cq_make(struct nport *p, struct mlx5_devx_cq *cq)
 	return mlx5_devx_cq_create(p->ctx, cq, LOG_CQ, &attr, SOCKET_ID_ANY);
 }
 
+/* The attributes of the test TIR: Toeplitz over TCP/IPv4 fields. */
+void
+tir_attr_fill(const struct nport *p, const struct mlx5_devx_obj *rqt,
+	      uint32_t fields, struct mlx5_devx_tir_attr *ta)
+{
+	memset(ta, 0, sizeof(*ta));
+	ta->disp_type = MLX5_TIRC_DISP_TYPE_INDIRECT;
+	ta->indirect_table = rqt->id;
+	ta->rx_hash_fn = MLX5_RX_HASH_FN_TOEPLITZ;
+	ta->transport_domain = p->td->id;
+	memcpy(ta->rx_hash_toeplitz_key, ms_key, sizeof(ms_key));
+	ta->rx_hash_field_selector_outer.l3_prot_type = MLX5_L3_PROT_TYPE_IPV4;
+	ta->rx_hash_field_selector_outer.l4_prot_type = MLX5_L4_PROT_TYPE_TCP;
+	ta->rx_hash_field_selector_outer.selected_fields = fields;
+}
+
 int
 tir_make(struct nport *p, struct mlx5_devx_obj *rqt, uint32_t fields)
 {
 	struct mlx5_devx_tir_attr ta;
 
-	memset(&ta, 0, sizeof(ta));
-	ta.disp_type = MLX5_TIRC_DISP_TYPE_INDIRECT;
-	ta.indirect_table = rqt->id;
-	ta.rx_hash_fn = MLX5_RX_HASH_FN_TOEPLITZ;
-	ta.transport_domain = p->td->id;
-	memcpy(ta.rx_hash_toeplitz_key, ms_key, sizeof(ms_key));
-	ta.rx_hash_field_selector_outer.l3_prot_type = MLX5_L3_PROT_TYPE_IPV4;
-	ta.rx_hash_field_selector_outer.l4_prot_type = MLX5_L4_PROT_TYPE_TCP;
-	ta.rx_hash_field_selector_outer.selected_fields = fields;
+	tir_attr_fill(p, rqt, fields, &ta);
 	p->tir = mlx5_devx_cmd_create_tir(p->ctx, &ta);
 	return p->tir != NULL ? 0 : -1;
 }

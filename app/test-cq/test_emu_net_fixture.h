@@ -163,6 +163,10 @@ rd32(const uint8_t *p);
 uint16_t
 rd16(const uint8_t *p);
 
+void
+tir_attr_fill(const struct nport *p, const struct mlx5_devx_obj *rqt,
+	      uint32_t fields, struct mlx5_devx_tir_attr *ta);
+
 int
 tir_make(struct nport *p, struct mlx5_devx_obj *rqt, uint32_t fields);
 

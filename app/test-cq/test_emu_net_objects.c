@@ -188,7 +188,7 @@ test_net_bad_commands(void)
 	free(rqta);
 	mlx5_emu_last_cmd_error(p.ctx, &st, &synd);
 	TEST_ASSERT(o == NULL && synd == MLX5_EMU_SYND_NET_RQT, "NET_RQT");
-	/* TIR with the XOR hash, with LRO. */
+	/* TIR with the XOR hash, with tunnel offloads (LRO: emu_net_lro). */
 	memset(&ta, 0, sizeof(ta));
 	ta.disp_type = MLX5_TIRC_DISP_TYPE_INDIRECT;
 	ta.indirect_table = p.rqt->id;
@@ -198,8 +198,8 @@ test_net_bad_commands(void)
 	mlx5_emu_last_cmd_error(p.ctx, &st, &synd);
 	TEST_ASSERT_EQUAL(synd, MLX5_EMU_SYND_NET_HASH, "NET_HASH");
 	ta.rx_hash_fn = MLX5_RX_HASH_FN_TOEPLITZ;
-	ta.lro_enable_mask = 1;
-	TEST_ASSERT_NULL(mlx5_devx_cmd_create_tir(p.ctx, &ta), "LRO");
+	ta.tunneled_offload_en = 1;
+	TEST_ASSERT_NULL(mlx5_devx_cmd_create_tir(p.ctx, &ta), "tunnel");
 	mlx5_emu_last_cmd_error(p.ctx, &st, &synd);
 	TEST_ASSERT_EQUAL(synd, MLX5_EMU_SYND_NET_RESERVED, "RESERVED");
 	/* MODIFY_SQ naming the wrong current state; RDY -> RDY. */

@@ -23,7 +23,7 @@ test_net_caps(void)
 	TEST_ASSERT_SUCCESS(mlx5_devx_cmd_query_hca_attr(ctx, &attr), "attr");
 	TEST_ASSERT(attr.eth_net_offloads == 1 && attr.csum_cap == 1 &&
 		    attr.vlan_cap == 1 && attr.wqe_vlan_insert == 1 &&
-		    attr.lro_cap == 0 && attr.max_lso_cap == 16 &&
+		    attr.lro_cap == 1 && attr.max_lso_cap == 16 &&
 		    attr.wqe_inline_mode ==
 		    MLX5_CAP_INLINE_MODE_NOT_REQUIRED &&
 		    attr.rss_ind_tbl_cap == 11, "Ethernet offload caps");

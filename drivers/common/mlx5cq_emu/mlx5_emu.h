@@ -113,6 +113,13 @@ struct mlx5_emu_caps {
 	uint8_t striding_rq;
 	/** HCA_CAP.ext_stride_num_range: 8..256 strides per WQE too (1). */
 	uint8_t ext_stride_num_range;
+	/**
+	 * Ethernet offload caps lro_cap and lro_psh_flag: TIRs may enable
+	 * LRO, PSH segments are coalesced (1).
+	 */
+	uint8_t eth_lro;
+	/** lro_min_mss_size reported (0: no minimum). */
+	uint16_t eth_lro_min_mss;
 };
 
 /** Object ids of the provisioned IMPORT_KEK and CREDENTIAL
@@ -208,6 +215,9 @@ enum mlx5_emu_syndrome {
 	MLX5_EMU_SYND_NET_TS_FORMAT = 0x0d000015, /**< Clock not offered. */
 	MLX5_EMU_SYND_NET_STRIDE_NUM = 0x0d000016, /**< Strides per WQE. */
 	MLX5_EMU_SYND_NET_STRIDE_WQE = 0x0d000017, /**< Striding WQE size. */
+	MLX5_EMU_SYND_NET_LRO_CAP = 0x0d000018, /**< LRO without lro_cap. */
+	MLX5_EMU_SYND_NET_LRO_PERIOD = 0x0d000019, /**< LRO timeout period. */
+	MLX5_EMU_SYND_NET_LRO_SIZE = 0x0d00001a, /**< lro_max_msg_sz 0. */
 	/* ACCESS_REGISTER_USER. */
 	MLX5_EMU_SYND_REG_ID = 0x0f000001, /**< Register not accessible. */
 	/* Crypto objects, crypto mkeys and QPs (mlx5_emu_crypto.h). */
@@ -306,6 +316,12 @@ struct mlx5_emu_cpl {
 	uint16_t vlan_info; /**< VLAN TCI. */
 	uint16_t csum; /**< Checksum. */
 	uint16_t wqe_id; /**< Striding RQ: the WQE's index (CQE bytes 2..3). */
+	/** LRO (CQE bytes 4..11 and 32): PSH (MLX5_CQE_LRO_PUSH_MASK). */
+	uint8_t lro_tcppsh_abort_dupack;
+	uint8_t lro_min_ttl; /**< LRO: smallest TTL / hop limit. */
+	uint8_t lro_num_seg; /**< LRO: segments coalesced (0: none). */
+	uint16_t lro_tcp_win; /**< LRO: the last segment's window. */
+	uint32_t lro_ack_seq_num; /**< LRO: the last segment's ack. */
 	uint32_t byte_cnt; /**< Byte count. */
 	uint32_t rx_hash_res; /**< RSS hash result. */
 	uint32_t qpn; /**< QPN or flow tag (sop_drop_qpn[23:0]). */

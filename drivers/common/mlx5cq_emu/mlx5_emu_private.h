@@ -389,6 +389,9 @@ int emu_general_cmd(struct emu_dev *dev, const void *in, size_t inlen,
  */
 void emu_caps_open_default(struct mlx5_emu_caps *caps);
 int emu_caps_check(const struct mlx5_emu_caps *caps);
+/* lro_timer_supported_periods (usec, ascending; mlx5_emu_caps.c). */
+#define EMU_LRO_PERIODS 4 /* DPDK MLX5_LRO_NUM_SUPP_PERIODS, PRM [4]. */
+extern const uint32_t emu_lro_periods[EMU_LRO_PERIODS];
 
 /* mlx5_emu_glue.c: the original (forwarded) glue table. */
 extern const struct mlx5_glue *emu_orig_glue;

@@ -59,7 +59,17 @@ mlx5_emu_caps_default(struct mlx5_emu_caps *caps)
 	caps->clock_real_time = 0;
 	caps->striding_rq = 1;
 	caps->ext_stride_num_range = 1;
+	caps->eth_lro = 1;
+	caps->eth_lro_min_mss = 0;
 }
+
+/*
+ * The LRO session timeouts offered, ascending as the kernel expects
+ * (en_main.c mlx5e_choose_lro_timeout()); they hold the kernel's default
+ * wish, MLX5E_DEFAULT_LRO_TIMEOUT 32 (en.h), and DPDK's default, the
+ * first one (mlx5.c: lro_timeout = lro_timer_supported_periods[0]).
+ */
+const uint32_t emu_lro_periods[EMU_LRO_PERIODS] = { 8, 16, 32, 1024 };
 
 /* Capabilities of devices opened without caps (mlx5_emu_open_caps_set). */
 static pthread_mutex_t emu_open_caps_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -149,6 +159,10 @@ emu_caps_check(const struct mlx5_emu_caps *caps)
 		EMU_LOG(ERR, "caps: striding_rq %u or ext_stride_num_range %u "
 			"(1-bit fields)", caps->striding_rq,
 			caps->ext_stride_num_range);
+		return emu_ret_errno(EINVAL);
+	}
+	if (caps->eth_lro > 1) {
+		EMU_LOG(ERR, "caps: eth_lro %u (1-bit field)", caps->eth_lro);
 		return emu_ret_errno(EINVAL);
 	}
 	if (caps->log_max_num_deks > 24) {
@@ -257,6 +271,26 @@ emu_fill_eth_caps(const struct emu_dev *dev, void *hcattr)
 	ETH_SET(wqe_inline_mode, dev->caps.eth_inline_mode);
 	ETH_SET(rss_ind_tbl_cap, 11);
 	ETH_SET(max_lso_cap, dev->caps.eth_max_lso);
+	/*
+	 * LRO (mlx5_emu_rq.c): DPDK mlx5_devx_cmd_query_hca_attr() reads
+	 * lro_cap, lro_max_msg_sz_mode, lro_timer_supported_periods[] and
+	 * lro_min_mss_size; net/mlx5 allows LRO on lro_cap (mlx5.c). Mode 0
+	 * (MLX5_LRO_MAX_MSG_SIZE_START_FROM_L4): lro_max_msg_sz counts from
+	 * the TCP header. The periods ascend (kernel en_main.c
+	 * mlx5e_choose_lro_timeout() picks the first one >= its wish).
+	 */
+	if (dev->caps.eth_lro) {
+		unsigned int i;
+
+		ETH_SET(lro_cap, 1);
+		ETH_SET(lro_psh_flag, 1);
+		ETH_SET(lro_max_msg_sz_mode,
+			MLX5_LRO_MAX_MSG_SIZE_START_FROM_L4);
+		ETH_SET(lro_min_mss_size, dev->caps.eth_lro_min_mss);
+		for (i = 0; i < EMU_LRO_PERIODS; i++)
+			ETH_SET(lro_timer_supported_periods[i],
+				emu_lro_periods[i]);
+	}
 #undef ETH_SET
 }
 

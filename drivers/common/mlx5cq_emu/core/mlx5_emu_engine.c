@@ -170,6 +170,12 @@ emu_engine_pass_begin(void)
 	emu_pass_rt = 0;
 }
 
+uint64_t
+emu_engine_clock_ns(void)
+{
+	return emu_pass_ns;
+}
+
 void
 emu_engine_batch_clock(void)
 {
@@ -288,6 +294,16 @@ emu_engine_pass(void)
 		}
 		/* Loopback crypto QPs (mlx5_emu_umr.c). */
 		n += emu_crypto_progress(net);
+	}
+	/*
+	 * LRO sessions whose timeout passed since their last segment are
+	 * closed here (mlx5_emu_lro.c): the thread's passes go on while a
+	 * queue is ready, so no session outlives its timeout by more than a
+	 * pass (or a nap).
+	 */
+	if (unlikely(emu_lro_open_n != 0)) {
+		emu_engine_batch_clock();
+		emu_lro_expire(emu_pass_ns);
 	}
 	emu_engine_pass_end();
 	return n;

@@ -156,6 +156,18 @@ emu_cqe_build(const struct mlx5_emu_cpl *cpl, uint8_t cqe[64], uint8_t *op)
 		emu_w32(w, RTE_MLX5CQ_CQE_BYTE_CNT, cpl->byte_cnt);
 		emu_w64(w, RTE_MLX5CQ_CQE_TIMESTAMP, cpl->timestamp);
 		emu_w32(w, RTE_MLX5CQ_CQE_SOP_DROP_QPN, cpl->qpn & EMU_CQN_MASK);
+		/* LRO (struct mlx5_cqe; kernel mlx5_cqe64): 0 unless the
+		 * completion coalesced segments (mlx5_emu_rq.c).
+		 */
+		if (cpl->lro_num_seg != 0) {
+			emu_w8(w, RTE_MLX5CQ_CQE_LRO_TCPPSH_ABORT_DUPACK,
+			       cpl->lro_tcppsh_abort_dupack);
+			emu_w8(w, RTE_MLX5CQ_CQE_LRO_MIN_TTL, cpl->lro_min_ttl);
+			emu_w16(w, RTE_MLX5CQ_CQE_LRO_TCP_WIN, cpl->lro_tcp_win);
+			emu_w32(w, RTE_MLX5CQ_CQE_LRO_ACK_SEQ_NUM,
+				cpl->lro_ack_seq_num);
+			emu_w8(w, RTE_MLX5CQ_CQE_LRO_NUM_SEG, cpl->lro_num_seg);
+		}
 		break;
 	case MLX5_EMU_CPL_REQ_ERR:
 	case MLX5_EMU_CPL_RESP_ERR:

@@ -153,6 +153,42 @@ struct emu_sq {
 	uint32_t rx_hint_gen;
 };
 
+/* What steering adds to a received frame's CQE. */
+struct emu_rx_meta {
+	uint32_t flow_tag; /* sop_drop_qpn[23:0] */
+	uint32_t ft_meta; /* flow_table_metadata (reg_b) */
+};
+
+/* An open LRO session of an RQ (mlx5_emu_lro.c). */
+#define EMU_LRO_HDR_MAX 128 /* 14 + 40 (IPv6) + 32 (TCP + timestamps). */
+#define EMU_LRO_CHUNK 256 /* lro_max_msg_sz unit (MLX5_LRO_SEG_CHUNK_SIZE). */
+struct emu_lro {
+	TAILQ_ENTRY(emu_rq) next; /* In the process's list of open ones. */
+	uint16_t idx; /* The WQE it fills. */
+	uint16_t hdr_len; /* Ethernet + IP + TCP header bytes. */
+	uint16_t l4_off;
+	uint16_t win; /* The last segment's window. */
+	uint8_t ipv6;
+	uint8_t psh;
+	uint8_t min_ttl;
+	uint8_t hash_type;
+	uint16_t ht; /* hdr_type_etc of the first segment. */
+	uint16_t csum1; /* Its csum (a single segment's CQE). */
+	uint32_t nseg;
+	uint32_t len; /* Bytes written into the WQE. */
+	uint32_t room; /* The WQE's checked room. */
+	uint32_t max; /* lro_max_msg_sz in bytes (from the TCP header). */
+	uint32_t next_seq;
+	uint32_t ack; /* The last segment's ack. */
+	uint32_t psum; /* One's complement sum of the payloads (16 bits). */
+	uint32_t plen; /* Payload bytes. */
+	uint32_t hash;
+	struct emu_rx_meta meta;
+	uint64_t last_ns; /* Model clock of the last segment. */
+	uint64_t timeout_ns;
+	uint8_t hdr[EMU_LRO_HDR_MAX]; /* The first segment's headers. */
+};
+
 struct emu_rq {
 	TAILQ_ENTRY(emu_rq) next;
 	struct emu_net *net;
@@ -171,6 +207,8 @@ struct emu_rq {
 	uint32_t strd;
 	uint32_t refcnt; /* RQTs and direct TIRs. */
 	struct emu_qcnt *qcnt; /* rqc.counter_set_id's set, or NULL. */
+	uint8_t lro_open; /* An LRO session holds WQE ci (lro). */
+	struct emu_lro lro;
 };
 
 /* A queue counter set (mlx5_emu_qcnt.c). */
@@ -200,6 +238,12 @@ struct emu_tir {
 	uint8_t l3_ipv6; /* Outer selector l3_prot_type. */
 	uint8_t l4_udp; /* Outer selector l4_prot_type. */
 	uint32_t fields; /* Outer selector selected_fields. */
+	/* LRO: lro_enable_mask (0: off), lro_max_msg_sz in bytes,
+	 * lro_timeout_period_usecs.
+	 */
+	uint8_t lro_mask;
+	uint32_t lro_max;
+	uint32_t lro_timeout_us;
 	uint8_t key[EMU_RSS_KEY_LEN];
 	/*
 	 * Toeplitz by bytes: ttab[i][v] is the hash of input byte i holding
@@ -433,16 +477,33 @@ void emu_rq_prefetch_start(const struct emu_rq *rq, unsigned int n);
 /* Receive one frame, parsed as pkt (pkt->len bytes), into an RQ
  * (emu_net_lock held, inside a pass).
  */
-/* What steering adds to a received frame's CQE. */
-struct emu_rx_meta {
-	uint32_t flow_tag; /* sop_drop_qpn[23:0] */
-	uint32_t ft_meta; /* flow_table_metadata (reg_b) */
-};
 
 /* meta: NULL without steering (flow tag and metadata 0). */
 void emu_rq_receive(struct emu_rq *rq, const uint8_t *frame,
 		    const struct emu_pkt *pkt, uint32_t hash,
 		    uint8_t hash_type, const struct emu_rx_meta *meta);
+
+/* Helpers of mlx5_emu_rq.c the LRO sessions use. */
+int emu_rq_has_wqe(struct emu_rq *rq);
+uint16_t emu_rx_hdr_type(const uint8_t *f, const struct emu_pkt *pp,
+			 uint16_t *csum);
+/*
+ * mlx5_emu_lro.c (emu_net_lock held): a frame for rq through tir when the
+ * TIR has LRO or rq has an open session; close rq's session (its CQE
+ * staged; in a pass); close the sessions whose timeout passed at now_ns;
+ * close rq's session outside a pass (state change, destroy).
+ */
+void emu_lro_receive(struct emu_rq *rq, const struct emu_tir *tir,
+		     const uint8_t *frame, const struct emu_pkt *pkt,
+		     uint32_t hash, uint8_t hash_type,
+		     const struct emu_rx_meta *meta);
+void emu_lro_close(struct emu_rq *rq);
+void emu_lro_expire(uint64_t now_ns);
+void emu_lro_close_now(struct emu_rq *rq);
+/* Open sessions in the process (emu_lro_expire() has work). */
+extern uint32_t emu_lro_open_n;
+/* The model clock of the current batch (mlx5_emu_engine.c). */
+uint64_t emu_engine_clock_ns(void);
 
 /* mlx5_emu_rss.c */
 int emu_rqt_create(struct emu_dev *dev, struct emu_net *net, const void *in,

@@ -327,6 +327,9 @@ emu_rq_modify(struct emu_dev *dev, struct emu_rq *rq, const void *in,
 	cur = EMU_GET(modify_rq_in, in, rq_state);
 	to = EMU_GET(rqc, rqc, state);
 	emu_net_lock();
+	/* A state change closes the RQ's LRO session (mlx5_emu_lro.c). */
+	if (rq->lro_open && to != rq->wq.state)
+		emu_lro_close_now(rq);
 	if (cur == to && cur == rq->wq.state && mask != 0)
 		ret = 0; /* Attribute change without a transition. */
 	else
@@ -357,6 +360,8 @@ emu_rq_destroy(struct emu_dev *dev, struct emu_rq *rq)
 
 	(void)dev;
 	emu_net_lock();
+	if (rq->lro_open)
+		emu_lro_close_now(rq);
 	TAILQ_REMOVE(&net->rqs, rq, next);
 	emu_rq_gen++;
 	if (emu_rq_last == rq)
@@ -401,7 +406,7 @@ emu_rq_prefetch_start(const struct emu_rq *rq, unsigned int n)
  * the TCP/UDP segment is those bytes, they with the pseudo header are its
  * checksum's sum.
  */
-static uint16_t
+uint16_t
 emu_rx_hdr_type(const uint8_t *f, const struct emu_pkt *pp, uint16_t *csum)
 {
 	const struct emu_pkt p = *pp;
@@ -516,7 +521,7 @@ emu_rq_prefetch_batch(const struct emu_rq *rq)
 }
 
 /* A WQE is posted: the cached doorbell value, else a fresh read. */
-static int
+int
 emu_rq_has_wqe(struct emu_rq *rq)
 {
 	if (rq->posted != rq->ci)

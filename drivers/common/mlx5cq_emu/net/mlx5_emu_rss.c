@@ -11,8 +11,10 @@
  * long enough for the list. TIR: direct (inline_rqn an RQ) or indirect
  * (indirect_table an RQT); rx_hash_fn none or Toeplitz (the 40-byte key
  * of the TIR); the outer selector's fields SRC_IP, DST_IP, L4_SPORT,
- * L4_DPORT (IPsec SPI, the inner selector, LRO, symmetric hash and
- * tunnel offloads are not modelled and refused); the transport domain
+ * L4_DPORT (IPsec SPI, the inner selector, symmetric hash and
+ * tunnel offloads are not modelled and refused); LRO (lro_enable_mask,
+ * lro_max_msg_sz, lro_timeout_period_usecs: emu_tir_lro_check(), the
+ * coalescing in mlx5_emu_rq.c); the transport domain
  * exists or is 0 (the function's own). self_lb_block is honoured (frames the device sent itself).
  *
  * Steering: a device that created a NIC RX steering domain classifies
@@ -142,6 +144,67 @@ emu_rqt_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 
 #define TIR_GET(fld) EMU_GET(tirc, tirc, fld)
 
+/*
+ * The LRO fields of a TIR context (tirc; DPDK mlx5_devx.c
+ * mlx5_devx_tir_attr_set() writes them, mlx5_devx_cmds.c
+ * mlx5_devx_cmd_create_tir() / _modify_tir() copy them; kernel en_main.c
+ * mlx5e_build_tir_ctx_lro()): lro_enable_mask only IPV4_LRO and IPV6_LRO
+ * (MLX5_TIRC_LRO_ENABLE_MASK_*), and only on a device with lro_cap;
+ * lro_timeout_period_usecs one of lro_timer_supported_periods (both
+ * drivers pick it from that list: DPDK mlx5.c, kernel
+ * mlx5e_choose_lro_timeout()); lro_max_msg_sz (256-byte units, DPDK
+ * max_lro_msg_size / MLX5_LRO_SEG_CHUNK_SIZE; the kernel's mlx5_ifc.h
+ * calls it lro_max_ip_payload_size) not 0 (DPDK's
+ * mlx5_trigger.c refuses a size below one chunk; a session could hold
+ * nothing). With LRO off the other two fields are not looked at.
+ */
+static int
+emu_tir_lro_check(struct emu_dev *dev, const void *tirc, void *out,
+		  size_t outlen)
+{
+	uint32_t mask = TIR_GET(lro_enable_mask);
+	uint32_t period = TIR_GET(lro_timeout_period_usecs);
+	unsigned int i;
+
+	if (mask == 0)
+		return 0;
+	if (!dev->caps.eth_lro) {
+		EMU_LOG(ERR, "%s: TIR: lro_enable_mask 0x%x but the device has "
+			"no lro_cap", dev->name, mask);
+		return emu_cmd_fail(dev, out, outlen,
+				    EMU_CMD_STAT_BAD_PARAM_ERR,
+				    MLX5_EMU_SYND_NET_LRO_CAP);
+	}
+	if (mask & ~(uint32_t)(MLX5_TIRC_LRO_ENABLE_MASK_IPV4_LRO |
+			       MLX5_TIRC_LRO_ENABLE_MASK_IPV6_LRO)) {
+		EMU_LOG(ERR, "%s: TIR: lro_enable_mask 0x%x (IPv4 0x1, IPv6 "
+			"0x2 only)", dev->name, mask);
+		return emu_cmd_fail(dev, out, outlen,
+				    EMU_CMD_STAT_BAD_PARAM_ERR,
+				    MLX5_EMU_SYND_NET_RESERVED);
+	}
+	for (i = 0; i < EMU_LRO_PERIODS; i++)
+		if (emu_lro_periods[i] == period)
+			break;
+	if (i == EMU_LRO_PERIODS) {
+		EMU_LOG(ERR, "%s: TIR: lro_timeout_period_usecs %u is not one "
+			"of lro_timer_supported_periods (%u, %u, %u, %u)",
+			dev->name, period, emu_lro_periods[0],
+			emu_lro_periods[1], emu_lro_periods[2],
+			emu_lro_periods[3]);
+		return emu_cmd_fail(dev, out, outlen,
+				    EMU_CMD_STAT_BAD_PARAM_ERR,
+				    MLX5_EMU_SYND_NET_LRO_PERIOD);
+	}
+	if (TIR_GET(lro_max_msg_sz) == 0) {
+		EMU_LOG(ERR, "%s: TIR: LRO with lro_max_msg_sz 0", dev->name);
+		return emu_cmd_fail(dev, out, outlen,
+				    EMU_CMD_STAT_BAD_PARAM_ERR,
+				    MLX5_EMU_SYND_NET_LRO_SIZE);
+	}
+	return 0;
+}
+
 int
 emu_tir_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 	       size_t inlen, void *out, size_t outlen, uint32_t *id,
@@ -165,18 +228,19 @@ emu_tir_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 	if (ret != 0)
 		return ret;
 	if (EMU_GET(create_tir_in, in, op_mod) != 0 ||
-	    TIR_GET(lro_timeout_period_usecs) || TIR_GET(lro_enable_mask) ||
-	    TIR_GET(lro_max_msg_sz) || TIR_GET(rx_hash_symmetric) ||
-	    TIR_GET(tunneled_offload_en) ||
+	    TIR_GET(rx_hash_symmetric) || TIR_GET(tunneled_offload_en) ||
 	    EMU_GET(rx_hash_field_select, inner, selected_fields) ||
 	    EMU_GET(rx_hash_field_select, inner, l3_prot_type) ||
 	    EMU_GET(rx_hash_field_select, inner, l4_prot_type)) {
-		EMU_LOG(ERR, "%s: CREATE_TIR: LRO, symmetric hash, tunnel "
+		EMU_LOG(ERR, "%s: CREATE_TIR: symmetric hash, tunnel "
 			"offload or inner hash not modelled", dev->name);
 		return emu_cmd_fail(dev, out, outlen,
 				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_NET_RESERVED);
 	}
+	ret = emu_tir_lro_check(dev, tirc, out, outlen);
+	if (ret != 0)
+		return ret;
 	fn = TIR_GET(rx_hash_fn);
 	fields = EMU_GET(rx_hash_field_select, outer, selected_fields);
 	if ((fn != MLX5_RX_HASH_FN_NONE && fn != MLX5_RX_HASH_FN_TOEPLITZ) ||
@@ -240,6 +304,9 @@ emu_tir_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 	tir->l3_ipv6 = EMU_GET(rx_hash_field_select, outer, l3_prot_type);
 	tir->l4_udp = EMU_GET(rx_hash_field_select, outer, l4_prot_type);
 	tir->fields = fields;
+	tir->lro_mask = TIR_GET(lro_enable_mask);
+	tir->lro_max = TIR_GET(lro_max_msg_sz) * EMU_LRO_CHUNK;
+	tir->lro_timeout_us = TIR_GET(lro_timeout_period_usecs);
 	memcpy(tir->key, EMU_ADDR_OF(tirc, tirc, rx_hash_toeplitz_key),
 	       EMU_RSS_KEY_LEN);
 	emu_toeplitz_table(tir);
@@ -404,6 +471,11 @@ emu_rss_tir_rx(struct emu_net *net, const struct emu_tir *tir,
 	hash = emu_rss_hash(tir, frame, pkt, &type);
 	rq = tir->rqt != NULL ? tir->rqt->rqs[hash % tir->rqt->size] :
 	     tir->rq;
+	/* LRO on the TIR, or a session open on the RQ (mlx5_emu_lro.c). */
+	if (unlikely((tir->lro_mask | rq->lro_open) != 0)) {
+		emu_lro_receive(rq, tir, frame, pkt, hash, type, meta);
+		return;
+	}
 	emu_rq_receive(rq, frame, pkt, hash, type, meta);
 }
 
