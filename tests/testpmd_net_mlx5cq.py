@@ -769,16 +769,20 @@ def case_mprq():
         t.quit()
 
 
+def inet_csum(b):
+    """The Internet checksum of b (RFC 1071)."""
+    if len(b) % 2:
+        b += b'\0'
+    s = sum(struct.unpack('!%dH' % (len(b) // 2), b))
+    while s >> 16:
+        s = (s & 0xffff) + (s >> 16)
+    return (~s) & 0xffff
+
+
 def tso_pcap(path, n, payload):
     """A pcap file of n Ethernet/IPv4/TCP packets of payload bytes each
     (sequence numbers running on, correct checksums), ACK|PSH."""
-    def csum(b):
-        if len(b) % 2:
-            b += b'\0'
-        s = sum(struct.unpack('!%dH' % (len(b) // 2), b))
-        while s >> 16:
-            s = (s & 0xffff) + (s >> 16)
-        return (~s) & 0xffff
+    csum = inet_csum
     recs = []
     for i in range(n):
         data = bytes((j * 7 + i) & 0xff for j in range(payload))
