@@ -213,46 +213,6 @@ def case_mprq():
         closed_clean(log, ['mlx5emu0', 'mlx5emu1'])
 
 
-def lro_pcap(path, dst, n, payload):
-    """A pcap file of n in-order TCP segments of one flow to MAC dst,
-    payload bytes each, ACK (the last ACK|PSH), correct checksums;
-    returns the payload bytes in order."""
-    mac = bytes(int(x, 16) for x in dst.split(':'))
-    recs, data = [], b''
-    for i in range(n):
-        d = bytes((j * 13 + i) & 0xff for j in range(payload))
-        data += d
-        flags = 0x18 if i == n - 1 else 0x10
-        tcp = struct.pack('!HHIIBBHHH', 40000, 80, 1000 + i * payload,
-                          7, 5 << 4, flags, 512, 0, 0)
-        ip = struct.pack('!BBHHHBBH4s4s', 0x45, 0, 40 + payload, i, 0x4000,
-                         64, 6, 0, bytes([198, 18, 5, 1]),
-                         bytes([198, 18, 5, 2]))
-        ip = ip[:10] + struct.pack('!H', tp.inet_csum(ip)) + ip[12:]
-        ph = ip[12:20] + struct.pack('!BBH', 0, 6, 20 + payload)
-        tcp = tcp[:16] + struct.pack('!H', tp.inet_csum(ph + tcp + d)) + \
-            tcp[18:]
-        frame = mac + bytes([2, 0, 0, 0, 0, 5]) + b'\x08\x00' + ip + tcp + d
-        recs.append(struct.pack('<IIII', 0, i, len(frame), len(frame)) +
-                    frame)
-    with open(path, 'wb') as f:
-        f.write(struct.pack('<IHHiIII', 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
-        f.write(b''.join(recs))
-    return data
-
-
-def pcap_frames(path):
-    """The frames of a pcap file."""
-    with open(path, 'rb') as f:
-        b = f.read()
-    out, o = [], 24
-    while o + 16 <= len(b):
-        cap = struct.unpack('<IIII', b[o:o + 16])[2]
-        out.append(b[o + 16:o + 16 + cap])
-        o += 16 + cap
-    return out
-
-
 def case_lro():
     """net/mlx5 with TCP LRO on the model's coalescing: a pcap port sends
     in-order TCP segments of one flow through net/mlx5 port 0 onto the
@@ -267,7 +227,7 @@ def case_lro():
     d = h.dir
     src, dst = os.path.join(d, 'lro_in.pcap'), os.path.join(d, 'lro_out.pcap')
     try:
-        sent = lro_pcap(src, h.macs[1], n, payload)
+        sent = tp.lro_pcap(src, h.macs[1], n, payload)
         t = h.testpmd(['--port-topology=chained', '--forward-mode=io',
                        '--no-flush-rx', '--disable-device-start',
                        '--max-lro-pkt-size=8192'],
@@ -288,38 +248,11 @@ def case_lro():
         t.cmd('stop')
         st = tp.port_stats(t.cmd('show port stats all'))
         log = t.quit()
-        frames = pcap_frames(dst)
+        frames = tp.pcap_frames(dst)
     finally:
         h.down()
     closed_clean(log, ['mlx5emu0', 'mlx5emu1'])
-    got, seq = b'', 1000
-    for f in frames:
-        ip, tcp = f[14:34], f[34:54]
-        tot = struct.unpack('!H', ip[2:4])[0]
-        tp.check(len(f) == 14 + tot and tp.inet_csum(ip) == 0,
-                 'LRO packet: %d bytes, IP total length %d, header sum %#x'
-                 % (len(f), tot, tp.inet_csum(ip)))
-        ph = ip[12:20] + struct.pack('!BBH', 0, 6, tot - 20)
-        tp.check(tp.inet_csum(ph + f[34:]) == 0,
-                 'LRO packet of %d bytes: TCP checksum %#x does not verify'
-                 % (len(f), struct.unpack('!H', tcp[16:18])[0]))
-        tp.check(struct.unpack('!I', tcp[4:8])[0] == seq,
-                 'LRO packet: sequence %d, expected %d' %
-                 (struct.unpack('!I', tcp[4:8])[0], seq))
-        got += f[54:]
-        seq += len(f) - 54
-    flags = [f[47] for f in frames]
-    tp.check(all(x & 0x10 for x in flags) and flags[-1] & 0x08 and
-             not any(x & 0x08 for x in flags[:-1]),
-             'LRO: TCP flags %s (ACK on all, PSH on the last only)' %
-             [hex(x) for x in flags])
-    tp.check(got == sent, 'LRO: %d payload bytes in %d packets, %d sent'
-             % (len(got), len(frames), len(sent)))
-    tp.check(len(frames) < n and st[1]['RX-packets'] == len(frames),
-             'LRO: %d segments arrived as %d packets (port 1 RX %d)' %
-             (n, len(frames), st[1]['RX-packets']))
-    print('LRO: %d segments of %d bytes arrived as %d packets' %
-          (n, payload, len(frames)))
+    tp.lro_frames_check(frames, sent, n, st[1]['RX-packets'])
 
 
 CASES = {

@@ -152,6 +152,13 @@ class Testpmd:
                           (c, self.buf[-3000:]))
         return self._until_prompt('"%s"' % c)
 
+    def cmds(self, cs):
+        """Run each command of cs; none may answer an error."""
+        for c in cs:
+            out = self.cmd(c)
+            check('rror' not in out and 'nvalid' not in out,
+                  '%s: %s' % (c, out))
+
     def wait_for(self, c, parse, cond, what):
         """Run command c until cond(parse(output)) holds (at most WAIT
         seconds); returns the parsed value."""
@@ -802,6 +809,82 @@ def tso_pcap(path, n, payload):
         f.write(b''.join(recs))
 
 
+def lro_pcap(path, dst, n, payload):
+    """A pcap file of n in-order TCP segments of one flow to MAC dst,
+    payload bytes each, ACK (the last ACK|PSH), correct checksums;
+    returns the payload bytes in order."""
+    mac = bytes(int(x, 16) for x in dst.split(':'))
+    recs, data = [], b''
+    for i in range(n):
+        d = bytes((j * 13 + i) & 0xff for j in range(payload))
+        data += d
+        flags = 0x18 if i == n - 1 else 0x10
+        tcp = struct.pack('!HHIIBBHHH', 40000, 80, 1000 + i * payload,
+                          7, 5 << 4, flags, 512, 0, 0)
+        ip = struct.pack('!BBHHHBBH4s4s', 0x45, 0, 40 + payload, i, 0x4000,
+                         64, 6, 0, bytes([198, 18, 5, 1]),
+                         bytes([198, 18, 5, 2]))
+        ip = ip[:10] + struct.pack('!H', inet_csum(ip)) + ip[12:]
+        ph = ip[12:20] + struct.pack('!BBH', 0, 6, 20 + payload)
+        tcp = tcp[:16] + struct.pack('!H', inet_csum(ph + tcp + d)) + \
+            tcp[18:]
+        frame = mac + bytes([2, 0, 0, 0, 0, 5]) + b'\x08\x00' + ip + tcp + d
+        recs.append(struct.pack('<IIII', 0, i, len(frame), len(frame)) +
+                    frame)
+    with open(path, 'wb') as f:
+        f.write(struct.pack('<IHHiIII', 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+        f.write(b''.join(recs))
+    return data
+
+
+def pcap_frames(path):
+    """The frames of a pcap file."""
+    with open(path, 'rb') as f:
+        b = f.read()
+    out, o = [], 24
+    while o + 16 <= len(b):
+        cap = struct.unpack('<IIII', b[o:o + 16])[2]
+        out.append(b[o + 16:o + 16 + cap])
+        o += 16 + cap
+    return out
+
+
+def lro_frames_check(frames, sent, n, rx_packets):
+    """The frames an LRO port received from the n segments of lro_pcap()
+    (payload sent): fewer, longer packets, each a valid IPv4/TCP segment
+    (total length, header checksum, TCP checksum over the pseudo-header),
+    the sequence running on, ACK on all and PSH on the last only, the
+    payload conserved, one frame per packet the port received."""
+    got, seq = b'', 1000
+    for f in frames:
+        ip, tcp = f[14:34], f[34:54]
+        tot = struct.unpack('!H', ip[2:4])[0]
+        check(len(f) == 14 + tot and inet_csum(ip) == 0,
+              'LRO packet: %d bytes, IP total length %d, header sum %#x'
+              % (len(f), tot, inet_csum(ip)))
+        ph = ip[12:20] + struct.pack('!BBH', 0, 6, tot - 20)
+        check(inet_csum(ph + f[34:]) == 0,
+              'LRO packet of %d bytes: TCP checksum %#x does not verify'
+              % (len(f), struct.unpack('!H', tcp[16:18])[0]))
+        check(struct.unpack('!I', tcp[4:8])[0] == seq,
+              'LRO packet: sequence %d, expected %d' %
+              (struct.unpack('!I', tcp[4:8])[0], seq))
+        got += f[54:]
+        seq += len(f) - 54
+    flags = [f[47] for f in frames]
+    check(all(x & 0x10 for x in flags) and flags[-1] & 0x08 and
+          not any(x & 0x08 for x in flags[:-1]),
+          'LRO: TCP flags %s (ACK on all, PSH on the last only)' %
+          [hex(x) for x in flags])
+    check(got == sent, 'LRO: %d payload bytes in %d packets, %d sent'
+          % (len(got), len(frames), len(sent)))
+    check(len(frames) < n and rx_packets == len(frames),
+          'LRO: %d segments arrived as %d packets (the port received %d)'
+          % (n, len(frames), rx_packets))
+    print('LRO: %d segments of %d bytes arrived as %d packets' %
+          (n, len(sent) // n, len(frames)))
+
+
 def case_tso():
     """csum forward with 'tso set 1460 1': 64 TCP packets of 4,000 payload
     bytes read from a pcap file (net_pcap, port 0) go out of net_mlx5cq
@@ -817,11 +900,8 @@ def case_tso():
                     vdev(0, 'tso') + vdev(1, 'tso'),
                     ['--forward-mode=csum', '--port-topology=chained',
                      '--no-flush-rx'])
-        for c in ('port stop 1', 'csum set ip hw 1', 'csum set tcp hw 1',
-                  'tso set 1460 1', 'port start 1'):
-            out = t.cmd(c)
-            check('rror' not in out and 'nvalid' not in out,
-                  '%s: %s' % (c, out))
+        t.cmds(('port stop 1', 'csum set ip hw 1', 'csum set tcp hw 1',
+                'tso set 1460 1', 'port start 1'))
         out = t.cmd('show port 1 tx_offload configuration')
         check('TCP_TSO' in out, 'TSO not on port 1:\n' + out)
         t.cmd('start')
@@ -841,6 +921,56 @@ def case_tso():
           'tso: port 2 received %s' % st[2])
     bad = [int(v) for v in re.findall(r'Bad-(?:ip|l4)csum: (\d+)', out)]
     check(bad and sum(bad) == 0, 'tso: bad checksums %s' % bad)
+
+
+def case_lro():
+    """LRO between two net_mlx5cq ports on one wire. First --enable-lro
+    on both (io forward of UDP packets, which the device does not
+    coalesce: no error, every queue in the LRO burst). Then 64 in-order
+    TCP segments of one flow read from a pcap file (net_pcap, port 0)
+    go out of port 1 in chained io forward; port 2 (rx_offload tcp_lro,
+    scatter, max_lro_pkt_size 8,192) receives them coalesced and
+    forwards them to the pcap port's output file: fewer, longer packets
+    than the sender's MTU, headers rewritten from the CQEs' LRO fields
+    and every payload byte there (lro_frames_check())."""
+    t = Testpmd(vdev(0, 'lro') + vdev(1, 'lro'),
+                ['--enable-lro', '--max-lro-pkt-size=1518'])
+    for p in (0, 1):
+        out = t.cmd('show rxq info %d 0' % p)
+        check('Scalar (LRO)' in out, 'rxq info:\n' + out)
+        out = t.cmd('show port %d rx_offload configuration' % p)
+        check('TCP_LRO' in out, 'LRO not on:\n' + out)
+    t.cmd('start tx_first')
+    t.wait_stats(moved(4 * WINDOW), 'lro: forwarding')
+    t.cmd('stop')
+    io_checks(port_stats(t.cmd('show port stats all')), 'lro')
+    t.quit()
+    n, payload = 64, 1000
+    with tempfile.TemporaryDirectory(dir=os.path.dirname(
+            os.path.realpath(BUILD))) as d:
+        src, dst = os.path.join(d, 'in.pcap'), os.path.join(d, 'out.pcap')
+        sent = lro_pcap(src, '02:00:00:00:0c:02', n, payload)
+        t = Testpmd(['--vdev', 'net_pcap0,rx_pcap=%s,tx_pcap=%s' %
+                     (src, dst)] + vdev(0, 'lro') +
+                    vdev(1, 'lro', 'mac=02:00:00:00:0c:02'),
+                    ['--port-topology=chained', '--forward-mode=io',
+                     '--no-flush-rx', '--disable-device-start',
+                     '--max-lro-pkt-size=8192'])
+        t.cmds(('port config 2 rx_offload tcp_lro on',
+                'port config 2 rx_offload scatter on', 'port start all'))
+        out = t.cmd('show rxq info 2 0')
+        check('Scalar (LRO, scattered)' in out, 'rxq info:\n' + out)
+        t.cmd('start')
+        t.wait_stats(lambda st: st.get(2, {}).get('RX-bytes', 0) >=
+                     n * payload, 'lro: port 2 receives')
+        time.sleep(0.5)
+        t.cmd('stop')
+        st = port_stats(t.cmd('show port stats all'))
+        t.quit()
+        frames = pcap_frames(dst)
+    check(st[2]['RX-errors'] == 0 and st[2]['RX-nombuf'] == 0 and
+          st[1]['TX-packets'] == n, 'lro: port stats %s' % st)
+    lro_frames_check(frames, sent, n, st[2]['RX-packets'])
 
 
 def hugepage_files_remove(prefix):
@@ -993,6 +1123,7 @@ CASES = {
     'scatter': case_scatter,
     'mprq': case_mprq,
     'tso': case_tso,
+    'lro': case_lro,
     'proc_info': case_proc_info,
     'flow_mark': case_flow_mark,
 }

@@ -30,7 +30,8 @@ const char mlx5cq_devargs_help[] =
 	"rxqs_min_mprq=<n> "
 	"mprq_log_stride_num=<n> "
 	"mprq_log_stride_size=<n> "
-	"mprq_max_memcpy_len=<n>";
+	"mprq_max_memcpy_len=<n> "
+	"lro_timeout_usec=<us>";
 
 struct mlx5cq_name_val {
 	const char *name;
@@ -213,6 +214,10 @@ mlx5cq_devarg(const char *key, const char *value, void *opaque)
 	if (strcmp(key, "mprq_max_memcpy_len") == 0)
 		return mlx5cq_parse_u32(key, value, 0, UINT16_MAX,
 					&a->mprq_max_memcpy_len);
+	/* The TIR's 16-bit lro_timeout_period_usecs. */
+	if (strcmp(key, "lro_timeout_usec") == 0)
+		return mlx5cq_parse_u32(key, value, 1, UINT16_MAX,
+					&a->lro_timeout_usec);
 	if (strcmp(key, "speed") == 0) {
 		ret = mlx5cq_parse_u32(key, value, MLX5CQ_SPEED_UNIT,
 				       MLX5CQ_SPEED_MAX, &a->speed);

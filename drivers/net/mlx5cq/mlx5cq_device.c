@@ -174,7 +174,9 @@ mlx5cq_device_tx_inline(struct mlx5cq_priv *priv,
 	return 0;
 }
 
-/* What the port takes from the HCA capabilities: TX inlining, clock. */
+/* What the port takes from the HCA capabilities: TX inlining, clock,
+ * LRO, striding RQ.
+ */
 static int
 mlx5cq_device_caps(struct mlx5cq_priv *priv, const char *name)
 {
@@ -189,6 +191,7 @@ mlx5cq_device_caps(struct mlx5cq_priv *priv, const char *name)
 	if (mlx5cq_device_tx_inline(priv, &attr, name) != 0)
 		return -1;
 	mlx5cq_clock_init(priv, &attr, name);
+	mlx5cq_lro_caps_read(priv, &attr, name);
 	return mlx5cq_mprq_caps_read(priv, attr.log_min_stride_wqe_sz, name);
 }
 

@@ -78,6 +78,13 @@ mlx5cq_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	info->tx_offload_capa = MLX5CQ_TX_OFFLOADS |
 		(priv->tso_max ? RTE_ETH_TX_OFFLOAD_TCP_TSO : 0);
 	info->rx_queue_offload_capa = MLX5CQ_RX_OFFLOADS;
+	if (priv->lro.ok) {
+		/* A queue offload, as net/mlx5's (mlx5_get_rx_queue_offloads).
+		 */
+		info->rx_offload_capa |= RTE_ETH_RX_OFFLOAD_TCP_LRO;
+		info->rx_queue_offload_capa |= RTE_ETH_RX_OFFLOAD_TCP_LRO;
+		info->max_lro_pkt_size = UINT8_MAX * 256u;
+	}
 	info->tx_queue_offload_capa = info->tx_offload_capa;
 	/*
 	 * A queue stopped while the port runs may be set up again (its

@@ -161,6 +161,10 @@ struct mlx5cq_devargs {
 	uint32_t mprq_log_stride_num;
 	uint32_t mprq_log_stride_size; /* MLX5CQ_MPRQ_UNSET: from the MTU. */
 	uint32_t mprq_max_memcpy_len;
+	/* LRO session timeout (net/mlx5's lro_timeout_usec); 0: the
+	 * device's shortest period (mlx5cq_lro.c).
+	 */
+	uint32_t lro_timeout_usec;
 };
 
 /* Multi-packet RQ defaults, as net/mlx5's mlx5_defs.h. */
@@ -179,6 +183,20 @@ struct mlx5cq_mprq_caps {
 	uint8_t log_min_num; /* Strides of a WQE, log2. */
 	uint8_t log_max_num;
 	uint8_t log_min_wqe; /* Bytes of a WQE's buffer, log2 (HCA cap 2). */
+};
+
+/*
+ * LRO capabilities of the device (HCA_CAP eth_net_offloads, as DPDK's
+ * mlx5_devx_cmd_query_hca_attr() reads them) and the session timeout the
+ * port's TIRs ask for.
+ */
+#define MLX5CQ_LRO_PERIODS 4
+struct mlx5cq_lro_caps {
+	uint8_t ok; /* lro_cap: RTE_ETH_RX_OFFLOAD_TCP_LRO offered. */
+	uint8_t sz_mode; /* lro_max_msg_sz_mode (MLX5_LRO_MAX_MSG_SIZE_*). */
+	uint16_t min_mss; /* lro_min_mss_size. */
+	uint32_t periods[MLX5CQ_LRO_PERIODS]; /* lro_timer_supported_periods */
+	uint32_t timeout; /* The TIRs' lro_timeout_period_usecs. */
 };
 
 /* One registered memory piece (chunks less than a page apart). */
@@ -389,6 +407,11 @@ struct mlx5cq_rxq {
 	struct rte_mempool *mprq_mp;
 	struct mlx5cq_mprq_buf **bufs;
 	struct mlx5cq_mprq_buf *mprq_repl;
+	/* LRO (mlx5cq_lro.c, mlx5cq_rx_lro.c): the queue's TIRs coalesce
+	 * TCP segments into messages of at most lro_msg bytes.
+	 */
+	uint8_t lro;
+	uint32_t lro_msg;
 	struct rte_mlx5cq_cpl cpl[MLX5CQ_BURST_MAX];
 };
 
@@ -487,6 +510,7 @@ struct mlx5cq_priv {
 	uint8_t tx_vlan_hw; /* HCA_CAP wqe_vlan_insert. */
 	uint32_t tso_max; /* Largest TSO payload (max_lso_cap), 0: none. */
 	struct mlx5cq_mprq_caps mprq_caps;
+	struct mlx5cq_lro_caps lro;
 	/* Buffers of the multi-packet RQs (mlx5cq_rxq_mprq.c), or NULL,
 	 * and their geometry: log2 strides << 8 | log2 stride bytes.
 	 */
@@ -711,6 +735,17 @@ int mlx5cq_mprq_caps_read(struct mlx5cq_priv *priv, uint32_t log_min_wqe,
 			  const char *name);
 int mlx5cq_rxq_mprq_setup(struct rte_eth_dev *dev, struct mlx5cq_rxq *rxq);
 void mlx5cq_rxq_mprq_free(struct mlx5cq_rxq *rxq);
+/* LRO (mlx5cq_lro.c, mlx5cq_rx_lro.c). */
+struct mlx5_devx_tir_attr;
+void mlx5cq_lro_caps_read(struct mlx5cq_priv *priv,
+			  const struct mlx5_hca_attr *attr, const char *name);
+int mlx5cq_rxq_lro_setup(struct rte_eth_dev *dev, struct mlx5cq_rxq *rxq,
+			 uint32_t frame, uint32_t buf_len, uint8_t sges_log);
+uint32_t mlx5cq_rxq_frame(const struct rte_eth_dev *dev, uint64_t offloads);
+void mlx5cq_lro_tir(const struct mlx5cq_priv *priv, const uint16_t *q,
+		    uint32_t n, struct mlx5_devx_tir_attr *tir);
+uint16_t mlx5cq_rx_burst_lro(void *rxq, struct rte_mbuf **pkts,
+			     uint16_t n);
 void mlx5cq_mprq_pool_free(struct mlx5cq_priv *priv);
 int mlx5cq_rxq_mprq_post_all(struct mlx5cq_rxq *rxq);
 int mlx5cq_rxq_any_mprq(const struct rte_eth_dev *dev);

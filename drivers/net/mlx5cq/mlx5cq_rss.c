@@ -100,8 +100,9 @@ mlx5cq_rss_release(struct mlx5cq_priv *priv)
  * An RQT of the RQs of queues q[0..n) (repeated to a power of two
  * entries, as net/mlx5's mlx5_devx_ind_table_create_rqt_attr() fills
  * one) and a TIR over it hashing the types hf with key (hf 0: no field
- * is hashed, every frame goes to the first entry). 0, or -rte_errno with
- * nothing left.
+ * is hashed, every frame goes to the first entry), coalescing TCP when
+ * every queue has LRO (mlx5cq_lro_tir()). 0, or -rte_errno with nothing
+ * left.
  */
 int
 mlx5cq_rss_objs(struct mlx5cq_priv *priv, const uint16_t *q, uint32_t n,
@@ -146,6 +147,7 @@ mlx5cq_rss_objs(struct mlx5cq_priv *priv, const uint16_t *q, uint32_t n,
 	tir_attr.transport_domain = priv->td->id;
 	memcpy(tir_attr.rx_hash_toeplitz_key, key, MLX5CQ_RSS_KEY_LEN);
 	mlx5cq_rss_selector(hf, &tir_attr.rx_hash_field_selector_outer);
+	mlx5cq_lro_tir(priv, q, n, &tir_attr);
 	*tir = mlx5_devx_cmd_create_tir(priv->ctx, &tir_attr);
 	if (*tir == NULL) {
 		ret = -rte_errno;

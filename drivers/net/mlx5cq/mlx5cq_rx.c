@@ -861,14 +861,7 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 			rte_mlx5cq_advance(cq, 0);
 		return 0;
 	}
-	rxq->pi += rq_ci - rxq->rq_ci;
-	rxq->rq_ci = rq_ci;
-	rte_io_wmb();
-	rxq->dbrec[0] = rte_cpu_to_be_32(rxq->pi & 0xffff);
-	rxq->st.packets += out;
-	rxq->st.bytes += bytes;
-	if (unlikely(rxq->in_error))
-		mlx5cq_rxq_recover(rxq);
+	mlx5cq_rx_close(rxq, rq_ci, out, bytes);
 	return out;
 }
 

@@ -13,6 +13,7 @@
 #include <assert.h>
 #include <stddef.h>
 
+#include <rte_io.h>
 #include <rte_mbuf.h>
 #include <rte_mbuf_dyn.h>
 #include <rte_mempool.h>
@@ -95,12 +96,11 @@ mlx5cq_rx_mark(struct rte_mbuf *m, uint32_t tag)
 }
 
 /*
- * The head of the record routes' bursts: a stopped queue gives nothing,
- * one in error is recovered first (nothing while that fails); then up to
- * n records of the CQ in rxq->cpl: their count.
+ * The head of the per-completion bursts: 0 when the queue gives nothing
+ * (stopped, or in error and its recovery fails again), else 1.
  */
-static __rte_always_inline uint16_t
-mlx5cq_rx_records(struct mlx5cq_rxq *rxq, uint16_t n)
+static __rte_always_inline int
+mlx5cq_rx_open(struct mlx5cq_rxq *rxq)
 {
 	if (unlikely(rxq->gate != MLX5CQ_RXQ_GATE_RUN)) {
 		if (!rxq->started)
@@ -108,10 +108,51 @@ mlx5cq_rx_records(struct mlx5cq_rxq *rxq, uint16_t n)
 		if (rxq->in_error && mlx5cq_rxq_recover(rxq) != 0)
 			return 0;
 	}
+	return 1;
+}
+
+/*
+ * The head of the record routes' bursts (mlx5cq_rx_open()), then up to
+ * n records of the CQ in rxq->cpl: their count.
+ */
+static __rte_always_inline uint16_t
+mlx5cq_rx_records(struct mlx5cq_rxq *rxq, uint16_t n)
+{
+	if (!mlx5cq_rx_open(rxq))
+		return 0;
 	if (n > MLX5CQ_BURST_MAX)
 		n = MLX5CQ_BURST_MAX;
 	return rte_mlx5cq_poll_burst(rxq->cq, rxq->cpl, n);
 }
+
+/*
+ * The tail of a burst that consumed the WQEs up to rq_ci (more than
+ * rxq->rq_ci) and hands up out packets of bytes bytes: the WQEs go back
+ * to the device after their buffers (write barrier, then the RQ's
+ * doorbell record), the counters, the recovery an error CQE asked for.
+ */
+static __rte_always_inline void
+mlx5cq_rx_close(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t out,
+		uint64_t bytes)
+{
+	rxq->pi += rq_ci - rxq->rq_ci;
+	rxq->rq_ci = rq_ci;
+	rte_io_wmb();
+	rxq->dbrec[0] = rte_cpu_to_be_32(rxq->pi & 0xffff);
+	rxq->st.packets += out;
+	rxq->st.bytes += bytes;
+	if (unlikely(rxq->in_error))
+		mlx5cq_rxq_recover(rxq);
+}
+
+/*
+ * Replacements for the segments [base, base + nseg) of a packet, posted
+ * in place of its buffers, whose chain of len bytes goes to *head (its
+ * pkt_len and offload fields for the caller). 0, or -1 (none taken,
+ * nothing changed: the packet is dropped, counted). mlx5cq_rx_rec.c.
+ */
+int mlx5cq_rx_chain(struct mlx5cq_rxq *rxq, uint32_t base, uint32_t nseg,
+		    uint32_t len, struct rte_mbuf **head);
 
 /*
  * The lkey table's parameters in locals for a pass of posts (the WQE

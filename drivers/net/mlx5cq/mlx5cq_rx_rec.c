@@ -9,7 +9,8 @@
  * mlx5cq_flow_user.c) take every completion through the records of rte_mlx5cq_poll_burst()
  * (any CQE kind, compressed sessions included, each record with its
  * timestamp), as net/mlx5 runs such queues through its scalar
- * mlx5_rx_burst(). Queues with none go to mlx5cq_rx_burst().
+ * mlx5_rx_burst(). LRO queues go to mlx5cq_rx_burst_lro(), queues with
+ * none to mlx5cq_rx_burst().
  *
  * Scatter as net/mlx5 lays it out (mlx5_rxq.c, mlx5_rx.c): a WQE of
  * 2^sges_log data segments, one mbuf each (elts[] and the segments indexed
@@ -29,13 +30,8 @@
 
 #include "mlx5cq_rx.h"
 
-/*
- * Replacements for the segments [base, base + nseg) of a packet, posted
- * in place of its buffers, whose chain goes to *head. 0, or -1 (none
- * taken, nothing changed: the packet is dropped).
- */
-static inline int
-rx_rec_chain(struct mlx5cq_rxq *rxq, uint32_t base, uint32_t nseg,
+int
+mlx5cq_rx_chain(struct mlx5cq_rxq *rxq, uint32_t base, uint32_t nseg,
 	     uint32_t len, struct rte_mbuf **head)
 {
 	struct rte_mbuf *rep[1u << MLX5CQ_RX_SGES_LOG_MAX];
@@ -91,6 +87,8 @@ mlx5cq_rx_burst_rec(void *q, struct rte_mbuf **pkts, uint16_t n)
 	uint64_t bytes = 0;
 	uint16_t k, i, out = 0;
 
+	if (unlikely(rxq->lro))
+		return mlx5cq_rx_burst_lro(q, pkts, n);
 	if (rxq->sges_log == 0 && rxq->ts_flag == 0 &&
 	    (!rxq->mark || rxq->zip_ahead != 0))
 		return mlx5cq_rx_burst(q, pkts, n);
@@ -115,7 +113,7 @@ mlx5cq_rx_burst_rec(void *q, struct rte_mbuf **pkts, uint16_t n)
 			rxq->st.errors++;
 			continue;
 		}
-		if (rx_rec_chain(rxq, base, nseg, len, &m) != 0)
+		if (mlx5cq_rx_chain(rxq, base, nseg, len, &m) != 0)
 			continue;
 		m->ol_flags = mlx5cq_rx_ol(rxq, c->hdr_type_etc, &vlan);
 		m->packet_type =
@@ -132,14 +130,6 @@ mlx5cq_rx_burst_rec(void *q, struct rte_mbuf **pkts, uint16_t n)
 	}
 	if (rq_ci == rxq->rq_ci)
 		return 0;
-	/* The WQEs consumed go back to the device after their segments. */
-	rxq->pi += rq_ci - rxq->rq_ci;
-	rxq->rq_ci = rq_ci;
-	rte_io_wmb();
-	rxq->dbrec[0] = rte_cpu_to_be_32(rxq->pi & 0xffff);
-	rxq->st.packets += out;
-	rxq->st.bytes += bytes;
-	if (unlikely(rxq->in_error))
-		mlx5cq_rxq_recover(rxq);
+	mlx5cq_rx_close(rxq, rq_ci, out, bytes);
 	return out;
 }

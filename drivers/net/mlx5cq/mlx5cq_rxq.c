@@ -100,29 +100,31 @@ mlx5cq_rxq_free(struct mlx5cq_rxq *rxq)
 }
 
 /*
- * Segments of a WQE (log2, *log) for frames of the port's MTU in buffers
- * of buf_len bytes, as net/mlx5's mlx5_rxq_new() sizes them: a frame of
- * mtu + Ethernet header + CRC bytes; more than one buffer needs
+ * Segments of a WQE (log2, *log) for frames of up to frame bytes in
+ * buffers of buf_len bytes, as net/mlx5's mlx5_rxq_new() sizes them (a
+ * frame of the MTU: mtu + Ethernet header + CRC bytes; with LRO,
+ * max_lro_pkt_size: mlx5cq_rxq_frame()); more than one buffer needs
  * RTE_ETH_RX_OFFLOAD_SCATTER (else ENOSPC), at most
  * 2^MLX5CQ_RX_SGES_LOG_MAX (else ENOTSUP), the segments rounded up to a
  * power of two, at least two WQEs of them in n descriptors (else EINVAL).
  */
 static int
 mlx5cq_rxq_sges(const struct rte_eth_dev *dev, uint16_t idx, uint32_t n,
-		uint32_t buf_len, uint64_t offloads, uint8_t *log)
+		uint32_t frame, uint32_t buf_len, uint64_t offloads,
+		uint8_t *log)
 {
-	uint32_t frame = dev->data->mtu + RTE_ETHER_HDR_LEN +
-			 RTE_ETHER_CRC_LEN;
 	uint32_t segs = (frame + buf_len - 1) / buf_len;
 
 	*log = 0;
 	if (segs <= 1)
 		return 0;
 	if (!(offloads & RTE_ETH_RX_OFFLOAD_SCATTER)) {
-		PMD_LOG(ERR, "port %u rxq %u: frames of %u bytes (MTU %u) do "
+		PMD_LOG(ERR, "port %u rxq %u: frames of %u bytes (MTU %u%s) do "
 			"not fit a buffer of %u bytes and "
 			"RTE_ETH_RX_OFFLOAD_SCATTER is off", dev->data->port_id,
-			idx, frame, dev->data->mtu, buf_len);
+			idx, frame, dev->data->mtu,
+			(offloads & RTE_ETH_RX_OFFLOAD_TCP_LRO) ?
+			", max_lro_pkt_size" : "", buf_len);
 		return -ENOSPC;
 	}
 	*log = (uint8_t)rte_log2_u32(segs);
@@ -153,6 +155,7 @@ mlx5cq_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx, uint16_t desc,
 	uint16_t room = rte_pktmbuf_data_room_size(mp);
 	uint64_t offloads = conf->offloads |
 			    dev->data->dev_conf.rxmode.offloads;
+	uint32_t frame = mlx5cq_rxq_frame(dev, offloads);
 	uint8_t sges_log, runs_mprq;
 	int ret, sges_ret;
 
@@ -169,8 +172,9 @@ mlx5cq_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx, uint16_t desc,
 	/* A multi-packet RQ holds frames longer than an mbuf: the error
 	 * waits for the queue's kind.
 	 */
-	sges_ret = mlx5cq_rxq_sges(dev, idx, n, room - RTE_PKTMBUF_HEADROOM,
-				   offloads, &sges_log);
+	sges_ret = mlx5cq_rxq_sges(dev, idx, n, frame,
+				   room - RTE_PKTMBUF_HEADROOM, offloads,
+				   &sges_log);
 	if (sges_ret != 0 && !priv->args.mprq_en)
 		return sges_ret;
 	/*
@@ -179,11 +183,12 @@ mlx5cq_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx, uint16_t desc,
 	 * port without it, or interrupts, waits for the port to stop.
 	 */
 	if (priv->started &&
-	    ((sges_log != 0 || (offloads & RTE_ETH_RX_OFFLOAD_TIMESTAMP)) &&
+	    ((sges_log != 0 || (offloads & (RTE_ETH_RX_OFFLOAD_TIMESTAMP |
+					    RTE_ETH_RX_OFFLOAD_TCP_LRO))) &&
 	     dev->rx_pkt_burst == mlx5cq_rx_burst)) {
-		PMD_LOG(ERR, "port %u rxq %u: scatter or timestamps while the "
-			"port runs the lean RX burst: set it up with the port "
-			"stopped", dev->data->port_id, idx);
+		PMD_LOG(ERR, "port %u rxq %u: scatter, timestamps or LRO while "
+			"the port runs the lean RX burst: set it up with the "
+			"port stopped", dev->data->port_id, idx);
 		return -EINVAL;
 	}
 	if (priv->started && dev->data->dev_conf.intr_conf.rxq) {
@@ -235,6 +240,10 @@ mlx5cq_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx, uint16_t desc,
 		ret = -EINVAL;
 		goto error;
 	}
+	ret = mlx5cq_rxq_lro_setup(dev, rxq, frame,
+				   room - RTE_PKTMBUF_HEADROOM, sges_log);
+	if (ret != 0)
+		goto error;
 	if (rxq->mprq) {
 		rxq->sges_log = 0;
 	} else if (sges_ret != 0) {
@@ -297,9 +306,12 @@ mlx5cq_rxq_hw_create(struct mlx5cq_rxq *rxq)
 	/* A ring of desc_n entries, as many as the RQ has WQEs (DPDK's
 	 * mlx5 sizes the RX CQ to the RQ): cqe + 1 is rounded up.
 	 */
-	/* No compression with timestamps, as net/mlx5 (mlx5cq_clock.c). */
+	/* No compression with timestamps or LRO, as net/mlx5
+	 * (mlx5cq_clock.c, mlx5cq_lro.c).
+	 */
 	mlx5cq_cq_attr_fill(priv, &cq_attr, rxq->mprq ? rxq->elts_n - 1 :
-			    rxq->desc_n - 1, rxq->socket, rxq->ts_flag == 0);
+			    rxq->desc_n - 1, rxq->socket,
+			    rxq->ts_flag == 0 && !rxq->lro);
 	/* A striding RQ: mini-CQEs with the stride index (net/mlx5's
 	 * rxq_create_devx_cq_resources() for its scalar MPRQ burst).
 	 */
@@ -435,7 +447,7 @@ mlx5cq_rxq_rx_setup(struct mlx5cq_rxq *rxq)
 	a = &rxq->priv->args;
 	rxq->zip_fmt = 0;
 	rxq->rx_vec = mlx5cq_rxq_vec(rxq, a->rx_vec_en);
-	if (rxq->ts_flag == 0 &&
+	if (rxq->ts_flag == 0 && !rxq->lro &&
 	    a->cqe_comp_layout == RTE_MLX5CQ_COMP_LAYOUT_BASIC &&
 	    (a->cqe_comp == RTE_MLX5CQ_COMP_HASH ||
 	     a->cqe_comp == RTE_MLX5CQ_COMP_CSUM))
@@ -702,7 +714,7 @@ mlx5cq_rx_queue_release(struct rte_eth_dev *dev, uint16_t idx)
 }
 
 /* Some RX queue of the port takes the per-completion route
- * (mlx5cq_rx_burst_rec(): scatter or timestamps).
+ * (mlx5cq_rx_burst_rec(): scatter, timestamps, LRO).
  */
 int
 mlx5cq_rxq_any_rec(const struct rte_eth_dev *dev)
@@ -712,7 +724,8 @@ mlx5cq_rxq_any_rec(const struct rte_eth_dev *dev)
 
 	for (i = 0; i < dev->data->nb_rx_queues; i++) {
 		rxq = dev->data->rx_queues[i];
-		if (rxq != NULL && (rxq->ts_flag != 0 || rxq->sges_log != 0))
+		if (rxq != NULL && (rxq->ts_flag != 0 || rxq->sges_log != 0 ||
+				    rxq->lro))
 			return 1;
 	}
 	return 0;
@@ -737,13 +750,15 @@ mlx5cq_rx_burst_mode_get(struct rte_eth_dev *dev, uint16_t idx,
 	if (rxq->rx_vec)
 		what = MLX5CQ_RX_VEC_NAME;
 #endif
-	/* Scatter, timestamps, flow tags: every completion through the
-	 * records (what takes it there, in parentheses).
+	/* Scatter, timestamps, flow tags, LRO: every completion through
+	 * the records or the LRO burst (what takes it there, in
+	 * parentheses).
 	 */
 	if (rxq->sges_log != 0 || rxq->ts_flag != 0 || rxq->mark ||
-	    rxq->mprq) {
-		snprintf(why, sizeof(why), "%s%s%s%s",
+	    rxq->mprq || rxq->lro) {
+		snprintf(why, sizeof(why), "%s%s%s%s%s",
 			 rxq->mprq ? ", multi-packet RQ" : "",
+			 rxq->lro ? ", LRO" : "",
 			 rxq->sges_log != 0 ? ", scattered" : "",
 			 rxq->ts_flag != 0 ? ", timestamps" : "",
 			 rxq->mark ? ", flow marks" : "");
