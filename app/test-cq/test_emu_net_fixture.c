@@ -28,7 +28,7 @@ csum_sum(uint32_t s, const uint8_t *b, size_t n)
 	return s;
 }
 
-static uint16_t
+uint16_t
 csum_done(uint32_t s)
 {
 	while (s >> 16)

@@ -111,6 +111,10 @@ static const struct tcp4_flow ms_flow1 = {
 uint32_t
 csum_sum(uint32_t s, const uint8_t *b, size_t n);
 
+/* The sum folded to 16 bits and complemented (RFC 1071). */
+uint16_t
+csum_done(uint32_t s);
+
 void
 put16(uint8_t *p, uint16_t v);
 

@@ -17,7 +17,8 @@
  *   rounds it (the TIR takes one of the device's periods: net/mlx5 passes
  *   the value through unchanged).
  * - A queue with LRO receives messages of up to max_lro_pkt_size bytes
- *   (the MTU's frame when unset): its WQE is sized for them, scattered
+ *   (the MTU's frame when unset): its WQE is sized for them and for a
+ *   frame of the MTU (net/mlx5 sizes it for the first only), scattered
  *   over several mbufs when one is too small (RTE_ETH_RX_OFFLOAD_SCATTER
  *   then, the first buffer holding the longest header LRO rewrites:
  *   net/mlx5's MLX5_MAX_LRO_HEADER_FIX); its CQ does not compress (DPDK
@@ -110,7 +111,11 @@ mlx5cq_rxq_lro_setup(struct rte_eth_dev *dev, struct mlx5cq_rxq *rxq,
 		     uint32_t frame, uint32_t buf_len, uint8_t sges_log)
 {
 	struct mlx5cq_priv *priv = dev->data->dev_private;
-	uint32_t msg = frame;
+	uint32_t lro = dev->data->dev_conf.rxmode.max_lro_pkt_size;
+	/* Messages of max_lro_pkt_size (net/mlx5 adjusts that), buffers
+	 * for frames of the MTU too (frame: the larger of the two).
+	 */
+	uint32_t msg = lro != 0 ? lro : frame;
 
 	rxq->lro = 0;
 	rxq->lro_msg = 0;
@@ -143,7 +148,7 @@ mlx5cq_rxq_lro_setup(struct rte_eth_dev *dev, struct mlx5cq_rxq *rxq,
 		PMD_LOG(ERR, "port %u rxq %u: LRO messages of %u bytes "
 			"(max_lro_pkt_size %u): the device counts them in "
 			"units of %u", dev->data->port_id, rxq->idx, msg,
-			frame, MLX5CQ_LRO_CHUNK);
+			lro != 0 ? lro : frame, MLX5CQ_LRO_CHUNK);
 		return -EINVAL;
 	}
 	rxq->lro = 1;
