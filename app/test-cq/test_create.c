@@ -578,6 +578,10 @@ test_accept_attrs(void)
 			     IBV_WC_EX_WITH_TM_INFO |
 			     IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK;
 		a.flags = RTE_MLX5CQ_F_ALL & ~RTE_MLX5CQ_F_CQE_PAD;
+		/* DevX only (suite create_rules). */
+		if (paths[p] == RTE_MLX5CQ_PATH_VERBS)
+			a.flags &= ~(RTE_MLX5CQ_F_COLLAPSED |
+				     RTE_MLX5CQ_F_SCQE_BREAK_MODERATION);
 		a.comp_vector = DEF_VECTORS - 1;
 		a.socket = rte_socket_id_by_idx(0);
 		cq = rte_mlx5cq_create(g_dev, &a);

@@ -16,6 +16,10 @@
  *   several format bits (mini_cqe_res_format_to_hw(), EINVAL);
  * - DevX: the library checks the HCA_CAP field behind each cqc setting and
  *   answers EOPNOTSUPP, as create_cq_user() does for the same capability;
+ * - collapsed CQs (cqc.cc) and solicited CQEs breaking moderation
+ *   (cqc.scqe_break_moderation_en, with HCA_CAP.scqe_break_moderation)
+ *   are DevX only: mlx5dv_create_cq() has no attribute for them; a
+ *   collapsed CQ is not compressed (a session needs several entries);
  * - cqe_128_always gates the padded 128 B stride only: plain 128 B CQEs
  *   are made on both paths without it (create_cq_user(), mlx5e and DPDK's
  *   mlx5_devx_cmd_create_cq() read it that way), and the kernel reports
@@ -76,6 +80,12 @@ static void
 caps_no_oi(struct mlx5_emu_caps *c)
 {
 	c->cq_oi = 0;
+}
+
+static void
+caps_no_scqe(struct mlx5_emu_caps *c)
+{
+	c->scqe_break_moderation = 0;
 }
 
 static void
@@ -191,6 +201,18 @@ static const struct rule_case rule_cases[] = {
 	  RTE_MLX5CQ_F_IGNORE_OVERRUN },
 	{ "ignore overrun without cq_oi", caps_no_oi, 64, 0, 0, 0, 0, 0,
 	  EOPNOTSUPP, EINVAL, RTE_MLX5CQ_F_IGNORE_OVERRUN },
+	/* cqc.cc and cqc.scqe_break_moderation_en: no mlx5dv attribute
+	 * (library policy on verbs); the second needs its HCA_CAP bit.
+	 */
+	{ "collapsed", NULL, 64, 0, 0, 0, 0, 1, 0, EOPNOTSUPP,
+	  RTE_MLX5CQ_F_COLLAPSED },
+	{ "collapsed HASH", NULL, 64, 0, HASH, 0, 0, 1, EINVAL, EINVAL,
+	  RTE_MLX5CQ_F_COLLAPSED },
+	{ "scqe breaks moderation", NULL, 64, 0, 0, 0, 0, 1, 0, EOPNOTSUPP,
+	  RTE_MLX5CQ_F_SCQE_BREAK_MODERATION },
+	{ "scqe breaks moderation without the cap", caps_no_scqe, 64, 0, 0,
+	  0, 0, 1, EOPNOTSUPP, EOPNOTSUPP,
+	  RTE_MLX5CQ_F_SCQE_BREAK_MODERATION },
 };
 
 static void
@@ -237,6 +259,13 @@ check_made(struct ibv_context *ctx, struct rte_mlx5cq *cq,
 			  what, fw.cqe_sz, want_sz);
 	TEST_ASSERT_EQUAL(fw.cqe_comp_en, (rc->format != 0),
 			  "%s: cqe_comp_en %u", what, fw.cqe_comp_en);
+	TEST_ASSERT_EQUAL(fw.scqe_break_moderation_en,
+			  !!(rc->flags & RTE_MLX5CQ_F_SCQE_BREAK_MODERATION),
+			  "%s: scqe_break_moderation_en %u", what,
+			  fw.scqe_break_moderation_en);
+	TEST_ASSERT_EQUAL((info.flags & RTE_MLX5CQ_F_COLLAPSED),
+			  (rc->flags & RTE_MLX5CQ_F_COLLAPSED),
+			  "%s: flags %#x", what, info.flags);
 	return TEST_SUCCESS;
 }
 

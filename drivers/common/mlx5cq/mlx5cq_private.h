@@ -46,6 +46,7 @@
  *            mlx5cq_lean.c      lean path of compressed sessions
  *                               (zip_peek/advance)
  *            mlx5cq_iter.c      ibv_cq_ex-style iterator
+ *            mlx5cq_collapsed.c reads of collapsed CQs (entry 0)
  *   events/  mlx5cq_arm.c       arming, completion events
  *   ops/     mlx5cq_log.c       log type "pmd.common.mlx5cq"
  *            mlx5cq_registry.c  registry of CQs (ids), counters, error check
@@ -125,6 +126,7 @@ struct mlx5cq_caps {
 	uint8_t enhanced_cqe_compression;
 	uint8_t cq_oi; /* cqc.oi allowed. */
 	uint8_t cq_moderation; /* cqc.cq_period / cq_max_count honoured. */
+	uint8_t scqe_break_moderation; /* cqc.scqe_break_moderation_en. */
 	uint8_t cq_period_start_from_cqe; /* cq_period_mode 1 allowed. */
 	uint16_t cqe_compression_max_num;
 	uint16_t cqe_compression_timeout;

@@ -85,12 +85,26 @@ enum rte_mlx5cq_flags {
 	 * channel is made with the CQ, rte_mlx5cq_event_fd() gives its fd.
 	 */
 	RTE_MLX5CQ_F_EVENTS = 1u << 4,
+	/**
+	 * Collapsed CQ (cqc.cc; DPDK's mlx5_devx_cq_attr.use_first_only):
+	 * the device writes every CQE into entry 0, which holds the newest
+	 * completion; read it with rte_mlx5cq_collapsed_read(), not with
+	 * the burst poll. DevX path, without compression.
+	 */
+	RTE_MLX5CQ_F_COLLAPSED = 1u << 5,
+	/**
+	 * A solicited or error CQE releases an event that moderation holds
+	 * (cqc.scqe_break_moderation_en, HCA_CAP.scqe_break_moderation).
+	 * DevX path.
+	 */
+	RTE_MLX5CQ_F_SCQE_BREAK_MODERATION = 1u << 6,
 };
 
 /** All flags known to this version. */
 #define RTE_MLX5CQ_F_ALL (RTE_MLX5CQ_F_SINGLE_THREADED | \
 			  RTE_MLX5CQ_F_IGNORE_OVERRUN | RTE_MLX5CQ_F_CQE_PAD | \
-			  RTE_MLX5CQ_F_EVENTS)
+			  RTE_MLX5CQ_F_EVENTS | RTE_MLX5CQ_F_COLLAPSED | \
+			  RTE_MLX5CQ_F_SCQE_BREAK_MODERATION)
 
 /**
  * CQ creation attributes: struct ibv_cq_init_attr_ex and
@@ -482,10 +496,34 @@ int rte_mlx5cq_raw_advance(struct rte_mlx5cq *cq);
  * @param max
  *   Stop counting at max.
  * @return
- *   The count, at most max (0 with rte_errno EINVAL for a NULL CQ).
+ *   The count, at most max (0 with rte_errno EINVAL for a NULL CQ,
+ *   ENOTSUP for a collapsed one).
  */
 __rte_experimental
 uint32_t rte_mlx5cq_ready_count(struct rte_mlx5cq *cq, uint32_t max);
+
+/**
+ * Read a collapsed CQ (RTE_MLX5CQ_F_COLLAPSED): the newest CQE, which the
+ * device writes into entry 0, and how many completions were written since
+ * the last read, from its wqe_counter, as DPDK's mlx5_vdpa_cq_poll()
+ * counts them: meaningful for a CQ fed by one work queue whose every WQE
+ * completes and whose counter starts at 0. The consumer index and the
+ * doorbell record move by that number; the counters count them. The
+ * burst poll, the lean path and the iterator do not read collapsed CQs
+ * (they find nothing; rte_mlx5cq_start_poll() fails with ENOTSUP).
+ *
+ * @param cq
+ *   CQ created with RTE_MLX5CQ_F_COLLAPSED.
+ * @param cpl
+ *   Set to the newest completion's record when the return is above 0.
+ * @return
+ *   Completions written since the last read (1 .. 65535), 0 when none,
+ *   -EINVAL (not a collapsed CQ, NULL argument) or -EAGAIN (the entry
+ *   changed under every one of its reads), with rte_errno set.
+ */
+__rte_experimental
+int rte_mlx5cq_collapsed_read(struct rte_mlx5cq *cq,
+			      struct rte_mlx5cq_cpl *cpl);
 
 /** Where the next completion shows (rte_mlx5cq_monitor_get()). */
 struct rte_mlx5cq_monitor {
@@ -511,7 +549,8 @@ struct rte_mlx5cq_monitor {
  * @param m
  *   Filled with the address, value and mask.
  * @return
- *   0, 1 when completions are already waiting, -EINVAL.
+ *   0, 1 when completions are already waiting, -EINVAL, -ENOTSUP (a
+ *   collapsed CQ).
  */
 __rte_experimental
 int rte_mlx5cq_monitor_get(const struct rte_mlx5cq *cq,

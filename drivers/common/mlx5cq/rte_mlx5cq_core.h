@@ -67,6 +67,8 @@ struct rte_mlx5cq_cpl {
 #define RTE_MLX5CQ_SLOW_ENHANCED 0x02 /**< Enhanced compression layout. */
 #define RTE_MLX5CQ_SLOW_SESSION 0x04 /**< A compressed session is open. */
 #define RTE_MLX5CQ_SLOW_VEC 0x08 /**< A vector poll is selected. */
+/** Collapsed CQ: read with rte_mlx5cq_collapsed_read() only. */
+#define RTE_MLX5CQ_SLOW_COLLAPSED 0x10
 
 /**
  * Value of rte_mlx5cq.comp: the mini-CQE format (PRM value

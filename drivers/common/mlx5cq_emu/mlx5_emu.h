@@ -99,6 +99,11 @@ struct mlx5_emu_caps {
 	uint8_t cq_moderation; /**< HCA_CAP.cq_moderation (1). */
 	/** HCA_CAP.cq_period_start_from_cqe: cq_period_mode 1 (1). */
 	uint8_t cq_period_start_from_cqe;
+	/** HCA_CAP.scqe_break_moderation: CQs may set
+	 * cqc.scqe_break_moderation_en, a solicited or error CQE releasing
+	 * the event moderation holds (1).
+	 */
+	uint8_t scqe_break_moderation;
 	/** HCA_CAP.device_frequency_khz: the free-running clock (156250). */
 	uint32_t device_frequency_khz;
 	/** HCA_CAP.rq_ts_format and sq_ts_format: the clocks queues may
@@ -191,6 +196,8 @@ enum mlx5_emu_syndrome {
 	 * 1 without cq_period_start_from_cqe.
 	 */
 	MLX5_EMU_SYND_CQ_MODER_CAP = 0x0c000022,
+	/** cqc.scqe_break_moderation_en without scqe_break_moderation. */
+	MLX5_EMU_SYND_CQ_SCQE_BREAK_CAP = 0x0c000023,
 	/* Network objects and vport commands. */
 	MLX5_EMU_SYND_NET_BUSY = 0x0d000001, /**< Object still in use. */
 	MLX5_EMU_SYND_NET_RESERVED = 0x0d000002, /**< Reserved/unsupported. */
@@ -281,6 +288,7 @@ struct mlx5_emu_cq_info {
 	uint8_t mini_cqe_res_format; /**< Format incl. the _ext bits. */
 	uint8_t cqe_comp_layout; /**< cqc.cqe_comp_layout. */
 	uint8_t oi; /**< cqc.oi. */
+	uint8_t scqe_break_moderation_en; /**< cqc.scqe_break_moderation_en. */
 	uint8_t log_page_size; /**< cqc.log_page_size. */
 	uint32_t uar_page; /**< cqc.uar_page. */
 	uint32_t eqn; /**< cqc.c_eqn. */
@@ -946,6 +954,10 @@ struct mlx5_emu_cq_ev_info {
 	uint8_t held; /**< An event is held by moderation. */
 	uint16_t cq_period; /**< Moderation period, us. */
 	uint16_t cq_max_count; /**< Moderation count. */
+	/** cqc.scqe_break_moderation_en: a solicited or error CQE releases
+	 * a held event.
+	 */
+	uint8_t scqe_break_moderation_en;
 	uint64_t arms; /**< Arm requests accepted. */
 	uint64_t events; /**< Completion events raised. */
 	uint64_t sessions; /**< Compressed sessions (or arrays) written. */

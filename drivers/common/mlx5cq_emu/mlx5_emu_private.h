@@ -199,6 +199,10 @@ struct emu_cq {
 	pthread_mutex_t lock; /* Serialises producers. */
 	uint8_t cc; /* cqc.cc: collapsed, every CQE in entry 0. */
 	uint8_t cq_period_mode; /* cqc.cq_period_mode. */
+	/* cqc.scqe_break_moderation_en: a solicited or error CQE releases
+	 * the event moderation holds (mlx5_emu_event.c).
+	 */
+	uint8_t scqe_break;
 	/* CQE path state (mlx5_emu_comp.c, _event.c, _producer.c). */
 	void *uar_va; /* Host page of cqc.uar_page (arm doorbell at 0x20). */
 	struct ibv_cq *ibcq; /* Verbs path: the user's CQ (events). */

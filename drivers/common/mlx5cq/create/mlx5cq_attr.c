@@ -182,6 +182,17 @@ check_devx_caps(const struct rte_mlx5cq_dev *dev,
 			   " device lacks cq_period_start_from_cqe");
 		return fail(EOPNOTSUPP);
 	}
+	/*
+	 * cqc.scqe_break_moderation_en needs HCA_CAP.scqe_break_moderation
+	 * (mlx5_prm.h names both; no driver sets the bit to quote).
+	 */
+	if ((p->flags & RTE_MLX5CQ_F_SCQE_BREAK_MODERATION) &&
+	    !c->scqe_break_moderation) {
+		MLX5CQ_LOG(ERR, "unsupported attribute flags="
+			   "SCQE_BREAK_MODERATION: device lacks"
+			   " scqe_break_moderation");
+		return fail(EOPNOTSUPP);
+	}
 	/* cqc.oi needs HCA_CAP.cq_oi (the firmware refuses it otherwise). */
 	if ((p->flags & RTE_MLX5CQ_F_IGNORE_OVERRUN) && !c->cq_oi) {
 		MLX5CQ_LOG(ERR, "unsupported attribute flags=IGNORE_OVERRUN:"
@@ -240,6 +251,18 @@ check_verbs_caps(const struct rte_mlx5cq_dev *dev,
 {
 	const struct mlx5cq_caps *c = &dev->caps;
 
+	/*
+	 * Library policy: mlx5dv_create_cq() has no attribute for a
+	 * collapsed CQ or for solicited CQEs breaking moderation.
+	 */
+	if (p->flags & (RTE_MLX5CQ_F_COLLAPSED |
+			RTE_MLX5CQ_F_SCQE_BREAK_MODERATION)) {
+		MLX5CQ_LOG(ERR, "unsupported attribute flags=%s on the verbs"
+			   " path: mlx5dv_create_cq() has no such attribute",
+			   (p->flags & RTE_MLX5CQ_F_COLLAPSED) ? "COLLAPSED" :
+			   "SCQE_BREAK_MODERATION");
+		return fail(EOPNOTSUPP);
+	}
 	/* Library policy: no moderation attribute in mlx5dv_create_cq(). */
 	if (p->cq_period || p->cq_max_count ||
 	    p->cq_period_mode != RTE_MLX5CQ_PERIOD_FROM_EQE) {
@@ -376,6 +399,17 @@ mlx5cq_attr_check(const struct rte_mlx5cq_dev *dev,
 		    attr->comp_layout != RTE_MLX5CQ_COMP_LAYOUT_ENHANCED) {
 			MLX5CQ_LOG(ERR, "invalid attribute comp_layout=%u",
 				   attr->comp_layout);
+			return fail(EINVAL);
+		}
+		/*
+		 * Library policy: a session takes consecutive entries, a
+		 * collapsed CQ has one.
+		 */
+		if (attr->flags & RTE_MLX5CQ_F_COLLAPSED) {
+			MLX5CQ_LOG(ERR, "invalid attribute flags=COLLAPSED with"
+				   " comp_format=%#x: a collapsed CQ holds one"
+				   " CQE, a compressed session several",
+				   attr->comp_format);
 			return fail(EINVAL);
 		}
 		p->comp_format = attr->comp_format;

@@ -41,6 +41,8 @@ mlx5cq_pub_fill(struct mlx5cq_cq *cq)
 		pub->slow |= RTE_MLX5CQ_SLOW_LOCK;
 	if (pub->comp & RTE_MLX5CQ_COMP_ENHANCED)
 		pub->slow |= RTE_MLX5CQ_SLOW_ENHANCED;
+	if (cq->flags & RTE_MLX5CQ_F_COLLAPSED)
+		pub->slow |= RTE_MLX5CQ_SLOW_COLLAPSED;
 	pub->vec = (uint8_t)mlx5cq_vec_default();
 	if (pub->vec != RTE_MLX5CQ_VEC_SCALAR)
 		pub->slow |= RTE_MLX5CQ_SLOW_VEC;

@@ -81,6 +81,8 @@ dev_query_cq_caps(struct rte_mlx5cq_dev *dev)
 					       enhanced_cqe_compression);
 	c->cq_oi = MLX5_GET(cmd_hca_cap, hcattr, cq_oi);
 	c->cq_moderation = MLX5_GET(cmd_hca_cap, hcattr, cq_moderation);
+	c->scqe_break_moderation = MLX5_GET(cmd_hca_cap, hcattr,
+					    scqe_break_moderation);
 	c->cq_period_start_from_cqe = MLX5_GET(cmd_hca_cap, hcattr,
 					       cq_period_start_from_cqe);
 	c->cqe_compression_max_num = MLX5_GET(cmd_hca_cap, hcattr,

@@ -165,6 +165,9 @@ devx_fill_mailbox(uint32_t *in, const struct mlx5cq_cq *cq,
 	MLX5_SET64(cqc, cqc, dbr_addr, cq->dbr.offset);
 	MLX5_SET(cqc, cqc, cqe_sz, cqe_sz);
 	MLX5_SET(cqc, cqc, oi, !!(p->flags & RTE_MLX5CQ_F_IGNORE_OVERRUN));
+	MLX5_SET(cqc, cqc, cc, !!(p->flags & RTE_MLX5CQ_F_COLLAPSED));
+	MLX5_SET(cqc, cqc, scqe_break_moderation_en,
+		 !!(p->flags & RTE_MLX5CQ_F_SCQE_BREAK_MODERATION));
 	MLX5_SET(cqc, cqc, cq_period, p->cq_period);
 	MLX5_SET(cqc, cqc, cq_max_count, p->cq_max_count);
 	MLX5_SET(cqc, cqc, cq_period_mode, p->cq_period_mode);

@@ -105,6 +105,12 @@ rte_mlx5cq_start_poll(struct rte_mlx5cq *cq,
 	 * start_poll of the pair's own thread would spin on that lock for
 	 * ever. Tested again under the lock (a pair opened meanwhile).
 	 */
+	if (cq->slow & RTE_MLX5CQ_SLOW_COLLAPSED) {
+		MLX5CQ_LOG(ERR, "CQ %#x is collapsed: read it with"
+			   " rte_mlx5cq_collapsed_read()", cq->cqn);
+		rte_errno = ENOTSUP;
+		return rte_errno;
+	}
 	if (__atomic_load_n(&mlx5cq_from_pub(cq)->iter_active,
 			    __ATOMIC_ACQUIRE))
 		return iter_busy(cq);

@@ -7,11 +7,15 @@
  * (rte_mlx5cq_core.h) sends each CQ to its implementation: the fast poll
  * chosen for it (mlx5cq_poll_fast[], mlx5cq_vec.c: scalar, SSE or NEON
  * from one template, AVX2), the AVX2 poll of the enhanced layout, or,
- * under the CQ's lock, the generic poll (mlx5cq_poll_generic.c). Nothing
- * below calls back here.
+ * under the CQ's lock, the generic poll (mlx5cq_poll_generic.c); a
+ * collapsed CQ gets nothing (ENOTSUP: mlx5cq_collapsed.c reads it).
+ * Nothing below calls back here.
  */
 
+#include <errno.h>
+
 #include <rte_common.h>
+#include <rte_errno.h>
 
 #include "mlx5cq_private.h"
 
@@ -22,8 +26,14 @@ rte_mlx5cq_poll_burst_ool(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 	uint16_t ret;
 
 	if (likely(!(cq->slow & (RTE_MLX5CQ_SLOW_LOCK |
-				 RTE_MLX5CQ_SLOW_ENHANCED))))
+				 RTE_MLX5CQ_SLOW_ENHANCED |
+				 RTE_MLX5CQ_SLOW_COLLAPSED))))
 		return mlx5cq_poll_fast[cq->vec](cq, cpl, n, done);
+	if (unlikely(cq->slow & RTE_MLX5CQ_SLOW_COLLAPSED)) {
+		/* Entry 0 only: rte_mlx5cq_collapsed_read(). */
+		rte_errno = ENOTSUP;
+		return done;
+	}
 #ifdef RTE_ARCH_X86
 	if ((cq->slow & (RTE_MLX5CQ_SLOW_LOCK | RTE_MLX5CQ_SLOW_ENHANCED)) ==
 	    RTE_MLX5CQ_SLOW_ENHANCED && cq->vec == RTE_MLX5CQ_VEC_AVX2)

@@ -76,6 +76,11 @@ rte_mlx5cq_ready_count(struct rte_mlx5cq *cq, uint32_t max)
 		rte_errno = EINVAL;
 		return 0;
 	}
+	/* Entry 0 only: rte_mlx5cq_collapsed_read() counts. */
+	if (cq->slow & RTE_MLX5CQ_SLOW_COLLAPSED) {
+		rte_errno = ENOTSUP;
+		return 0;
+	}
 	mlx5cq_lock(cq);
 	idx = ready_next(cq, &n);
 	first = idx;
@@ -101,6 +106,10 @@ rte_mlx5cq_monitor_get(const struct rte_mlx5cq *cq,
 	if (cq == NULL || m == NULL) {
 		rte_errno = EINVAL;
 		return -EINVAL;
+	}
+	if (cq->slow & RTE_MLX5CQ_SLOW_COLLAPSED) {
+		rte_errno = ENOTSUP;
+		return -ENOTSUP;
 	}
 	mlx5cq_lock(cq);
 	idx = ready_next(cq, &left);

@@ -54,6 +54,7 @@ mlx5_emu_caps_default(struct mlx5_emu_caps *caps)
 	caps->cq_oi = 1;
 	caps->cq_moderation = 1;
 	caps->cq_period_start_from_cqe = 1;
+	caps->scqe_break_moderation = 1;
 	caps->device_frequency_khz = 156250;
 	caps->ts_format = MLX5_HCA_CAP_TIMESTAMP_FORMAT_FR_RT;
 	caps->clock_real_time = 0;
@@ -161,6 +162,11 @@ emu_caps_check(const struct mlx5_emu_caps *caps)
 			caps->ext_stride_num_range);
 		return emu_ret_errno(EINVAL);
 	}
+	if (caps->scqe_break_moderation > 1) {
+		EMU_LOG(ERR, "caps: scqe_break_moderation %u (1-bit field)",
+			caps->scqe_break_moderation);
+		return emu_ret_errno(EINVAL);
+	}
 	if (caps->eth_lro > 1) {
 		EMU_LOG(ERR, "caps: eth_lro %u (1-bit field)", caps->eth_lro);
 		return emu_ret_errno(EINVAL);
@@ -206,7 +212,8 @@ emu_fill_general_caps(const struct emu_dev *dev, void *hcattr)
 	MLX5_SET(cmd_hca_cap, hcattr, cq_period_start_from_cqe,
 		 c->cq_period_start_from_cqe);
 	MLX5_SET(cmd_hca_cap, hcattr, cq_resize, 0);
-	MLX5_SET(cmd_hca_cap, hcattr, scqe_break_moderation, 0);
+	MLX5_SET(cmd_hca_cap, hcattr, scqe_break_moderation,
+		 c->scqe_break_moderation);
 	MLX5_SET(cmd_hca_cap, hcattr, uar_4k, 1);
 	MLX5_SET(cmd_hca_cap, hcattr, log_pg_sz, EMU_PAGE_SHIFT);
 	MLX5_SET(cmd_hca_cap, hcattr, log_bf_reg_size, 9);

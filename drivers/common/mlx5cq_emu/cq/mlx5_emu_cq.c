@@ -267,10 +267,9 @@ emu_devx_cq_create(struct emu_dev *dev, const void *in, size_t inlen,
 	    CQC_GET(consumer_counter) != 0 || CQC_GET(producer_counter) != 0)
 		return CQ_FAIL(STATE, "state fields (st, indexes, counters) set");
 	if (CQC_GET(as_notify) || CQC_GET(initiator_src_dct) ||
-	    CQC_GET(scqe_break_moderation_en) ||
 	    CQC_GET(local_partition_id) || CQC_GET(process_id))
 		return CQ_FAIL(UNSUPPORTED, "as_notify/initiator_src_dct/"
-			"scqe_break_moderation_en/partition set");
+			"partition set");
 	log_size = CQC_GET(log_cq_size);
 	if (log_size > c->log_max_cq_sz)
 		return CQ_FAIL(LOG_SIZE, "log_cq_size %u > log_max_cq_sz %u",
@@ -297,6 +296,16 @@ emu_devx_cq_create(struct emu_dev *dev, const void *in, size_t inlen,
 	 */
 	if (CQC_GET(oi) && !c->cq_oi)
 		return CQ_FAIL(OI_CAP, "oi without cq_oi");
+	/*
+	 * cqc.scqe_break_moderation_en needs HCA_CAP.scqe_break_moderation
+	 * (the PRM field names, DPDK's mlx5_prm.h cmd_hca_cap and cqc;
+	 * neither DPDK nor the kernel sets the cqc bit). The firmware's
+	 * answer without the capability is not public: the model refuses
+	 * with BAD_PARAM, as its other capability checks do.
+	 */
+	if (CQC_GET(scqe_break_moderation_en) && !c->scqe_break_moderation)
+		return CQ_FAIL(SCQE_BREAK_CAP, "scqe_break_moderation_en "
+			"without scqe_break_moderation");
 	if (cqe_sz == 2 && !c->cqe_128_always)
 		return CQ_FAIL(CQE_PAD, "padded 128 B CQEs (cqe_sz 2) without"
 			" cqe_128_always");
@@ -412,6 +421,7 @@ emu_devx_cq_create(struct emu_dev *dev, const void *in, size_t inlen,
 	cq->mini_cqe_res_format = cq->cqe_comp_en ? fmt : 0;
 	cq->cqe_comp_layout = layout;
 	cq->oi = CQC_GET(oi);
+	cq->scqe_break = CQC_GET(scqe_break_moderation_en);
 	cq->cq_period_mode = CQC_GET(cq_period_mode);
 	cq->log_page_size = CQC_GET(log_page_size);
 	cq->uar_page = CQC_GET(uar_page);
@@ -523,6 +533,7 @@ emu_cq_fill_cqc(const struct emu_cq *cq, void *cqc)
 	MLX5_SET(cqc, cqc, cqe_sz, cq->cqe_sz);
 	MLX5_SET(cqc, cqc, cc, cq->cc);
 	MLX5_SET(cqc, cqc, oi, cq->oi);
+	MLX5_SET(cqc, cqc, scqe_break_moderation_en, cq->scqe_break);
 	MLX5_SET(cqc, cqc, cq_period_mode, cq->cq_period_mode);
 	MLX5_SET(cqc, cqc, cqe_comp_en, cq->cqe_comp_en);
 	if (cq->mini_cqe_res_format == MLX5_CQE_RESP_FORMAT_L34H_STRIDX) {
@@ -606,6 +617,7 @@ mlx5_emu_cq_query(struct ibv_context *ctx, uint32_t cqn,
 	info->mini_cqe_res_format = cq->mini_cqe_res_format;
 	info->cqe_comp_layout = cq->cqe_comp_layout;
 	info->oi = cq->oi;
+	info->scqe_break_moderation_en = cq->scqe_break;
 	info->log_page_size = cq->log_page_size;
 	info->uar_page = cq->uar_page;
 	info->eqn = cq->eqn;

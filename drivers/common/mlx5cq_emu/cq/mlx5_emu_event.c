@@ -26,7 +26,16 @@
  * CREATE_CQ or MODIFY_CQ) holds the event until cq_max_count completions
  * were written since the last event or cq_period microseconds passed
  * since the first of them; the period is checked whenever the model runs
- * for the CQ (no timer thread).
+ * for the CQ (no timer thread). On a CQ created with
+ * cqc.scqe_break_moderation_en (allowed by HCA_CAP.scqe_break_moderation)
+ * a CQE written with the solicited bit (op_own bit 1) or an error CQE
+ * releases a due event moderation holds at once, whether that CQE made
+ * the event due or an earlier one did; without the bit such CQEs count
+ * as any other. The source is the PRM field names (DPDK's mlx5_prm.h
+ * cmd_hca_cap.scqe_break_moderation and cqc.scqe_break_moderation_en);
+ * the kernel does not use them, and their meaning is taken from the
+ * name: a solicited CQE breaks the moderation. The model lets error CQEs
+ * break it too, as it lets them end a solicited-only arm's wait above.
  *
  * Delivery: verbs CQs with a completion channel queue the event on it
  * (the channel fd becomes readable; get_cq_event returns the CQ and its
@@ -195,16 +204,19 @@ ev_deliver(struct emu_cq *cq, uint8_t type)
 			evch_push(s->ch, s->cookie, cq->cqn, type);
 }
 
-/* Fire a due event when moderation lets it go. */
+/*
+ * Fire a due event when moderation lets it go; brk: a solicited or error
+ * CQE was just written on a CQ with cqc.scqe_break_moderation_en.
+ */
 static void
-ev_try_fire(struct emu_cq *cq)
+ev_try_fire(struct emu_cq *cq, int brk)
 {
 	struct emu_cq_ev *ev = cq->ev;
 	int go;
 
 	if (!ev->held)
 		return;
-	if (cq->cq_max_count == 0 && cq->cq_period == 0)
+	if (brk || (cq->cq_max_count == 0 && cq->cq_period == 0))
 		go = 1;
 	else
 		go = (cq->cq_max_count != 0 &&
@@ -272,7 +284,7 @@ emu_ev_sample(struct emu_cq *cq)
 			}
 		}
 	}
-	ev_try_fire(cq);
+	ev_try_fire(cq, 0);
 }
 
 void
@@ -287,7 +299,7 @@ emu_ev_written(struct emu_cq *cq, uint32_t ncqe, int se)
 	ev->mod_cnt += ncqe;
 	if (ev->armed && (!ev->solicited || se))
 		ev_trigger(cq);
-	ev_try_fire(cq);
+	ev_try_fire(cq, se && cq->scqe_break);
 }
 
 void
@@ -684,6 +696,7 @@ mlx5_emu_cq_ev_query(struct ibv_context *ctx, uint32_t cqn,
 	info->held = cq->ev->held;
 	info->cq_period = cq->cq_period;
 	info->cq_max_count = cq->cq_max_count;
+	info->scqe_break_moderation_en = cq->scqe_break;
 	info->arms = cq->ev->arms;
 	info->events = cq->ev->events;
 	emu_comp_counters(cq, &info->sessions, &info->compressed);
