@@ -14,14 +14,16 @@
 #               apart, with the report types listed there (and why) ignored;
 #  - features:  doc/guides/nics/features/mlx5cq.ini uses only the names
 #               of DPDK's default.ini ([Features], [rte_flow items],
-#               [rte_flow actions]), in its order.
+#               [rte_flow actions]), in its order;
+#  - size:      no C source or header of drivers/ or app/ over 1,000
+#               lines (one concern a file).
 # DPDK's scripts come from the DPDK source (-s, default .cache/dpdk/src,
 # prepared by devtools/setup.sh); checkpatch.pl, spelling.txt and
 # const_structs.checkpatch are extracted once from Debian's linux-source
 # package into .cache/checkpatch (installed with codespell and gawk when
 # missing, as root).
 #
-# usage: sh check.sh [-s DPDK_SRC] [meson|spdx|checkpatch|features...]
+# usage: sh check.sh [-s DPDK_SRC] [meson|spdx|checkpatch|features|size...]
 # Prints each check's reports and "check: NAME ok|FAILED"; exits non-zero
 # when any check fails.
 set -eu
@@ -35,7 +37,7 @@ while getopts s:h opt; do
 	esac
 done
 shift $((OPTIND - 1))
-checks=${*:-meson spdx features checkpatch}
+checks=${*:-meson spdx features size checkpatch}
 
 devtools="$dpdk_src/devtools"
 if [ ! -f "$devtools/checkpatches.sh" ]; then
@@ -182,11 +184,22 @@ check_features() {
 	EOF
 }
 
+check_size() {
+	(cd "$top" && git ls-files -co --exclude-standard -- \
+		'drivers/*.[ch]' 'app/*.[ch]' | while read -r f; do
+		n=$(wc -l < "$f")
+		[ "$n" -le 1000 ] || echo "$f: $n lines (at most 1000)"
+	done) > "$tmp/size"
+	cat "$tmp/size"
+	[ ! -s "$tmp/size" ]
+}
+
 rc=0
 for c in $checks; do
 	case $c in
-	meson|spdx|checkpatch|features) ;;
-	*) log "unknown check $c (meson, spdx, features, checkpatch)"; exit 2 ;;
+	meson|spdx|checkpatch|features|size) ;;
+	*) log "unknown check $c (meson, spdx, features, size," \
+		"checkpatch)"; exit 2 ;;
 	esac
 	printf '### %s\n' "$c"
 	if "check_$c"; then
