@@ -206,6 +206,7 @@ emu_rq_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 				 MLX5_ST_SZ_BYTES(create_rq_out));
 	if (ret != 0)
 		return ret;
+	/* mlx5_prm.h rqc: RMP, hairpin, FCS scatter, delay drop. */
 	if (EMU_GET(create_rq_in, in, op_mod) != 0 ||
 	    EMU_GET(rqc, rqc, rlky) || EMU_GET(rqc, rqc, delay_drop_en) ||
 	    EMU_GET(rqc, rqc, scatter_fcs) ||
@@ -223,6 +224,7 @@ emu_rq_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_NET_RESERVED);
 	}
+	/* rqc.state: RST; MODIFY_RQ moves it (DPDK mlx5_devx_modify_rq()). */
 	if (EMU_GET(rqc, rqc, state) != EMU_Q_RST) {
 		EMU_LOG(ERR, "%s: CREATE_RQ: state %u, must be RST",
 			dev->name, EMU_GET(rqc, rqc, state));
@@ -243,6 +245,9 @@ emu_rq_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 		return emu_cmd_fail(dev, out, outlen, EMU_CMD_STAT_BAD_RES_ERR,
 				    MLX5_EMU_SYND_NET_CQ);
 	}
+	/* rqc.counter_set_id: 0 or a set of ALLOC_Q_COUNTER (DPDK
+	 * mlx5_devx_cmd_queue_counter_alloc()).
+	 */
 	qcnt = EMU_GET(rqc, rqc, counter_set_id) == 0 ? NULL :
 	       emu_qcnt_lookup(net, EMU_GET(rqc, rqc, counter_set_id));
 	if (EMU_GET(rqc, rqc, counter_set_id) != 0 && qcnt == NULL) {
@@ -305,6 +310,7 @@ emu_rq_modify(struct emu_dev *dev, struct emu_rq *rq, const void *in,
 				 MLX5_ST_SZ_BYTES(modify_rq_out));
 	if (ret != 0)
 		return ret;
+	/* Kernel devx.c devx_is_valid_obj_id(): the object's own number. */
 	if (EMU_GET(modify_rq_in, in, rqn) != rq->rqn) {
 		EMU_LOG(ERR, "%s: MODIFY_RQ: rqn 0x%x is not this object "
 			"(0x%x)", dev->name, EMU_GET(modify_rq_in, in, rqn),
@@ -313,6 +319,9 @@ emu_rq_modify(struct emu_dev *dev, struct emu_rq *rq, const void *in,
 				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_OBJ_ID);
 	}
+	/* MLX5_MODIFY_RQ_IN_MODIFY_BITMASK_*: what DPDK
+	 * mlx5_devx_cmd_modify_rq() may set; only WQ_LWM and VSD modelled.
+	 */
 	mask = EMU_GET64(modify_rq_in, in, modify_bitmask);
 	if ((mask & ~(uint64_t)(MLX5_MODIFY_RQ_IN_MODIFY_BITMASK_WQ_LWM |
 				MLX5_MODIFY_RQ_IN_MODIFY_BITMASK_VSD)) != 0 ||

@@ -81,6 +81,9 @@ emu_rqt_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 		return ret;
 	size = EMU_GET(rqtc, rqtc, rqt_actual_size);
 	max = EMU_GET(rqtc, rqtc, rqt_max_size);
+	/* rqtc.rq_num[] follows the context (DPDK
+	 * mlx5_devx_cmd_create_rqt() sizes the mailbox so).
+	 */
 	if (inlen < MLX5_ST_SZ_BYTES(create_rqt_in) + (size_t)size * 4) {
 		EMU_LOG(ERR, "%s: CREATE_RQT: mailbox %zu bytes too short for "
 			"%u entries", dev->name, inlen, size);
@@ -88,6 +91,7 @@ emu_rqt_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 				    EMU_CMD_STAT_BAD_INP_LEN_ERR,
 				    MLX5_EMU_SYND_INLEN);
 	}
+	/* rqtc.list_q_type: MLX5_INLINE_Q_TYPE_RQ. */
 	if (EMU_GET(create_rqt_in, in, op_mod) != 0 ||
 	    EMU_GET(rqtc, rqtc, list_q_type) != MLX5_INLINE_Q_TYPE_RQ) {
 		EMU_LOG(ERR, "%s: CREATE_RQT: list_q_type %u not RQ",
@@ -96,6 +100,7 @@ emu_rqt_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_NET_RESERVED);
 	}
+	/* cmd_hca_cap.log_max_rqt_size (mlx5_emu_caps.c). */
 	if (size == 0 || size > max || max > (1u << EMU_LOG_MAX_RQT_SIZE)) {
 		EMU_LOG(ERR, "%s: CREATE_RQT: sizes actual %u max %u (limit "
 			"%u)", dev->name, size, max,
@@ -227,6 +232,7 @@ emu_tir_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 				 MLX5_ST_SZ_BYTES(create_tir_out));
 	if (ret != 0)
 		return ret;
+	/* mlx5_prm.h tirc: symmetric hash, tunnels, inner RSS. */
 	if (EMU_GET(create_tir_in, in, op_mod) != 0 ||
 	    TIR_GET(rx_hash_symmetric) || TIR_GET(tunneled_offload_en) ||
 	    EMU_GET(rx_hash_field_select, inner, selected_fields) ||
@@ -241,6 +247,9 @@ emu_tir_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 	ret = emu_tir_lro_check(dev, tirc, out, outlen);
 	if (ret != 0)
 		return ret;
+	/* tirc.rx_hash_fn (MLX5_RX_HASH_FN_*), rx_hash_field_select
+	 * selected_fields (MLX5_RX_HASH_FIELD_SELECT_SELECTED_FIELDS_*).
+	 */
 	fn = TIR_GET(rx_hash_fn);
 	fields = EMU_GET(rx_hash_field_select, outer, selected_fields);
 	if ((fn != MLX5_RX_HASH_FN_NONE && fn != MLX5_RX_HASH_FN_TOEPLITZ) ||

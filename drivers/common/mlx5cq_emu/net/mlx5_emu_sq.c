@@ -81,6 +81,9 @@ emu_wq_setup(struct emu_dev *dev, const void *wq, uint32_t wqe_bytes,
 	int striding = striding_ok &&
 		       WQ_GET(wq_type) == MLX5_WQ_TYPE_CYCLIC_STRIDING_RQ;
 
+	/* wq.wq_type: cyclic (DPDK mlx5_common_devx.c mlx5_devx_sq_create(),
+	 * mlx5_devx.c RQs cyclic or cyclic striding).
+	 */
 	if (WQ_GET(wq_type) != MLX5_WQ_TYPE_CYCLIC && !striding) {
 		EMU_LOG(ERR, "%s: %s: wq_type %u not cyclic%s", dev->name,
 			what, WQ_GET(wq_type),
@@ -105,6 +108,7 @@ emu_wq_setup(struct emu_dev *dev, const void *wq, uint32_t wqe_bytes,
 		return emu_wq_fail(dev, out, outlen, EMU_CMD_STAT_BAD_PARAM_ERR,
 				   MLX5_EMU_SYND_NET_RESERVED);
 	}
+	/* wq.pd: the pdn of dv_init_obj(MLX5DV_OBJ_PD) on this device. */
 	if (!emu_pd_exists(dev, WQ_GET(pd))) {
 		EMU_LOG(ERR, "%s: %s: pd 0x%x not allocated on this device",
 			dev->name, what, WQ_GET(pd));
@@ -113,12 +117,16 @@ emu_wq_setup(struct emu_dev *dev, const void *wq, uint32_t wqe_bytes,
 	}
 	log_sz = WQ_GET(log_wq_sz);
 	log_stride = WQ_GET(log_wq_stride);
+	/* SQ: the 64 B WQEBB (DPDK MLX5_WQE_SIZE, kernel MLX5_SEND_WQE_BB). */
 	if ((1u << log_stride) != wqe_bytes && wqe_bytes != 0) {
 		EMU_LOG(ERR, "%s: %s: log_wq_stride %u, need %u bytes",
 			dev->name, what, log_stride, wqe_bytes);
 		return emu_wq_fail(dev, out, outlen, EMU_CMD_STAT_BAD_PARAM_ERR,
 				   MLX5_EMU_SYND_NET_WQ_SIZE);
 	}
+	/* One struct mlx5_wqe_data_seg (16 B) .. cmd_hca_cap.max_wqe_sz_rq;
+	 * cmd_hca_cap.log_max_wq_sz (mlx5_emu_caps.c reports 1 KiB, 16).
+	 */
 	if (log_stride < 4 || log_stride > 10 || log_sz > 16) {
 		EMU_LOG(ERR, "%s: %s: log_wq_stride %u (4..10) or log_wq_sz "
 			"%u (max 16) out of range", dev->name, what,
@@ -126,6 +134,9 @@ emu_wq_setup(struct emu_dev *dev, const void *wq, uint32_t wqe_bytes,
 		return emu_wq_fail(dev, out, outlen, EMU_CMD_STAT_BAD_PARAM_ERR,
 				   MLX5_EMU_SYND_NET_WQ_SIZE);
 	}
+	/* Umems only: a DevX user has no bus addresses (kernel
+	 * devx_umem_reg).
+	 */
 	if (!WQ_GET(wq_umem_valid) || !WQ_GET(dbr_umem_valid)) {
 		EMU_LOG(ERR, "%s: %s: ring and doorbell must be in umems",
 			dev->name, what);
@@ -205,6 +216,7 @@ emu_sq_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 				 MLX5_ST_SZ_BYTES(create_sq_out));
 	if (ret != 0)
 		return ret;
+	/* mlx5_prm.h sqc: features not modelled. */
 	if (EMU_GET(create_sq_in, in, op_mod) != 0 ||
 	    EMU_GET(sqc, sqc, rlky) || EMU_GET(sqc, sqc, cd_master) ||
 	    EMU_GET(sqc, sqc, fre) ||
@@ -220,6 +232,7 @@ emu_sq_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_NET_RESERVED);
 	}
+	/* sqc.min_wqe_inline_mode: none or L2 (MLX5_INLINE_MODE_L2). */
 	if (EMU_GET(sqc, sqc, min_wqe_inline_mode) > MLX5_INLINE_MODE_L2) {
 		EMU_LOG(ERR, "%s: CREATE_SQ: min_wqe_inline_mode %u not "
 			"modelled (none or L2)", dev->name,
@@ -228,6 +241,7 @@ emu_sq_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_NET_RESERVED);
 	}
+	/* sqc.state: RST; MODIFY_SQ moves it (DPDK mlx5_txq_devx_modify()). */
 	if (EMU_GET(sqc, sqc, state) != EMU_Q_RST) {
 		EMU_LOG(ERR, "%s: CREATE_SQ: state %u, must be RST",
 			dev->name, EMU_GET(sqc, sqc, state));
@@ -248,6 +262,7 @@ emu_sq_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 		return emu_cmd_fail(dev, out, outlen, EMU_CMD_STAT_BAD_RES_ERR,
 				    MLX5_EMU_SYND_NET_CQ);
 	}
+	/* sqc.tis_lst_sz: DPDK mlx5_devx.c gives one TIS (tis_lst_sz 1). */
 	tis = emu_tis_lookup(net, EMU_GET(sqc, sqc, tis_num_0));
 	if (EMU_GET(sqc, sqc, tis_lst_sz) != 1 || tis == NULL) {
 		EMU_LOG(ERR, "%s: CREATE_SQ: tis_lst_sz %u (must be 1) or TIS "
@@ -316,6 +331,7 @@ emu_q_modify_state(struct emu_dev *dev, const char *what, uint32_t qn,
 		   uint8_t *state, unsigned int cur, unsigned int to,
 		   void *out, size_t outlen)
 {
+	/* modify_sq_in.sq_state / modify_rq_in.rq_state: the current one. */
 	if (cur != *state) {
 		EMU_LOG(ERR, "%s: %s 0x%x: current state %u named as %u",
 			dev->name, what, qn, *state, cur);
@@ -346,6 +362,7 @@ emu_sq_modify(struct emu_dev *dev, struct emu_sq *sq, const void *in,
 				 MLX5_ST_SZ_BYTES(modify_sq_out));
 	if (ret != 0)
 		return ret;
+	/* Kernel devx.c devx_is_valid_obj_id(): the object's own number. */
 	if (EMU_GET(modify_sq_in, in, sqn) != sq->sqn) {
 		EMU_LOG(ERR, "%s: MODIFY_SQ: sqn 0x%x is not this object "
 			"(0x%x)", dev->name, EMU_GET(modify_sq_in, in, sqn),
@@ -354,6 +371,7 @@ emu_sq_modify(struct emu_dev *dev, struct emu_sq *sq, const void *in,
 				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_OBJ_ID);
 	}
+	/* mlx5_prm.h modify_sq_in.modify_bitmask: rate limit, QoS. */
 	if (EMU_GET64(modify_sq_in, in, modify_bitmask) != 0 ||
 	    EMU_GET(sqc, sqc, hairpin_peer_rq) != 0 ||
 	    EMU_GET(sqc, sqc, hairpin_peer_vhca) != 0) {

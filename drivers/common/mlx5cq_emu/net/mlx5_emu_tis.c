@@ -75,6 +75,7 @@ emu_td_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 			   MLX5_ST_SZ_BYTES(alloc_transport_domain_out));
 	if (ret != 0)
 		return ret;
+	/* mlx5_prm.h alloc_transport_domain_in.op_mod: 0. */
 	if (EMU_GET(alloc_transport_domain_in, in, op_mod) != 0) {
 		EMU_LOG(ERR, "%s: ALLOC_TRANSPORT_DOMAIN: op_mod not 0",
 			dev->name);
@@ -113,6 +114,7 @@ emu_tis_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 			   MLX5_ST_SZ_BYTES(create_tis_out));
 	if (ret != 0)
 		return ret;
+	/* mlx5_prm.h tisc: LAG port affinity and underlay QPs. */
 	if (EMU_GET(create_tis_in, in, op_mod) != 0 ||
 	    EMU_GET(tisc, tisc, strict_lag_tx_port_affinity) != 0 ||
 	    EMU_GET(tisc, tisc, lag_tx_port_affinity) != 0 ||
@@ -123,6 +125,9 @@ emu_tis_create(struct emu_dev *dev, struct emu_net *net, const void *in,
 				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_NET_RESERVED);
 	}
+	/* tisc.transport_domain: a TD of this device (DPDK
+	 * mlx5_devx_cmd_create_tis() writes the one it allocated).
+	 */
 	td = emu_td_lookup(net, EMU_GET(tisc, tisc, transport_domain));
 	if (td == NULL) {
 		EMU_LOG(ERR, "%s: CREATE_TIS: transport domain 0x%x unknown",

@@ -223,6 +223,9 @@ emu_vport_lens(struct emu_dev *dev, const char *what, const void *in,
 				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_NET_VPORT);
 	}
+	/* op_mod 0: the NIC vport (kernel
+	 * MLX5_VPORT_STATE_OP_MOD_VNIC_VPORT).
+	 */
 	if (EMU_GET(emu_query_vport_state_in, in, op_mod) != 0) {
 		EMU_LOG(ERR, "%s: %s: op_mod %u", dev->name, what,
 			EMU_GET(emu_query_vport_state_in, in, op_mod));
@@ -284,6 +287,7 @@ emu_query_nic_vport_context(struct emu_dev *dev, const void *in,
 	if (ret != 0)
 		return ret;
 	type = EMU_GET(query_nic_vport_context_in, in, allowed_list_type);
+	/* Kernel MLX5_NVPRT_LIST_TYPE_UC, _MC, _VLAN. */
 	if (type != EMU_LIST_UC && type != EMU_LIST_MC &&
 	    type != EMU_LIST_VLAN) {
 		EMU_LOG(ERR, "%s: QUERY_NIC_VPORT_CONTEXT: list type %u",
@@ -358,6 +362,9 @@ emu_modify_nic_vport_context(struct emu_dev *dev, const void *in,
 	if (SEL(permanent_address)) {
 		mac = (const uint8_t *)EMU_ADDR_OF(nic_vport_context, ctx,
 						    permanent_address) + 2;
+		/* A unicast address (DPDK rte_eth_dev_default_mac_addr_set():
+		 * rte_is_valid_assigned_ether_addr()).
+		 */
 		if (mac[0] & 1) {
 			EMU_LOG(ERR, "%s: MODIFY_NIC_VPORT_CONTEXT: permanent "
 				"address is multicast", dev->name);
