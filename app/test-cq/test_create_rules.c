@@ -266,6 +266,8 @@ check_made(struct ibv_context *ctx, struct rte_mlx5cq *cq,
 	TEST_ASSERT_EQUAL((info.flags & RTE_MLX5CQ_F_COLLAPSED),
 			  (rc->flags & RTE_MLX5CQ_F_COLLAPSED),
 			  "%s: flags %#x", what, info.flags);
+	TEST_ASSERT_EQUAL(fw.cc, !!(rc->flags & RTE_MLX5CQ_F_COLLAPSED),
+			  "%s: cqc.cc %u", what, fw.cc);
 	return TEST_SUCCESS;
 }
 

@@ -185,6 +185,7 @@ struct mlx5_emu_cq_info {
 	uint8_t mini_cqe_res_format; /**< Format incl. the _ext bits. */
 	uint8_t cqe_comp_layout; /**< cqc.cqe_comp_layout. */
 	uint8_t oi; /**< cqc.oi. */
+	uint8_t cc; /**< cqc.cc: every CQE in entry 0. */
 	uint8_t scqe_break_moderation_en; /**< cqc.scqe_break_moderation_en. */
 	uint8_t log_page_size; /**< cqc.log_page_size. */
 	uint32_t uar_page; /**< cqc.uar_page. */

@@ -617,6 +617,7 @@ mlx5_emu_cq_query(struct ibv_context *ctx, uint32_t cqn,
 	info->mini_cqe_res_format = cq->mini_cqe_res_format;
 	info->cqe_comp_layout = cq->cqe_comp_layout;
 	info->oi = cq->oi;
+	info->cc = cq->cc;
 	info->scqe_break_moderation_en = cq->scqe_break;
 	info->log_page_size = cq->log_page_size;
 	info->uar_page = cq->uar_page;
