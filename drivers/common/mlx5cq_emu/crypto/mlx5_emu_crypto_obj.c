@@ -268,6 +268,13 @@ emu_crypto_obj_query(struct emu_dev *dev, uint16_t type, void *priv,
 		if (obj_type == *(uint16_t *)priv &&
 		    obj_type == MLX5_GENERAL_OBJ_TYPE_DEK)
 			return emu_ret_errno(EINVAL);
+		/*
+		 * A type other than the handle's: the kernel's
+		 * devx_is_valid_obj_id() (devx.c; devx_get_obj_id()
+		 * encodes obj_type) refuses it with EINVAL before the
+		 * firmware; the model answers in the mailbox. Only DEKs
+		 * are queried: the model's own limit.
+		 */
 		EMU_LOG(ERR, "%s: QUERY_GENERAL_OBJECT: type 0x%x of an object"
 			" of type 0x%x (only DEKs are queried)", dev->name,
 			obj_type, *(uint16_t *)priv);

@@ -148,6 +148,9 @@ emu_dek_create(struct emu_dev *dev, struct emu_crypto *cr, const void *in,
 	dek->xts = emu_xts_new(plain, half);
 	if (dek->xts == NULL) {
 		free(dek);
+		/* OpenSSL's aes-xts refuses equal halves
+		 * (XTS_DUPLICATED_KEYS).
+		 */
 		ret = memcmp(plain, plain + half, half) == 0;
 		memset(plain, 0, sizeof(plain));
 		if (ret)

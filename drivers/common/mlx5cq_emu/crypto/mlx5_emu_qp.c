@@ -43,6 +43,12 @@
 #define EMU_QP_REFUSE(dev, out, outlen, status, synd, why) \
 	emu_crypto_refuse(dev, out, outlen, status, synd, "QP", why)
 
+/*
+ * st, pm_state, rq_type, no_sq as DPDK's mlx5_devx_cmd_create_qp() writes
+ * them (UAR, send queue, no receive WQEs); ts_format per mlx5_prm.h
+ * MLX5_QPC_TIMESTAMP_FORMAT_* (0..2). log_sq_size has 4 bits (mlx5_prm.h
+ * qpc), so its bound of 16 (log_max_qp_sz) never refuses.
+ */
 static int
 emu_qpc_supported(const void *qpc)
 {

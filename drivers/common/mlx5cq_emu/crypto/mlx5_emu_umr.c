@@ -387,6 +387,9 @@ emu_qp_progress(struct emu_qp *qp)
 			n++;
 			continue;
 		}
+		/* struct mlx5_wqe_cseg as crypto/mlx5's
+		 * mlx5_crypto_wqe_set() writes it.
+		 */
 		if ((sq_ds >> 8) != qp->qpn || ds == 0 ||
 		    ds * 16 > EMU_WQE_MAX || idx != qp->pi)
 			ret = emu_wqe_fail(&e, EMU_SYND_LOC_QP_OP_ERR, 0);
