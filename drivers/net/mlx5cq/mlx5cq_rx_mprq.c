@@ -162,6 +162,34 @@ mprq_fields(const struct mlx5cq_rxq *rxq, struct rte_mbuf *m,
 		mlx5cq_rx_mark(m, c->flow_tag);
 }
 
+/*
+ * A packet copied whole into a free mbuf of the burst's take: the bytes,
+ * then the received fields in four 8-byte stores (rearm template,
+ * ol_flags, packet_type and pkt_len, data_len, vlan_tci and the hash),
+ * as the cyclic route writes them (mlx5cq_rx_one()).
+ */
+static __rte_always_inline void
+mprq_copy_one(const struct mlx5cq_rxq *rxq, struct rte_mbuf *m,
+	      const struct rte_mlx5cq_cpl *c, const uint8_t *src, uint32_t len)
+{
+	uintptr_t b = (uintptr_t)m;
+	uint16_t vlan = c->vlan_tci;
+	uint64_t ol = mlx5cq_rx_ol(rxq, c->hdr_type_etc, &vlan);
+
+	rte_memcpy((uint8_t *)m->buf_addr + RTE_PKTMBUF_HEADROOM, src, len);
+	*(uint64_t *)(b + MLX5CQ_RX_OFF_REARM) = rxq->mbuf_initializer;
+	*(uint64_t *)(b + MLX5CQ_RX_OFF_OL) = ol;
+	*(uint64_t *)(b + MLX5CQ_RX_OFF_PTYPE) =
+		mlx5cq_rx_ptype_lut[MLX5CQ_RX_LUT_IDX(c->hdr_type_etc)] |
+		(uint64_t)len << 32;
+	*(uint64_t *)(b + MLX5CQ_RX_OFF_DLEN) = len |
+		(uint32_t)vlan << 16 | (uint64_t)c->rss_hash << 32;
+	if (rxq->ts_flag != 0)
+		mlx5cq_rx_ts(rxq, m, c->timestamp);
+	if (rxq->mark)
+		mlx5cq_rx_mark(m, c->flow_tag);
+}
+
 uint16_t
 mlx5cq_rx_burst_mprq(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
@@ -207,6 +235,16 @@ mlx5cq_rx_burst_mprq(void *q, struct rte_mbuf **pkts, uint16_t n)
 		strd_ci += strd;
 		if (!(bc & MPRQ_FILLER)) {
 			addr = b->data + (idx << sz_log);
+			if (likely(uf < nf) && len <= rxq->buf_len &&
+			    (len <= rxq->memcpy_len || rxq->mprq_repl == NULL ||
+			     len + RTE_PKTMBUF_HEADROOM > strd << sz_log)) {
+				/* Copied whole: the common small packet. */
+				m = fresh[uf++];
+				mprq_copy_one(rxq, m, c, addr, len);
+				pkts[out++] = m;
+				bytes += len;
+				goto next;
+			}
 			m = likely(uf < nf) ? mprq_mbuf(rxq, fresh[uf++]) :
 			    rte_pktmbuf_alloc(rxq->mp);
 			if (unlikely(m == NULL)) {
@@ -229,6 +267,7 @@ mlx5cq_rx_burst_mprq(void *q, struct rte_mbuf **pkts, uint16_t n)
 				bytes += len;
 			}
 		}
+next:
 		if (strd_ci == strd_n) {
 			/* The WQE is done. */
 			rq_ci++;
