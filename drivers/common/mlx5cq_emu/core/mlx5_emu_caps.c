@@ -319,6 +319,7 @@ emu_query_hca_cap(struct emu_dev *dev, const void *in, size_t inlen,
 		return emu_cmd_fail(dev, out, outlen,
 				    EMU_CMD_STAT_BAD_OUTP_LEN_ERR,
 				    MLX5_EMU_SYND_OUTLEN);
+	/* mlx5_prm.h query_hca_cap_in: reserved_at_20, reserved_at_40. */
 	if (EMU_GET(query_hca_cap_in, in, reserved_at_20) != 0 ||
 	    !EMU_WIDE_FIELD_ZERO(query_hca_cap_in, in, reserved_at_40))
 		return emu_cmd_fail(dev, out, outlen,
@@ -345,6 +346,9 @@ emu_query_hca_cap(struct emu_dev *dev, const void *in, size_t inlen,
 						       capability));
 		return 0;
 	}
+	/* mlx5_prm.h MLX5_GET_HCA_CAP_OP_MOD_*: the types offered are the
+	 * model's own limit.
+	 */
 	if (type != (MLX5_GET_HCA_CAP_OP_MOD_GENERAL_DEVICE >> 1)) {
 		EMU_LOG(DEBUG, "%s: QUERY_HCA_CAP type 0x%x not supported",
 			dev->name, type);
@@ -368,6 +372,7 @@ emu_general_cmd(struct emu_dev *dev, const void *in, size_t inlen,
 
 	if (!dev->caps.devx)
 		return emu_ret_errno(EOPNOTSUPP);
+	/* The model's own limit: opcode, status and syndrome must fit. */
 	if (in == NULL || out == NULL || inlen < 4 || outlen < 8)
 		return emu_ret_errno(EINVAL);
 	emu_cmd_begin(dev, in, inlen);

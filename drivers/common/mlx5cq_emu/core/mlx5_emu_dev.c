@@ -360,6 +360,7 @@ emu_dealloc_pd(struct ibv_pd *ibpd)
 
 	if (dev == NULL)
 		return -ENOENT;
+	/* Kernel uverbs_free_pd(): ib_destroy_usecnt() (EBUSY). */
 	if (emu_net_pd_busy(dev, pd->pd.handle)) {
 		/* MRs or queues of the network model use it. */
 		EMU_LOG(ERR, "%s: dealloc_pd: pd 0x%x in use", dev->name,
@@ -425,6 +426,9 @@ emu_alloc_uar(struct emu_dev *dev, uint32_t flags)
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
+	/* rdma-core _mlx5dv_devx_alloc_uar() also takes NC_DEDICATED and
+	 * refuses other flags with EOPNOTSUPP; the model answers EINVAL.
+	 */
 	if (flags != MLX5DV_UAR_ALLOC_TYPE_BF &&
 	    flags != MLX5DV_UAR_ALLOC_TYPE_NC) {
 		EMU_LOG(ERR, "%s: alloc_uar: bad flags 0x%x", dev->name, flags);
@@ -513,6 +517,7 @@ emu_query_eqn(struct emu_dev *dev, uint32_t vector, uint32_t *eqn)
 	pthread_mutex_unlock(&dev->lock);
 	if (fail || eqn == NULL)
 		return -EINVAL;
+	/* Kernel mlx5_vector2eqn() answers ENOENT here; the model EINVAL. */
 	if (vector >= dev->caps.num_comp_vectors) {
 		EMU_LOG(ERR, "%s: query_eqn: vector %u >= %u vectors",
 			dev->name, vector, dev->caps.num_comp_vectors);

@@ -151,6 +151,7 @@ emu_glue_dv_create_flow_matcher(struct ibv_context *ctx,
 				void *tbl)
 {
 	if (emu_glue_steer_is(tbl, EMU_STEER_TBL)) {
+		/* The model's own limit (not forwarded either way). */
 		if (attr == NULL) {
 			errno = EINVAL;
 			return NULL;
@@ -318,6 +319,9 @@ emu_glue_dv_create_flow_action_modify_header(struct ibv_context *ctx,
 	struct emu_dev *dev = emu_dev_from_ctx(ctx);
 
 	if (emu_glue_steer_is(dom, EMU_STEER_DOM)) {
+		/* rdma-core mlx5dv_dr_action_create_modify_header():
+		 * check_comp_mask(flags, ROOT_LEVEL), EINVAL.
+		 */
 		if (flags & ~(uint64_t)MLX5DV_DR_ACTION_FLAGS_ROOT_LEVEL) {
 			EMU_LOG(ERR, "modify header: flags 0x%" PRIx64, flags);
 			errno = EINVAL;

@@ -80,7 +80,11 @@ emu_reg_mr(struct ibv_pd *pd, void *addr, size_t len, int access)
 	    (access & ~EMU_MR_ACCESS_KNOWN) != 0 ||
 	    ((access & (IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_ATOMIC)) &&
 	     !(access & IBV_ACCESS_LOCAL_WRITE))) {
-		/* Verbs: remote write/atomic need local write (EINVAL). */
+		/* Kernel ib_check_mr_access(): remote write/atomic need
+		 * local write (EINVAL); ib_umem_get(): addr + len must not
+		 * wrap. Other access bits, NULL and 0 are the model's own
+		 * limit.
+		 */
 		EMU_LOG(ERR, "%s: reg_mr: bad address %p, length %zu or "
 			"access 0x%x", dev->name, addr, len, access);
 		errno = EINVAL;
@@ -244,6 +248,7 @@ emu_pd_init_obj(struct mlx5dv_obj *obj)
 {
 	struct ibv_pd *pd = obj->pd.in;
 
+	/* The model's own limit: rdma-core mlx5dv_get_pd() writes it. */
 	if (obj->pd.out == NULL)
 		return emu_ret_errno(EINVAL);
 	/* [rc-mlx5] mlx5dv_init_obj: pdn is the kernel's PD handle. */

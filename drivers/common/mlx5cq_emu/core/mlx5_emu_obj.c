@@ -89,7 +89,10 @@ emu_cmd_fail(struct emu_dev *dev, void *out, size_t outlen, uint8_t status,
 	return emu_cmd_status_errno(status);
 }
 
-/* Kernel-side checks common to object commands (devx.c). */
+/*
+ * Kernel-side checks common to object commands (devx.c): the 8-byte
+ * bound is the model's own; vhca_tunnel_id is refused for user objects.
+ */
 static int
 emu_devx_kernel_checks(const void *in, size_t inlen, void *out, size_t outlen)
 {

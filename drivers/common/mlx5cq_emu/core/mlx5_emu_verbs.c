@@ -434,7 +434,8 @@ verbs_check_kernel(struct emu_dev *dev, const struct ibv_cq_init_attr_ex *attr,
 	int fmt, known;
 
 	/* [k-core] the completion channel must be an event file of this
-	 * context.
+	 * context (lookup_get_fd_uobject() answers EBADF, after the
+	 * comp_vector check; the model answers EINVAL).
 	 */
 	if (attr->channel != NULL) {
 		pthread_mutex_lock(&dev->lock);
@@ -447,6 +448,7 @@ verbs_check_kernel(struct emu_dev *dev, const struct ibv_cq_init_attr_ex *attr,
 			return emu_ret_errno(EINVAL);
 		}
 	}
+	/* [k-core] uverbs create_cq() (uverbs_cmd.c). */
 	if (attr->comp_vector >= caps->num_comp_vectors) {
 		EMU_LOG(ERR, "%s: create_cq: comp_vector %u, device has %u",
 			dev->name, attr->comp_vector, caps->num_comp_vectors);
@@ -770,6 +772,7 @@ emu_verbs_set_context_attr(struct ibv_context *ctx,
 			dev->name, (int)type);
 		return emu_ret_errno(ENOTSUP);
 	}
+	/* The model's own limit: rdma-core copies *attr. */
 	if (a == NULL) {
 		EMU_LOG(ERR, "%s: set_context_attr: no allocators", dev->name);
 		return emu_ret_errno(EINVAL);
@@ -790,6 +793,7 @@ emu_verbs_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type)
 
 	if (!(obj_type & MLX5DV_OBJ_CQ))
 		return 0;
+	/* The model's own limit: rdma-core mlx5dv_get_cq() writes it. */
 	if (obj == NULL || obj->cq.out == NULL)
 		return emu_ret_errno(EINVAL);
 	pthread_mutex_lock(&emu_verbs_cqs_lock);
