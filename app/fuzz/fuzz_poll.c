@@ -197,7 +197,8 @@ consume_burst(const struct ring_case *rc, int c, struct rte_mlx5cq_cpl *rec,
 			FUZZ_CHECK(total + k <= rc->bound, "lean: no end");
 			for (i = 0; i < k; i++) {
 				volatile const uint8_t *e =
-					rte_mlx5cq_peek_cqe(h.cq, i);
+					rte_mlx5cq_cqe_bytes(
+					rte_mlx5cq_peek_cqe(h.cq, i));
 
 				FUZZ_CHECK((const uint8_t *)(uintptr_t)e >= lo &&
 					   (const uint8_t *)(uintptr_t)e + 64

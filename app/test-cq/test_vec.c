@@ -182,7 +182,8 @@ vec_prm_format(uint8_t bit)
 /*
  * Poll up to n into r on consumer v. The lean consumer (VEC_LEAN): plain
  * CQEs through rte_mlx5cq_peek(), compressed sessions through
- * rte_mlx5cq_zip_peek() with its records made here from the mini-CQE
+ * rte_mlx5cq_session_open() and rte_mlx5cq_session_mini(), an array at
+ * a time, with its records made here from the mini-CQE
  * bytes (test_cpl_expect.h), the rest through rte_mlx5cq_poll_burst().
  */
 static uint16_t
@@ -194,13 +195,14 @@ vec_poll(unsigned int v, struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *r,
 	if (v != VEC_LEAN)
 		return rte_mlx5cq_poll_burst(cq, r, n);
 	while (k < n) {
-		const struct rte_mlx5cq_cpl *t;
-		volatile const uint8_t *m;
-		uint32_t pos;
+		struct rte_mlx5cq_session s;
+		volatile const struct rte_mlx5cq_mini *m;
+		uint32_t run;
 		uint16_t p = rte_mlx5cq_peek(cq, (uint16_t)(n - k));
 
 		for (j = 0; j < p; j++) {
-			volatile const uint8_t *e = rte_mlx5cq_peek_cqe(cq, j);
+			volatile const uint8_t *e =
+				rte_mlx5cq_cqe_bytes(rte_mlx5cq_peek_cqe(cq, j));
 
 			rte_mlx5cq__decode_ok(e, e[RTE_MLX5CQ_CQE_OP_OWN],
 					      &r[k + j]);
@@ -210,16 +212,21 @@ vec_poll(unsigned int v, struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *r,
 			k = (uint16_t)(k + p);
 			continue;
 		}
-		z = rte_mlx5cq_zip_peek(cq, &t, &m, &pos, (uint16_t)(n - k));
-		if (z == 0)
+		if (rte_mlx5cq_session_open(cq, &s) == 0)
 			break;
-		for (j = 0; j < z; j++, m += 8) {
-			r[k + j] = *t;
-			expect_mini_fields(vec_prm_format(format), m,
-					   (uint16_t)(t->wqe_counter + pos + j),
+		/* What is left of the current array, at most n - k. */
+		m = rte_mlx5cq_session_mini(cq, &s, s.pos, &run);
+		z = (uint16_t)RTE_MIN(RTE_MIN(run, s.left),
+				      (uint32_t)(n - k));
+		for (j = 0; j < z; j++) {
+			r[k + j] = *s.title;
+			expect_mini_fields(vec_prm_format(format),
+					   rte_mlx5cq_mini_bytes(m + j),
+					   (uint16_t)(s.title->wqe_counter +
+						      s.pos + j),
 					   &r[k + j]);
 		}
-		rte_mlx5cq_zip_advance(cq, z);
+		rte_mlx5cq_session_advance(cq, z);
 		k = (uint16_t)(k + z);
 	}
 	if (k < n)

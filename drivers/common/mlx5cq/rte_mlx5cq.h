@@ -608,40 +608,6 @@ __rte_experimental
 const char *rte_mlx5cq_vec_name(enum rte_mlx5cq_vec vec);
 
 /**
- * Lean path for compressed sessions (basic layout): the mini-CQEs of the
- * open session, read in place. When no session is open and the CQE at the
- * consumer index is a software-owned compressed CQE, its session is opened
- * first (owner check, then read barrier). Returns how many mini-CQEs of
- * the current array may be read (at most n, at most 8, never across an
- * array), with the session's title decoded once into *title (its fields
- * are what the mini-CQEs do not carry) and *minis pointing at the first of
- * them: 8 bytes each, ``struct mlx5_mini_cqe8`` of mlx5_prm.h, big endian
- * (byte count in bytes 4..7; bytes 0..3 as the CQ's mini-CQE format says:
- * see doc/guides/mlx5cq_poll.rst) and *pos to the position of the first
- * one in its session: HASH and CSUM mini-CQEs imply their WQE counter,
- * the title's + position. Consume them with rte_mlx5cq_zip_advance().
- *
- * @param cq
- *   CQ created SINGLE_THREADED with the basic layout (0 otherwise).
- * @param title
- *   Set to the session's title record.
- * @param minis
- *   Set to the first mini-CQE to read.
- * @param pos
- *   Set to the position of that mini-CQE in its session (0: first).
- * @param n
- *   Maximum number of mini-CQEs.
- * @return
- *   Mini-CQEs readable; 0 when no session is open and none starts at the
- *   consumer index (then rte_mlx5cq_peek() or rte_mlx5cq_poll_burst()).
- */
-__rte_experimental
-uint16_t rte_mlx5cq_zip_peek(struct rte_mlx5cq *cq,
-			     const struct rte_mlx5cq_cpl **title,
-			     volatile const uint8_t **minis, uint32_t *pos,
-			     uint16_t n);
-
-/**
  * Lean path, rte_mlx5cq_peek() for a stream of one kind: count the CQEs
  * ready at the consumer index that are software-owned, of opcode op and
  * format 0 (no inline data; the solicited-event bit is not looked at),
@@ -691,39 +657,82 @@ rte_mlx5cq_peek_op(const struct rte_mlx5cq *cq, uint16_t n, uint8_t op)
 }
 
 /**
- * Lean path for compressed sessions (basic layout), whole session: what
- * is left of the open session, or of the one starting at the consumer
- * index (opened as rte_mlx5cq_zip_peek() opens it), with its title decoded
- * once. The caller reads the mini-CQEs in place across arrays: the one at
- * position p of the session is the (p % 8)-th 8-byte mini-CQE of the
- * entry at ring index first + 1 when p < 8, else first + (p & ~7)
- * (rte_mlx5cq__cqe() masks the index: a session may wrap the ring), in
- * the format rte_mlx5cq_zip_peek() describes, and consumes them with
- * rte_mlx5cq_zip_advance(), in one call or several.
+ * A compressed session as the lean path reads it in place (basic layout):
+ * the title's record, where the session sits in the ring and how much of
+ * it is left. Filled by rte_mlx5cq_session_open(); the mini-CQE at a
+ * position is rte_mlx5cq_session_mini()'s.
+ */
+struct rte_mlx5cq_session {
+	/** The title CQE decoded once: what the mini-CQEs do not carry. */
+	const struct rte_mlx5cq_cpl *title;
+	uint32_t first; /**< Ring index (free running) of the title CQE. */
+	uint32_t pos; /**< Position of the next mini-CQE (0: the first). */
+	uint32_t left; /**< Mini-CQEs left from pos. */
+	uint8_t fmt; /**< Mini-CQE format, RTE_MLX5CQ_MINI_FMT_*. */
+};
+
+/**
+ * Lean path for compressed sessions (basic layout): open the session at
+ * the consumer index, or take the one already open, and describe what is
+ * left of it. When a new session starts at the consumer index, its title
+ * CQE is checked (owner bit, then a read barrier) and decoded once.
+ * Read the mini-CQEs with rte_mlx5cq_session_mini() and the accessors of
+ * rte_mlx5cq_view.h; consume them with rte_mlx5cq_session_advance(), in
+ * one call or several.
  *
  * @param cq
  *   CQ created SINGLE_THREADED with the basic layout (0 otherwise).
- * @param title
- *   Set to the session's title record.
- * @param first
- *   Set to the ring index (free running) of the session's title CQE.
- * @param pos
- *   Set to the position in the session of the next mini-CQE to read.
+ * @param s
+ *   Filled with the session.
  * @return
- *   Mini-CQEs left in the session; 0 when no session is open and none
- *   starts at the consumer index.
+ *   Mini-CQEs left (s->left); 0 when no session is open and none starts
+ *   at the consumer index (then rte_mlx5cq_peek() or
+ *   rte_mlx5cq_poll_burst()).
  */
 __rte_experimental
-uint32_t rte_mlx5cq_zip_session(struct rte_mlx5cq *cq,
-				const struct rte_mlx5cq_cpl **title,
-				uint32_t *first, uint32_t *pos);
+uint32_t rte_mlx5cq_session_open(struct rte_mlx5cq *cq,
+				 struct rte_mlx5cq_session *s);
 
 /**
- * Consume k mini-CQEs given by rte_mlx5cq_zip_peek() or
- * rte_mlx5cq_zip_session() (k may span arrays): the consumed slots are
- * invalidated as the basic layout requires, the counters count them,
- * and at the session's end the consumer index moves past it and is
- * published (doorbell record after a write barrier).
+ * The mini-CQE at position p of a session (p < s->pos + s->left), read in
+ * place. Positions 0..7 are the array of the entry after the title, every
+ * later 8 the array of the entry at title + p rounded down to 8 (the
+ * basic layout); the ring index wraps. The mini-CQEs after it in its array
+ * are contiguous: *run of them (itself included) may be read by stepping
+ * RTE_MLX5CQ_MINI_SIZE bytes.
+ *
+ * @param cq
+ *   CQ of the session.
+ * @param s
+ *   Session from rte_mlx5cq_session_open().
+ * @param p
+ *   Position in the session.
+ * @param run
+ *   Set to the mini-CQEs from p to the end of its array, when not NULL.
+ * @return
+ *   The mini-CQE.
+ */
+static __rte_always_inline volatile const struct rte_mlx5cq_mini *
+rte_mlx5cq_session_mini(const struct rte_mlx5cq *cq,
+			const struct rte_mlx5cq_session *s, uint32_t p,
+			uint32_t *run)
+{
+	const uint32_t in = p % RTE_MLX5CQ_BASIC_MINIS_PER_ARRAY;
+	const uint32_t base = p - in;
+
+	if (run != NULL)
+		*run = RTE_MLX5CQ_BASIC_MINIS_PER_ARRAY - in;
+	return (volatile const struct rte_mlx5cq_mini *)
+		(rte_mlx5cq__cqe(cq, base != 0 ? s->first + base :
+				 s->first + 1) + RTE_MLX5CQ_MINI_SIZE * in);
+}
+
+/**
+ * Consume k mini-CQEs of the session rte_mlx5cq_session_open() described
+ * (k may span arrays): the consumed slots are invalidated as the basic
+ * layout requires, the counters count them, and at the session's end the
+ * consumer index moves past it and is published (doorbell record after a
+ * write barrier).
  *
  * @param cq
  *   CQ.
@@ -732,7 +741,7 @@ uint32_t rte_mlx5cq_zip_session(struct rte_mlx5cq *cq,
  *   not consumed).
  */
 __rte_experimental
-void rte_mlx5cq_zip_advance(struct rte_mlx5cq *cq, uint16_t k);
+void rte_mlx5cq_session_advance(struct rte_mlx5cq *cq, uint16_t k);
 
 /**
  * Arm the CQ for one completion event (rdma-core mlx5_arm_cq): arm word

@@ -27,6 +27,7 @@
 #include <rte_io.h>
 
 #include "rte_mlx5cq_prm.h"
+#include "rte_mlx5cq_view.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -171,36 +172,6 @@ rte_mlx5cq__cqe(const struct rte_mlx5cq *cq, uint32_t idx)
 {
 	return cq->ring + ((size_t)(idx & cq->mask) << cq->stride_shift) +
 	       cq->cqe_off;
-}
-
-/*
- * @internal Big-endian loads from a CQE. The swaps are compiler builtins:
- * DPDK's rte_arch_bswap*() are plain inline functions, which GCC does not
- * inline into a function built for another target (the SIMD polls), where
- * each swap became a call.
- */
-#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
-#define RTE_MLX5CQ__BE16(v) __builtin_bswap16(v)
-#define RTE_MLX5CQ__BE32(v) __builtin_bswap32(v)
-#define RTE_MLX5CQ__BE64(v) __builtin_bswap64(v)
-#else
-#define RTE_MLX5CQ__BE16(v) (v)
-#define RTE_MLX5CQ__BE32(v) (v)
-#define RTE_MLX5CQ__BE64(v) (v)
-#endif
-
-/** @internal 32-bit big-endian field at byte off of a CQE. */
-static __rte_always_inline uint32_t
-rte_mlx5cq__be32(volatile const uint8_t *p, unsigned int off)
-{
-	return RTE_MLX5CQ__BE32(*(volatile const uint32_t *)(p + off));
-}
-
-/** @internal 16-bit big-endian field at byte off of a CQE. */
-static __rte_always_inline uint16_t
-rte_mlx5cq__be16(volatile const uint8_t *p, unsigned int off)
-{
-	return RTE_MLX5CQ__BE16(*(volatile const uint16_t *)(p + off));
 }
 
 /**
@@ -447,8 +418,8 @@ rte_mlx5cq_peek(const struct rte_mlx5cq *cq, uint16_t n)
 
 /**
  * Lean path: the 64 B CQE i entries after the consumer index, for
- * i < the count rte_mlx5cq_peek() returned (field offsets:
- * RTE_MLX5CQ_CQE_*; multi-byte fields big endian).
+ * i < the count rte_mlx5cq_peek() returned, as a typed view (fields read
+ * with the rte_mlx5cq_cqe_*() accessors of rte_mlx5cq_view.h).
  *
  * @param cq
  *   CQ.
@@ -457,10 +428,11 @@ rte_mlx5cq_peek(const struct rte_mlx5cq *cq, uint16_t n)
  * @return
  *   The CQE.
  */
-static __rte_always_inline volatile const uint8_t *
+static __rte_always_inline volatile const struct rte_mlx5cq_cqe *
 rte_mlx5cq_peek_cqe(const struct rte_mlx5cq *cq, uint16_t i)
 {
-	return rte_mlx5cq__cqe(cq, cq->ci + i);
+	return (volatile const struct rte_mlx5cq_cqe *)
+		rte_mlx5cq__cqe(cq, cq->ci + i);
 }
 
 /**

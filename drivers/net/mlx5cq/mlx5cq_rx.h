@@ -155,127 +155,6 @@ int mlx5cq_rx_chain(struct mlx5cq_rxq *rxq, uint32_t base, uint32_t nseg,
 		    uint32_t len, struct rte_mbuf **head);
 
 /*
- * The lkey table's parameters in locals for a pass of posts (the WQE
- * stores could alias the table's fields: read once, not per packet).
- */
-struct mlx5cq_rx_lkc {
-	const struct mlx5cq_mr_tbl_ent *ent; /* NULL: one region. */
-	const struct mlx5cq_mr_tbl_fast *fast; /* Exact tables. */
-	uintptr_t mask;
-	uintptr_t off_mask;
-	uint32_t shift;
-	uint32_t tag_shift; /* shift + log_n */
-};
-
-static __rte_always_inline struct mlx5cq_rx_lkc
-mlx5cq_rx_lkc(const struct mlx5cq_rxq *rxq)
-{
-	const struct mlx5cq_mr_tbl *t = rxq->mrt;
-	struct mlx5cq_rx_lkc c = { NULL, NULL, 0, 0, 0, 0 };
-
-	if (t != NULL) {
-		c.ent = t->ent;
-		c.fast = t->fast;
-		c.mask = t->mask;
-		c.off_mask = t->off_mask;
-		c.shift = t->shift;
-		c.tag_shift = t->shift + t->log_n;
-	}
-	return c;
-}
-
-/*
- * The queue's table's answer for the buffer at addr (one load, a tag
- * check): its lkey, or UINT32_MAX (another granule's slot, an empty one,
- * a granule of three regions).
- */
-static __rte_always_inline uint32_t
-mlx5cq_rx_lkey_tbl(const struct mlx5cq_rx_lkc *c, uintptr_t addr)
-{
-	const struct mlx5cq_mr_tbl_ent *e =
-		&c->ent[(addr >> c->shift) & c->mask];
-	uint32_t lk = e->lkey[(uint32_t)(addr & c->off_mask) >= e->split];
-
-	return (uintptr_t)e->tag == addr >> c->tag_shift ? lk : UINT32_MAX;
-}
-
-/*
- * Lkey of the buffer at addr of a mempool spanning several regions: the
- * queue's table, the search when the table has no answer (UINT32_MAX:
- * not registered and cannot be).
- */
-static __rte_always_inline uint32_t
-mlx5cq_rx_lkey(struct mlx5cq_rxq *rxq, const struct mlx5cq_rx_lkc *c,
-	       uintptr_t addr, struct rte_mempool *mp)
-{
-	uint32_t lk = mlx5cq_rx_lkey_tbl(c, addr);
-
-	if (unlikely(lk == UINT32_MAX))
-		lk = mlx5cq_mr_lookup_cold(&rxq->mrc, addr, mp);
-	return lk;
-}
-
-/*
- * Lkey of replacement buffer addr (mempool spanning several regions):
- * the table knows the chunks it was built from only; UINT32_MAX: none.
- */
-static __rte_always_inline uint32_t
-mlx5cq_rx_rep_lkey(struct mlx5cq_rxq *rxq, const struct mlx5cq_rx_lkc *c,
-		   uintptr_t addr, struct rte_mempool *mp)
-{
-	return likely(rxq->mp->nb_mem_chunks == rxq->mrt->chunks) ?
-	       mlx5cq_rx_lkey(rxq, c, addr, mp) :
-	       mlx5cq_mr_lookup_cold(&rxq->mrc, addr, mp);
-}
-
-/*
- * Post r in WQE idx: address and, when the mempool spans several
- * regions, lkey in the same pass (the SIMD paths: every lkey of the
- * pool's memory is known, mlx5cq_rx_vec_ok()).
- */
-static __rte_always_inline void
-mlx5cq_rx_post(struct mlx5cq_rxq *rxq, const struct mlx5cq_rx_lkc *c,
-	       uint32_t idx, struct rte_mbuf *r)
-{
-	uintptr_t addr = (uintptr_t)r->buf_addr + RTE_PKTMBUF_HEADROOM;
-
-	rxq->elts[idx] = r;
-	if (c->ent != NULL)
-		rxq->wqes[idx].lkey = rte_cpu_to_be_32(mlx5cq_rx_lkey(rxq, c,
-							addr, r->pool));
-	rxq->wqes[idx].addr = rte_cpu_to_be_64(addr);
-}
-
-/*
- * The headers of the k mbufs of WQEs rq_ci.. are written next (handed
- * up, or a session decoded into them): ask for all their lines at once,
- * so the misses overlap.
- */
-static __rte_always_inline void
-mlx5cq_rx_prefetch_elts(const struct mlx5cq_rxq *rxq, uint32_t rq_ci,
-			uint16_t k)
-{
-	const uint32_t idx = rq_ci & rxq->mask;
-	uint16_t i;
-
-	if (likely(idx + k <= rxq->desc_n)) {
-		struct rte_mbuf *const *e = &rxq->elts[idx];
-
-		for (i = 0; i + 4 <= k; i += 4) {
-			rte_prefetch0(e[i]);
-			rte_prefetch0(e[i + 1]);
-			rte_prefetch0(e[i + 2]);
-			rte_prefetch0(e[i + 3]);
-		}
-		for (; i < k; i++)
-			rte_prefetch0(e[i]);
-		return;
-	}
-	for (i = 0; i < k; i++)
-		rte_prefetch0(rxq->elts[(rq_ci + i) & rxq->mask]);
-}
-
-/*
  * Whether the SIMD stores may take the packets: rx_vec_en, and the
  * mempool has the chunks its lkey table was built from (every
  * replacement then has an lkey; a chunk added later may not, and goes
@@ -286,50 +165,6 @@ mlx5cq_rx_vec_ok(const struct mlx5cq_rxq *rxq)
 {
 	return rxq->rx_vec && (likely(rxq->mrt == NULL) ||
 			       rxq->mp->nb_mem_chunks == rxq->mrt->chunks);
-}
-
-/*
- * Hand up the buffer of WQE idx as a packet of len bytes with the given
- * header-type bits, VLAN and hash; put r in its place (with its lkey when
- * the mempool spans several regions). Returns 0, or -1 when r's memory
- * has no lkey (a chunk added to the mempool after the queue was set up
- * and not registrable): r is returned to its pool, the buffer stays
- * posted and the packet is dropped (counted as an error).
- */
-static __rte_always_inline int
-mlx5cq_rx_one(struct mlx5cq_rxq *rxq, uint32_t idx, struct rte_mbuf *m,
-	      struct rte_mbuf *r, uint32_t len, uint16_t hte, uint16_t vlan,
-	      uint32_t hash)
-{
-	uintptr_t b = (uintptr_t)m;
-	uintptr_t addr = (uintptr_t)r->buf_addr + RTE_PKTMBUF_HEADROOM;
-	uint32_t lk = 0;
-	uint64_t ol;
-
-	if (unlikely(rxq->mrt != NULL)) {
-		const struct mlx5cq_rx_lkc c = mlx5cq_rx_lkc(rxq);
-
-		lk = mlx5cq_rx_rep_lkey(rxq, &c, addr, r->pool);
-		if (unlikely(lk == UINT32_MAX)) {
-			rte_mempool_put(r->pool, r);
-			rxq->st.errors++;
-			return -1;
-		}
-	}
-	ol = mlx5cq_rx_ol(rxq, hte, &vlan);
-	/* Four 8-byte stores, built in registers (little endian). */
-	*(uint64_t *)(b + MLX5CQ_RX_OFF_REARM) = rxq->mbuf_initializer;
-	*(uint64_t *)(b + MLX5CQ_RX_OFF_OL) = ol;
-	*(uint64_t *)(b + MLX5CQ_RX_OFF_PTYPE) =
-		mlx5cq_rx_ptype_lut[MLX5CQ_RX_LUT_IDX(hte)] |
-		(uint64_t)len << 32;
-	*(uint64_t *)(b + MLX5CQ_RX_OFF_DLEN) = (len & 0xffff) |
-		(uint32_t)vlan << 16 | (uint64_t)hash << 32;
-	rxq->elts[idx] = r;
-	if (unlikely(rxq->mrt != NULL))
-		rxq->wqes[idx].lkey = rte_cpu_to_be_32(lk);
-	rxq->wqes[idx].addr = rte_cpu_to_be_64(addr);
-	return 0;
 }
 
 /* Most packets a compressed session is decoded ahead by (one pass). */
@@ -348,17 +183,15 @@ uint32_t mlx5cq_rx_zip_ahead(struct mlx5cq_rxq *rxq, uint32_t rq_ci,
 			     uint16_t want, uint64_t *len);
 
 /*
- * Hand up the buffers of k mini-CQEs of the open compressed session
- * whose title is t (HASH or CSUM format; title CQE at ring index first),
- * from position pos of the session on, across its arrays
- * (rte_mlx5cq_zip_session()), from WQE rq_ci on, with replacements
+ * Hand up the buffers of k mini-CQEs of the open compressed session s
+ * (HASH or CSUM format) from its position s->pos on, across its arrays
+ * (rte_mlx5cq_session_mini()), from WQE rq_ci on, with replacements
  * rep[0..k); the packets go to pkts. Returns the number handed up;
  * *bytes grows by their lengths. mlx5cq_rx_zip.c.
  */
 uint16_t mlx5cq_rx_minis(struct mlx5cq_rxq *rxq,
-			 const struct rte_mlx5cq_cpl *t, uint32_t first,
-			 uint32_t pos, uint16_t k, uint32_t rq_ci,
-			 struct rte_mbuf **rep, struct rte_mbuf **pkts,
-			 uint64_t *bytes);
+			 const struct rte_mlx5cq_session *s, uint16_t k,
+			 uint32_t rq_ci, struct rte_mbuf **rep,
+			 struct rte_mbuf **pkts, uint64_t *bytes);
 
 #endif /* MLX5CQ_RX_H_ */

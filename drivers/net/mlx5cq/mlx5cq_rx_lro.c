@@ -33,7 +33,7 @@
 
 #include <mlx5_prm.h>
 
-#include "mlx5cq_rx.h"
+#include "mlx5cq_rx_cqe.h"
 
 /* What the burst takes from one completion. */
 struct rx_lro_cpl {
@@ -52,24 +52,20 @@ struct rx_lro_cpl {
 };
 
 static __rte_always_inline void
-rx_lro_read(volatile const uint8_t *e, struct rx_lro_cpl *c)
+rx_lro_read(volatile const struct rte_mlx5cq_cqe *e, struct rx_lro_cpl *c)
 {
-	c->len = rte_mlx5cq__be32(e, RTE_MLX5CQ_CQE_BYTE_CNT);
-	c->hash = rte_mlx5cq__be32(e, RTE_MLX5CQ_CQE_RX_HASH_RES);
-	c->tag = rte_mlx5cq__be32(e, RTE_MLX5CQ_CQE_SOP_DROP_QPN) &
-		 0xffffff;
-	c->ts = (uint64_t)rte_mlx5cq__be32(e, RTE_MLX5CQ_CQE_TIMESTAMP) << 32 |
-		rte_mlx5cq__be32(e, RTE_MLX5CQ_CQE_TIMESTAMP + 4);
-	c->hte = rte_mlx5cq__be16(e, RTE_MLX5CQ_CQE_HDR_TYPE_ETC);
-	c->vlan = rte_mlx5cq__be16(e, RTE_MLX5CQ_CQE_VLAN_INFO);
-	c->csum = rte_cpu_to_be_16(rte_mlx5cq__be16(e, RTE_MLX5CQ_CQE_CSUM));
-	c->ack = rte_cpu_to_be_32(rte_mlx5cq__be32(e,
-					RTE_MLX5CQ_CQE_LRO_ACK_SEQ_NUM));
-	c->win = rte_cpu_to_be_16(rte_mlx5cq__be16(e,
-					RTE_MLX5CQ_CQE_LRO_TCP_WIN));
-	c->nseg = e[RTE_MLX5CQ_CQE_LRO_NUM_SEG];
-	c->flags = e[RTE_MLX5CQ_CQE_LRO_TCPPSH_ABORT_DUPACK];
-	c->ttl = e[RTE_MLX5CQ_CQE_LRO_MIN_TTL];
+	c->len = rte_mlx5cq_cqe_byte_cnt(e);
+	c->hash = rte_mlx5cq_cqe_rx_hash(e);
+	c->tag = rte_mlx5cq_cqe_flow_tag(e);
+	c->ts = rte_mlx5cq_cqe_timestamp(e);
+	c->hte = rte_mlx5cq_cqe_hdr_type_etc(e);
+	c->vlan = rte_mlx5cq_cqe_vlan_info(e);
+	c->csum = rte_cpu_to_be_16(rte_mlx5cq_cqe_csum(e));
+	c->ack = rte_cpu_to_be_32(rte_mlx5cq_cqe_lro_ack_seq(e));
+	c->win = rte_cpu_to_be_16(rte_mlx5cq_cqe_lro_tcp_win(e));
+	c->nseg = rte_mlx5cq_cqe_lro_num_seg(e);
+	c->flags = rte_mlx5cq_cqe_lro_flags(e);
+	c->ttl = rte_mlx5cq_cqe_lro_min_ttl(e);
 }
 
 /*

@@ -36,7 +36,7 @@
 #include <rte_memcpy.h>
 
 #include "mlx5cq_mprq.h"
-#include "mlx5cq_rx.h"
+#include "mlx5cq_rx_cqe.h"
 
 #define MPRQ_FILLER 0x80000000u /* MLX5_MPRQ_FILLER_MASK */
 #define MPRQ_STRIDES(bc) (((bc) >> 16) & 0x3fffu) /* STRIDE_NUM_MASK */

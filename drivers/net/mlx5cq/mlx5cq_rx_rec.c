@@ -28,7 +28,7 @@
 #include <rte_io.h>
 #include <rte_mbuf_dyn.h>
 
-#include "mlx5cq_rx.h"
+#include "mlx5cq_rx_cqe.h"
 
 int
 mlx5cq_rx_chain(struct mlx5cq_rxq *rxq, uint32_t base, uint32_t nseg,

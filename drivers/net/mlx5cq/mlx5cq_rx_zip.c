@@ -4,7 +4,8 @@
 
 /*
  * RX of compressed sessions (basic layout, HASH or CSUM mini-CQEs), read
- * in place across their arrays (rte_mlx5cq_zip_session()): everything but
+ * in place across their arrays (rte_mlx5cq_session_open(),
+ * rte_mlx5cq_session_mini()): everything but
  * the length (and the hash in HASH format) comes from the session's
  * title, so the flags, packet type and VLAN of a session are computed
  * once. With the SIMD stores (x86 and AArch64, rx_vec_en=1) a session is
@@ -24,8 +25,7 @@
  * session's packets is the title's, as the record path gives it.
  */
 
-#include "mlx5cq_rx.h"
-#include "mlx5cq_rx_vec.h"
+#include "mlx5cq_rx_cqe.h"
 
 #ifdef MLX5CQ_RX_VEC
 /*
@@ -92,16 +92,16 @@ rx_zip_array(volatile const uint8_t *m, struct rte_mbuf *const *b,
 }
 
 /*
- * Decode k mini-CQEs of the session (title t at ring index first) from
- * position pos on into the mbufs of WQEs rq_ci.. (their fields only: the
- * mbufs stay in the buffer ring until handed up). Returns the sum of
- * their lengths (pkt_len lanes added as they are built).
+ * Decode k mini-CQEs of session s from position pos on into the mbufs of
+ * WQEs rq_ci.. (their fields only: the mbufs stay in the buffer ring until
+ * handed up), an array at a time (rte_mlx5cq_session_mini()). Returns the
+ * sum of their lengths (pkt_len lanes added as they are built).
  */
 static __rte_always_inline uint32_t
-rx_zip_decode_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
-		  uint32_t first, uint32_t pos, uint32_t k, uint32_t rq_ci,
-		  int hash)
+rx_zip_decode_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_session *s,
+		  uint32_t pos, uint32_t k, uint32_t rq_ci, int hash)
 {
+	const struct rte_mlx5cq_cpl *t = s->title;
 	const struct rte_mlx5cq *cq = rxq->cq;
 	struct rte_mbuf **const elts = rxq->elts;
 	const uint32_t mask = rxq->mask;
@@ -119,52 +119,17 @@ rx_zip_decode_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 	mlx5cq_v128 len = mlx5cq_v128_zero();
 	uint32_t i = 0;
 
-	if ((pos & 7u) == 0) {
-		/*
-		 * From an array's start (the usual case): whole arrays into
-		 * eight consecutive buffers each, unrolled, until the session
-		 * part or the buffer ring ends.
-		 */
-		const uint32_t idx = rq_ci & mask;
-		uint32_t na = RTE_MIN(k / 8, (mask + 1 - idx) / 8);
-
-		if (na != 0 && (first & cq->mask) + pos + 8 * na <=
-		    cq->mask + 1) {
-			/*
-			 * No wrap of the CQ either (its entries move with the
-			 * RQ's WQEs, one a packet, on a ring of as many: it
-			 * holds whenever the buffer ring does not wrap, and
-			 * is checked anyway, the walk has no mask): a pointer
-			 * walk over the arrays (title + 1, then every 8
-			 * entries from title + 8) and the buffers.
-			 */
-			const size_t st = (size_t)8 << cq->stride_shift;
-			volatile const uint8_t *m =
-				rte_mlx5cq__cqe(cq, first + (pos ? pos : 1));
-			struct rte_mbuf *const *e = &elts[idx];
-
-			i = 8 * na;
-			if (pos == 0) {
-				rx_zip_array(m, e, rearm, fix, sh0, sh1, &len);
-				m = rte_mlx5cq__cqe(cq, first + 8);
-				e += 8;
-				na--;
-			}
-			for (; na != 0; na--, m += st, e += 8)
-				rx_zip_array(m, e, rearm, fix, sh0, sh1, &len);
-		}
-	}
 	while (i < k) {
-		/* The array holding position p, and what is left of it. */
-		const uint32_t p = pos + i;
-		const uint32_t base = p & ~7u;
-		const uint32_t e = RTE_MIN(k - i, 8u - (p & 7u)) + i;
-		volatile const uint8_t *m = rte_mlx5cq__cqe(cq, p < 8 ?
-				first + 1 : first + base) +
-				RTE_MLX5CQ_MINI_SIZE * (p & 7u);
+		/* The array holding position pos + i, and what is left of it. */
+		uint32_t run;
+		volatile const struct rte_mlx5cq_mini *mini =
+			rte_mlx5cq_session_mini(cq, s, pos + i, &run);
+		volatile const uint8_t *m = rte_mlx5cq_mini_bytes(mini);
+		const uint32_t e = RTE_MIN(k - i, run) + i;
 		const uint32_t i_0 = i;
 
-		if (e - i == 8 && ((rq_ci + i) & mask) + 8 <= mask + 1) {
+		if (e - i == RTE_MLX5CQ_BASIC_MINIS_PER_ARRAY &&
+		    ((rq_ci + i) & mask) + 8 <= mask + 1) {
 			/* A whole array into eight consecutive buffers. */
 			rx_zip_array(m, &elts[(rq_ci + i) & mask], rearm, fix,
 				     sh0, sh1, &len);
@@ -194,24 +159,24 @@ rx_zip_decode_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
 
 /* rx_zip_decode_vec() for the session's format. */
 static __rte_always_inline uint32_t
-rx_zip_decode(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
-	      uint32_t first, uint32_t pos, uint32_t k, uint32_t rq_ci)
+rx_zip_decode(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_session *s,
+	      uint32_t pos, uint32_t k, uint32_t rq_ci)
 {
 	if (k == 0)
 		return 0;
-	if (rxq->zip_fmt == RTE_MLX5CQ_COMP_HASH)
-		return rx_zip_decode_vec(rxq, t, first, pos, k, rq_ci, 1);
-	return rx_zip_decode_vec(rxq, t, first, pos, k, rq_ci, 0);
+	if (s->fmt == RTE_MLX5CQ_MINI_FMT_HASH)
+		return rx_zip_decode_vec(rxq, s, pos, k, rq_ci, 1);
+	return rx_zip_decode_vec(rxq, s, pos, k, rq_ci, 0);
 }
 
 uint32_t
 mlx5cq_rx_zip_ahead(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t want,
 		    uint64_t *len)
 {
-	const struct rte_mlx5cq_cpl *t;
-	uint32_t first, pos, k, now;
+	struct rte_mlx5cq_session s;
+	uint32_t k, now;
 
-	k = rte_mlx5cq_zip_session(rxq->cq, &t, &first, &pos);
+	k = rte_mlx5cq_session_open(rxq->cq, &s);
 	if (k == 0)
 		return 0;
 	k = RTE_MIN(k, (uint32_t)MLX5CQ_RX_AHEAD_MAX);
@@ -223,37 +188,34 @@ mlx5cq_rx_zip_ahead(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t want,
 	 */
 	/* What this burst takes, then the rest: a length sum each. */
 	now = RTE_MIN(k, (uint32_t)want);
-	*len = rx_zip_decode(rxq, t, first, pos, now, rq_ci);
-	rxq->zip_ahead_len = rx_zip_decode(rxq, t, first, pos + now, k - now,
+	*len = rx_zip_decode(rxq, &s, s.pos, now, rq_ci);
+	rxq->zip_ahead_len = rx_zip_decode(rxq, &s, s.pos + now, k - now,
 					   rq_ci + now);
-	rte_mlx5cq_zip_advance(rxq->cq, (uint16_t)k);
+	rte_mlx5cq_session_advance(rxq->cq, (uint16_t)k);
 	return k;
 }
 #endif
 
 /* Per packet, with mlx5cq_rx_one(): any architecture, lkeys, reference. */
 uint16_t
-mlx5cq_rx_minis(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_cpl *t,
-		uint32_t first, uint32_t pos, uint16_t k, uint32_t rq_ci,
-		struct rte_mbuf **rep, struct rte_mbuf **pkts,
-		uint64_t *bytes)
+mlx5cq_rx_minis(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_session *s,
+		uint16_t k, uint32_t rq_ci, struct rte_mbuf **rep,
+		struct rte_mbuf **pkts, uint64_t *bytes)
 {
-	const int hash = rxq->zip_fmt == RTE_MLX5CQ_COMP_HASH;
+	const struct rte_mlx5cq_cpl *t = s->title;
+	const int hash = s->fmt == RTE_MLX5CQ_MINI_FMT_HASH;
 	uint16_t i, out = 0;
 
 	for (i = 0; i < k; i++) {
-		const uint32_t p = pos + i;
-		volatile const uint8_t *m = rte_mlx5cq__cqe(rxq->cq, p < 8 ?
-				first + 1 : first + (p & ~7u)) +
-				RTE_MLX5CQ_MINI_SIZE * (p & 7u);
+		volatile const struct rte_mlx5cq_mini *m =
+			rte_mlx5cq_session_mini(rxq->cq, s, s->pos + i, NULL);
 		uint32_t idx = (rq_ci + i) & rxq->mask;
 		struct rte_mbuf *mb = rxq->elts[idx];
-		uint32_t len = rte_mlx5cq__be32(m, RTE_MLX5CQ_MINI_BYTE_CNT);
+		uint32_t len = rte_mlx5cq_mini_byte_cnt(m);
 
 		if (mlx5cq_rx_one(rxq, idx, mb, rep[i], len,
 				  t->hdr_type_etc, t->vlan_tci,
-				  hash ? rte_mlx5cq__be32(m,
-						RTE_MLX5CQ_MINI_RX_HASH) :
+				  hash ? rte_mlx5cq_mini_rx_hash(m) :
 					 t->rss_hash) != 0)
 			continue;
 		*bytes += len;

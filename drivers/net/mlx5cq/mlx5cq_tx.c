@@ -171,11 +171,10 @@ mlx5cq_txq_complete(struct mlx5cq_txq *txq)
 	}
 	got = rte_mlx5cq_peek(cq, MLX5CQ_BURST_MAX);
 	if (got) {
-		volatile const uint8_t *e = rte_mlx5cq_peek_cqe(cq,
-							(uint16_t)(got - 1));
+		volatile const struct rte_mlx5cq_cqe *e =
+			rte_mlx5cq_peek_cqe(cq, (uint16_t)(got - 1));
 
-		mlx5cq_tx_free_to(txq, &ci, rte_mlx5cq__be16(e,
-					RTE_MLX5CQ_CQE_WQE_COUNTER));
+		mlx5cq_tx_free_to(txq, &ci, rte_mlx5cq_cqe_wqe_counter(e));
 		rte_mlx5cq_advance(cq, got);
 	}
 	if (got == MLX5CQ_BURST_MAX || !rte_mlx5cq_ready(cq)) {

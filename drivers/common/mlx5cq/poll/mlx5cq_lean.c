@@ -45,42 +45,24 @@ zip_open_at_ci(struct rte_mlx5cq *cq)
 }
 
 uint32_t
-rte_mlx5cq_zip_session(struct rte_mlx5cq *cq,
-		       const struct rte_mlx5cq_cpl **title, uint32_t *first,
-		       uint32_t *pos)
+rte_mlx5cq_session_open(struct rte_mlx5cq *cq, struct rte_mlx5cq_session *s)
 {
 	struct mlx5cq_zip *z = zip_open_at_ci(cq);
+	uint32_t fmt;
 
 	if (z == NULL)
 		return 0;
-	*title = &z->trec;
-	*first = z->end - z->cnt;
-	*pos = z->ai;
-	return z->cnt - z->ai;
-}
-
-uint16_t
-rte_mlx5cq_zip_peek(struct rte_mlx5cq *cq, const struct rte_mlx5cq_cpl **title,
-		    volatile const uint8_t **minis, uint32_t *pos, uint16_t n)
-{
-	struct mlx5cq_zip *z;
-	uint32_t left;
-
-	if (n == 0)
-		return 0;
-	z = zip_open_at_ci(cq);
-	if (z == NULL)
-		return 0;
-	/* What is left of the current array (8 mini-CQEs a slot). */
-	left = RTE_MIN(z->cnt - z->ai, 8u - (z->ai & 7u));
-	*title = &z->trec;
-	*pos = z->ai;
-	*minis = rte_mlx5cq__cqe(cq, z->ca) + 8u * (z->ai & 7u);
-	return (uint16_t)RTE_MIN(left, (uint32_t)n);
+	fmt = mlx5cq_zip_format(cq, z);
+	s->title = &z->trec;
+	s->first = z->end - z->cnt;
+	s->pos = z->ai;
+	s->left = z->cnt - z->ai;
+	s->fmt = fmt == UINT32_MAX ? RTE_MLX5CQ_MINI_FMT_REQ : (uint8_t)fmt;
+	return s->left;
 }
 
 void
-rte_mlx5cq_zip_advance(struct rte_mlx5cq *cq, uint16_t k)
+rte_mlx5cq_session_advance(struct rte_mlx5cq *cq, uint16_t k)
 {
 	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
 	uint32_t left, take;
