@@ -63,6 +63,8 @@
 #include <mlx5_emu.h>
 #include <mlx5_prm.h>
 #include <mlx5cq_test_hooks.h>
+
+#include "test_hooks_cq.h"
 #include <rte_mlx5cq.h>
 
 #include "bench_cq.h"

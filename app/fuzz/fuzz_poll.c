@@ -41,6 +41,8 @@
 #include <rte_errno.h>
 
 #include <mlx5cq_test_hooks.h>
+
+#include "test_hooks_cq.h"
 #include <rte_mlx5cq.h>
 
 #include "fuzz_eal.h"

@@ -30,6 +30,7 @@
 #include "test_decomp_fixture.h"
 #include "test_hand_cq.h"
 #include "test_vec_arch.h"
+#include "test_hooks_cq.h"
 
 /*
  * Enhanced layout: title = last regular CQE, compressed CQEs are arrays of

@@ -20,6 +20,8 @@
 #include <rte_malloc.h>
 
 #include <mlx5cq_test_hooks.h>
+
+#include "test_hooks_cq.h"
 #include <rte_mlx5cq.h>
 
 #include "test_cqe_image.h"

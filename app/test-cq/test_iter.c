@@ -31,6 +31,7 @@
 #include "test_cpl_expect.h"
 #include "test_hand_cq.h"
 #include "test_wait.h"
+#include "test_hooks_cq.h"
 
 static struct hand_cq h;
 

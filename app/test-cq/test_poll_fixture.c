@@ -21,6 +21,8 @@
 #include <rte_memory.h>
 
 #include <mlx5cq_test_hooks.h>
+
+#include "test_hooks_cq.h"
 #include <rte_mlx5cq.h>
 
 #include "test.h"

@@ -3,17 +3,20 @@
  */
 
 /*
- * Test hooks (mlx5cq_test_hooks.h): CQ handles over rings the suites build
- * by hand, and a look at state the API keeps private.
+ * CQ test hooks (test_hooks_cq.h), built against the library's private
+ * layout of a CQ (mlx5cq_private.h) and linked by the tests only.
  */
 
 #include <errno.h>
 #include <string.h>
 
 #include <rte_errno.h>
+#include <rte_malloc.h>
 #include <rte_memory.h>
 
-#include "mlx5cq_private.h"
+#include <mlx5cq_private.h>
+
+#include "test_hooks_cq.h"
 
 struct rte_mlx5cq *
 mlx5cq_test_cq_wrap(void *ring, void *dbrec, uint32_t log_n,
@@ -27,8 +30,8 @@ mlx5cq_test_cq_wrap(void *ring, void *dbrec, uint32_t log_n,
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	cq = mlx5cq_zmalloc("mlx5cq_test_cq", sizeof(*cq),
-			    RTE_CACHE_LINE_SIZE, SOCKET_ID_ANY);
+	cq = rte_zmalloc_socket("mlx5cq_test_cq", sizeof(*cq),
+			       RTE_CACHE_LINE_SIZE, SOCKET_ID_ANY);
 	if (cq == NULL)
 		return NULL;
 	cq->entries = 1u << log_n;
@@ -48,7 +51,7 @@ mlx5cq_test_cq_wrap(void *ring, void *dbrec, uint32_t log_n,
 	cq->pub.cqn = cqn;
 	if (comp & RTE_MLX5CQ_COMP_ENHANCED)
 		cq->pub.slow |= RTE_MLX5CQ_SLOW_ENHANCED;
-	cq->pub.vec = (uint8_t)mlx5cq_vec_default();
+	cq->pub.vec = (uint8_t)rte_mlx5cq_vec_best();
 	if (cq->pub.vec != RTE_MLX5CQ_VEC_SCALAR)
 		cq->pub.slow |= RTE_MLX5CQ_SLOW_VEC;
 	rte_spinlock_init(&cq->lock);
@@ -59,7 +62,7 @@ void
 mlx5cq_test_cq_free(struct rte_mlx5cq *cq)
 {
 	if (cq != NULL)
-		mlx5cq_free(mlx5cq_from_pub(cq));
+		rte_free(mlx5cq_from_pub(cq));
 }
 
 void
