@@ -17,14 +17,17 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include <infiniband/verbs.h>
 #include <rte_common.h>
+#include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 #include <rte_memory.h>
-#include <rte_telemetry.h>
 #include <rte_version.h>
 
 #include <mlx5_emu.h>
@@ -35,81 +38,58 @@
 #include "test_cq_cnt.h"
 
 /*
- * struct rte_tel_data is opaque in the installed API; the DPDK source the
- * build uses has its layout (lib/telemetry/telemetry_data.h, on the include
- * path from meson.build, which stops with an error when it is missing),
- * which lets the test read what the handlers wrote and free the containers
- * nested in a result: rte_tel_data_free() (22.11 to 24.11) frees only the
- * outer object (the telemetry socket code frees the nested ones after
- * sending them).
+ * The telemetry handlers are the library's own (static): the test asks
+ * through the process's telemetry socket, as dpdk-telemetry.py does
+ * (<runtime dir>/dpdk_telemetry.v2, SOCK_SEQPACKET: a greeting, then one
+ * JSON reply a command). out gets the reply, NUL-terminated. 0 or -1.
  */
-#include <telemetry_data.h>
-
-/* 23.03 renamed the container types (RTE_TEL_* -> TEL_*) and u64val. */
-#if RTE_VERSION_NUM(23, 3, 0, 0) <= RTE_VERSION
-#define TEL_T_DICT TEL_DICT
-#define TEL_T_ARRAY_CONTAINER TEL_ARRAY_CONTAINER
-#define TEL_UVAL(v) ((v).uval)
-#else
-#define TEL_T_DICT RTE_TEL_DICT
-#define TEL_T_ARRAY_CONTAINER RTE_TEL_ARRAY_CONTAINER
-#define TEL_UVAL(v) ((v).u64val)
-#endif
-
-static const struct tel_dict_entry *
-tel_find(const struct rte_tel_data *d, const char *name)
+static int
+tel_query(const char *cmd, char *out, size_t len)
 {
-	unsigned int i;
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	ssize_t n;
+	int fd, ret = -1;
 
-	for (i = 0; i < d->data_len; i++)
-		if (strcmp(d->data.dict[i].name, name) == 0)
-			return &d->data.dict[i];
-	return NULL;
+	if ((size_t)snprintf(sun.sun_path, sizeof(sun.sun_path),
+			     "%s/dpdk_telemetry.v2", rte_eal_get_runtime_dir())
+	    >= sizeof(sun.sun_path))
+		return -1;
+	fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+	if (fd < 0)
+		return -1;
+	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == 0 &&
+	    read(fd, out, len - 1) > 0 &&
+	    write(fd, cmd, strlen(cmd)) == (ssize_t)strlen(cmd)) {
+		n = read(fd, out, len - 1);
+		if (n > 0) {
+			out[n] = '\0';
+			ret = 0;
+		}
+	}
+	close(fd);
+	return ret;
 }
 
+/* Whether the JSON reply holds "name":value (value as printed). */
 static int
-tel_u64(const struct rte_tel_data *d, const char *name, uint64_t want)
+tel_has(const char *reply, const char *name, const char *value)
 {
-	const struct tel_dict_entry *e = tel_find(d, name);
+	char want[96];
 
-	TEST_ASSERT_NOT_NULL(e, "telemetry: no %s", name);
-	TEST_ASSERT_EQUAL(TEL_UVAL(e->value), want, "telemetry %s: %" PRIu64
-			  " want %" PRIu64, name, TEL_UVAL(e->value), want);
+	snprintf(want, sizeof(want), "\"%s\":%s", name, value);
+	TEST_ASSERT_NOT_NULL(strstr(reply, want), "telemetry: no %s in %s",
+			     want, reply);
 	return TEST_SUCCESS;
 }
 
-/* A result a handler may leave unfilled (rte_tel_data_alloc() does not
- * clear it): empty, so that tel_free() sees no containers.
- */
-static struct rte_tel_data *
-tel_alloc(void)
+/* tel_has() of an unsigned figure. */
+static int
+tel_u64(const char *reply, const char *name, uint64_t v)
 {
-	struct rte_tel_data *d = rte_tel_data_alloc();
+	char s[24];
 
-	if (d != NULL)
-		memset(d, 0, sizeof(*d));
-	return d;
-}
-
-/* Free a telemetry result with the containers it owns (keep == 0). */
-static void
-tel_free(struct rte_tel_data *d)
-{
-	unsigned int i;
-
-	if (d == NULL)
-		return;
-	if (d->type == TEL_T_DICT) {
-		for (i = 0; i < d->data_len; i++)
-			if (d->data.dict[i].type == RTE_TEL_CONTAINER &&
-			    !d->data.dict[i].value.container.keep)
-				tel_free(d->data.dict[i].value.container.data);
-	} else if (d->type == TEL_T_ARRAY_CONTAINER) {
-		for (i = 0; i < d->data_len; i++)
-			if (!d->data.array[i].container.keep)
-				tel_free(d->data.array[i].container.data);
-	}
-	rte_tel_data_free(d);
+	snprintf(s, sizeof(s), "%" PRIu64, v);
+	return tel_has(reply, name, s);
 }
 
 static struct {
@@ -349,8 +329,7 @@ test_arm_telemetry(void)
 {
 	struct mlx5_emu_cpl c[8];
 	struct rte_mlx5cq_cpl r[16];
-	struct rte_tel_data *d;
-	char params[16], *buf = NULL, *p;
+	char params[32], reply[2048], *buf = NULL, *p;
 	size_t len = 0;
 	FILE *f;
 	int id;
@@ -371,55 +350,47 @@ test_arm_telemetry(void)
 	TEST_ASSERT_EQUAL(rte_mlx5cq_poll_burst(emu.cq, r, 16), 0, "empty");
 	id = rte_mlx5cq_id(emu.cq);
 	TEST_ASSERT(id >= 0, "id %d", id);
-	d = tel_alloc();
-	TEST_ASSERT_NOT_NULL(d, "tel alloc");
-	TEST_ASSERT_SUCCESS(rte_mlx5cq_telemetry_list("/mlx5cq/list", NULL, d),
-			    "list");
+	TEST_ASSERT_SUCCESS(tel_query("/mlx5cq/list", reply, sizeof(reply)),
+			    "telemetry socket");
 	{
-		unsigned int k, found = 0;
+		char want[32];
+		const char *l = strchr(reply, '[');
 
-		for (k = 0; k < d->data_len; k++)
-			found += d->data.array[k].ival == id;
-		TEST_ASSERT_EQUAL(found, 1, "id %d in the list %u times", id,
-				  found);
-	}
-	tel_free(d);
-	d = tel_alloc();
-	TEST_ASSERT_NOT_NULL(d, "tel alloc");
-	snprintf(params, sizeof(params), "%d", id);
-	TEST_ASSERT_SUCCESS(rte_mlx5cq_telemetry_info("/mlx5cq/info", params,
-						      d), "info");
-	{
-		const struct tel_dict_entry *e;
+		/* The id once in the list: [id], [id, ..], [.., id, ..]. */
+		snprintf(want, sizeof(want), "%d", id);
+		TEST_ASSERT_NOT_NULL(l, "list: %s", reply);
+		for (p = (char *)(uintptr_t)l + 1, i = 0; *p != '\0' &&
+		     *p != ']'; p += strspn(p, ", ")) {
+			size_t w = strcspn(p, ",]");
 
-		e = tel_find(d, "id");
-		TEST_ASSERT(e != NULL && e->value.ival == id, "telemetry id");
-		e = tel_find(d, "path");
-		TEST_ASSERT(e != NULL && strcmp(e->value.sval, "devx") == 0,
-			    "telemetry path");
-		if (tel_u64(d, "cqn", emu.cq->cqn) ||
-		    tel_u64(d, "entries", 32) ||
-		    tel_u64(d, "completions", 8) ||
-		    tel_u64(d, "errors", 2) || tel_u64(d, "polls", 2) ||
-		    tel_u64(d, "empty_polls", 1) || tel_u64(d, "arms", 1) ||
-		    tel_u64(d, "events", 1) || tel_u64(d, "ci", 8) ||
-		    tel_u64(d, "arm_sn", 1) || tel_u64(d, "minis", 0))
-			return TEST_FAILED;
-		e = tel_find(d, "err_syndrome");
-		TEST_ASSERT_NOT_NULL(e, "telemetry err_syndrome");
-		if (tel_u64(e->value.container.data, "0x05", 1) ||
-		    tel_u64(e->value.container.data, "0x13", 1))
-			return TEST_FAILED;
-		TEST_ASSERT_EQUAL(e->value.container.data->data_len, 2,
-				  "syndromes listed");
+			i += w == strlen(want) && strncmp(p, want, w) == 0;
+			p += w;
+		}
+		TEST_ASSERT_EQUAL(i, 1, "id %d in the list %u times: %s", id,
+				  i, reply);
 	}
-	tel_free(d);
-	d = tel_alloc();
-	TEST_ASSERT_EQUAL(rte_mlx5cq_telemetry_info("/mlx5cq/info", "999999",
-						    d), -ENOENT, "unknown id");
-	TEST_ASSERT_EQUAL(rte_mlx5cq_telemetry_info("/mlx5cq/info", "x", d),
-			  -EINVAL, "bad id");
-	tel_free(d);
+	snprintf(params, sizeof(params), "/mlx5cq/info,%d", id);
+	TEST_ASSERT_SUCCESS(tel_query(params, reply, sizeof(reply)), "info");
+	if (tel_u64(reply, "id", (uint64_t)id) ||
+	    tel_has(reply, "path", "\"devx\"") ||
+	    tel_u64(reply, "cqn", emu.cq->cqn) ||
+	    tel_u64(reply, "entries", 32) ||
+	    tel_u64(reply, "completions", 8) ||
+	    tel_u64(reply, "errors", 2) || tel_u64(reply, "polls", 2) ||
+	    tel_u64(reply, "empty_polls", 1) || tel_u64(reply, "arms", 1) ||
+	    tel_u64(reply, "events", 1) || tel_u64(reply, "ci", 8) ||
+	    tel_u64(reply, "arm_sn", 1) || tel_u64(reply, "minis", 0) ||
+	    tel_has(reply, "err_syndrome", "{\"0x05\":1,\"0x13\":1}"))
+		return TEST_FAILED;
+	/* An unknown id and a bad one: the handler's error, no data. */
+	TEST_ASSERT_SUCCESS(tel_query("/mlx5cq/info,999999", reply,
+				      sizeof(reply)), "unknown id");
+	TEST_ASSERT(tel_has(reply, "/mlx5cq/info", "null") == TEST_SUCCESS,
+		    "unknown id");
+	TEST_ASSERT_SUCCESS(tel_query("/mlx5cq/info,x", reply, sizeof(reply)),
+			    "bad id");
+	TEST_ASSERT(tel_has(reply, "/mlx5cq/info", "null") == TEST_SUCCESS,
+		    "bad id");
 	TEST_ASSERT_EQUAL(test_cq_cnt(emu.cq)->completions, 8, "completions");
 	TEST_ASSERT_EQUAL(test_cq_cnt(emu.cq)->errors, 2, "errors");
 	TEST_ASSERT_EQUAL(test_cq_cnt(emu.cq)->err_syndrome[0x05], 1, "synd 5");

@@ -416,44 +416,6 @@ int rte_mlx5cq_id(const struct rte_mlx5cq *cq);
 __rte_experimental
 int rte_mlx5cq_dump(FILE *f, struct rte_mlx5cq *cq);
 
-struct rte_tel_data;
-
-/**
- * Telemetry handler of /mlx5cq/list: an array of the registry's CQ ids.
- * Registered with rte_telemetry at load; public so it can be called
- * directly.
- *
- * @param cmd
- *   Command (unused).
- * @param params
- *   Parameters (unused).
- * @param d
- *   Data to fill.
- * @return
- *   0.
- */
-__rte_experimental
-int rte_mlx5cq_telemetry_list(const char *cmd, const char *params,
-			      struct rte_tel_data *d);
-
-/**
- * Telemetry handler of /mlx5cq/info,ID: a dict with id, cqn, path,
- * entries, cqe_size, comp, flags, ci, arm_sn, every counter and
- * err_syndrome (a dict "0xNN": count of the syndromes seen).
- *
- * @param cmd
- *   Command (unused).
- * @param params
- *   The CQ id.
- * @param d
- *   Data to fill.
- * @return
- *   0, -EINVAL (no or bad id), -ENOENT (no such CQ).
- */
-__rte_experimental
-int rte_mlx5cq_telemetry_info(const char *cmd, const char *params,
-			      struct rte_tel_data *d);
-
 /**
  * Raw view: the current completion as a 64 B CQE, without consuming it.
  *

@@ -26,9 +26,8 @@
 
 #define TEL_LIST_MAX 512
 
-int
-rte_mlx5cq_telemetry_list(const char *cmd, const char *params,
-			  struct rte_tel_data *d)
+static int
+tel_list(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	uint32_t ids[TEL_LIST_MAX];
 	int n, i;
@@ -100,9 +99,8 @@ tel_info(struct mlx5cq_cq *cq, void *arg)
 		rte_tel_data_free(synd);
 }
 
-int
-rte_mlx5cq_telemetry_info(const char *cmd, const char *params,
-			  struct rte_tel_data *d)
+static int
+tel_info_cmd(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	char *end;
 	unsigned long id;
@@ -119,9 +117,9 @@ rte_mlx5cq_telemetry_info(const char *cmd, const char *params,
 
 RTE_INIT(mlx5cq_telemetry_init)
 {
-	rte_telemetry_register_cmd("/mlx5cq/list", rte_mlx5cq_telemetry_list,
+	rte_telemetry_register_cmd("/mlx5cq/list", tel_list,
 				   "Ids of the mlx5cq CQs. No parameters");
-	rte_telemetry_register_cmd("/mlx5cq/info", rte_mlx5cq_telemetry_info,
+	rte_telemetry_register_cmd("/mlx5cq/info", tel_info_cmd,
 				   "State and counters of an mlx5cq CQ."
 				   " Parameters: int id");
 }
