@@ -8,6 +8,8 @@
  * compressed verbs CQs).
  */
 
+#include <errno.h>
+
 #include "test_emu_cqe_fixture.h"
 
 static int
@@ -17,7 +19,8 @@ test_emu_cqe_arm_devx(void)
 	struct mlx5dv_devx_event_channel *ch, *ch2;
 	struct mlx5_emu_cq_ev_info ev;
 	uint16_t evs[1] = { 0x00 }; /* MLX5_EVENT_TYPE_COMP */
-	uint16_t bad[1] = { 0x13 };
+	uint16_t bad[1] = { 0x09 }; /* PORT_CHANGE: unaffiliated. */
+	uint8_t big[8 + 64];
 	struct mlx5_emu_cpl c[4];
 	uint8_t small[8];
 	unsigned int i;
@@ -43,9 +46,20 @@ test_emu_cqe_arm_devx(void)
 	tcq_arm(&t, 0, 0, 1);
 	consumer(&t, 1);
 	TEST_ASSERT_EQUAL(mlx5_emu_cq_post(t.ctx, t.cqn, c, 1), 1, "post");
+	/* Kernel devx_async_event_read(): a buffer shorter than the event
+	 * (8 B cookie + 64 B EQE) is EINVAL and the event stays queued.
+	 */
+	errno = 0;
+	TEST_ASSERT_EQUAL(mlx5_glue->devx_get_event(ch, (void *)big,
+				sizeof(big) - 1), -1, "71 bytes");
+	TEST_ASSERT_EQUAL(errno, EINVAL, "71 bytes: errno %d", errno);
 	TEST_CHECK(expect_comp_event(ch, 0xc0ffee, t.cqn));
 	TEST_CHECK(expect_no_event(ch));
-	/* The omit-data channel returns the cookie only. */
+	/* The omit-data channel returns the cookie only (7 B: EINVAL). */
+	errno = 0;
+	TEST_ASSERT_EQUAL(mlx5_glue->devx_get_event(ch2, (void *)small,
+				sizeof(small) - 1), -1, "7 bytes");
+	TEST_ASSERT_EQUAL(errno, EINVAL, "7 bytes: errno %d", errno);
 	TEST_ASSERT_EQUAL(mlx5_glue->devx_get_event(ch2, (void *)small,
 						    sizeof(small)), 8, "8 B");
 	TEST_ASSERT_EQUAL(((struct mlx5dv_devx_async_event_hdr *)small)->cookie,

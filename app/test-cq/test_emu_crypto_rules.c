@@ -454,7 +454,9 @@ query_cases(struct rfix *f, void *dek, uint32_t id, void *kobj,
 		 "query outlen 16");
 	QUERY_IS(dek, td, id + 1, il, ol, EINVAL, 0, 0, "query obj_id + 1");
 	QUERY_IS(dek, MLX5_GENERAL_OBJ_TYPE_IMPORT_KEK, id, il, ol, EINVAL,
-		 ST_BAD_PARAM, S(CRYPTO_TYPE), "query obj_type IMPORT_KEK");
+		 0, 0, "query obj_type IMPORT_KEK");
+	QUERY_IS(kobj, MLX5_GENERAL_OBJ_TYPE_DEK, kid, il, ol, EINVAL,
+		 0, 0, "query of a KEK as a DEK");
 	QUERY_IS(kobj, MLX5_GENERAL_OBJ_TYPE_IMPORT_KEK, kid, il, ol, EINVAL,
 		 ST_BAD_PARAM, S(CRYPTO_TYPE), "query of a KEK");
 	return TEST_SUCCESS;

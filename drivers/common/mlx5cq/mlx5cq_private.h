@@ -74,6 +74,7 @@
 #include <rte_spinlock.h>
 
 #include "rte_mlx5cq.h"
+#include "mlx5cq_clock.h"
 #include "mlx5cq_test_hooks.h"
 
 struct ibv_cq_ex;
@@ -130,6 +131,8 @@ struct mlx5cq_caps {
 	uint8_t cq_period_start_from_cqe; /* cq_period_mode 1 allowed. */
 	uint16_t cqe_compression_max_num;
 	uint16_t cqe_compression_timeout;
+	uint8_t sq_ts_format; /* MLX5_HCA_CAP_TIMESTAMP_FORMAT_* (wall clock). */
+	uint8_t rq_ts_format;
 	/* Verbs (mlx5dv_query_device). */
 	uint64_t dv_flags; /* MLX5DV_CONTEXT_FLAGS_*. */
 	uint32_t dv_comp_max_num; /* cqe_comp_caps.max_num. */
@@ -225,6 +228,7 @@ struct mlx5cq_cq {
 	uint8_t comp_layout;
 	uint32_t flags; /* RTE_MLX5CQ_F_*. */
 	uint64_t wc_flags; /* IBV_WC_EX_WITH_* the consumer reads. */
+	struct mlx5cq_wallclock wallclock; /* WALLCLOCK (mlx5cq_clock.c). */
 	uint32_t comp_vector;
 	int socket; /* Socket the ring was requested on. */
 	void *ring; /* Ring start. */
@@ -265,6 +269,7 @@ struct mlx5cq_params {
 	uint8_t comp_layout;
 	uint32_t flags;
 	uint64_t wc_flags;
+	struct mlx5cq_wallclock wallclock; /* mlx5cq_wallclock_setup(). */
 	uint32_t comp_vector;
 	int socket; /* Resolved (never SOCKET_ID_ANY when dev has one). */
 	uint16_t cq_period; /* Moderation (RTE_MLX5CQ_ATTR_MODERATION). */

@@ -39,8 +39,9 @@ struct rte_mlx5cq_poll_attr {
  *   NULL or comp_mask 0.
  * @return
  *   0; ENOENT when the CQ is empty (the lock is released, do not call
- *   end_poll); EINVAL; EBUSY inside another start/end pair. Positive
- *   values, as ibv_start_poll().
+ *   end_poll); EINVAL; EBUSY inside another start/end pair, or (wall
+ *   clock) the clock information could not be read, the completion left
+ *   in the CQ. Positive values, as ibv_start_poll().
  */
 __rte_experimental
 int rte_mlx5cq_start_poll(struct rte_mlx5cq *cq,
@@ -169,6 +170,25 @@ uint8_t rte_mlx5cq_read_dlid_path_bits(const struct rte_mlx5cq *cq);
 /** @copydoc rte_mlx5cq_read_byte_len (completion timestamp) */
 __rte_experimental
 uint64_t rte_mlx5cq_read_completion_ts(const struct rte_mlx5cq *cq);
+/**
+ * Iterator: the completion time in nanoseconds of the wall clock
+ * (ibv_wc_read_completion_wallclock_ns(); needs
+ * IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK), as rdma-core's mlx5
+ * provider gives it: the CQE timestamp as it is when the CQEs carry real
+ * time and IBV_WC_EX_WITH_COMPLETION_TIMESTAMP is not asked, else the
+ * free-running timestamp through mlx5dv_ts_to_ns() with the clock
+ * information rte_mlx5cq_start_poll() read (start_poll then also returns
+ * the errno of mlx5dv_get_clock_info(), EBUSY while the kernel updates
+ * it, and leaves the completion in the CQ).
+ *
+ * @param cq
+ *   CQ between rte_mlx5cq_start_poll() and rte_mlx5cq_end_poll().
+ * @return
+ *   Nanoseconds, or 0 with rte_errno set (EINVAL outside start/end,
+ *   EPERM without the flag).
+ */
+__rte_experimental
+uint64_t rte_mlx5cq_read_completion_wallclock_ns(const struct rte_mlx5cq *cq);
 /** @copydoc rte_mlx5cq_read_byte_len (customer VLAN) */
 __rte_experimental
 uint16_t rte_mlx5cq_read_cvlan(const struct rte_mlx5cq *cq);

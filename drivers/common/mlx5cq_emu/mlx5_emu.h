@@ -32,6 +32,7 @@ extern "C" {
 #endif
 
 struct ibv_context;
+struct mlx5dv_clock_info;
 
 /** Capabilities of an emulated device (QUERY_HCA_CAP and dv_query_device). */
 struct mlx5_emu_caps {
@@ -142,6 +143,10 @@ enum mlx5_emu_fail_point {
 	MLX5_EMU_FAIL_UAR_ALLOC, /**< devx_alloc_uar fails with ENOMEM. */
 	MLX5_EMU_FAIL_QUERY_EQN, /**< devx_query_eqn fails with EINVAL. */
 	MLX5_EMU_FAIL_VERBS_CQ, /**< dv_create_cq fails with ENOMEM. */
+	/** mlx5_emu_get_clock_info() finds no clock-info page (EINVAL). */
+	MLX5_EMU_FAIL_CLOCK_INFO,
+	/** mlx5_emu_get_clock_info() meets a kernel update (EBUSY). */
+	MLX5_EMU_FAIL_CLOCK_INFO_BUSY,
 	MLX5_EMU_FAIL_MAX,
 };
 
@@ -368,6 +373,39 @@ int mlx5_emu_cq_query(struct ibv_context *ctx, uint32_t cqn,
 __rte_internal
 int mlx5_emu_last_cmd_error(struct ibv_context *ctx, uint8_t *status,
 			    uint32_t *syndrome);
+
+/**
+ * mlx5dv_get_clock_info() of an emulated context (the entry DPDK's glue
+ * lacks): the clock-info page as the kernel's mlx5_update_clock_info_page()
+ * writes it, taken at the call (nsec the host's CLOCK_REALTIME, cycles the
+ * free-running clock, mask 41 bits, shift 23, mult of
+ * device_frequency_khz). Another context goes to libmlx5's
+ * mlx5dv_get_clock_info() when the process sees an RDMA device.
+ *
+ * @param ctx
+ *   Context.
+ * @param ci
+ *   Filled on success.
+ * @return
+ *   0, or a positive errno: EINVAL (no page; an unknown context on a
+ *   machine without RDMA device), EBUSY (the kernel updating it),
+ *   EOPNOTSUPP (libmlx5 not in the process).
+ */
+__rte_internal
+int mlx5_emu_get_clock_info(struct ibv_context *ctx,
+			    struct mlx5dv_clock_info *ci);
+
+/**
+ * Pin the clock-info page of an emulated context (tests): every
+ * mlx5_emu_get_clock_info() then returns *ci as it is, a known page the
+ * kernel might have written; NULL returns to the live page.
+ *
+ * @return
+ *   0, -EINVAL (not an emulated context).
+ */
+__rte_internal
+int mlx5_emu_clock_info_pin(struct ibv_context *ctx,
+			    const struct mlx5dv_clock_info *ci);
 
 /**
  * Copy the input mailbox of the last firmware command (DevX object create,

@@ -261,6 +261,9 @@ struct emu_dev {
 	char name[IBV_SYSFS_NAME_MAX];
 	struct mlx5_emu_caps caps;
 	pthread_mutex_t lock;
+	/* mlx5_emu_clock_info_pin(): the page read back as written. */
+	uint8_t clock_pinned;
+	struct mlx5dv_clock_info clock_pin;
 	TAILQ_HEAD(, emu_umem) umems;
 	TAILQ_HEAD(, emu_obj) objs;
 	TAILQ_HEAD(, emu_cq) cqs;

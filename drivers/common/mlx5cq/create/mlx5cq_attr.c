@@ -10,6 +10,7 @@
  *   - unknown comp_mask or flag bits                       EINVAL
  *   - cqe 0, entries above 2^24 or the device's limit      EINVAL
  *   - wc_flags outside the mlx5 provider's set             ENOTSUP
+ *   - WALLCLOCK without clock information (mlx5cq_clock.c) EOPNOTSUPP
  *   - cqe_size not 64/128, CQE_PAD without 128 B           EINVAL
  *   - compression without a format, several format bits,
  *     unknown layout                                       EINVAL
@@ -464,7 +465,11 @@ mlx5cq_attr_check(const struct rte_mlx5cq_dev *dev,
 			   path_name(attr->path));
 		return fail(EINVAL);
 	}
-	if (p->path == RTE_MLX5CQ_PATH_DEVX)
-		return check_devx_caps(dev, p);
-	return check_verbs_caps(dev, p);
+	ret = p->path == RTE_MLX5CQ_PATH_DEVX ? check_devx_caps(dev, p) :
+						 check_verbs_caps(dev, p);
+	if (ret)
+		return ret;
+	/* WALLCLOCK: rdma-core mlx5_cq_fill_pfns() (mlx5cq_clock.c). */
+	ret = mlx5cq_wallclock_setup(dev, p);
+	return ret ? fail(-ret) : 0;
 }

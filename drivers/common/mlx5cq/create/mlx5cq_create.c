@@ -82,6 +82,7 @@ rte_mlx5cq_create(struct rte_mlx5cq_dev *dev,
 	cq->comp_layout = p.comp_layout;
 	cq->flags = p.flags;
 	cq->wc_flags = p.wc_flags;
+	cq->wallclock = p.wallclock;
 	cq->comp_vector = p.comp_vector;
 	cq->socket = p.socket;
 	if (p.path == RTE_MLX5CQ_PATH_DEVX) {

@@ -89,6 +89,8 @@ dev_query_cq_caps(struct rte_mlx5cq_dev *dev)
 					      cqe_compression_max_num);
 	c->cqe_compression_timeout = MLX5_GET(cmd_hca_cap, hcattr,
 					      cqe_compression_timeout);
+	c->sq_ts_format = MLX5_GET(cmd_hca_cap, hcattr, sq_ts_format);
+	c->rq_ts_format = MLX5_GET(cmd_hca_cap, hcattr, rq_ts_format);
 	return 0;
 }
 

@@ -262,6 +262,17 @@ error:
 }
 
 void *
+mlx5cq_emu_plugin_find(const char *name)
+{
+	void *h;
+
+	pthread_mutex_lock(&plugin_lock);
+	h = plugin_handle;
+	pthread_mutex_unlock(&plugin_lock);
+	return h != NULL && name != NULL ? dlsym(h, name) : NULL;
+}
+
+void *
 mlx5cq_emu_plugin_sym(const char *name)
 {
 	void *h, *sym = NULL;

@@ -71,4 +71,10 @@ const struct mlx5cq_emu_plugin *mlx5cq_emu_plugin_load(void);
 __rte_internal
 void *mlx5cq_emu_plugin_sym(const char *name);
 
+/*
+ * mlx5cq_emu_plugin_sym() without the log: NULL when the plugin is not
+ * loaded or has no such symbol (library-internal, not exported).
+ */
+void *mlx5cq_emu_plugin_find(const char *name);
+
 #endif /* MLX5CQ_EMU_PLUGIN_H_ */

@@ -12,7 +12,9 @@
  * consumer index (doorbell record) and releases the lock. read_* decode the
  * current completion's 64 B CQE (a CQE synthesized from title and mini-CQE
  * for compressed completions). A read_* of a field not in the CQ's
- * wc_flags is refused: rte_errno EPERM, value 0, an ERR log line.
+ * wc_flags is refused: rte_errno EPERM, value 0, an ERR log line. With
+ * WALLCLOCK, start_poll also reads the clock information
+ * (mlx5cq_clock.c).
  */
 
 #include <errno.h>
@@ -87,6 +89,31 @@ iter_busy(const struct rte_mlx5cq *cq)
 	return rte_errno;
 }
 
+/*
+ * WALLCLOCK: the clock information of this start_poll (rdma-core
+ * mlx5_start_poll() with clock_update). Read once a completion is there
+ * and before it is consumed: on failure (EBUSY, the kernel updating its
+ * page) the CQ is left as it was, so a retry finds the same completion
+ * (rdma-core commit "mlx5: Fix clock update EBUSY error flow"; rdma-core
+ * 44 consumed it first).
+ */
+static int
+iter_clock_update(struct rte_mlx5cq *cq)
+{
+	struct mlx5cq_cq *c = mlx5cq_from_pub(cq);
+	int ret;
+
+	if (c->wallclock.get_clock_info == NULL)
+		return 0;
+	ret = c->wallclock.get_clock_info(c->dev->ctx, &c->wallclock.ci);
+	if (ret == 0)
+		return 0;
+	MLX5CQ_LOG(ERR, "CQ 0x%x: start_poll: clock information not read"
+		   " (%d): completion left in the CQ", cq->cqn, ret);
+	rte_errno = ret;
+	return ret;
+}
+
 int
 rte_mlx5cq_start_poll(struct rte_mlx5cq *cq,
 		      const struct rte_mlx5cq_poll_attr *attr)
@@ -127,6 +154,12 @@ rte_mlx5cq_start_poll(struct rte_mlx5cq *cq,
 			rte_spinlock_unlock(&mlx5cq_from_pub(cq)->lock);
 		rte_errno = ENOENT;
 		return rte_errno;
+	}
+	ret = iter_clock_update(cq);
+	if (ret) {
+		if (cq->slow & RTE_MLX5CQ_SLOW_LOCK)
+			rte_spinlock_unlock(&mlx5cq_from_pub(cq)->lock);
+		return ret;
 	}
 	MLX5CQ_ZIP(cq)->iter_cqe = cqe;
 	mlx5cq_iter_consume(cq);
@@ -366,6 +399,25 @@ rte_mlx5cq_read_completion_ts(const struct rte_mlx5cq *cq)
 		return 0;
 	e = MLX5CQ_ZIP(cq)->iter_cqe + RTE_MLX5CQ_CQE_TIMESTAMP;
 	return (uint64_t)be32_at(e) << 32 | be32_at(e + 4);
+}
+
+uint64_t
+rte_mlx5cq_read_completion_wallclock_ns(const struct rte_mlx5cq *cq)
+{
+	const struct mlx5cq_wallclock *w = &mlx5cq_from_pub(cq)->wallclock;
+	volatile const uint8_t *e;
+	uint64_t ts;
+
+	if (refuse(cq, IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK,
+		   "completion_wallclock_ns"))
+		return 0;
+	e = MLX5CQ_ZIP(cq)->iter_cqe + RTE_MLX5CQ_CQE_TIMESTAMP;
+	ts = (uint64_t)be32_at(e) << 32 | be32_at(e + 4);
+	/* rdma-core mlx5_cq_fill_pfns(): real-time CQEs as they are. */
+	if (w->rt)
+		return ts;
+	return mlx5dv_ts_to_ns((struct mlx5dv_clock_info *)(uintptr_t)&w->ci,
+			       ts);
 }
 
 uint16_t

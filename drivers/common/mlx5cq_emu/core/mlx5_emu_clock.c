@@ -34,6 +34,7 @@
  * completes something.
  */
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <string.h>
 #include <time.h>
@@ -134,6 +135,94 @@ emu_clock_query_rt_values(struct emu_dev *dev, struct ibv_values_ex *values)
 			(long)emu_clock_fr(dev, emu_clock_ns());
 		values->comp_mask |= IBV_VALUES_MASK_RAW_CLOCK;
 	}
+	return 0;
+}
+
+/*
+ * The kernel's clock-info page (drivers/net/ethernet/mellanox/mlx5/core/
+ * lib/clock.c, Linux 6.1): the cycle counter of the free-running clock has
+ * mask CLOCKSOURCE_MASK(41), shift MLX5_CYCLES_SHIFT (23) and mult
+ * clocksource_khz2mult(device_frequency_khz, 23); the timecounter starts
+ * at the real time (ktime_get_real()), and mlx5_update_clock_info_page()
+ * copies its nsec, cycle_last and frac with mult, shift and mask.
+ */
+#define EMU_CI_SHIFT 23
+#define EMU_CI_MASK ((1ull << 41) - 1)
+
+typedef int (*emu_clock_info_fn)(struct ibv_context *,
+				 struct mlx5dv_clock_info *);
+
+/* libmlx5's entry for a context the model does not know. */
+static int
+emu_clock_info_fwd(struct ibv_context *ctx, struct mlx5dv_clock_info *ci)
+{
+	void *sym;
+
+	if (!emu_rdma_seen()) {
+		EMU_LOG(ERR, "get_clock_info: %p is not the model's and the "
+			"process has no RDMA device: refused", (void *)ctx);
+		return emu_ret_errno(EINVAL);
+	}
+	sym = dlsym(RTLD_DEFAULT, "mlx5dv_get_clock_info");
+	if (sym == NULL)
+		return emu_ret_errno(EOPNOTSUPP);
+	return ((emu_clock_info_fn)(uintptr_t)sym)(ctx, ci);
+}
+
+int
+mlx5_emu_get_clock_info(struct ibv_context *ctx,
+			struct mlx5dv_clock_info *ci)
+{
+	struct emu_dev *dev = emu_dev_from_ctx(ctx);
+	struct timespec rt;
+	uint32_t khz;
+	int nopage, busy, pinned;
+
+	if (dev == NULL)
+		return emu_clock_info_fwd(ctx, ci);
+	pthread_mutex_lock(&dev->lock);
+	nopage = emu_fault_hit(dev, MLX5_EMU_FAIL_CLOCK_INFO);
+	busy = !nopage && emu_fault_hit(dev, MLX5_EMU_FAIL_CLOCK_INFO_BUSY);
+	pinned = dev->clock_pinned;
+	if (pinned && !nopage && !busy)
+		*ci = dev->clock_pin;
+	pthread_mutex_unlock(&dev->lock);
+	/* rdma-core _mlx5dv_get_clock_info(): no page mapped, EINVAL; the
+	 * page's sign with MLX5_IB_CLOCK_INFO_KERNEL_UPDATING through ten
+	 * reads, EBUSY.
+	 */
+	if (nopage || busy) {
+		EMU_LOG(ERR, "%s: get_clock_info: %s", dev->name, nopage ?
+			"no clock-info page" : "kernel updating the page");
+		return nopage ? EINVAL : EBUSY;
+	}
+	if (pinned)
+		return 0;
+	khz = dev->caps.device_frequency_khz;
+	clock_gettime(CLOCK_REALTIME, &rt);
+	ci->last_cycles = emu_clock_fr(dev, emu_clock_ns()) & EMU_CI_MASK;
+	ci->nsec = (uint64_t)rt.tv_sec * EMU_NS_PER_S + (uint64_t)rt.tv_nsec;
+	ci->frac = 0;
+	ci->mult = (uint32_t)((((uint64_t)1000000 << EMU_CI_SHIFT) +
+			       khz / 2) / khz);
+	ci->shift = EMU_CI_SHIFT;
+	ci->mask = EMU_CI_MASK;
+	return 0;
+}
+
+int
+mlx5_emu_clock_info_pin(struct ibv_context *ctx,
+			const struct mlx5dv_clock_info *ci)
+{
+	struct emu_dev *dev = emu_dev_from_ctx(ctx);
+
+	if (dev == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&dev->lock);
+	dev->clock_pinned = ci != NULL;
+	if (ci != NULL)
+		dev->clock_pin = *ci;
+	pthread_mutex_unlock(&dev->lock);
 	return 0;
 }
 

@@ -426,13 +426,13 @@ emu_alloc_uar(struct emu_dev *dev, uint32_t flags)
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
-	/* rdma-core _mlx5dv_devx_alloc_uar() also takes NC_DEDICATED and
-	 * refuses other flags with EOPNOTSUPP; the model answers EINVAL.
+	/* rdma-core 44 _mlx5dv_devx_alloc_uar(): check_comp_mask(flags,
+	 * MLX5_IB_UAPI_UAR_ALLOC_TYPE_NC), so BF (0) and NC (1) only, any
+	 * other bit EOPNOTSUPP (NC_DEDICATED comes with later rdma-core).
 	 */
-	if (flags != MLX5DV_UAR_ALLOC_TYPE_BF &&
-	    flags != MLX5DV_UAR_ALLOC_TYPE_NC) {
+	if ((flags & ~(uint32_t)MLX5DV_UAR_ALLOC_TYPE_NC) != 0) {
 		EMU_LOG(ERR, "%s: alloc_uar: bad flags 0x%x", dev->name, flags);
-		errno = EINVAL;
+		errno = EOPNOTSUPP;
 		return NULL;
 	}
 	pthread_mutex_lock(&dev->lock);
@@ -517,11 +517,13 @@ emu_query_eqn(struct emu_dev *dev, uint32_t vector, uint32_t *eqn)
 	pthread_mutex_unlock(&dev->lock);
 	if (fail || eqn == NULL)
 		return -EINVAL;
-	/* Kernel mlx5_vector2eqn() answers ENOENT here; the model EINVAL. */
+	/* Kernel MLX5_IB_METHOD_DEVX_QUERY_EQN: mlx5_vector2eqn() (Linux
+	 * 6.1) finds no completion EQ for the vector: ENOENT.
+	 */
 	if (vector >= dev->caps.num_comp_vectors) {
 		EMU_LOG(ERR, "%s: query_eqn: vector %u >= %u vectors",
 			dev->name, vector, dev->caps.num_comp_vectors);
-		return -EINVAL;
+		return -ENOENT;
 	}
 	*eqn = EMU_EQN_BASE + vector;
 	return 0;

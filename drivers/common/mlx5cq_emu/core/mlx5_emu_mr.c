@@ -30,9 +30,17 @@
 #include "mlx5_emu_access.h"
 #include "mlx5_emu_net.h"
 
-#define EMU_MR_ACCESS_KNOWN (IBV_ACCESS_LOCAL_WRITE | \
-	IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | \
-	IBV_ACCESS_REMOTE_ATOMIC | IBV_ACCESS_RELAXED_ORDERING)
+/*
+ * Kernel include/rdma/ib_verbs.h (Linux 6.1) IB_ACCESS_SUPPORTED: every
+ * bit up to IB_ACCESS_HUGETLB (local write .. huge pages) and the
+ * optional range IB_UVERBS_ACCESS_OPTIONAL_FIRST (1 << 20, relaxed
+ * ordering) .. _LAST (1 << 29). rdma-core 44 ibv_reg_mr_iova2() passes
+ * the optional bits on since the kernel reports
+ * IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS.
+ */
+#define EMU_MR_ACCESS_SUPPORTED \
+	((((uint32_t)IBV_ACCESS_HUGETLB << 1) - 1) | \
+	 ((((uint32_t)1 << 29) << 1) - ((uint32_t)1 << 20)))
 
 /* The PD was allocated on this device (caller holds dev->lock). */
 static int
@@ -75,18 +83,37 @@ emu_reg_mr(struct ibv_pd *pd, void *addr, size_t len, int access)
 		errno = ENOENT;
 		return NULL;
 	}
+	/* Kernel ib_check_mr_access() (uverbs ib_uverbs_reg_mr(), before
+	 * the memory is looked at): remote write or remote atomic without
+	 * local write, then bits outside IB_ACCESS_SUPPORTED: EINVAL.
+	 */
+	if (((access & (IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_ATOMIC)) &&
+	     !(access & IBV_ACCESS_LOCAL_WRITE)) ||
+	    ((uint32_t)access & ~EMU_MR_ACCESS_SUPPORTED) != 0) {
+		EMU_LOG(ERR, "%s: reg_mr: access 0x%x refused (remote write or"
+			" atomic without local write, or unknown bits)",
+			dev->name, access);
+		errno = EINVAL;
+		return NULL;
+	}
+	/* Kernel ib_check_mr_access(): IB_ACCESS_ON_DEMAND on a device
+	 * without IBK_ON_DEMAND_PAGING: EOPNOTSUPP (the model has no ODP).
+	 * Memory windows, zero-based and huge-page hints change nothing in
+	 * the model and are taken.
+	 */
+	if (access & IBV_ACCESS_ON_DEMAND) {
+		EMU_LOG(ERR, "%s: reg_mr: on-demand paging not supported",
+			dev->name);
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	/* Kernel ib_umem_get(): addr + len must not wrap (EINVAL). NULL
+	 * and 0 are the model's own limit.
+	 */
 	if (addr == NULL || len == 0 ||
-	    (uint64_t)(uintptr_t)addr + len < (uint64_t)(uintptr_t)addr ||
-	    (access & ~EMU_MR_ACCESS_KNOWN) != 0 ||
-	    ((access & (IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_ATOMIC)) &&
-	     !(access & IBV_ACCESS_LOCAL_WRITE))) {
-		/* Kernel ib_check_mr_access(): remote write/atomic need
-		 * local write (EINVAL); ib_umem_get(): addr + len must not
-		 * wrap. Other access bits, NULL and 0 are the model's own
-		 * limit.
-		 */
-		EMU_LOG(ERR, "%s: reg_mr: bad address %p, length %zu or "
-			"access 0x%x", dev->name, addr, len, access);
+	    (uint64_t)(uintptr_t)addr + len < (uint64_t)(uintptr_t)addr) {
+		EMU_LOG(ERR, "%s: reg_mr: bad address %p or length %zu",
+			dev->name, addr, len);
 		errno = EINVAL;
 		return NULL;
 	}

@@ -434,8 +434,10 @@ verbs_check_kernel(struct emu_dev *dev, const struct ibv_cq_init_attr_ex *attr,
 	int fmt, known;
 
 	/* [k-core] the completion channel must be an event file of this
-	 * context (lookup_get_fd_uobject() answers EBADF, after the
-	 * comp_vector check; the model answers EINVAL).
+	 * context: kernel rdma_core.c lookup_get_fd_uobject() refuses a
+	 * file of another type or of another ufile with EBADF. rdma-core 44
+	 * creates the CQ with UVERBS_METHOD_CQ_CREATE, whose FD attribute
+	 * is looked up before the handler checks comp_vector.
 	 */
 	if (attr->channel != NULL) {
 		pthread_mutex_lock(&dev->lock);
@@ -445,7 +447,7 @@ verbs_check_kernel(struct emu_dev *dev, const struct ibv_cq_init_attr_ex *attr,
 			EMU_LOG(ERR, "%s: create_cq: channel %p is not a"
 				" completion channel of this context",
 				dev->name, (void *)attr->channel);
-			return emu_ret_errno(EINVAL);
+			return emu_ret_errno(EBADF);
 		}
 	}
 	/* [k-core] uverbs create_cq() (uverbs_cmd.c). */
@@ -641,7 +643,7 @@ emu_verbs_dv_create_cq(struct ibv_context *ctx,
 		pthread_mutex_unlock(&dev->lock);
 		EMU_LOG(ERR, "%s: create_cq: channel destroyed meanwhile",
 			dev->name);
-		err = EINVAL;
+		err = EBADF; /* lookup_get_fd_uobject(): no such file. */
 		goto err_db;
 	}
 	fw = emu_cq_new(dev);

@@ -560,6 +560,38 @@ emu_ev_channel_destroy(struct mlx5dv_devx_event_channel *pub)
 	return 0;
 }
 
+/*
+ * Kernel devx.c is_valid_events() on a device without
+ * cmd_hca_cap.event_cap (the model's): is_legacy_obj_event_num(), the
+ * event types of include/linux/mlx5/device.h an object subscription may
+ * name. The model raises only completion and CQ error; a CQ subscribed
+ * to another of them is accepted and never signalled.
+ */
+static int
+ev_legacy_obj_event(uint16_t type)
+{
+	switch (type) {
+	case 0x00: /* MLX5_EVENT_TYPE_COMP */
+	case 0x01: /* PATH_MIG */
+	case 0x02: /* COMM_EST */
+	case 0x03: /* SQ_DRAINED */
+	case 0x04: /* CQ_ERROR */
+	case 0x05: /* WQ_CATAS_ERROR */
+	case 0x07: /* PATH_MIG_FAILED */
+	case 0x10: /* WQ_INVAL_REQ_ERROR */
+	case 0x11: /* WQ_ACCESS_ERROR */
+	case 0x12: /* SRQ_CATAS_ERROR */
+	case 0x13: /* SRQ_LAST_WQE */
+	case 0x14: /* SRQ_RQ_LIMIT */
+	case 0x18: /* XRQ_ERROR */
+	case 0x1c: /* DCT_DRAINED */
+	case 0x1d: /* DCT_KEY_VIOLATION */
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 int
 emu_ev_subscribe(struct mlx5dv_devx_event_channel *pub,
 		 struct mlx5dv_devx_obj *obj, uint16_t events_sz,
@@ -586,10 +618,9 @@ emu_ev_subscribe(struct mlx5dv_devx_event_channel *pub,
 		return emu_ret_errno(EINVAL);
 	}
 	for (i = 0; i < n; i++)
-		if (events_num[i] != EMU_EV_COMP &&
-		    events_num[i] != EMU_EV_CQ_ERROR) {
+		if (!ev_legacy_obj_event(events_num[i])) {
 			EMU_LOG(ERR, "%s: devx_subscribe_devx_event: event "
-				"type 0x%x is not a CQ event", dev->name,
+				"type 0x%x is not an object event", dev->name,
 				events_num[i]);
 			return emu_ret_errno(EINVAL);
 		}
@@ -641,15 +672,23 @@ emu_ev_get_event(struct mlx5dv_devx_event_channel *pub,
 	if (ch == NULL)
 		return 1;
 	need = sizeof(uint64_t) + (ch->omit_data ? 0 : EMU_EQE_SIZE);
-	if (data == NULL || len < need) {
-		errno = ENOSPC;
-		return -1;
-	}
+	/* Kernel devx.c devx_async_event_read(), in its order: no event
+	 * queued on a non-blocking file, EAGAIN; then a buffer shorter than
+	 * the next event (cookie, and without OMIT_EV_DATA the EQE),
+	 * EINVAL, the event staying queued.
+	 */
 	pthread_mutex_lock(&ch->lock);
 	e = TAILQ_FIRST(&ch->q);
 	if (e == NULL) {
 		pthread_mutex_unlock(&ch->lock);
 		errno = EAGAIN;
+		return -1;
+	}
+	if (data == NULL || len < need) {
+		pthread_mutex_unlock(&ch->lock);
+		EMU_LOG(ERR, "devx_get_event: %zu bytes, the event needs %zu",
+			len, need);
+		errno = EINVAL;
 		return -1;
 	}
 	TAILQ_REMOVE(&ch->q, e, next);

@@ -243,6 +243,22 @@ emu_crypto_obj_destroy(struct emu_dev *dev, uint16_t type, void *priv)
 	}
 }
 
+/* The firmware number of a crypto general object (its handle's priv). */
+static uint32_t
+crypto_obj_id(const void *priv)
+{
+	switch (*(const uint16_t *)priv) {
+	case MLX5_GENERAL_OBJ_TYPE_DEK:
+		return ((const struct emu_dek *)priv)->id;
+	case MLX5_GENERAL_OBJ_TYPE_IMPORT_KEK:
+		return ((const struct emu_kek *)priv)->id;
+	case MLX5_GENERAL_OBJ_TYPE_CREDENTIAL:
+		return ((const struct emu_cred *)priv)->id;
+	default:
+		return ((const struct emu_login *)priv)->id;
+	}
+}
+
 int
 emu_crypto_obj_query(struct emu_dev *dev, uint16_t type, void *priv,
 		     const void *in, size_t inlen, void *out, size_t outlen)
@@ -261,23 +277,22 @@ emu_crypto_obj_query(struct emu_dev *dev, uint16_t type, void *priv,
 				    MLX5_EMU_SYND_INLEN);
 	obj_type = EMU_GET(general_obj_in_cmd_hdr, in, obj_type);
 	obj_id = EMU_GET(general_obj_in_cmd_hdr, in, obj_id);
-	if (obj_type != *(uint16_t *)priv ||
-	    obj_type != MLX5_GENERAL_OBJ_TYPE_DEK ||
-	    obj_id != ((struct emu_dek *)priv)->id) {
-		/* The kernel checks the id against the handle (devx.c). */
-		if (obj_type == *(uint16_t *)priv &&
-		    obj_type == MLX5_GENERAL_OBJ_TYPE_DEK)
-			return emu_ret_errno(EINVAL);
-		/*
-		 * A type other than the handle's: the kernel's
-		 * devx_is_valid_obj_id() (devx.c; devx_get_obj_id()
-		 * encodes obj_type) refuses it with EINVAL before the
-		 * firmware; the model answers in the mailbox. Only DEKs
-		 * are queried: the model's own limit.
-		 */
-		EMU_LOG(ERR, "%s: QUERY_GENERAL_OBJECT: type 0x%x of an object"
-			" of type 0x%x (only DEKs are queried)", dev->name,
-			obj_type, *(uint16_t *)priv);
+	/*
+	 * Kernel devx.c MLX5_IB_METHOD_DEVX_OBJ_QUERY: devx_is_valid_obj_id()
+	 * compares the handle's number with devx_get_obj_id(), which
+	 * encodes obj_type beside obj_id: another type or number is EINVAL
+	 * before the firmware.
+	 */
+	if (obj_type != *(uint16_t *)priv || obj_id != crypto_obj_id(priv)) {
+		EMU_LOG(ERR, "%s: QUERY_GENERAL_OBJECT: type 0x%x number 0x%x"
+			" is not the handle's object (type 0x%x)", dev->name,
+			obj_type, obj_id, *(uint16_t *)priv);
+		return emu_ret_errno(EINVAL);
+	}
+	/* Only DEKs are queried: the model's own limit. */
+	if (obj_type != MLX5_GENERAL_OBJ_TYPE_DEK) {
+		EMU_LOG(ERR, "%s: QUERY_GENERAL_OBJECT: type 0x%x (only DEKs"
+			" are queried)", dev->name, obj_type);
 		return emu_cmd_fail(dev, out, outlen,
 				    EMU_CMD_STAT_BAD_PARAM_ERR,
 				    MLX5_EMU_SYND_CRYPTO_TYPE);
