@@ -747,10 +747,10 @@ test_core_cq_cmds(void)
 	    cq_cmd_refused(mlx5_glue->devx_obj_modify, obj, m, 4, 16, 0, 0,
 			   EINVAL, "MODIFY_CQ inlen 4") != TEST_SUCCESS)
 		goto out;
-	m[1] = rte_cpu_to_be_32(1); /* op_mod 1: resize */
+	m[1] = rte_cpu_to_be_32(2); /* op_mod 2: neither 0 nor resize */
 	if (cq_cmd_refused(mlx5_glue->devx_obj_modify, obj, m, MCQ_IN, 16,
 			   CMD_STAT_BAD_PARAM, MLX5_EMU_SYND_BAD_OP_MOD, EINVAL,
-			   "MODIFY_CQ op_mod 1") != TEST_SUCCESS)
+			   "MODIFY_CQ op_mod 2") != TEST_SUCCESS)
 		goto out;
 	m[1] = 0;
 	m[3] = rte_cpu_to_be_32(0x10);

@@ -163,7 +163,7 @@ query_scqe_break_cap(struct ibv_context *ctx, uint8_t want)
 			    MLX5_GET(cmd_hca_cap, hc,
 				     cq_period_start_from_cqe) == 1 &&
 			    MLX5_GET(cmd_hca_cap, hc, cq_oi) == 1 &&
-			    MLX5_GET(cmd_hca_cap, hc, cq_resize) == 0,
+			    MLX5_GET(cmd_hca_cap, hc, cq_resize) == 1,
 			    "moderation caps");
 	}
 	return TEST_SUCCESS;

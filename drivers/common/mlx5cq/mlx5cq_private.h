@@ -129,6 +129,7 @@ struct mlx5cq_caps {
 	uint8_t cq_moderation; /* cqc.cq_period / cq_max_count honoured. */
 	uint8_t scqe_break_moderation; /* cqc.scqe_break_moderation_en. */
 	uint8_t cq_period_start_from_cqe; /* cq_period_mode 1 allowed. */
+	uint8_t cq_resize; /* MODIFY_CQ op_mod RESIZE accepted. */
 	uint16_t cqe_compression_max_num;
 	uint16_t cqe_compression_timeout;
 	uint8_t sq_ts_format; /* MLX5_HCA_CAP_TIMESTAMP_FORMAT_* (wall clock). */
@@ -329,6 +330,20 @@ int mlx5cq_dbr_pool_flush(struct rte_mlx5cq_dev *dev);
 int mlx5cq_devx_create(struct rte_mlx5cq_dev *dev, struct mlx5cq_cq *cq,
 		       const struct mlx5cq_params *p);
 int mlx5cq_devx_destroy(struct mlx5cq_cq *cq);
+/* A DevX ring: page-aligned rte_malloc memory, every CQE invalid, its own
+ * umem (creation and resize place it alike).
+ */
+struct mlx5cq_ring {
+	void *addr;
+	size_t size;
+	struct mlx5dv_devx_umem *umem;
+	uint32_t umem_id;
+	uint32_t log_page_size; /* cqc.log_page_size for it. */
+};
+int mlx5cq_devx_ring_get(struct rte_mlx5cq_dev *dev, struct mlx5cq_ring *r,
+			 uint32_t entries, uint16_t cqe_size, int enhanced,
+			 int socket);
+int mlx5cq_devx_ring_put(struct mlx5cq_ring *r);
 
 /* mlx5cq_verbs.c */
 int mlx5cq_verbs_create(struct rte_mlx5cq_dev *dev, struct mlx5cq_cq *cq,

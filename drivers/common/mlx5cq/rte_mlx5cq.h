@@ -744,6 +744,33 @@ int rte_mlx5cq_moderation_set(struct rte_mlx5cq *cq, uint16_t period_us,
 			      uint16_t max_count);
 
 /**
+ * Resize a CQ as ibv_resize_cq() does on mlx5: completions written and
+ * not yet polled survive, in order, and polling goes on in the new ring.
+ * DevX path: a new ring in its own umem (placed as creation places it),
+ * MODIFY_CQ op_mod RESIZE, the CQEs up to the device's RESIZE CQE copied
+ * into the new ring, the old ring and umem freed. The CQ's poll state
+ * must not be in use meanwhile (its lock is taken unless SINGLE_THREADED).
+ *
+ * @param cq
+ *   CQ made by rte_mlx5cq_create() on the DevX path, without compression
+ *   and not collapsed.
+ * @param cqe_cnt
+ *   Completions the CQ must hold: the ring gets roundup_pow2(cqe_cnt + 1)
+ *   entries; the same ring size changes nothing.
+ * @return
+ *   0, or a negative errno with rte_errno set: -EINVAL (NULL, cqe_cnt 0,
+ *   a ring above 2^log_max_cq_sz, cqe_cnt below the completions not yet
+ *   polled), -ENOSYS (device without cq_resize, as the kernel answers),
+ *   -EOPNOTSUPP (verbs CQ: DPDK's glue has no resize_cq; attached CQ: its
+ *   owner's; compressed or collapsed CQ), -EBUSY (between start_poll and
+ *   end_poll), -ENOMEM, -EIO (no RESIZE CQE found: the CQ is in the new
+ *   ring, completions may be lost), or the device's error (nothing
+ *   changed).
+ */
+__rte_experimental
+int rte_mlx5cq_resize(struct rte_mlx5cq *cq, uint32_t cqe_cnt);
+
+/**
  * File descriptor of the CQ's completion events (RTE_MLX5CQ_F_EVENTS):
  * DevX event channel or verbs completion channel; readable when an event
  * is pending (epoll, rte_intr).

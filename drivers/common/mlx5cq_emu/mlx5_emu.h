@@ -107,6 +107,8 @@ struct mlx5_emu_caps {
 	 * the event moderation holds (1).
 	 */
 	uint8_t scqe_break_moderation;
+	/** HCA_CAP.cq_resize: MODIFY_CQ op_mod RESIZE is accepted (1). */
+	uint8_t cq_resize;
 	/** HCA_CAP.device_frequency_khz: the free-running clock (156250). */
 	uint32_t device_frequency_khz;
 	/** HCA_CAP.rq_ts_format and sq_ts_format: the clocks queues may

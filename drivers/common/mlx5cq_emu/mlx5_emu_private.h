@@ -562,6 +562,9 @@ void emu_ev_cq_error(struct emu_cq *cq);
 /* MODIFY_CQ (mlx5_emu_cq.c; caller holds dev->lock). */
 int emu_devx_cq_modify(struct emu_cq *cq, const void *in, size_t inlen,
 		       void *out, size_t outlen);
+/* MODIFY_CQ op_mod RESIZE (mlx5_emu_cq_resize.c; caller holds dev->lock). */
+int emu_devx_cq_resize(struct emu_cq *cq, const void *in, size_t inlen,
+		       void *out, size_t outlen);
 /* Glue entries of events (mlx5_emu_event.c). 1 = not ours. */
 int emu_ev_get_cq_event(struct ibv_comp_channel *ch, struct ibv_cq **cq,
 			void **cq_context);

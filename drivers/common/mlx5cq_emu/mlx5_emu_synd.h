@@ -70,6 +70,15 @@ enum mlx5_emu_syndrome {
 	MLX5_EMU_SYND_CQ_MODER_CAP = 0x0c000022,
 	/** cqc.scqe_break_moderation_en without scqe_break_moderation. */
 	MLX5_EMU_SYND_CQ_SCQE_BREAK_CAP = 0x0c000023,
+	/* MODIFY_CQ op_mod RESIZE (cq/mlx5_emu_cq_resize.c). */
+	MLX5_EMU_SYND_CQ_RESIZE_CAP = 0x0c000024, /**< No HCA_CAP.cq_resize. */
+	/** resize_field_select without LOG_SIZE or with unknown bits. */
+	MLX5_EMU_SYND_CQ_RESIZE_SELECT = 0x0c000025,
+	MLX5_EMU_SYND_CQ_RESIZE_CQE_SZ = 0x0c000026, /**< cqe_sz changed. */
+	/** New ring umem is the CQ's current one. */
+	MLX5_EMU_SYND_CQ_RESIZE_SAME_UMEM = 0x0c000027,
+	/** No room for the RESIZE CQE, or the CQ is in error. */
+	MLX5_EMU_SYND_CQ_RESIZE_STATE = 0x0c000028,
 	/* Network objects and vport commands. */
 	MLX5_EMU_SYND_NET_BUSY = 0x0d000001, /**< Object still in use. */
 	MLX5_EMU_SYND_NET_RESERVED = 0x0d000002, /**< Reserved/unsupported. */

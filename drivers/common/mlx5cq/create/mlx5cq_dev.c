@@ -85,6 +85,7 @@ dev_query_cq_caps(struct rte_mlx5cq_dev *dev)
 					    scqe_break_moderation);
 	c->cq_period_start_from_cqe = MLX5_GET(cmd_hca_cap, hcattr,
 					       cq_period_start_from_cqe);
+	c->cq_resize = MLX5_GET(cmd_hca_cap, hcattr, cq_resize);
 	c->cqe_compression_max_num = MLX5_GET(cmd_hca_cap, hcattr,
 					      cqe_compression_max_num);
 	c->cqe_compression_timeout = MLX5_GET(cmd_hca_cap, hcattr,

@@ -185,11 +185,62 @@ devx_fill_mailbox(uint32_t *in, const struct mlx5cq_cq *cq,
 }
 
 int
+mlx5cq_devx_ring_get(struct rte_mlx5cq_dev *dev, struct mlx5cq_ring *r,
+		     uint32_t entries, uint16_t cqe_size, int enhanced,
+		     int socket)
+{
+	int err;
+
+	r->size = (size_t)entries * cqe_size;
+	r->addr = mlx5cq_zmalloc("mlx5cq_ring", r->size, ring_align(r->size),
+				 socket);
+	if (r->addr == NULL)
+		return -ENOMEM;
+	ring_init(r->addr, entries, cqe_size, enhanced);
+	r->log_page_size = ring_log_page_size(r->addr, r->size);
+	errno = 0;
+	r->umem = mlx5_glue->devx_umem_reg(dev->ctx, r->addr, r->size,
+					   IBV_ACCESS_LOCAL_WRITE);
+	if (r->umem == NULL) {
+		err = errno ? errno : ENOMEM;
+		MLX5CQ_LOG(ERR, "cannot register the ring (%zu bytes at %p)"
+			   " as umem: %s", r->size, r->addr, strerror(err));
+		mlx5cq_free(r->addr);
+		r->addr = NULL;
+		return -err;
+	}
+	r->umem_id = r->umem->umem_id;
+	return 0;
+}
+
+int
+mlx5cq_devx_ring_put(struct mlx5cq_ring *r)
+{
+	int ret;
+
+	if (r->umem != NULL) {
+		errno = 0;
+		ret = mlx5_glue->devx_umem_dereg(r->umem);
+		if (ret) {
+			ret = errno ? errno : (ret > 0 ? ret : EIO);
+			MLX5CQ_LOG(ERR, "cannot deregister ring umem %u: %s",
+				   r->umem_id, strerror(ret));
+			return -ret;
+		}
+		r->umem = NULL;
+	}
+	mlx5cq_free(r->addr);
+	r->addr = NULL;
+	return 0;
+}
+
+int
 mlx5cq_devx_create(struct rte_mlx5cq_dev *dev, struct mlx5cq_cq *cq,
 		   const struct mlx5cq_params *p)
 {
 	uint32_t in[MLX5_ST_SZ_DW(create_cq_in)];
 	uint32_t out[MLX5_ST_SZ_DW(create_cq_out)];
+	struct mlx5cq_ring r;
 	int ret, err;
 
 	/* EQ of the completion vector: nothing to undo yet. */
@@ -201,26 +252,15 @@ mlx5cq_devx_create(struct rte_mlx5cq_dev *dev, struct mlx5cq_cq *cq,
 			   p->comp_vector, strerror(err));
 		return -err;
 	}
-	cq->ring_size = (size_t)p->entries * p->cqe_size;
-	cq->ring = mlx5cq_zmalloc("mlx5cq_ring", cq->ring_size,
-				  ring_align(cq->ring_size), p->socket);
-	if (cq->ring == NULL)
-		return -ENOMEM;
-	ring_init(cq->ring, p->entries, p->cqe_size,
-		  p->comp_format &&
-		  p->comp_layout == RTE_MLX5CQ_COMP_LAYOUT_ENHANCED);
-	cq->log_page_size = ring_log_page_size(cq->ring, cq->ring_size);
-	errno = 0;
-	cq->ring_umem = mlx5_glue->devx_umem_reg(dev->ctx, cq->ring,
-						 cq->ring_size,
-						 IBV_ACCESS_LOCAL_WRITE);
-	if (cq->ring_umem == NULL) {
-		err = errno ? errno : ENOMEM;
-		MLX5CQ_LOG(ERR, "cannot register the ring (%zu bytes at %p)"
-			   " as umem: %s", cq->ring_size, cq->ring,
-			   strerror(err));
-		goto err_ring;
-	}
+	ret = mlx5cq_devx_ring_get(dev, &r, p->entries, p->cqe_size,
+				   p->comp_format && p->comp_layout ==
+				   RTE_MLX5CQ_COMP_LAYOUT_ENHANCED, p->socket);
+	if (ret)
+		return ret;
+	cq->ring = r.addr;
+	cq->ring_size = r.size;
+	cq->ring_umem = r.umem;
+	cq->log_page_size = r.log_page_size;
 	cq->ring_umem_id = cq->ring_umem->umem_id;
 	pthread_mutex_lock(&dev->lock);
 	ret = mlx5cq_dbr_alloc(dev, &cq->dbr);
@@ -264,7 +304,6 @@ err_dbr:
 err_umem:
 	mlx5_glue->devx_umem_dereg(cq->ring_umem);
 	cq->ring_umem = NULL;
-err_ring:
 	mlx5cq_free(cq->ring);
 	cq->ring = NULL;
 	return -err;

@@ -55,6 +55,7 @@ mlx5_emu_caps_default(struct mlx5_emu_caps *caps)
 	caps->cq_moderation = 1;
 	caps->cq_period_start_from_cqe = 1;
 	caps->scqe_break_moderation = 1;
+	caps->cq_resize = 1;
 	caps->device_frequency_khz = 156250;
 	caps->ts_format = MLX5_HCA_CAP_TIMESTAMP_FORMAT_FR_RT;
 	caps->clock_real_time = 0;
@@ -167,6 +168,11 @@ emu_caps_check(const struct mlx5_emu_caps *caps)
 			caps->scqe_break_moderation);
 		return emu_ret_errno(EINVAL);
 	}
+	if (caps->cq_resize > 1) {
+		EMU_LOG(ERR, "caps: cq_resize %u (1-bit field)",
+			caps->cq_resize);
+		return emu_ret_errno(EINVAL);
+	}
 	if (caps->eth_lro > 1) {
 		EMU_LOG(ERR, "caps: eth_lro %u (1-bit field)", caps->eth_lro);
 		return emu_ret_errno(EINVAL);
@@ -211,7 +217,7 @@ emu_fill_general_caps(const struct emu_dev *dev, void *hcattr)
 	MLX5_SET(cmd_hca_cap, hcattr, cq_moderation, c->cq_moderation);
 	MLX5_SET(cmd_hca_cap, hcattr, cq_period_start_from_cqe,
 		 c->cq_period_start_from_cqe);
-	MLX5_SET(cmd_hca_cap, hcattr, cq_resize, 0);
+	MLX5_SET(cmd_hca_cap, hcattr, cq_resize, c->cq_resize);
 	MLX5_SET(cmd_hca_cap, hcattr, scqe_break_moderation,
 		 c->scqe_break_moderation);
 	MLX5_SET(cmd_hca_cap, hcattr, uar_4k, 1);

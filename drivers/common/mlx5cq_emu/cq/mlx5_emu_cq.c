@@ -451,8 +451,10 @@ emu_devx_cq_create(struct emu_dev *dev, const void *in, size_t inlen,
 
 /* MODIFY_CQ (kernel include/linux/mlx5/mlx5_ifc.h modify_cq_in): the
  * header, cqn, modify_field_select at 0x60 (bit 0 cq_period, bit 1
- * cq_max_count, bit 2 oi), cqc at 0x80. op_mod 1 (resize) is not modelled.
+ * cq_max_count, bit 2 oi), cqc at 0x80. op_mod 1 (MLX5_CQ_OPMOD_RESIZE)
+ * is the resize of mlx5_emu_cq_resize.c.
  */
+#define EMU_CQ_OPMOD_RESIZE 1
 #define EMU_MODIFY_CQ_CQC_OFF 16
 #define EMU_CQ_MODIFY_PERIOD (1u << 0)
 #define EMU_CQ_MODIFY_COUNT (1u << 1)
@@ -479,6 +481,8 @@ emu_devx_cq_modify(struct emu_cq *cq, const void *in, size_t inlen,
 			cq->cqn);
 		return emu_ret_errno(EINVAL);
 	}
+	if (EMU_GET(create_cq_in, in, op_mod) == EMU_CQ_OPMOD_RESIZE)
+		return emu_devx_cq_resize(cq, in, inlen, out, outlen);
 	sel = rte_be_to_cpu_32(((const rte_be32_t *)in)[3]);
 	if (EMU_GET(create_cq_in, in, op_mod) != 0 ||
 	    (sel & ~(EMU_CQ_MODIFY_PERIOD | EMU_CQ_MODIFY_COUNT |
