@@ -207,8 +207,7 @@ emu_qp_ext_check(struct emu_dev *dev, const void *in, size_t inlen,
 	/* mlx5_devx_cmd_create_qp(): qpc_ext 1 and qpc_extension.mmo 1,
 	 * the extension in qpc_extension_and_pas_list.
 	 */
-	need = MLX5_ST_SZ_BYTES(create_qp_in) +
-	       MLX5_ST_SZ_BYTES(qpc_extension);
+	need = MLX5_ST_SZ_BYTES(create_qp_in); /* The extension in it. */
 	ext = (const uint8_t *)EMU_ADDR_OF(create_qp_in, in,
 					   qpc_extension_and_pas_list);
 	if (inlen < need || !dev->caps.crypto ||
