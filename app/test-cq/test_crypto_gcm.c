@@ -182,13 +182,15 @@ test_gcm_capability(void)
 }
 
 /* Test cases 4, 16, 2, 14: encrypt then decrypt, contiguous (AAD copied
- * before the text) and scattered (UMR).
+ * before the text), scattered (UMR) and in one mbuf with the digest in
+ * another (encrypt: UMR; decrypt: the tag copied after the text).
  */
 static int
 test_gcm_kat(void)
 {
 	static const uint16_t split[] = { 25, 0 };
 	static const uint16_t split16[] = { 7, 0 };
+	static const uint16_t apart[] = { 0 }; /* One mbuf, digest apart. */
 	struct heap_use before;
 	unsigned int i;
 	uint8_t id;
@@ -209,6 +211,10 @@ test_gcm_kat(void)
 				  "vector %u encrypt SGL", i);
 		TEST_ASSERT_EQUAL(gcm_op(id, &gcm_vecs[i], 0, sp, 0), 0,
 				  "vector %u decrypt SGL", i);
+		TEST_ASSERT_EQUAL(gcm_op(id, &gcm_vecs[i], 1, apart, 0), 0,
+				  "vector %u encrypt, digest apart", i);
+		TEST_ASSERT_EQUAL(gcm_op(id, &gcm_vecs[i], 0, apart, 0), 0,
+				  "vector %u decrypt, digest apart", i);
 	}
 	TEST_ASSERT_SUCCESS(heap_unchanged(&before, "GCM operations"),
 			    "leak");
@@ -233,6 +239,8 @@ test_gcm_auth_failed(void)
 	TEST_ASSERT_EQUAL(gcm_op(id, &gcm_vecs[0], 0, split, 0x80),
 			  RTE_CRYPTO_OP_STATUS_AUTH_FAILED, "scattered");
 	TEST_ASSERT_EQUAL(gcm_op(id, &gcm_vecs[0], 0, split, 0), 0, "after");
+	TEST_ASSERT_EQUAL(gcm_op(id, &gcm_vecs[2], 0, split + 1, 2),
+			  RTE_CRYPTO_OP_STATUS_AUTH_FAILED, "digest apart");
 	/* Every slot of the ring once GCM, then AES-XTS on them. */
 	for (i = 0; i < C_QDESC; i++)
 		TEST_ASSERT_EQUAL(gcm_op(id, &gcm_vecs[i & 3], 1,

@@ -321,26 +321,46 @@ bad:
 	return 0;
 }
 
-/* The contiguous case: the address of AAD || text, or 0 (UMR path). */
+/*
+ * The contiguous case: the address of AAD || text, or 0 (UMR path). As
+ * mlx5_crypto_gcm_get_op_info(): an AAD elsewhere is copied before the
+ * text (at most 64 bytes, into the headroom, text at offset 0); a digest
+ * to check that is not after the text is copied there when the buffer
+ * has the room (crypto/mlx5 asks the text to be the whole mbuf; here the
+ * tag_len bytes after the text, data or tailroom, are overwritten: the
+ * verify mode of dpdk-test-crypto-perf keeps the digest apart, in memory
+ * no mempool holds).
+ */
 static uintptr_t
 gcm_contig(struct rte_crypto_op *op, const struct mlx5cq_crypto_sess *s)
 {
 	struct rte_crypto_sym_op *sym = op->sym;
 	struct rte_mbuf *m = sym->m_src;
+	uint32_t len = sym->aead.data.length;
 	uint8_t *data = rte_pktmbuf_mtod_offset(m, uint8_t *,
 						sym->aead.data.offset);
+	int cp_aad = 0, cp_tag = 0;
 
-	if (m->nb_segs != 1 ||
-	    sym->aead.data.offset + sym->aead.data.length > m->data_len ||
-	    sym->aead.digest.data != data + sym->aead.data.length)
+	if (m->nb_segs != 1 || sym->aead.data.offset + len > m->data_len)
 		return 0;
-	if (s->aad_len == 0 || sym->aead.aad.data == data - s->aad_len)
-		return (uintptr_t)(data - s->aad_len);
-	/* mlx5_crypto_gcm_get_op_info(): the AAD copied before the text. */
-	if (s->aad_len > GCM_MAX_AAD_COPY || sym->aead.data.offset != 0 ||
-	    rte_pktmbuf_headroom(m) < s->aad_len)
-		return 0;
-	memcpy(data - s->aad_len, sym->aead.aad.data, s->aad_len);
+	if (s->aad_len != 0 && sym->aead.aad.data != data - s->aad_len) {
+		if (s->aad_len > GCM_MAX_AAD_COPY ||
+		    sym->aead.data.offset != 0 ||
+		    rte_pktmbuf_headroom(m) < s->aad_len)
+			return 0;
+		cp_aad = 1;
+	}
+	if (sym->aead.digest.data != data + len) {
+		if (s->gcm_enc ||
+		    data + len + s->tag_len > (uint8_t *)m->buf_addr +
+		    m->buf_len)
+			return 0;
+		cp_tag = 1;
+	}
+	if (cp_aad)
+		memcpy(data - s->aad_len, sym->aead.aad.data, s->aad_len);
+	if (cp_tag)
+		memcpy(data + len, sym->aead.digest.data, s->tag_len);
 	return (uintptr_t)(data - s->aad_len);
 }
 

@@ -89,9 +89,14 @@ mlx5cq_crypto_mr_lookup_mp(struct mlx5cq_crypto_qp *qp,
 	struct mlx5cq_crypto_priv *priv = qp->priv;
 	const struct mlx5cq_crypto_mr *r;
 	struct mlx5cq_crypto_mr_walk w;
+	uint32_t i;
 
 	rte_spinlock_lock(&priv->mr_lock);
 	r = mlx5cq_crypto_mr_find(priv, addr);
+	/* A pool is registered once (its chunks do not change). */
+	for (i = 0; r == NULL && mp != NULL && i < priv->mr_n; i++)
+		if (priv->mr[i].mp == mp)
+			mp = NULL;
 	if (r == NULL && mp != NULL) {
 		w.priv = priv;
 		w.mp = mp;
