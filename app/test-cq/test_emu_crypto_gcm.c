@@ -360,7 +360,8 @@ test_gcm_klm(void)
 }
 
 /* Refusals: a GCM DEK with a keytag, an MMO WQE on a QP without mmo
- * (LOC_QP_OP_ERR), a GCM WQE naming an XTS DEK (vendor 0x07).
+ * (LOC_QP_OP_ERR), a GCM WQE naming an XTS DEK (vendor 0x07), an
+ * aad_size larger than the gather (LOC_LEN_ERR).
  */
 static int
 test_gcm_refusals(void)
@@ -392,6 +393,19 @@ test_gcm_refusals(void)
 	ring_db(&f);
 	TEST_ASSERT_SUCCESS(expect_cqe(&f, MLX5_CQE_REQ_ERR, SYND_REM_OP_ERR,
 				       0x07, OP_MMO, idx), "XTS DEK");
+	/* aad_size past the gather (and near 2^32): LOC_LEN_ERR. */
+	TEST_ASSERT_SUCCESS(qp_cmd(&f, MLX5_CMD_OP_QP_2RST), "2rst");
+	TEST_ASSERT_SUCCESS(qp_to_rts(&f), "rts");
+	d = gcm_dek(&f, gcm_key4, 16, 0, &id);
+	TEST_ASSERT_NOT_NULL(d, "DEK");
+	opaque_set(&f, gcm_iv, 0xfffffff8);
+	g.len = 96;
+	s.len = 80;
+	idx = post_mmo(&f, 1, id, &g, &s);
+	ring_db(&f);
+	TEST_ASSERT_SUCCESS(expect_cqe(&f, MLX5_CQE_REQ_ERR, 0x01, 0, OP_MMO,
+				       idx), "aad_size");
+	TEST_ASSERT_SUCCESS(mlx5_glue->devx_obj_destroy(d), "dek");
 	TEST_ASSERT_SUCCESS(mlx5_glue->devx_obj_destroy(x), "dek");
 	TEST_ASSERT_SUCCESS(xfix_close(&f), "close");
 	return TEST_SUCCESS;

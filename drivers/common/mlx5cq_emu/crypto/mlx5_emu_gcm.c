@@ -359,7 +359,7 @@ emu_mmo_exec(struct emu_qp *qp, const uint8_t *w, unsigned int ds,
 	aad_len = emu_be32_at(opaq + 28);
 	if ((tag_len != 12 && tag_len != 16) ||
 	    gbytes > (1u << EMU_GCM_LOG_MAX) ||
-	    gbytes < aad_len + (enc ? 0 : tag_len) ||
+	    aad_len > gbytes || gbytes - aad_len < (enc ? 0 : tag_len) ||
 	    sbytes != (enc ? gbytes + tag_len : gbytes - tag_len))
 		return emu_wqe_fail(e, EMU_SYND_LOC_LEN_ERR, 0);
 	len = gbytes - aad_len - (enc ? 0 : tag_len);
