@@ -41,6 +41,10 @@ struct gcm_vec {
 };
 
 static const uint8_t zero32[32];
+/* Digest length of gcm_op()'s sessions (a 96-bit tag is the first 12
+ * bytes of the 128-bit one).
+ */
+static uint16_t gcm_digest = 16;
 
 static const struct gcm_vec gcm_vecs[] = {
 	{ gcm_key4, 16, gcm_iv, gcm_aad, 20, gcm_pt, gcm_ct4, 60, gcm_tag4 },
@@ -79,7 +83,8 @@ static int
 gcm_op(uint8_t id, const struct gcm_vec *v, int enc, const uint16_t *segs,
 	uint8_t tag_xor)
 {
-	struct rte_cryptodev_sym_session *s = gcm_sess(id, v, enc, 16);
+	struct rte_cryptodev_sym_session *s = gcm_sess(id, v, enc,
+							gcm_digest);
 	struct rte_mbuf *m = NULL, *side = NULL, *seg;
 	struct rte_crypto_op *op;
 	uint8_t *digest, *aad, out[64];
@@ -131,7 +136,8 @@ gcm_op(uint8_t id, const struct gcm_vec *v, int enc, const uint16_t *segs,
 		off += l;
 	}
 	if (memcmp(out, enc ? v->ct : v->pt, v->len) != 0 ||
-	    (enc && memcmp(digest, v->tag, 16) != 0)) {
+	    (enc && memcmp(digest, v->tag, gcm_digest) != 0) ||
+	    (enc && gcm_digest < 16 && digest[gcm_digest] != 0)) {
 		printf("  GCM output differs from the known answer\n");
 		st = -1;
 	}
@@ -183,7 +189,8 @@ test_gcm_capability(void)
 
 /* Test cases 4, 16, 2, 14: encrypt then decrypt, contiguous (AAD copied
  * before the text), scattered (UMR) and in one mbuf with the digest in
- * another (encrypt: UMR; decrypt: the tag copied after the text).
+ * another (encrypt: UMR; decrypt: the tag copied after the text); 96-bit
+ * tags of cases 4 and 16.
  */
 static int
 test_gcm_kat(void)
@@ -216,6 +223,19 @@ test_gcm_kat(void)
 		TEST_ASSERT_EQUAL(gcm_op(id, &gcm_vecs[i], 0, apart, 0), 0,
 				  "vector %u decrypt, digest apart", i);
 	}
+	/* 96-bit tags: vectors 4 and 16, contiguous and scattered. */
+	gcm_digest = 12;
+	for (i = 0; i < 2; i++) {
+		TEST_ASSERT_EQUAL(gcm_op(id, &gcm_vecs[i], 1, NULL, 0), 0,
+				  "vector %u encrypt, 96-bit tag", i);
+		TEST_ASSERT_EQUAL(gcm_op(id, &gcm_vecs[i], 0, split, 0), 0,
+				  "vector %u decrypt SGL, 96-bit tag", i);
+		TEST_ASSERT_EQUAL(gcm_op(id, &gcm_vecs[i], 0, NULL, 0x40),
+				  RTE_CRYPTO_OP_STATUS_SUCCESS,
+				  "vector %u: byte 15 is no part of a 96-bit tag",
+				  i);
+	}
+	gcm_digest = 16;
 	TEST_ASSERT_SUCCESS(heap_unchanged(&before, "GCM operations"),
 			    "leak");
 	TEST_ASSERT_SUCCESS(dev_down(id), "down");
