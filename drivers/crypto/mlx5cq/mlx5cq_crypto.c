@@ -117,10 +117,14 @@ mlx5cq_crypto_dev_infos_get(struct rte_cryptodev *dev,
 		return;
 	info->driver_id = mlx5cq_crypto_driver_id;
 	info->feature_flags = mlx5cq_crypto_features(priv);
-	info->capabilities = priv->wrapped ? mlx5cq_crypto_caps_wrapped :
+	info->capabilities = priv->gcm ? priv->caps : priv->wrapped ?
+			     mlx5cq_crypto_caps_wrapped :
 			     mlx5cq_crypto_caps_plain;
 	info->max_nb_queue_pairs = MLX5CQ_CRYPTO_MAX_QPS;
-	info->min_mbuf_headroom_req = 0;
+	/* AES-XTS, then AES-GCM when the device has it. */
+	priv->caps[0] = mlx5cq_crypto_caps_plain[0];
+	/* crypto/mlx5: the AAD may be copied before the text. */
+	info->min_mbuf_headroom_req = priv->gcm ? 64 : 0;
 	info->min_mbuf_tailroom_req = 0;
 	info->sym.max_nb_sessions = 0; /* No limit. */
 }

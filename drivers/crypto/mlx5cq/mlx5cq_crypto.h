@@ -22,6 +22,7 @@
  *   mlx5cq_crypto_mr.c       mempool memory registration, lkey lookup
  *   mlx5cq_crypto_qp.c       queue pairs: CQ, QP, indirect mkeys, WQE sets
  *   mlx5cq_crypto_dp.c       enqueue (WQEs, doorbell) and dequeue (poll)
+ *   mlx5cq_crypto_gcm.c      AES-GCM: caps, sessions, DEKs, MMO WQEs
  */
 
 #include <stdint.h>
@@ -126,6 +127,13 @@ struct mlx5cq_crypto_priv {
 	uint16_t klm_num; /* KLM entries of the UMR WQE (multiple of 4). */
 	uint32_t max_segs; /* Segments an operation may have. */
 	LIST_HEAD(, mlx5cq_crypto_dek) deks;
+	/* AES-GCM (crypto MMO QPs, plaintext keys): 0 when absent. */
+	uint8_t gcm;
+	uint8_t gcm_key_min; /* Key bytes (16 or 32). */
+	uint8_t gcm_key_max;
+	uint8_t gcm_tag_min; /* Tag bytes (12 or 16). */
+	uint8_t gcm_tag_max;
+	struct rte_cryptodev_capabilities caps[3]; /* XTS, GCM, end. */
 	rte_spinlock_t mr_lock;
 	uint32_t mr_n;
 	struct mlx5cq_crypto_mr mr[MLX5CQ_CRYPTO_MR_MAX];
@@ -138,6 +146,13 @@ struct mlx5cq_crypto_sess {
 	uint32_t dek_id_be; /* DEK object id, big endian. */
 	uint16_t iv_offset;
 	struct mlx5cq_crypto_dek *dek;
+	/* AES-GCM sessions (gcm 1): MMO gga_ctrl1, big endian. */
+	uint8_t gcm;
+	uint8_t gcm_enc;
+	uint16_t aad_len;
+	uint16_t tag_len;
+	uint32_t mmo_ctrl;
+	struct mlx5_devx_obj *gcm_dek; /* The session's own DEK. */
 };
 
 /* Counters of a queue pair beyond struct rte_cryptodev_stats. */
@@ -169,6 +184,9 @@ struct mlx5cq_crypto_qp {
 	uint8_t in_error; /* An error CQE came: the QP is in error. */
 	uint16_t wqe_pi; /* WQEBB counter of the send queue. */
 	uint16_t qp_id;
+	uint8_t *opaq; /* GCM: 64-byte MMO opaque per slot. */
+	struct ibv_mr *opaq_mr;
+	uint8_t *slot_gcm; /* A slot's WQE set was last written for GCM. */
 	uint64_t last_ctrl; /* First 8 bytes of the last WQE posted. */
 	/* lkey lookup: the region hit last. */
 	uintptr_t mr_start;
@@ -214,6 +232,26 @@ int mlx5cq_crypto_qp_setup(struct rte_cryptodev *dev, uint16_t qp_id,
 			   int socket);
 int mlx5cq_crypto_qp_release(struct rte_cryptodev *dev, uint16_t qp_id);
 int mlx5cq_crypto_qp_recover(struct mlx5cq_crypto_qp *qp);
+
+void mlx5cq_crypto_wqe_set_init(struct mlx5cq_crypto_priv *priv,
+				struct mlx5cq_crypto_qp *qp, uint32_t i);
+uint32_t mlx5cq_crypto_mr_lookup_mp(struct mlx5cq_crypto_qp *qp,
+				    struct rte_mempool *mp, uintptr_t addr);
+
+/* mlx5cq_crypto_gcm.c */
+void mlx5cq_crypto_gcm_probe(struct mlx5cq_crypto_priv *priv,
+			     const char *name);
+int mlx5cq_crypto_gcm_session(struct mlx5cq_crypto_priv *priv,
+			      const struct rte_crypto_sym_xform *xform,
+			      struct mlx5cq_crypto_sess *s);
+void mlx5cq_crypto_gcm_session_clear(struct mlx5cq_crypto_sess *s);
+int mlx5cq_crypto_gcm_qp_init(struct mlx5cq_crypto_qp *qp, int socket);
+void mlx5cq_crypto_gcm_qp_free(struct mlx5cq_crypto_qp *qp);
+int mlx5cq_crypto_gcm_wqe_set(struct mlx5cq_crypto_qp *qp,
+			      struct rte_crypto_op *op,
+			      const struct mlx5cq_crypto_sess *s);
+/* The error CQE of an operation: its status. */
+uint8_t mlx5cq_crypto_gcm_err_status(const struct rte_mlx5cq_cpl *c);
 
 /* mlx5cq_crypto_dp.c */
 uint16_t mlx5cq_crypto_enqueue_burst(void *qp, struct rte_crypto_op **ops,

@@ -232,6 +232,7 @@ mlx5cq_crypto_device_open(struct mlx5cq_crypto_priv *priv, const char *name)
 		       ((uint8_t *)priv->uar->base_addr + MLX5CQ_CRYPTO_BF_OFFSET);
 	if (priv->wrapped && mlx5cq_crypto_login(priv, name) != 0)
 		goto error;
+	mlx5cq_crypto_gcm_probe(priv, name);
 	return 0;
 error:
 	ret = rte_errno;

@@ -9,7 +9,8 @@
  * rte_mlx5cq_poll_burst(): a completion names, by its WQE counter, the
  * operation whose WQE completed, and every operation up to it is done
  * (the send queue executes in order); an error CQE fails its operation
- * with RTE_CRYPTO_OP_STATUS_ERROR, its syndrome logged and counted.
+ * with RTE_CRYPTO_OP_STATUS_ERROR (AUTH_FAILED for an AES-GCM tag that
+ * does not match), its syndrome logged and counted.
  */
 
 #include <rte_byteorder.h>
@@ -168,6 +169,8 @@ mlx5cq_crypto_wqe_set(struct mlx5cq_crypto_qp *qp, struct rte_crypto_op *op)
 		return 0;
 	}
 	s = CRYPTODEV_GET_SYM_SESS_PRIV(sym->session);
+	if (unlikely(s->gcm))
+		return mlx5cq_crypto_gcm_wqe_set(qp, op, s);
 	if (unlikely(s->dek == NULL)) {
 		op->status = RTE_CRYPTO_OP_STATUS_INVALID_SESSION;
 		return 0;
@@ -186,6 +189,11 @@ mlx5cq_crypto_wqe_set(struct mlx5cq_crypto_qp *qp, struct rte_crypto_op *op)
 	if (unlikely(len < 16)) {
 		op->status = RTE_CRYPTO_OP_STATUS_INVALID_ARGS;
 		return 0;
+	}
+	if (unlikely(qp->slot_gcm != NULL && qp->slot_gcm[qp->pi & qp->mask])) {
+		/* The set last held a GCM operation. */
+		mlx5cq_crypto_wqe_set_init(qp->priv, qp, qp->pi & qp->mask);
+		qp->slot_gcm[qp->pi & qp->mask] = 0;
 	}
 	dst = sym->m_dst != NULL ? sym->m_dst : sym->m_src;
 	/* UMR: the destination behind the mkey, the BSF of the operation. */
@@ -300,7 +308,7 @@ mlx5cq_crypto_cqe_error(struct mlx5cq_crypto_qp *qp,
 			struct rte_crypto_op *op,
 			const struct rte_mlx5cq_cpl *c)
 {
-	op->status = RTE_CRYPTO_OP_STATUS_ERROR;
+	op->status = mlx5cq_crypto_gcm_err_status(c);
 	qp->in_error = 1;
 	qp->stats.dequeue_err_count++;
 	qp->err.cqe_errors++;

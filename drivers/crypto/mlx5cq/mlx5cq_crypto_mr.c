@@ -78,17 +78,30 @@ uint32_t
 mlx5cq_crypto_mr_lookup(struct mlx5cq_crypto_qp *qp,
 			const struct rte_mbuf *m, uintptr_t addr)
 {
+	return mlx5cq_crypto_mr_lookup_mp(qp, m->pool, addr);
+}
+
+/* lkey of addr, registering mempool mp (may be NULL) when needed. */
+uint32_t
+mlx5cq_crypto_mr_lookup_mp(struct mlx5cq_crypto_qp *qp,
+			   struct rte_mempool *mp, uintptr_t addr)
+{
 	struct mlx5cq_crypto_priv *priv = qp->priv;
 	const struct mlx5cq_crypto_mr *r;
 	struct mlx5cq_crypto_mr_walk w;
+	uint32_t i;
 
 	rte_spinlock_lock(&priv->mr_lock);
 	r = mlx5cq_crypto_mr_find(priv, addr);
-	if (r == NULL && m->pool != NULL) {
+	/* A pool is registered once (its chunks do not change). */
+	for (i = 0; r == NULL && mp != NULL && i < priv->mr_n; i++)
+		if (priv->mr[i].mp == mp)
+			mp = NULL;
+	if (r == NULL && mp != NULL) {
 		w.priv = priv;
-		w.mp = m->pool;
+		w.mp = mp;
 		w.ret = 0;
-		rte_mempool_mem_iter(m->pool, mlx5cq_crypto_mr_chunk, &w);
+		rte_mempool_mem_iter(mp, mlx5cq_crypto_mr_chunk, &w);
 		r = mlx5cq_crypto_mr_find(priv, addr);
 	}
 	rte_spinlock_unlock(&priv->mr_lock);

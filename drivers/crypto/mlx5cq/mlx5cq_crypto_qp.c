@@ -79,6 +79,7 @@ mlx5cq_crypto_qp_free(struct mlx5cq_crypto_qp *qp)
 				CRYPTO_LOG(ERR, "qp %u: mkey release failed",
 					   qp->qp_id);
 	}
+	mlx5cq_crypto_gcm_qp_free(qp);
 	mlx5_devx_qp_destroy(&qp->qp_obj);
 	if (qp->cq != NULL && rte_mlx5cq_destroy(qp->cq) != 0)
 		CRYPTO_LOG(ERR, "qp %u: CQ release failed: %s", qp->qp_id,
@@ -89,8 +90,8 @@ mlx5cq_crypto_qp_free(struct mlx5cq_crypto_qp *qp)
 	rte_free(qp);
 }
 
-/* The constant parts of WQE set i. */
-static void
+/* The constant parts of WQE set i (again after a GCM operation). */
+void
 mlx5cq_crypto_wqe_set_init(struct mlx5cq_crypto_priv *priv,
 			   struct mlx5cq_crypto_qp *qp, uint32_t i)
 {
@@ -186,6 +187,8 @@ mlx5cq_crypto_qp_hw_create(struct mlx5cq_crypto_priv *priv,
 	attr.num_of_receive_wqes = 0;
 	attr.num_of_send_wqbbs = wqbbs;
 	attr.ts_format = mlx5_ts_format_conv(priv->hca.qp_ts_format);
+	/* crypto/mlx5 (23.07+): qp_attr.mmo from crypto_mmo_qp. */
+	attr.mmo = priv->gcm;
 	if (mlx5_devx_qp_create(priv->ctx, &qp->qp_obj,
 				wqbbs * MLX5_SEND_WQE_BB, &attr, socket) != 0) {
 		CRYPTO_LOG(ERR, "qp %u: QP creation failed: %s", qp->qp_id,
@@ -242,7 +245,8 @@ mlx5cq_crypto_qp_setup(struct rte_cryptodev *dev, uint16_t qp_id,
 	if (qp->ops == NULL || qp->mkeys == NULL || qp->cpl == NULL)
 		goto nomem;
 	if (mlx5cq_crypto_qp_hw_create(priv, qp, socket) != 0 ||
-	    mlx5cq_crypto_mkeys_create(priv, qp) != 0)
+	    mlx5cq_crypto_mkeys_create(priv, qp) != 0 ||
+	    mlx5cq_crypto_gcm_qp_init(qp, socket) != 0)
 		goto error;
 	for (i = 0; i < n; i++)
 		mlx5cq_crypto_wqe_set_init(priv, qp, i);

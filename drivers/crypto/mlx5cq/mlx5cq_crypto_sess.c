@@ -96,6 +96,12 @@ mlx5cq_crypto_sym_session_configure(struct rte_cryptodev *dev,
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}
+	if (xform->type == RTE_CRYPTO_SYM_XFORM_AEAD) {
+		ret = mlx5cq_crypto_gcm_session(priv, xform, s);
+		if (ret != 0)
+			rte_errno = -ret;
+		return ret;
+	}
 	ret = mlx5cq_crypto_xform_check(xform);
 	if (ret != 0) {
 		rte_errno = -ret;
@@ -130,6 +136,10 @@ mlx5cq_crypto_sym_session_clear(struct rte_cryptodev *dev,
 	struct mlx5cq_crypto_priv *priv = dev->data->dev_private;
 	struct mlx5cq_crypto_sess *s = CRYPTODEV_GET_SYM_SESS_PRIV(session);
 
+	if (s != NULL && s->gcm) {
+		mlx5cq_crypto_gcm_session_clear(s);
+		return;
+	}
 	if (s == NULL || s->dek == NULL)
 		return;
 	mlx5cq_crypto_dek_put(priv, s->dek);

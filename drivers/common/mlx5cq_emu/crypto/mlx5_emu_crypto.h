@@ -15,6 +15,7 @@
  *   mlx5_emu_dek.c          DEK objects (create, query, destroy)
  *   mlx5_emu_xts.c          AES-XTS data unit by data unit (EVP)
  *   mlx5_emu_xts_aesni.c    AES-XTS with the x86 AES instructions
+ *   mlx5_emu_gcm.c          AES-GCM DEKs and the crypto MMO WQE (EVP)
  *   mlx5_emu_mkey.c         CREATE_MKEY: indirect (KLM) mkeys, crypto_en
  *   mlx5_emu_qp.c           CREATE_QP, RST->INIT->RTR->RTS (loopback RC)
  *   mlx5_emu_umr.c          send WQE execution: UMR (KLMs + crypto BSF),
@@ -41,6 +42,7 @@
 #define EMU_WQEBB 64 /* Send WQE basic block. */
 
 struct emu_xts;
+struct emu_gcm;
 
 /* A 64-bit big-endian field of a PRM layout (MLX5_SET64 needs
  * mlx5_common.h's MLX5_ASSERT, which the model does not include).
@@ -95,7 +97,8 @@ struct emu_dek {
 	uint32_t pdn;
 	uint64_t opaque;
 	uint64_t keytag; /* Bytes as in the key field (compared raw). */
-	struct emu_xts *xts; /* Cipher contexts of the key. */
+	struct emu_xts *xts; /* Cipher contexts of the key (AES-XTS). */
+	struct emu_gcm *gcm; /* Cipher contexts of the key (AES-GCM). */
 };
 
 /* One translation entry of an indirect mkey (klm layout). */
@@ -149,6 +152,7 @@ struct emu_qp {
 	uint8_t qp_state;
 	uint16_t pi; /* WQEBBs consumed by the device. */
 	uint64_t wqes; /* WQEs executed. */
+	uint8_t mmo; /* qpc_extension.mmo: MMO (GGA) WQEs allowed. */
 	uint8_t *bounce; /* Gather buffer of scattered messages. */
 	uint32_t bounce_len;
 };
@@ -268,6 +272,52 @@ void emu_qp_destroy(struct emu_crypto *cr, struct emu_qp *qp);
 
 /* mlx5_emu_umr.c: execute the QP's posted WQEs (emu_net_lock held). */
 unsigned int emu_qp_progress(struct emu_qp *qp);
+
+/* The error of a failed WQE: CQE syndrome and vendor syndrome. */
+struct emu_wqe_err {
+	uint8_t synd;
+	uint8_t vsynd;
+};
+
+/* Send WQE syndromes (mlx5_prm.h MLX5_CQE_SYNDROME_*) and the model's
+ * vendor syndromes of crypto failures.
+ */
+#define EMU_SYND_WR_FLUSH_ERR 0x05
+#define EMU_SYND_REM_ACCESS_ERR 0x13
+#define EMU_SYND_REM_OP_ERR 0x14
+#define EMU_VSYND_NO_DEK 0x01
+#define EMU_VSYND_DEK_PD 0x02
+#define EMU_VSYND_KEYTAG 0x03
+#define EMU_VSYND_NO_BSF 0x04
+#define EMU_VSYND_CIPHER 0x05
+#define EMU_VSYND_GCM_TAG 0x06 /* AES-GCM decrypt: the tag differs. */
+#define EMU_VSYND_DEK_KIND 0x07 /* The DEK's key_purpose does not fit. */
+
+/* Record a WQE error; -1. */
+int emu_wqe_fail(struct emu_wqe_err *e, uint8_t synd, uint8_t vsynd);
+/* Write len bytes of src at offset off of an indirect mkey's targets. */
+int emu_klm_scatter(struct emu_qp *qp, const struct emu_mkey *mk,
+		    uint64_t off, const uint8_t *src, uint32_t len,
+		    struct emu_wqe_err *e);
+/* A buffer of the QP for gathered messages (len bytes at least). */
+uint8_t *emu_qp_bounce(struct emu_qp *qp, uint32_t len);
+
+/* mlx5_emu_gcm.c */
+/* crypto_caps bits of AES-GCM (crypto_mmo_qp and the rest). */
+void emu_gcm_fill_caps(const struct emu_dev *dev, void *hcattr);
+/* A DEK of key_purpose MLX5_CRYPTO_KEY_PURPOSE_GCM (the common checks of
+ * emu_dek_create() passed): its key checked, its contexts made.
+ */
+int emu_dek_gcm_create(struct emu_dev *dev, struct emu_crypto *cr,
+		       const void *d, void *out, size_t outlen, uint32_t *id,
+		       void **priv);
+void emu_gcm_free(struct emu_gcm *g);
+/* qpc_extension of CREATE_QP: 0 (mmo recorded in *mmo) or a refusal. */
+int emu_qp_ext_check(struct emu_dev *dev, const void *in, size_t inlen,
+		     uint8_t *mmo, void *out, size_t outlen);
+/* Execute a crypto MMO WQE (opcode MMO, opc_mod CRYPTO); 0 or -1. */
+int emu_mmo_exec(struct emu_qp *qp, const uint8_t *w, unsigned int ds,
+		 struct emu_wqe_err *e);
 
 /* mlx5_emu_xts.c */
 /* Contexts for key (2 * half bytes, half 16 or 32); NULL when OpenSSL

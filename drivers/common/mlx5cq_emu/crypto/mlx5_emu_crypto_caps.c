@@ -16,7 +16,8 @@
  * caps.crypto_wrapped, else 0 (plaintext keys); wrapped_crypto_operational
  * follows it; log_max_num_deks, log_dek_max_alloc from the caps;
  * failed_selftests from the caps; log_max_num_import_keks and
- * log_max_num_creds 4 when wrapped.
+ * log_max_num_creds 4 when wrapped; the AES-GCM bits (crypto_mmo_qp and
+ * the rest) from mlx5_emu_gcm.c.
  */
 
 #include <mlx5_prm.h>
@@ -64,4 +65,5 @@ emu_crypto_fill_caps(const struct emu_dev *dev, void *hcattr)
 		 c->crypto_wrapped ? 4 : 0);
 	MLX5_SET(crypto_caps, hcattr, failed_selftests,
 		 c->crypto_failed_selftests);
+	emu_gcm_fill_caps(dev, hcattr);
 }

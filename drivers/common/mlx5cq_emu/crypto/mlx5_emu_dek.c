@@ -10,8 +10,8 @@
  * - input shorter than create_dek_in: BAD_INP_LEN;
  * - key_size 0 (AES-128-XTS, two 16-byte keys) or 1 (AES-256-XTS, two
  *   32-byte keys), else BAD_PARAM, CRYPTO_KEY_SIZE;
- * - key_purpose MLX5_CRYPTO_KEY_PURPOSE_AES_XTS (3), else BAD_PARAM,
- *   CRYPTO_PURPOSE;
+ * - key_purpose MLX5_CRYPTO_KEY_PURPOSE_AES_XTS (3) or _GCM (5, its key
+ *   checks in mlx5_emu_gcm.c), else BAD_PARAM, CRYPTO_PURPOSE;
  * - state, modify_field_select and the reserved bits 0, else BAD_PARAM,
  *   CRYPTO_RESERVED;
  * - pd allocated on this device, else BAD_RES, CRYPTO_PD;
@@ -108,11 +108,12 @@ emu_dek_create(struct emu_dev *dev, struct emu_crypto *cr, const void *in,
 				      EMU_CMD_STAT_BAD_PARAM_ERR,
 				      MLX5_EMU_SYND_CRYPTO_KEY_SIZE,
 				      "key_size not 0 or 1");
-	if (EMU_GET(dek, d, key_purpose) != MLX5_CRYPTO_KEY_PURPOSE_AES_XTS)
+	if (EMU_GET(dek, d, key_purpose) != MLX5_CRYPTO_KEY_PURPOSE_AES_XTS &&
+	    EMU_GET(dek, d, key_purpose) != MLX5_CRYPTO_KEY_PURPOSE_GCM)
 		return EMU_DEK_REFUSE(dev, out, outlen,
 				      EMU_CMD_STAT_BAD_PARAM_ERR,
 				      MLX5_EMU_SYND_CRYPTO_PURPOSE,
-				      "key_purpose is not AES-XTS");
+				      "key_purpose is not AES-XTS or GCM");
 	if (EMU_GET(dek, d, state) != 0 ||
 	    !EMU_WIDE_FIELD_ZERO(dek, d, modify_field_select) ||
 	    EMU_GET(dek, d, reserved_at_48) != 0 ||
@@ -134,6 +135,8 @@ emu_dek_create(struct emu_dev *dev, struct emu_crypto *cr, const void *in,
 		return EMU_DEK_REFUSE(dev, out, outlen, EMU_CMD_STAT_LIM_ERR,
 				      MLX5_EMU_SYND_CRYPTO_DEK_LIMIT,
 				      "all DEKs in use");
+	if (EMU_GET(dek, d, key_purpose) == MLX5_CRYPTO_KEY_PURPOSE_GCM)
+		return emu_dek_gcm_create(dev, cr, d, out, outlen, id, priv);
 	half = key_size ? 32 : 16;
 	klen = 2 * half + (EMU_GET(dek, d, has_keytag) ? EMU_KEYTAG_LEN : 0);
 	ret = emu_dek_key(dev, cr, d, klen, plain, out, outlen);
@@ -213,5 +216,6 @@ emu_dek_destroy(struct emu_crypto *cr, struct emu_dek *dek)
 		cr->dek_last = NULL;
 	emu_net_unlock();
 	emu_xts_free(dek->xts);
+	emu_gcm_free(dek->gcm);
 	free(dek);
 }

@@ -12,7 +12,8 @@
  * - qpc: st RC (0), pm_state MIGRATED (3), state RST, no_sq 0,
  *   rq_type ZERO_LEN_RQ (3), log_sq_size <= 16, srq/xrc/counters,
  *   signature, padding, cd_* and offload_type 0, page_offset 0, ts_format
- *   <= 2; otherwise BAD_PARAM, QP_CTX;
+ *   <= 2; otherwise BAD_PARAM, QP_CTX; qpc_ext only with
+ *   qpc_extension.mmo (an MMO QP, mlx5_emu_gcm.c);
  * - pd allocated here (BAD_RES, CRYPTO_PD); uar_page allocated (BAD_PARAM,
  *   NET_UAR); cqn_snd a CQ of this device (BAD_RES, NET_CQ);
  * - ring: wq_umem_valid, 2^log_sq_size 64-byte WQEBBs from wq_umem_offset
@@ -117,6 +118,7 @@ emu_qp_create(struct emu_dev *dev, struct emu_crypto *cr, const void *in,
 	struct emu_qp *qp;
 	struct emu_cq *cq;
 	struct emu_wq w;
+	uint8_t mmo;
 	int ret;
 
 	if (inlen < MLX5_ST_SZ_BYTES(create_qp_in))
@@ -127,11 +129,14 @@ emu_qp_create(struct emu_dev *dev, struct emu_crypto *cr, const void *in,
 		return EMU_QP_REFUSE(dev, out, outlen,
 				     EMU_CMD_STAT_BAD_OUTP_LEN_ERR,
 				     MLX5_EMU_SYND_OUTLEN, "short output");
-	if (!emu_qpc_supported(qpc) || EMU_GET(create_qp_in, in, qpc_ext))
+	if (!emu_qpc_supported(qpc))
 		return EMU_QP_REFUSE(dev, out, outlen,
 				     EMU_CMD_STAT_BAD_PARAM_ERR,
 				     MLX5_EMU_SYND_QP_CTX, "only RC send-only "
 				     "QPs created in RST are modelled");
+	ret = emu_qp_ext_check(dev, in, inlen, &mmo, out, outlen);
+	if (ret != 0)
+		return ret;
 	if (!emu_pd_exists(dev, QPC_GET(pd)))
 		return EMU_QP_REFUSE(dev, out, outlen,
 				     EMU_CMD_STAT_BAD_RES_ERR,
@@ -165,6 +170,7 @@ emu_qp_create(struct emu_dev *dev, struct emu_crypto *cr, const void *in,
 	qp->net = dev->net;
 	qp->qpn = emu_net_new_id(dev->net);
 	qp->qp_state = EMU_QP_RST;
+	qp->mmo = mmo;
 	w.umem->refcnt++;
 	if (w.dbr_umem != w.umem)
 		w.dbr_umem->refcnt++;

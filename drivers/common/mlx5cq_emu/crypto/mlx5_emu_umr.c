@@ -52,27 +52,11 @@
 
 #include "mlx5_emu_crypto.h"
 
-#define EMU_SYND_WR_FLUSH_ERR 0x05
-#define EMU_SYND_REM_ACCESS_ERR 0x13
-#define EMU_SYND_REM_OP_ERR 0x14
-/* Vendor syndromes of the model (crypto failures). */
-#define EMU_VSYND_NO_DEK 0x01
-#define EMU_VSYND_DEK_PD 0x02
-#define EMU_VSYND_KEYTAG 0x03
-#define EMU_VSYND_NO_BSF 0x04
-#define EMU_VSYND_CIPHER 0x05
-
 #define EMU_WQE_MAX 1024 /* Bytes (max_wqe_sz_sq). */
 #define EMU_UMR_KLM_OFF 128 /* ctrl 16 + umr ctrl 48 + mkey seg 64. */
 #define EMU_BSF_LEN 64
 
-struct emu_wqe_err {
-	uint8_t synd;
-	uint8_t vsynd;
-};
-
-
-static int
+int
 emu_wqe_fail(struct emu_wqe_err *e, uint8_t synd, uint8_t vsynd)
 {
 	e->synd = synd;
@@ -167,7 +151,7 @@ emu_umr_exec(struct emu_qp *qp, const uint8_t *w, unsigned int bytes,
  * mkey is on the QP's PD (checked): its targets are looked up through the
  * QP's MR hint (emu_mr_check_wq()), as its local segments are.
  */
-static int
+int
 emu_klm_scatter(struct emu_qp *qp, const struct emu_mkey *mk, uint64_t off,
 		const uint8_t *src, uint32_t len, struct emu_wqe_err *e)
 {
@@ -208,7 +192,7 @@ emu_klm_single(struct emu_qp *qp, const struct emu_mkey *mk, uint64_t off,
 	return (uint8_t *)(uintptr_t)(k->addr + off);
 }
 
-static uint8_t *
+uint8_t *
 emu_qp_bounce(struct emu_qp *qp, uint32_t len)
 {
 	uint8_t *b;
@@ -399,6 +383,8 @@ emu_qp_progress(struct emu_qp *qp)
 			ret = emu_rdma_write_exec(qp, w, ds, &e);
 		else if (opcode == MLX5_OPCODE_NOP)
 			ret = 0;
+		else if (opcode == MLX5_OPCODE_MMO)
+			ret = emu_mmo_exec(qp, w, ds, &e);
 		else
 			ret = emu_wqe_fail(&e, EMU_SYND_LOC_QP_OP_ERR, 0);
 		if (ret != 0) {
