@@ -1033,6 +1033,94 @@ def case_proc_info():
           (m, xs.get('rx_q0_cq_completions')))
 
 
+def fwd_streams(out):
+    """{(RX port, queue): (TX port, RX-packets, TX-packets, TX-dropped)}
+    from the per-stream sections of testpmd's "stop" (printed when a
+    process has more streams than ports)."""
+    r = {}
+    for m in re.finditer(r'Forward Stats for RX Port=\s*(\d+)/Queue=\s*'
+                         r'(\d+) -> TX Port=\s*(\d+)/Queue=\s*\d+.*\n'
+                         r'\s*RX-packets: (\d+)\s+TX-packets: (\d+)\s+'
+                         r'TX-dropped: (\d+)', out):
+        g = [int(x) for x in m.groups()]
+        r[(g[0], g[1])] = (g[2], g[3], g[4], g[5])
+    return r
+
+
+def case_secondary_rxtx():
+    """A secondary testpmd (--proc-type=secondary, --num-procs 2
+    --proc-id 1) forwards on queues 2 and 3 of the primary's two wired
+    ports while the primary forwards on queues 0 and 1 (txonly's first
+    bursts with multi-flow addresses, so RSS feeds every queue, then io):
+    each stream's counts, in either process, are its queues' counters
+    exactly (64-byte frames: bytes too), the secondary reads the same
+    port and extended statistics as the primary, and the port totals are
+    the sum of both processes' streams."""
+    prefix = 'mlx5cq_mp_%d' % os.getpid()
+    vd = vdev(0, 'mp') + vdev(1, 'mp')
+    common = ['--rxq=4', '--txq=4', '--num-procs=2', '--txonly-multi-flow']
+    pri = Testpmd(vd, common + ['--proc-id=0'], prefix=prefix)
+    sec = None
+    try:
+        sec = Testpmd(vd, common + ['--proc-id=1'],
+                      eal=['--proc-type=secondary'], prefix=prefix)
+        pri.cmds(['start tx_first'])
+        sec.cmds(['start tx_first'])
+        sec.wait_for('show port xstats all', lambda o: [
+            xstats(o, p) for p in (0, 1)],
+            lambda x: all(x[p]['rx_q%d_packets' % q] >= 10 * WINDOW
+                          for p in (0, 1) for q in range(4)),
+            'secondary: forwarding on both queues')
+        s_out = sec.cmd('stop')
+        p_out = pri.cmd('stop')
+        p_st = port_stats(pri.cmd('show port stats all'))
+        s_st = port_stats(sec.cmd('show port stats all'))
+        p_xs = [xstats(pri.cmd('show port xstats %d' % p), p)
+                for p in (0, 1)]
+        s_xs = [xstats(sec.cmd('show port xstats %d' % p), p)
+                for p in (0, 1)]
+        sec.quit()
+        sec = None
+    finally:
+        if sec is not None:
+            sec.kill()
+        pri.quit()
+        hugepage_files_remove(prefix)
+    streams = {}
+    for qs, out in (((0, 1), p_out), ((2, 3), s_out)):
+        fs = fwd_streams(out)
+        check(set(fs) == {(p, q) for p in (0, 1) for q in qs},
+              'queues %s: streams %s\n%s' % (qs, sorted(fs), out[-2000:]))
+        streams.update(fs)
+    for (p, q), (txp, rx, tx, drop) in sorted(streams.items()):
+        who = 'secondary' if q >= 2 else 'primary'
+        check(rx > 0 and tx > 0 and txp == 1 - p,
+              '%s: port %d queue %d stream %s' % (who, p, q,
+                                                   streams[(p, q)]))
+        for d, port, n in (('rx', p, rx), ('tx', txp, tx)):
+            k = '%s_q%d_' % (d, q)
+            check(p_xs[port][k + 'packets'] == n and
+                  p_xs[port][k + 'bytes'] == 64 * n,
+                  '%s: port %d %s queue %d: %d packets in the stream, '
+                  'counters %d / %d B' % (who, port, d, q, n,
+                                          p_xs[port][k + 'packets'],
+                                          p_xs[port][k + 'bytes']))
+    for p in (0, 1):
+        check(s_st[p] == p_st[p], 'port %d stats: secondary %s, primary %s'
+              % (p, s_st[p], p_st[p]))
+        check(s_xs[p] == p_xs[p], 'port %d xstats differ: %s' % (p, {
+            k: (s_xs[p].get(k), v) for k, v in p_xs[p].items()
+            if s_xs[p].get(k) != v}))
+        rx = sum(v[1] for k, v in streams.items() if k[0] == p)
+        tx = sum(v[2] for v in streams.values() if v[0] == p)
+        check(p_st[p]['RX-packets'] == rx and p_st[p]['RX-bytes'] == 64 * rx
+              and p_st[p]['TX-packets'] == tx and
+              p_st[p]['TX-bytes'] == 64 * tx,
+              'port %d totals %s, streams RX %d TX %d' % (p, p_st[p], rx, tx))
+        check(p_st[p]['RX-errors'] == 0 and p_st[p]['TX-errors'] == 0,
+              'port %d errors %s' % (p, p_st[p]))
+
+
 def flow_round(t, what):
     """Port 1's txonly frames into port 0's rings, then port 0 drained in
     rxonly with verbose on: the packet lines of port 0 (src=... - type=...
@@ -1125,6 +1213,7 @@ CASES = {
     'tso': case_tso,
     'lro': case_lro,
     'proc_info': case_proc_info,
+    'secondary_rxtx': case_secondary_rxtx,
     'flow_mark': case_flow_mark,
 }
 
