@@ -156,6 +156,9 @@ mlx5cq_mp_primary_recover(struct rte_eth_dev *dev,
 	if (p->tx && p->queue < dev->data->nb_tx_queues &&
 	    dev->data->tx_queues[p->queue] != NULL)
 		return mlx5cq_txq_recover(dev->data->tx_queues[p->queue]);
+	if (!p->tx && p->queue < dev->data->nb_rx_queues &&
+	    dev->data->rx_queues[p->queue] != NULL)
+		return mlx5cq_rxq_recover(dev->data->rx_queues[p->queue]);
 	PMD_LOG(ERR, "port %u: mp: no %s queue %u to recover",
 		dev->data->port_id, p->tx ? "send" : "receive", p->queue);
 	return -EINVAL;
