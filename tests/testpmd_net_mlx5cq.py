@@ -1121,6 +1121,51 @@ def case_secondary_rxtx():
               'port %d errors %s' % (p, p_st[p]))
 
 
+def case_secondary_mempool():
+    """A secondary process of this build (tests/mp_secondary.c) sends
+    frames of a mempool of its own on TX queue 1 of port 0 of a running
+    testpmd (started, not forwarding) and receives them on port 1: the
+    PMD has the primary register the secondary's mempool. Every frame
+    and byte comes back, and the primary's counters say so exactly."""
+    prog = os.path.join(BUILD, 'tests', 'mlx5cq-mp-secondary')
+    check(os.path.exists(prog), '%s not built' % prog)
+    prefix = 'mlx5cq_mpm_%d' % os.getpid()
+    n = 1000
+    t = Testpmd(vdev(0, 'mpm') + vdev(1, 'mpm'), ['--rxq=2', '--txq=2'],
+                prefix=prefix)
+    d = drivers_dir()
+    env = dict(os.environ)
+    env['LD_LIBRARY_PATH'] = d + ':' + env.get('LD_LIBRARY_PATH', '')
+    try:
+        t.cmd('clear port stats all')
+        r = subprocess.run([prog, '--proc-type=secondary', '--file-prefix',
+                            prefix, '--no-pci', '-l', '1',
+                            '--log-level=lib.eal:error', '-d',
+                            os.path.join(d, 'librte_net_mlx5cq.so'), '--',
+                            '0', '1', '1', str(n)],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           universal_newlines=True, timeout=WAIT, env=env)
+        st = port_stats(t.cmd('show port stats all'))
+        xs = xstats(t.cmd('show port xstats 0'), 0)
+    finally:
+        t.quit()
+        hugepage_files_remove(prefix)
+    # Frame i is 60 + i % 200 bytes.
+    b = sum(60 + i % 200 for i in range(n))
+    check(r.returncode == 0 and 'sent %d bytes %d' % (n, b) in r.stdout and
+          'received %d bytes %d' % (n, b) in r.stdout,
+          'secondary (exit %d):\n%s' % (r.returncode, r.stdout[-2000:]))
+    check(st[0]['TX-packets'] == n and st[0]['TX-bytes'] == b and
+          st[1]['RX-packets'] == n and st[1]['RX-bytes'] == b and
+          st[0]['RX-packets'] == 0 and st[1]['TX-packets'] == 0,
+          'primary: port stats %s, expected %d frames of %d bytes' %
+          (st, n, b))
+    check(xs['tx_q1_packets'] == n and xs['tx_q1_bytes'] == b and
+          xs['tx_q0_packets'] == 0 and xs['tx_q1_errors'] == 0,
+          'primary: port 0 TX queues %s' % {
+              k: v for k, v in xs.items() if k.startswith('tx_q')})
+
+
 def flow_round(t, what):
     """Port 1's txonly frames into port 0's rings, then port 0 drained in
     rxonly with verbose on: the packet lines of port 0 (src=... - type=...
@@ -1214,6 +1259,7 @@ CASES = {
     'lro': case_lro,
     'proc_info': case_proc_info,
     'secondary_rxtx': case_secondary_rxtx,
+    'secondary_mempool': case_secondary_mempool,
     'flow_mark': case_flow_mark,
 }
 
