@@ -82,19 +82,21 @@ mlx5cq_mp_port(const struct rte_mp_msg *msg, struct mlx5cq_mp_param *p)
 {
 	struct rte_eth_dev *dev;
 
+	memset(p, 0, sizeof(*p));
 	if (msg->len_param != sizeof(*p)) {
 		PMD_LOG(ERR, "mp: message of %d bytes, expected %zu",
 			msg->len_param, sizeof(*p));
 		return NULL;
 	}
 	memcpy(p, msg->param, sizeof(*p));
+	/* A process may hold a subset of the ports (it probed some). */
 	if (!rte_eth_dev_is_valid_port(p->port_id)) {
-		PMD_LOG(ERR, "mp: no port %u", p->port_id);
+		PMD_LOG(DEBUG, "mp: no port %u here", p->port_id);
 		return NULL;
 	}
 	dev = &rte_eth_devices[p->port_id];
-	if (!mlx5cq_is_port(dev)) {
-		PMD_LOG(ERR, "mp: port %u is not a net_mlx5cq port",
+	if (!mlx5cq_is_port(dev) || dev->process_private == NULL) {
+		PMD_LOG(DEBUG, "mp: port %u is not a net_mlx5cq port here",
 			p->port_id);
 		return NULL;
 	}
@@ -171,10 +173,9 @@ mlx5cq_mp_primary_handle(const struct rte_mp_msg *msg, const void *peer)
 	struct rte_eth_dev *dev = mlx5cq_mp_port(msg, &p);
 	struct mlx5cq_priv *priv;
 
-	if (dev == NULL) {
-		rte_errno = EINVAL;
-		return -1;
-	}
+	/* Always an answer: the requester waits for one. */
+	if (dev == NULL)
+		return mlx5cq_mp_reply(&p, -ENODEV, -1, peer);
 	priv = dev->data->dev_private;
 	switch (p.type) {
 	case MLX5CQ_MP_CMD_FD:
@@ -190,8 +191,7 @@ mlx5cq_mp_primary_handle(const struct rte_mp_msg *msg, const void *peer)
 	default:
 		PMD_LOG(ERR, "port %u: mp: unknown request %d",
 			dev->data->port_id, p.type);
-		rte_errno = EINVAL;
-		return -1;
+		return mlx5cq_mp_reply(&p, -EINVAL, -1, peer);
 	}
 }
 
@@ -290,11 +290,11 @@ mlx5cq_mp_secondary_handle(const struct rte_mp_msg *msg, const void *peer)
 	int fd = msg->num_fds > 0 ? msg->fds[0] : -1;
 	int ret;
 
+	/* A port this process does not hold: nothing to do here. */
 	if (dev == NULL) {
 		if (fd >= 0)
 			close(fd);
-		rte_errno = EINVAL;
-		return -1;
+		return mlx5cq_mp_reply(&p, 0, -1, peer);
 	}
 	switch (p.type) {
 	case MLX5CQ_MP_START:
