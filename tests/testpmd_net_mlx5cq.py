@@ -1055,7 +1055,9 @@ def case_secondary_rxtx():
     each stream's counts, in either process, are its queues' counters
     exactly (64-byte frames: bytes too), the secondary reads the same
     port and extended statistics as the primary, and the port totals are
-    the sum of both processes' streams."""
+    the sum of both processes' streams. Then the primary stops and
+    starts the ports under the secondary's running streams, which
+    forward again on the new queues."""
     prefix = 'mlx5cq_mp_%d' % os.getpid()
     vd = vdev(0, 'mp') + vdev(1, 'mp')
     common = ['--rxq=4', '--txq=4', '--num-procs=2', '--txonly-multi-flow']
@@ -1079,6 +1081,22 @@ def case_secondary_rxtx():
                 for p in (0, 1)]
         s_xs = [xstats(sec.cmd('show port xstats %d' % p), p)
                 for p in (0, 1)]
+        # The primary stops and starts the ports under the secondary's
+        # running streams: no-op bursts while stopped, the new queues'
+        # after (the secondary's streams move again with no command).
+        sec.cmd('start')
+        pri.cmds(['port stop all', 'port start all'])
+        # Counts up to the restart (frames still in the rings when the
+        # secondary started); the new rings are empty until tx_first.
+        before = fwd_streams(sec.cmd('show fwd stats all'))
+        pri.cmds(['start tx_first'])
+        sec.wait_for('show fwd stats all', fwd_streams,
+                     lambda fs: len(fs) == 4 and all(
+                         v[1] >= before.get(k, (0, 0))[1] + 10 * WINDOW
+                         for k, v in fs.items()),
+                     'secondary: forwarding after the ports restarted')
+        restart = fwd_streams(sec.cmd('stop'))
+        pri.cmd('stop')
         sec.quit()
         sec = None
     finally:
@@ -1105,6 +1123,9 @@ def case_secondary_rxtx():
                   'counters %d / %d B' % (who, port, d, q, n,
                                           p_xs[port][k + 'packets'],
                                           p_xs[port][k + 'bytes']))
+    check(set(restart) == {(p, q) for p in (0, 1) for q in (2, 3)} and
+          all(v[1] > 0 and v[2] > 0 for v in restart.values()),
+          'secondary after the restart: streams %s' % restart)
     for p in (0, 1):
         check(s_st[p] == p_st[p], 'port %d stats: secondary %s, primary %s'
               % (p, s_st[p], p_st[p]))
