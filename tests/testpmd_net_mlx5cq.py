@@ -1033,6 +1033,160 @@ def case_proc_info():
           (m, xs.get('rx_q0_cq_completions')))
 
 
+def fwd_streams(out):
+    """{(RX port, queue): (TX port, RX-packets, TX-packets, TX-dropped)}
+    from the per-stream sections of testpmd's "stop" (printed when a
+    process has more streams than ports)."""
+    r = {}
+    for m in re.finditer(r'Forward Stats for RX Port=\s*(\d+)/Queue=\s*'
+                         r'(\d+) -> TX Port=\s*(\d+)/Queue=\s*\d+.*\n'
+                         r'\s*RX-packets: (\d+)\s+TX-packets: (\d+)\s+'
+                         r'TX-dropped: (\d+)', out):
+        g = [int(x) for x in m.groups()]
+        r[(g[0], g[1])] = (g[2], g[3], g[4], g[5])
+    return r
+
+
+def case_secondary_rxtx():
+    """A secondary testpmd (--proc-type=secondary, --num-procs 2
+    --proc-id 1) forwards on queues 2 and 3 of the primary's two wired
+    ports while the primary forwards on queues 0 and 1 (txonly's first
+    bursts with multi-flow addresses, so RSS feeds every queue, then io):
+    each stream's counts, in either process, are its queues' counters
+    exactly (64-byte frames: bytes too), the secondary reads the same
+    port and extended statistics as the primary, and the port totals are
+    the sum of both processes' streams. Then the primary stops and
+    starts the ports under the secondary's running streams, which
+    forward again on the new queues."""
+    prefix = 'mlx5cq_mp_%d' % os.getpid()
+    vd = vdev(0, 'mp') + vdev(1, 'mp')
+    common = ['--rxq=4', '--txq=4', '--num-procs=2', '--txonly-multi-flow']
+    pri = Testpmd(vd, common + ['--proc-id=0'], prefix=prefix)
+    sec = None
+    try:
+        sec = Testpmd(vd, common + ['--proc-id=1'],
+                      eal=['--proc-type=secondary'], prefix=prefix)
+        pri.cmds(['start tx_first'])
+        sec.cmds(['start tx_first'])
+        sec.wait_for('show port xstats all', lambda o: [
+            xstats(o, p) for p in (0, 1)],
+            lambda x: all(x[p]['rx_q%d_packets' % q] >= 10 * WINDOW
+                          for p in (0, 1) for q in range(4)),
+            'secondary: forwarding on both queues')
+        s_out = sec.cmd('stop')
+        p_out = pri.cmd('stop')
+        p_st = port_stats(pri.cmd('show port stats all'))
+        s_st = port_stats(sec.cmd('show port stats all'))
+        p_xs = [xstats(pri.cmd('show port xstats %d' % p), p)
+                for p in (0, 1)]
+        s_xs = [xstats(sec.cmd('show port xstats %d' % p), p)
+                for p in (0, 1)]
+        # The primary stops and starts the ports under the secondary's
+        # running streams: no-op bursts while stopped, the new queues'
+        # after (the secondary's streams move again with no command).
+        sec.cmd('start')
+        pri.cmds(['port stop all', 'port start all'])
+        # Counts up to the restart (frames still in the rings when the
+        # secondary started); the new rings are empty until tx_first.
+        before = fwd_streams(sec.cmd('show fwd stats all'))
+        pri.cmds(['start tx_first'])
+        sec.wait_for('show fwd stats all', fwd_streams,
+                     lambda fs: len(fs) == 4 and all(
+                         v[1] >= before.get(k, (0, 0))[1] + 10 * WINDOW
+                         for k, v in fs.items()),
+                     'secondary: forwarding after the ports restarted')
+        restart = fwd_streams(sec.cmd('stop'))
+        pri.cmd('stop')
+        sec.quit()
+        sec = None
+    finally:
+        if sec is not None:
+            sec.kill()
+        pri.quit()
+        hugepage_files_remove(prefix)
+    streams = {}
+    for qs, out in (((0, 1), p_out), ((2, 3), s_out)):
+        fs = fwd_streams(out)
+        check(set(fs) == {(p, q) for p in (0, 1) for q in qs},
+              'queues %s: streams %s\n%s' % (qs, sorted(fs), out[-2000:]))
+        streams.update(fs)
+    for (p, q), (txp, rx, tx, drop) in sorted(streams.items()):
+        who = 'secondary' if q >= 2 else 'primary'
+        check(rx > 0 and tx > 0 and txp == 1 - p,
+              '%s: port %d queue %d stream %s' % (who, p, q,
+                                                   streams[(p, q)]))
+        for d, port, n in (('rx', p, rx), ('tx', txp, tx)):
+            k = '%s_q%d_' % (d, q)
+            check(p_xs[port][k + 'packets'] == n and
+                  p_xs[port][k + 'bytes'] == 64 * n,
+                  '%s: port %d %s queue %d: %d packets in the stream, '
+                  'counters %d / %d B' % (who, port, d, q, n,
+                                          p_xs[port][k + 'packets'],
+                                          p_xs[port][k + 'bytes']))
+    check(set(restart) == {(p, q) for p in (0, 1) for q in (2, 3)} and
+          all(v[1] > 0 and v[2] > 0 for v in restart.values()),
+          'secondary after the restart: streams %s' % restart)
+    for p in (0, 1):
+        check(s_st[p] == p_st[p], 'port %d stats: secondary %s, primary %s'
+              % (p, s_st[p], p_st[p]))
+        check(s_xs[p] == p_xs[p], 'port %d xstats differ: %s' % (p, {
+            k: (s_xs[p].get(k), v) for k, v in p_xs[p].items()
+            if s_xs[p].get(k) != v}))
+        rx = sum(v[1] for k, v in streams.items() if k[0] == p)
+        tx = sum(v[2] for v in streams.values() if v[0] == p)
+        check(p_st[p]['RX-packets'] == rx and p_st[p]['RX-bytes'] == 64 * rx
+              and p_st[p]['TX-packets'] == tx and
+              p_st[p]['TX-bytes'] == 64 * tx,
+              'port %d totals %s, streams RX %d TX %d' % (p, p_st[p], rx, tx))
+        check(p_st[p]['RX-errors'] == 0 and p_st[p]['TX-errors'] == 0,
+              'port %d errors %s' % (p, p_st[p]))
+
+
+def case_secondary_mempool():
+    """A secondary process of this build (tests/mp_secondary.c) sends
+    frames of a mempool of its own on TX queue 1 of port 0 of a running
+    testpmd (started, not forwarding) and receives them on port 1: the
+    PMD has the primary register the secondary's mempool. Every frame
+    and byte comes back, and the primary's counters say so exactly."""
+    prog = os.path.join(BUILD, 'tests', 'mlx5cq-mp-secondary')
+    check(os.path.exists(prog), '%s not built' % prog)
+    prefix = 'mlx5cq_mpm_%d' % os.getpid()
+    n = 1000
+    t = Testpmd(vdev(0, 'mpm') + vdev(1, 'mpm'), ['--rxq=2', '--txq=2'],
+                prefix=prefix)
+    d = drivers_dir()
+    env = dict(os.environ)
+    env['LD_LIBRARY_PATH'] = d + ':' + env.get('LD_LIBRARY_PATH', '')
+    try:
+        t.cmd('clear port stats all')
+        r = subprocess.run([prog, '--proc-type=secondary', '--file-prefix',
+                            prefix, '--no-pci', '-l', '1',
+                            '--log-level=lib.eal:error', '-d',
+                            os.path.join(d, 'librte_net_mlx5cq.so'), '--',
+                            '0', '1', '1', str(n)],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           universal_newlines=True, timeout=WAIT, env=env)
+        st = port_stats(t.cmd('show port stats all'))
+        xs = xstats(t.cmd('show port xstats 0'), 0)
+    finally:
+        t.quit()
+        hugepage_files_remove(prefix)
+    # Frame i is 60 + i % 200 bytes.
+    b = sum(60 + i % 200 for i in range(n))
+    check(r.returncode == 0 and 'sent %d bytes %d' % (n, b) in r.stdout and
+          'received %d bytes %d' % (n, b) in r.stdout,
+          'secondary (exit %d):\n%s' % (r.returncode, r.stdout[-2000:]))
+    check(st[0]['TX-packets'] == n and st[0]['TX-bytes'] == b and
+          st[1]['RX-packets'] == n and st[1]['RX-bytes'] == b and
+          st[0]['RX-packets'] == 0 and st[1]['TX-packets'] == 0,
+          'primary: port stats %s, expected %d frames of %d bytes' %
+          (st, n, b))
+    check(xs['tx_q1_packets'] == n and xs['tx_q1_bytes'] == b and
+          xs['tx_q0_packets'] == 0 and xs['tx_q1_errors'] == 0,
+          'primary: port 0 TX queues %s' % {
+              k: v for k, v in xs.items() if k.startswith('tx_q')})
+
+
 def flow_round(t, what):
     """Port 1's txonly frames into port 0's rings, then port 0 drained in
     rxonly with verbose on: the packet lines of port 0 (src=... - type=...
@@ -1125,6 +1279,8 @@ CASES = {
     'tso': case_tso,
     'lro': case_lro,
     'proc_info': case_proc_info,
+    'secondary_rxtx': case_secondary_rxtx,
+    'secondary_mempool': case_secondary_mempool,
     'flow_mark': case_flow_mark,
 }
 

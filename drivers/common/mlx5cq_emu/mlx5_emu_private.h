@@ -233,7 +233,9 @@ struct emu_pd {
 	TAILQ_ENTRY(emu_pd) next;
 };
 
-/* A UAR: one real host page, so doorbell writes land in readable memory. */
+/* A UAR: one page of the context's cmd_fd (mlx5_emu_uar.c), so doorbell
+ * writes land in memory every process mapping the fd reads.
+ */
 struct emu_uar {
 	struct mlx5dv_devx_uar pub; /* Handed to the user; first member. */
 	TAILQ_ENTRY(emu_uar) next;
@@ -355,6 +357,10 @@ int emu_dealloc_pd(struct ibv_pd *pd); /* -ENOENT when not ours. */
 int emu_query_device(struct emu_dev *dev, struct ibv_device_attr *attr);
 struct mlx5dv_devx_uar *emu_alloc_uar(struct emu_dev *dev, uint32_t flags);
 int emu_free_uar(struct mlx5dv_devx_uar *uar); /* -ENOENT when not ours. */
+/* UAR pages in the context's cmd_fd (mlx5_emu_uar.c). */
+int emu_uar_fd_create(const char *name);
+void *emu_uar_page_map(struct emu_dev *dev, uint32_t page_id);
+void emu_uar_page_unmap(struct emu_dev *dev, void *page, uint32_t page_id);
 int emu_query_eqn(struct emu_dev *dev, uint32_t vector, uint32_t *eqn);
 struct ibv_comp_channel *emu_create_comp_channel(struct emu_dev *dev);
 int emu_destroy_comp_channel(struct ibv_comp_channel *ch); /* -ENOENT. */

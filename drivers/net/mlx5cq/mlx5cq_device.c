@@ -401,6 +401,7 @@ mlx5cq_device_close(struct mlx5cq_priv *priv)
 	if (priv->uar != NULL) {
 		mlx5_glue->devx_free_uar(priv->uar);
 		priv->uar = NULL;
+		priv->uar_valid = 0;
 	}
 	if (priv->tis != NULL) {
 		mlx5_devx_cmd_destroy(priv->tis);

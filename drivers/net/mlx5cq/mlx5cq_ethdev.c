@@ -166,6 +166,22 @@ mlx5cq_queues_destroy_hw(struct rte_eth_dev *dev)
 		mlx5cq_tx_queue_destroy_hw(dev, i);
 }
 
+/*
+ * The bursts of a started port, in this process (dev_start; a secondary
+ * when its primary started the port, mlx5cq_mp.c).
+ */
+void
+mlx5cq_burst_select(struct rte_eth_dev *dev)
+{
+	/* Multi-packet RQs are the port's (mprq_en, rxqs_min_mprq): all
+	 * of its queues or none.
+	 */
+	dev->rx_pkt_burst = mlx5cq_rxq_any_mprq(dev) ? mlx5cq_rx_burst_mprq :
+			    mlx5cq_rxq_any_rec(dev) ? mlx5cq_rx_burst_rec :
+			    mlx5cq_rx_burst;
+	dev->tx_pkt_burst = mlx5cq_tx_burst;
+}
+
 static int
 mlx5cq_dev_start(struct rte_eth_dev *dev)
 {
@@ -219,14 +235,10 @@ mlx5cq_dev_start(struct rte_eth_dev *dev)
 	if (ret != 0)
 		goto error;
 	priv->started = 1;
-	/* Multi-packet RQs are the port's (mprq_en, rxqs_min_mprq): all
-	 * of its queues or none.
-	 */
-	dev->rx_pkt_burst = mlx5cq_rxq_any_mprq(dev) ? mlx5cq_rx_burst_mprq :
-			    mlx5cq_rxq_any_rec(dev) ? mlx5cq_rx_burst_rec :
-			    mlx5cq_rx_burst;
-	dev->tx_pkt_burst = mlx5cq_tx_burst;
+	mlx5cq_burst_select(dev);
 	mlx5cq_link_update(dev, 0);
+	/* Secondaries take their bursts (a failure is theirs: logged). */
+	mlx5cq_mp_notify(dev, 1);
 	return 0;
 error:
 	mlx5cq_queues_destroy_hw(dev);
@@ -238,6 +250,8 @@ mlx5cq_dev_stop(struct rte_eth_dev *dev)
 {
 	struct mlx5cq_priv *priv = dev->data->dev_private;
 
+	/* Secondaries leave the queues before their objects go. */
+	mlx5cq_mp_notify(dev, 0);
 	priv->started = 0;
 	mlx5cq_queues_destroy_hw(dev);
 	mlx5cq_link_update(dev, 0);
@@ -260,16 +274,34 @@ mlx5cq_dev_release(struct rte_eth_dev *dev)
 	mlx5cq_device_close(dev->data->dev_private);
 }
 
+/* This process's own part of the port (mlx5cq_proc_priv), released. */
+static void
+mlx5cq_proc_priv_free(struct rte_eth_dev *dev)
+{
+	if (dev->process_private == NULL)
+		return;
+	mlx5cq_mp_uar_unmap(dev);
+	free(dev->process_private);
+	dev->process_private = NULL;
+	mlx5cq_mp_uninit();
+}
+
 static int
 mlx5cq_dev_close(struct rte_eth_dev *dev)
 {
 	struct mlx5cq_priv *priv = dev->data->dev_private;
 
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY || priv->closed)
+	/* A secondary releases its own part and leaves the port. */
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
+		mlx5cq_proc_priv_free(dev);
+		return 0;
+	}
+	if (priv->closed)
 		return 0;
 	if (priv->started)
 		mlx5cq_dev_stop(dev);
 	mlx5cq_dev_release(dev);
+	mlx5cq_proc_priv_free(dev);
 	rte_intr_instance_free(dev->intr_handle);
 	dev->intr_handle = NULL;
 	priv->closed = 1;
@@ -522,12 +554,14 @@ static const struct eth_dev_ops mlx5cq_ops = {
  * --proc-type=secondary) attaches to the port its primary made, as
  * net/mlx5's secondaries do (rte_eth_dev_attach_secondary(), an ops table
  * of their own: mlx5_dev_sec_ops). The port's state lives in shared
- * memory (ethdev data, priv, queues, CQs and their counters: rte_malloc);
- * the verbs context, its DevX objects and the queues' UAR pages are the
- * primary's process memory, so a secondary only reads: device and queue
+ * memory (ethdev data, priv, queues, rings, doorbell records, CQs and
+ * their counters: rte_malloc); the verbs context and its DevX objects are
+ * the primary's process memory. A secondary reads device and queue
  * information, the link as the primary last read it, statistics and
  * extended statistics (imissed as the primary last read the queue
- * counter), their resets, the firmware version. Its bursts return 0.
+ * counter), resets them, reads the firmware version; it receives and
+ * sends on the queues while the primary has the port started
+ * (mlx5cq_mp.c). Configuration stays with the primary.
  */
 static int
 mlx5cq_sec_link_update(struct rte_eth_dev *dev, int wait)
@@ -538,6 +572,7 @@ mlx5cq_sec_link_update(struct rte_eth_dev *dev, int wait)
 }
 
 static const struct eth_dev_ops mlx5cq_sec_ops = {
+	.dev_close = mlx5cq_dev_close,
 	.dev_infos_get = mlx5cq_dev_infos_get,
 	.fw_version_get = mlx5cq_device_fw_version_get,
 	.link_update = mlx5cq_sec_link_update,
@@ -551,11 +586,35 @@ static const struct eth_dev_ops mlx5cq_sec_ops = {
 	.txq_info_get = mlx5cq_txq_info_get,
 };
 
+int
+mlx5cq_is_port(const struct rte_eth_dev *dev)
+{
+	return dev->dev_ops == &mlx5cq_ops || dev->dev_ops == &mlx5cq_sec_ops;
+}
+
+/* This process's own part of the port, and the IPC it answers. */
+static int
+mlx5cq_proc_priv_init(struct rte_eth_dev *dev)
+{
+	int ret;
+
+	dev->process_private = calloc(1, sizeof(struct mlx5cq_proc_priv));
+	if (dev->process_private == NULL)
+		return -ENOMEM;
+	ret = mlx5cq_mp_init();
+	if (ret != 0) {
+		free(dev->process_private);
+		dev->process_private = NULL;
+	}
+	return ret;
+}
+
 static int
 mlx5cq_probe_secondary(struct rte_vdev_device *vdev)
 {
 	const char *name = rte_vdev_device_name(vdev);
 	struct rte_eth_dev *eth_dev;
+	int ret;
 
 	eth_dev = rte_eth_dev_attach_secondary(name);
 	if (eth_dev == NULL) {
@@ -566,8 +625,20 @@ mlx5cq_probe_secondary(struct rte_vdev_device *vdev)
 	eth_dev->dev_ops = &mlx5cq_sec_ops;
 	eth_dev->rx_pkt_burst = mlx5cq_burst_none;
 	eth_dev->tx_pkt_burst = mlx5cq_burst_none;
+	ret = mlx5cq_proc_priv_init(eth_dev);
+	/* A started port: its UAR page mapped here, its bursts. */
+	if (ret == 0) {
+		ret = mlx5cq_mp_attach(eth_dev);
+		if (ret != 0)
+			mlx5cq_proc_priv_free(eth_dev);
+	}
+	if (ret != 0) {
+		PMD_LOG(ERR, "%s: cannot attach: %s", name, strerror(-ret));
+		rte_eth_dev_release_port(eth_dev);
+		return ret;
+	}
 	rte_eth_dev_probing_finish(eth_dev);
-	PMD_LOG(INFO, "%s: port %u attached (secondary: read only)", name,
+	PMD_LOG(INFO, "%s: port %u attached (secondary)", name,
 		eth_dev->data->port_id);
 	return 0;
 }
@@ -595,11 +666,18 @@ mlx5cq_probe(struct rte_vdev_device *vdev)
 	}
 	priv = eth_dev->data->dev_private;
 	priv->eth_dev = eth_dev;
+	priv->port_id = eth_dev->data->port_id;
 	priv->args = args;
+	ret = mlx5cq_proc_priv_init(eth_dev);
+	if (ret != 0) {
+		rte_eth_dev_release_port(eth_dev);
+		return ret;
+	}
 	rte_spinlock_init(&priv->mrs.lock);
 	mlx5cq_flow_user_init(priv);
 	ret = mlx5cq_device_open(priv, name);
 	if (ret != 0) {
+		mlx5cq_proc_priv_free(eth_dev);
 		rte_eth_dev_release_port(eth_dev);
 		return ret;
 	}
@@ -608,6 +686,7 @@ mlx5cq_probe(struct rte_vdev_device *vdev)
 					       0);
 	if (eth_dev->data->mac_addrs == NULL) {
 		mlx5cq_device_close(priv);
+		mlx5cq_proc_priv_free(eth_dev);
 		rte_eth_dev_release_port(eth_dev);
 		return -ENOMEM;
 	}
@@ -615,6 +694,7 @@ mlx5cq_probe(struct rte_vdev_device *vdev)
 	ret = mlx5cq_link_intr_install(eth_dev);
 	if (ret != 0) {
 		mlx5cq_device_close(priv);
+		mlx5cq_proc_priv_free(eth_dev);
 		rte_eth_dev_release_port(eth_dev);
 		return ret;
 	}
@@ -645,9 +725,10 @@ mlx5cq_remove(struct rte_vdev_device *vdev)
 	eth_dev = rte_eth_dev_allocated(rte_vdev_device_name(vdev));
 	if (eth_dev == NULL)
 		return 0;
-	/* A secondary leaves the port to its primary. */
-	if (rte_eal_process_type() == RTE_PROC_PRIMARY)
-		mlx5cq_dev_close(eth_dev);
+	/* A secondary releases its own part, leaves the port to its
+	 * primary.
+	 */
+	mlx5cq_dev_close(eth_dev);
 	return rte_eth_dev_release_port(eth_dev);
 }
 

@@ -420,7 +420,6 @@ struct mlx5cq_txq {
 	struct rte_mlx5cq *cq;
 	volatile uint8_t *wqes; /* Ring of 64 B WQEBBs. */
 	volatile uint32_t *dbrec; /* Word 1: send counter. */
-	volatile uint64_t *uar_reg; /* UAR page + 0x800. */
 	struct rte_mbuf **elts; /* Per WQEBB: mbuf of the WQE starting there. */
 	uint16_t *wqe_end; /* Per WQEBB: end counter of the WQE there. */
 	uint32_t wqebb_n;
@@ -480,8 +479,25 @@ struct mlx5cq_rx_rules {
 		    MLX5CQ_MAX_MC_ADDRS];
 };
 
+/*
+ * What is a process's own of a port (eth_dev->process_private, net/mlx5's
+ * mlx5_proc_priv): the address the send queues ring their doorbell at.
+ * The primary's is the UAR page its allocation mapped; a secondary maps
+ * the page itself through the context's cmd_fd (mlx5cq_mp.c).
+ */
+struct mlx5cq_proc_priv {
+	volatile uint64_t *uar_reg; /* UAR page + 0x800 (BlueFlame register). */
+	void *uar_map; /* A secondary's mapping of the UAR page, or NULL. */
+	size_t uar_map_len;
+	uint64_t uar_map_off; /* The mmap offset uar_map maps. */
+};
+
 struct mlx5cq_priv {
-	struct rte_eth_dev *eth_dev;
+	struct rte_eth_dev *eth_dev; /* The primary's (process memory). */
+	uint16_t port_id;
+	/* The send queues' UAR: valid, its mmap offset on the cmd_fd. */
+	uint8_t uar_valid;
+	uint64_t uar_mmap_off;
 	struct mlx5cq_devargs args;
 	struct ibv_context *ctx;
 	uint8_t emulated;
@@ -578,6 +594,18 @@ int mlx5cq_dev_set_link_up(struct rte_eth_dev *dev);
 
 /* mlx5cq_ethdev.c */
 int mlx5cq_link_update(struct rte_eth_dev *dev, int wait);
+int mlx5cq_is_port(const struct rte_eth_dev *dev);
+void mlx5cq_burst_select(struct rte_eth_dev *dev);
+
+/* mlx5cq_mp.c: multi-process requests and messages */
+int mlx5cq_mp_init(void);
+void mlx5cq_mp_uninit(void);
+int mlx5cq_mp_attach(struct rte_eth_dev *dev);
+int mlx5cq_mp_secondary_start(struct rte_eth_dev *dev, int fd);
+void mlx5cq_mp_uar_unmap(struct rte_eth_dev *dev);
+int mlx5cq_mp_notify(struct rte_eth_dev *dev, int start);
+int mlx5cq_mp_req_mr(struct mlx5cq_priv *priv, struct rte_mempool *mp);
+int mlx5cq_mp_req_recover(struct mlx5cq_priv *priv, int tx, uint16_t queue);
 
 /* mlx5cq_flow.c: the receive rules (with the TIR; after a filter change) */
 int mlx5cq_flow_rx_create(struct mlx5cq_priv *priv);
@@ -728,6 +756,15 @@ uint16_t mlx5cq_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t n);
 uint16_t mlx5cq_rx_burst_rec(void *rxq, struct rte_mbuf **pkts,
 			     uint16_t n);
 uint16_t mlx5cq_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t n);
+/* The doorbell register of this process for a send queue. */
+static __rte_always_inline volatile uint64_t *
+mlx5cq_tx_uar_reg(const struct mlx5cq_txq *txq)
+{
+	const struct mlx5cq_proc_priv *pp =
+		rte_eth_devices[txq->port_id].process_private;
+
+	return pp->uar_reg;
+}
 uint16_t mlx5cq_burst_none(void *q, struct rte_mbuf **pkts, uint16_t n);
 void mlx5cq_rxq_post_all(struct mlx5cq_rxq *rxq);
 /* Multi-packet RQ (mlx5cq_rxq_mprq.c, mlx5cq_rx_mprq.c). */

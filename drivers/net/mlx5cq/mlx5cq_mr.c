@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_memory.h>
 #include <rte_mempool.h>
@@ -322,7 +323,15 @@ mlx5cq_mr_lookup_slow(struct mlx5cq_mr_cache *c, uintptr_t addr,
 		if (lkey != UINT32_MAX)
 			return lkey;
 	}
-	if (mp == NULL || mlx5cq_mr_register_mempool(priv, mp) != 0)
+	if (mp == NULL)
+		return UINT32_MAX;
+	/* A secondary's mempool is registered by the primary, which owns
+	 * the protection domain (net/mlx5's MLX5_MP_REQ_CREATE_MR); the
+	 * table it fills is shared.
+	 */
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY ?
+	    mlx5cq_mp_req_mr(priv, mp) != 0 :
+	    mlx5cq_mr_register_mempool(priv, mp) != 0)
 		return UINT32_MAX;
 	mlx5cq_mr_view_build(c);
 	return mlx5cq_mr_search(c, addr);

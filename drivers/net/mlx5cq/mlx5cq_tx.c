@@ -487,7 +487,7 @@ mlx5cq_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	rte_io_wmb();
 	txq->dbrec[1] = rte_cpu_to_be_32(txq->pi & 0xffff);
 	rte_wmb();
-	*txq->uar_reg = *(volatile uint64_t *)last;
+	*mlx5cq_tx_uar_reg(txq) = *(volatile uint64_t *)last;
 	rte_wmb();
 	txq->st.packets += sent;
 	txq->st.bytes += bytes;

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_malloc.h>
 
@@ -122,6 +123,23 @@ mlx5cq_sq_modify(struct mlx5cq_txq *txq, int from, int to)
 	return mlx5cq_sq_modify_log(txq, from, to, RTE_LOG_ERR);
 }
 
+/*
+ * The send queues' UAR: this process rings it at the page its allocation
+ * mapped; a secondary maps the page at uar_mmap_off of the context's
+ * cmd_fd (mlx5cq_mp.c), as net/mlx5 keeps uar_mmap_offset for its
+ * secondaries.
+ */
+static void
+mlx5cq_txq_uar_publish(struct mlx5cq_priv *priv)
+{
+	struct mlx5cq_proc_priv *pp = priv->eth_dev->process_private;
+
+	pp->uar_reg = (volatile uint64_t *)
+		      ((uint8_t *)priv->uar->base_addr + 0x800);
+	priv->uar_mmap_off = (uint64_t)priv->uar->mmap_off;
+	priv->uar_valid = 1;
+}
+
 static int
 mlx5cq_txq_hw_create(struct mlx5cq_txq *txq)
 {
@@ -170,8 +188,7 @@ mlx5cq_txq_hw_create(struct mlx5cq_txq *txq)
 	txq->sq_rst = 1;
 	txq->wqes = (volatile uint8_t *)sq->umem_buf;
 	txq->dbrec = sq->db_rec;
-	txq->uar_reg = (volatile uint64_t *)
-		       ((uint8_t *)priv->uar->base_addr + 0x800);
+	mlx5cq_txq_uar_publish(priv);
 	return 0;
 }
 
@@ -235,6 +252,10 @@ int
 mlx5cq_txq_recover(struct mlx5cq_txq *txq)
 {
 	int ret = 0;
+
+	/* The SQ's state changes are commands on the primary's context. */
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return mlx5cq_mp_req_recover(txq->priv, 1, txq->idx);
 
 	if (!txq->sq_rst) {
 		mlx5cq_txq_complete(txq);

@@ -182,7 +182,8 @@ mlx5_emu_open(const char *name, const struct mlx5_emu_caps *caps)
 	dev->vctx.context.num_comp_vectors = dev->caps.num_comp_vectors;
 	dev->vctx.context.abi_compat = __VERBS_ABI_IS_EXTENDED;
 	pthread_mutex_init(&dev->vctx.context.mutex, NULL);
-	dev->vctx.context.cmd_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	/* The command fd is where the UAR pages are mapped from. */
+	dev->vctx.context.cmd_fd = emu_uar_fd_create(name);
 	dev->vctx.context.async_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (dev->vctx.context.cmd_fd < 0 || dev->vctx.context.async_fd < 0) {
 		ret = errno;
@@ -441,25 +442,28 @@ emu_alloc_uar(struct emu_dev *dev, uint32_t flags)
 		errno = ENOMEM;
 		return NULL;
 	}
-	pthread_mutex_unlock(&dev->lock);
 	uar = calloc(1, sizeof(*uar));
-	page = mmap(NULL, EMU_PAGE_SIZE, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (uar == NULL || page == MAP_FAILED) {
+	if (uar == NULL) {
+		pthread_mutex_unlock(&dev->lock);
+		errno = ENOMEM;
+		return NULL;
+	}
+	uar->pub.page_id = __atomic_fetch_add(&emu_next_uar_page, 1,
+					      __ATOMIC_RELAXED);
+	page = emu_uar_page_map(dev, uar->pub.page_id);
+	if (page == NULL) {
+		pthread_mutex_unlock(&dev->lock);
 		free(uar);
-		if (page != MAP_FAILED)
-			munmap(page, EMU_PAGE_SIZE);
 		errno = ENOMEM;
 		return NULL;
 	}
 	uar->page = page;
 	uar->dev = dev;
-	/* rdma-core: base_addr is the page, reg_addr its BlueFlame half. */
+	/* rdma-core: base_addr is the page, reg_addr its BlueFlame half;
+	 * mmap_off maps the page through the context's cmd_fd.
+	 */
 	uar->pub.base_addr = page;
 	uar->pub.reg_addr = (uint8_t *)page + 0x800;
-	pthread_mutex_lock(&dev->lock);
-	uar->pub.page_id = __atomic_fetch_add(&emu_next_uar_page, 1,
-					      __ATOMIC_RELAXED);
 	uar->pub.mmap_off = (off_t)uar->pub.page_id << EMU_PAGE_SHIFT;
 	TAILQ_INSERT_TAIL(&dev->uars, uar, next);
 	dev->stats.uars++;
@@ -489,7 +493,7 @@ emu_free_uar(struct mlx5dv_devx_uar *pub)
 	TAILQ_REMOVE(&dev->uars, uar, next);
 	dev->stats.uars--;
 	pthread_mutex_unlock(&dev->lock);
-	munmap(uar->page, EMU_PAGE_SIZE);
+	emu_uar_page_unmap(dev, uar->page, uar->pub.page_id);
 	free(uar);
 	return 0;
 }
