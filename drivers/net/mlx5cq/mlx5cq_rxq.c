@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_malloc.h>
 
@@ -537,6 +538,9 @@ mlx5cq_rxq_recover(struct mlx5cq_rxq *rxq)
 {
 	int ret = 0;
 
+	/* The RQ's commands go through the primary's context. */
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return mlx5cq_mp_req_recover(rxq->priv, 0, rxq->idx);
 	rxq->in_error = 1;
 	if (!rxq->rq_rst) {
 		ret = mlx5cq_rq_modify_log(rxq, MLX5_RQC_STATE_ERR,
