@@ -434,8 +434,8 @@ def case_cqe_settings():
                     eal=['--log-level=pmd.net.mlx5cq:debug'])
         t.cmd('start tx_first')
         t.wait_stats(moved(10 * WINDOW), '%s: forwarding' % s)
-        zipped = cq_expect(s, True).find('comp_format 0x0 ') < 0
-        if zipped:
+        compressed = cq_expect(s, True).find('comp_format 0x0 ') < 0
+        if compressed:
             t.wait_for('show port xstats 0', lambda o: xstats(o, 0),
                        lambda x: x['rx_q0_cq_minis'] > 0,
                        '%s: a completion from a mini-CQE' % s)
@@ -450,7 +450,7 @@ def case_cqe_settings():
                   '%s: %s CQ "%s", expected "%s"' % (s, d, m.group(1),
                                                      cq_expect(s, rx)))
         io_checks(st, s)
-        if zipped:
+        if compressed:
             check(x['rx_q0_cq_minis'] > 0,
                   '%s: no completion came from a mini-CQE' % s)
         check(x['rx_q0_cq_comp_unhandled'] == 0,

@@ -49,7 +49,7 @@ struct demo_result {
 
 /* The completion number seq the model is asked to write. */
 static void
-demo_cpl(uint64_t seq, struct mlx5_emu_cpl *c)
+demo_cpl(uint64_t seq, struct mlx5_emu_wc *c)
 {
 	static const uint8_t synd[] = { 0x05, 0x04, 0x15, 0x22, 0x42 };
 	uint32_t x = (uint32_t)(seq * 0x9e3779b9u);
@@ -57,22 +57,22 @@ demo_cpl(uint64_t seq, struct mlx5_emu_cpl *c)
 	memset(c, 0, sizeof(*c));
 	c->wqe_counter = (uint16_t)seq;
 	if (seq % DEMO_ERR_EVERY == DEMO_ERR_EVERY - 1) {
-		c->kind = (seq / DEMO_ERR_EVERY) & 1 ? MLX5_EMU_CPL_RESP_ERR :
-			  MLX5_EMU_CPL_REQ_ERR;
+		c->kind = (seq / DEMO_ERR_EVERY) & 1 ? MLX5_EMU_WC_RESP_ERR :
+			  MLX5_EMU_WC_REQ_ERR;
 		c->syndrome = synd[(seq / DEMO_ERR_EVERY) % RTE_DIM(synd)];
 		c->vendor_syndrome = (uint8_t)x;
-		if (c->kind == MLX5_EMU_CPL_REQ_ERR)
+		if (c->kind == MLX5_EMU_WC_REQ_ERR)
 			c->s_wqe_opcode = 0x0a; /* SEND */
 		c->qpn = 0x1000 + (x & 0xff);
 		return;
 	}
 	if (seq & 1) {
-		c->kind = MLX5_EMU_CPL_REQ;
+		c->kind = MLX5_EMU_WC_REQ;
 		c->s_wqe_opcode = 0x0a;
 		c->qpn = 0x1000;
 		return;
 	}
-	c->kind = MLX5_EMU_CPL_RESP;
+	c->kind = MLX5_EMU_WC_RESP;
 	c->opcode = MLX5_CQE_RESP_SEND;
 	c->rx_hash_res = x;
 	c->rx_hash_type = 0x22;
@@ -91,7 +91,7 @@ demo_one(struct ibv_context *ctx, struct rte_mlx5cq_dev *dev,
 	 enum rte_mlx5cq_path path, uint16_t cqe_size, uint64_t count,
 	 struct demo_result *res)
 {
-	struct mlx5_emu_cpl post[DEMO_CHUNK];
+	struct mlx5_emu_wc post[DEMO_CHUNK];
 	struct rte_mlx5cq_cpl cpl[DEMO_BURST];
 	struct rte_mlx5cq_attr attr;
 	struct rte_mlx5cq_info info;
@@ -149,7 +149,7 @@ demo_one(struct ibv_context *ctx, struct rte_mlx5cq_dev *dev,
 			}
 			for (i = 0; i < got; i++) {
 				struct rte_mlx5cq_cpl e;
-				struct mlx5_emu_cpl c;
+				struct mlx5_emu_wc c;
 				const char *diff;
 
 				demo_cpl(polled + i, &c);

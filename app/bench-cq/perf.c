@@ -102,7 +102,7 @@ struct perf_ring {
 	struct ibv_context *ctx;
 	struct rte_mlx5cq_dev *dev;
 	uint32_t cqn;
-	struct mlx5_emu_cpl *post; /* PERF_POST_CHUNK descriptors. */
+	struct mlx5_emu_wc *post; /* PERF_POST_CHUNK descriptors. */
 	/* Image mode: hand-built CQ, one ring image per pass parity. */
 	uint8_t *img[2];
 	uint8_t *dbrec;
@@ -173,13 +173,13 @@ perf_img_cqe(uint32_t seq, struct img_cqe *d)
 }
 
 static void
-perf_emu_cpl(uint32_t seq, struct mlx5_emu_cpl *c)
+perf_emu_cpl(uint32_t seq, struct mlx5_emu_wc *c)
 {
 	struct img_cqe d;
 
 	perf_img_cqe(seq, &d);
 	memset(c, 0, sizeof(*c));
-	c->kind = MLX5_EMU_CPL_RESP;
+	c->kind = MLX5_EMU_WC_RESP;
 	c->opcode = d.opcode;
 	c->rx_hash_res = d.rx_hash_res;
 	c->rx_hash_type = d.rx_hash_type;
@@ -200,7 +200,7 @@ perf_emu_cpl(uint32_t seq, struct mlx5_emu_cpl *c)
  */
 static void
 perf_var_cpl(const struct perf_variant *v, uint32_t seq,
-	     struct mlx5_emu_cpl *c)
+	     struct mlx5_emu_wc *c)
 {
 	uint32_t len = v->run ? v->run : 64;
 	uint32_t period = len + v->mix;
@@ -208,12 +208,12 @@ perf_var_cpl(const struct perf_variant *v, uint32_t seq,
 	int single = seq % period >= len; /* a plain CQE of the mix */
 
 	memset(c, 0, sizeof(*c));
-	c->kind = MLX5_EMU_CPL_RESP;
+	c->kind = MLX5_EMU_WC_RESP;
 	if (v->err_every && seq % v->err_every == (uint32_t)v->err_every - 1) {
-		c->kind = MLX5_EMU_CPL_RESP_ERR;
+		c->kind = MLX5_EMU_WC_RESP_ERR;
 		c->syndrome = 0x05;
 	}
-	c->opcode = c->kind == MLX5_EMU_CPL_RESP ? 2 : 0;
+	c->opcode = c->kind == MLX5_EMU_WC_RESP ? 2 : 0;
 	c->rx_hash_type = 0x22;
 	c->rx_hash_res = run * 0x9e3779b9u;
 	c->csum = 0xbeef;

@@ -30,7 +30,7 @@
 struct ibv_context;
 struct rte_mlx5cq;
 struct rte_mlx5cq_dev;
-struct mlx5_emu_cpl;
+struct mlx5_emu_wc;
 
 /* One memory region as DPDK's mempool registration would make it. */
 struct bench_range {
@@ -95,7 +95,7 @@ struct bench_wire {
 	struct ibv_context *ctx;
 	struct rte_mlx5cq_dev *dev;
 	struct rte_mlx5cq *cq;
-	struct mlx5_emu_cpl *cpl; /* One ring of completions to post. */
+	struct mlx5_emu_wc *cpl; /* One ring of completions to post. */
 	void *ring;
 	volatile uint32_t *dbrec;
 	uint32_t cqn;

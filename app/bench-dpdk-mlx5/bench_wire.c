@@ -152,11 +152,11 @@ bench_wire_deliver(struct bench_wire *w, struct bench_rxq *q, uint32_t max)
 	n = RTE_MIN(n, RTE_MIN(max, w->entries));
 	for (i = 0; i < n; i++) {
 		uint32_t slot = w->hw_pi + i;
-		struct mlx5_emu_cpl *c = &w->cpl[i];
+		struct mlx5_emu_wc *c = &w->cpl[i];
 
 		memcpy(bench_rxq_buf(q, slot), w->frame, w->frame_len);
 		memset(c, 0, sizeof(*c));
-		c->kind = MLX5_EMU_CPL_RESP;
+		c->kind = MLX5_EMU_WC_RESP;
 		c->byte_cnt = w->frame_len;
 		c->wqe_counter = (uint16_t)slot;
 		if (log_strd != 0) {

@@ -135,12 +135,12 @@ arm_open(enum rte_mlx5cq_path path, uint32_t entries, uint32_t flags)
 static int
 post(unsigned int n, int solicited, uint16_t wqe0)
 {
-	struct mlx5_emu_cpl c[16];
+	struct mlx5_emu_wc c[16];
 	unsigned int i;
 
 	memset(c, 0, sizeof(c));
 	for (i = 0; i < n; i++) {
-		c[i].kind = MLX5_EMU_CPL_RESP;
+		c[i].kind = MLX5_EMU_WC_RESP;
 		c[i].solicited = (uint8_t)solicited;
 		c[i].wqe_counter = (uint16_t)(wqe0 + i);
 		c[i].byte_cnt = 64;
@@ -282,7 +282,7 @@ static int
 test_arm_overrun(const void *data)
 {
 	int oi = (int)(uintptr_t)data;
-	struct mlx5_emu_cpl c[20];
+	struct mlx5_emu_wc c[20];
 	int ret;
 
 	TEST_CHECK(arm_open(RTE_MLX5CQ_PATH_DEVX, 16, RTE_MLX5CQ_F_EVENTS |
@@ -327,7 +327,7 @@ test_arm_overrun(const void *data)
 static int
 test_arm_telemetry(void)
 {
-	struct mlx5_emu_cpl c[8];
+	struct mlx5_emu_wc c[8];
 	struct rte_mlx5cq_cpl r[16];
 	char params[32], reply[2048], *buf = NULL, *p;
 	size_t len = 0;
@@ -338,7 +338,7 @@ test_arm_telemetry(void)
 	TEST_CHECK(arm_open(RTE_MLX5CQ_PATH_DEVX, 32, RTE_MLX5CQ_F_EVENTS));
 	memset(c, 0, sizeof(c));
 	for (i = 0; i < 8; i++) {
-		c[i].kind = i % 3 == 2 ? MLX5_EMU_CPL_REQ_ERR : MLX5_EMU_CPL_REQ;
+		c[i].kind = i % 3 == 2 ? MLX5_EMU_WC_REQ_ERR : MLX5_EMU_WC_REQ;
 		c[i].syndrome = i == 2 ? 0x05 : 0x13;
 		c[i].wqe_counter = (uint16_t)i;
 	}

@@ -131,10 +131,10 @@ devx_cq_make(struct mlx5_devx_cq *dcq)
 
 /* A responder completion with fields derived from its sequence number. */
 static void
-cpl_make(struct mlx5_emu_cpl *c, uint32_t seq)
+cpl_make(struct mlx5_emu_wc *c, uint32_t seq)
 {
 	memset(c, 0, sizeof(*c));
-	c->kind = MLX5_EMU_CPL_RESP;
+	c->kind = MLX5_EMU_WC_RESP;
 	c->opcode = RTE_MLX5CQ_OP_RESP_SEND;
 	c->byte_cnt = 60 + seq;
 	c->rx_hash_res = 0x9e3779b9u ^ seq;
@@ -152,7 +152,7 @@ cpl_make(struct mlx5_emu_cpl *c, uint32_t seq)
 static int
 cpl_check(const struct rte_mlx5cq_cpl *r, uint32_t seq)
 {
-	struct mlx5_emu_cpl c;
+	struct mlx5_emu_wc c;
 
 	cpl_make(&c, seq);
 	TEST_ASSERT_EQUAL(r->status, 0, "seq %u status %u", seq, r->status);
@@ -183,7 +183,7 @@ test_attach_poll(void)
 	struct rte_mlx5cq *cq;
 	struct rte_mlx5cq_info info;
 	struct mlx5_emu_cq_info fw;
-	struct mlx5_emu_cpl in[64];
+	struct mlx5_emu_wc in[64];
 	struct rte_mlx5cq_cpl out[64];
 	struct usage u0, u1, u2;
 	uint32_t seq = 0, got_seq = 0, ci = 0;
@@ -220,7 +220,7 @@ test_attach_poll(void)
 	for (i = 0; i < 10; i++)
 		cpl_make(&in[i], seq++);
 	memset(&in[10], 0, sizeof(in[10]));
-	in[10].kind = MLX5_EMU_CPL_RESP_ERR;
+	in[10].kind = MLX5_EMU_WC_RESP_ERR;
 	in[10].opcode = RTE_MLX5CQ_OP_RESP_ERR;
 	in[10].syndrome = 0x04; /* Local protection error. */
 	in[10].vendor_syndrome = 0x33;
@@ -346,10 +346,10 @@ static const struct zcase zcases[] = {
 
 /* Completion seq of a session in format z: the varying fields only. */
 static void
-zcpl_make(const struct zcase *z, struct mlx5_emu_cpl *c, uint32_t seq)
+zcpl_make(const struct zcase *z, struct mlx5_emu_wc *c, uint32_t seq)
 {
 	memset(c, 0, sizeof(*c));
-	c->kind = MLX5_EMU_CPL_RESP;
+	c->kind = MLX5_EMU_WC_RESP;
 	c->opcode = RTE_MLX5CQ_OP_RESP_SEND;
 	c->byte_cnt = 64 + 7 * seq;
 	c->rx_hash_res = 0x11223344;
@@ -392,7 +392,7 @@ zcpl_make(const struct zcase *z, struct mlx5_emu_cpl *c, uint32_t seq)
 static int
 zcheck(const struct zcase *z, const struct rte_mlx5cq_cpl *r, uint32_t seq)
 {
-	struct mlx5_emu_cpl c;
+	struct mlx5_emu_wc c;
 
 	zcpl_make(z, &c, seq);
 	TEST_ASSERT_EQUAL(r->opcode, RTE_MLX5CQ_OP_RESP_SEND, "%s %u opcode",
@@ -417,7 +417,7 @@ zcheck(const struct zcase *z, const struct rte_mlx5cq_cpl *r, uint32_t seq)
 static int
 attach_one_format(const struct zcase *z)
 {
-	struct mlx5_emu_cpl in[ZN];
+	struct mlx5_emu_wc in[ZN];
 	struct rte_mlx5cq_cpl out[ZN];
 	struct mlx5_devx_cq_attr attr;
 	struct rte_mlx5cq_info info;

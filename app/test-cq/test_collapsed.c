@@ -76,14 +76,14 @@ col_close(struct col_fix *f)
 static int
 col_post(struct col_fix *f, uint16_t first, unsigned int n)
 {
-	struct mlx5_emu_cpl c[8];
+	struct mlx5_emu_wc c[8];
 	unsigned int i, k;
 
 	while (n > 0) {
 		k = RTE_MIN(n, RTE_DIM(c));
 		memset(c, 0, sizeof(c));
 		for (i = 0; i < k; i++) {
-			c[i].kind = MLX5_EMU_CPL_REQ;
+			c[i].kind = MLX5_EMU_WC_REQ;
 			c[i].s_wqe_opcode = 0x0a; /* SEND */
 			c[i].wqe_counter = (uint16_t)(first + i);
 			c[i].qpn = 0x1234;
@@ -167,14 +167,14 @@ test_collapsed_error(void)
 {
 	struct rte_mlx5cq_counters cnt;
 	struct rte_mlx5cq_cpl c;
-	struct mlx5_emu_cpl e;
+	struct mlx5_emu_wc e;
 	struct col_fix f;
 
 	TEST_ASSERT_SUCCESS(col_open(&f, "collapsed1",
 				     RTE_MLX5CQ_F_COLLAPSED), "open");
 	TEST_ASSERT_SUCCESS(col_post(&f, 0, 3), "post 3");
 	memset(&e, 0, sizeof(e));
-	e.kind = MLX5_EMU_CPL_REQ_ERR;
+	e.kind = MLX5_EMU_WC_REQ_ERR;
 	e.syndrome = 0x04; /* LOC_PROT_ERR */
 	e.vendor_syndrome = 0x57;
 	e.s_wqe_opcode = 0x0a;

@@ -7,7 +7,7 @@
 
 /*
  * The completion record rte_mlx5cq_poll_burst() must produce for a
- * completion the emulated HCA was asked to write (struct mlx5_emu_cpl), and
+ * completion the emulated HCA was asked to write (struct mlx5_emu_wc), and
  * the error status mapping, spelled with the names of infiniband/mlx5dv.h
  * and infiniband/verbs.h (rdma-core cq.c mlx5_handle_error_cqe), so tests
  * do not compare the library with itself.
@@ -63,16 +63,16 @@ expect_wc_status(uint8_t syndrome)
 
 /* CQE opcode the model writes for a completion (mlx5dv.h values). */
 static inline uint8_t
-expect_emu_opcode(const struct mlx5_emu_cpl *c)
+expect_emu_opcode(const struct mlx5_emu_wc *c)
 {
 	if (c->opcode != 0)
 		return c->opcode;
 	switch (c->kind) {
-	case MLX5_EMU_CPL_REQ:
+	case MLX5_EMU_WC_REQ:
 		return MLX5_CQE_REQ;
-	case MLX5_EMU_CPL_RESP:
+	case MLX5_EMU_WC_RESP:
 		return MLX5_CQE_RESP_SEND;
-	case MLX5_EMU_CPL_REQ_ERR:
+	case MLX5_EMU_WC_REQ_ERR:
 		return MLX5_CQE_REQ_ERR;
 	default:
 		return MLX5_CQE_RESP_ERR;
@@ -87,7 +87,7 @@ expect_emu_opcode(const struct mlx5_emu_cpl *c)
  * set s_wqe_opcode for requester kinds only.
  */
 static inline void
-expect_emu_record(const struct mlx5_emu_cpl *c, struct rte_mlx5cq_cpl *e)
+expect_emu_record(const struct mlx5_emu_wc *c, struct rte_mlx5cq_cpl *e)
 {
 	uint8_t op = expect_emu_opcode(c);
 
@@ -104,7 +104,7 @@ expect_emu_record(const struct mlx5_emu_cpl *c, struct rte_mlx5cq_cpl *e)
 	}
 	e->byte_cnt = c->byte_cnt;
 	e->timestamp = c->timestamp;
-	if (c->kind == MLX5_EMU_CPL_REQ)
+	if (c->kind == MLX5_EMU_WC_REQ)
 		return;
 	e->rss_hash = c->rx_hash_res;
 	e->rss_hash_type = c->rx_hash_type;

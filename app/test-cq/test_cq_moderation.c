@@ -73,13 +73,13 @@ mod_attr(struct rte_mlx5cq_attr *a, enum rte_mlx5cq_path path,
 static int
 post(struct mod_dev *m, struct rte_mlx5cq *cq, unsigned int n)
 {
-	struct mlx5_emu_cpl c[8];
+	struct mlx5_emu_wc c[8];
 	struct rte_mlx5cq_cpl r[8];
 	unsigned int i;
 
 	memset(c, 0, sizeof(c));
 	for (i = 0; i < n; i++) {
-		c[i].kind = MLX5_EMU_CPL_RESP;
+		c[i].kind = MLX5_EMU_WC_RESP;
 		c[i].opcode = RTE_MLX5CQ_OP_RESP_SEND;
 		c[i].byte_cnt = 64;
 		c[i].wqe_counter = (uint16_t)i;

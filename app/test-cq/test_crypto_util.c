@@ -68,15 +68,15 @@ crypto_caps(int crypto, int wrapped)
 
 int
 crypto_dev_up(const char *name, const char *args, uint16_t nb_desc,
-	      struct rte_mempool *sess_mp, uint8_t *id)
+	      struct rte_mempool *session_mp, uint8_t *id)
 {
-	return crypto_dev_up_caps(name, args, NULL, nb_desc, sess_mp, id);
+	return crypto_dev_up_caps(name, args, NULL, nb_desc, session_mp, id);
 }
 
 int
 crypto_dev_up_caps(const char *name, const char *args,
 		   const struct mlx5_emu_caps *caps, uint16_t nb_desc,
-		   struct rte_mempool *sess_mp, uint8_t *id)
+		   struct rte_mempool *session_mp, uint8_t *id)
 {
 	struct rte_cryptodev_config conf = {
 		.socket_id = SOCKET_ID_ANY,
@@ -84,7 +84,7 @@ crypto_dev_up_caps(const char *name, const char *args,
 	};
 	struct rte_cryptodev_qp_conf qconf = {
 		.nb_descriptors = nb_desc,
-		.mp_session = sess_mp,
+		.mp_session = session_mp,
 	};
 	int ret;
 

@@ -40,12 +40,12 @@ int crypto_caps(int crypto, int wrapped);
  * only, no queue pair): 0 with *id, or -1.
  */
 int crypto_dev_up(const char *name, const char *args, uint16_t nb_desc,
-		  struct rte_mempool *sess_mp, uint8_t *id);
+		  struct rte_mempool *session_mp, uint8_t *id);
 /* The same on an emulated HCA of caps (NULL: plaintext-key engine). */
 struct mlx5_emu_caps;
 int crypto_dev_up_caps(const char *name, const char *args,
 		       const struct mlx5_emu_caps *caps, uint16_t nb_desc,
-		       struct rte_mempool *sess_mp, uint8_t *id);
+		       struct rte_mempool *session_mp, uint8_t *id);
 /*
  * RFC 3394 key wrap with OpenSSL (default IV): out gets inlen + 8 bytes;
  * 0 or -1.

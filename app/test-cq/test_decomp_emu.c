@@ -97,15 +97,15 @@ emu_open(const struct emu_comp_case *ec, uint32_t entries, uint32_t flags)
  * field the format carries; an error CQE every 97.
  */
 static void
-emu_comp_gen(uint8_t format, uint64_t seq, struct mlx5_emu_cpl *c)
+emu_comp_gen(uint8_t format, uint64_t seq, struct mlx5_emu_wc *c)
 {
 	uint64_t run = seq / 13;
 
 	memset(c, 0, sizeof(*c));
-	c->kind = run % 5 == 3 ? MLX5_EMU_CPL_REQ : MLX5_EMU_CPL_RESP;
+	c->kind = run % 5 == 3 ? MLX5_EMU_WC_REQ : MLX5_EMU_WC_RESP;
 	if (seq % 97 == 96)
-		c->kind = c->kind == MLX5_EMU_CPL_REQ ? MLX5_EMU_CPL_REQ_ERR :
-			  MLX5_EMU_CPL_RESP_ERR;
+		c->kind = c->kind == MLX5_EMU_WC_REQ ? MLX5_EMU_WC_REQ_ERR :
+			  MLX5_EMU_WC_RESP_ERR;
 	c->wqe_counter = (uint16_t)seq;
 	c->byte_cnt = 64 + (uint32_t)(seq % 1400);
 	c->qpn = 0x000123 + (uint32_t)run;
@@ -118,7 +118,7 @@ emu_comp_gen(uint8_t format, uint64_t seq, struct mlx5_emu_cpl *c)
 	c->timestamp = 0x1000 + run;
 	c->syndrome = 0x05;
 	c->vendor_syndrome = 0x77;
-	if (c->kind == MLX5_EMU_CPL_REQ || c->kind == MLX5_EMU_CPL_REQ_ERR)
+	if (c->kind == MLX5_EMU_WC_REQ || c->kind == MLX5_EMU_WC_REQ_ERR)
 		c->s_wqe_opcode = 0x0a;
 	switch (format) {
 	case RTE_MLX5CQ_COMP_HASH:
@@ -142,7 +142,7 @@ static int
 test_decomp_emu(const void *data)
 {
 	const struct emu_comp_case *ec = data;
-	struct mlx5_emu_cpl post[64];
+	struct mlx5_emu_wc post[64];
 	struct rte_mlx5cq_cpl got[32], e;
 	struct mlx5_emu_cq_ev_info ev;
 	uint64_t seq = 0, rd = 0, total = 3000;
@@ -166,7 +166,7 @@ test_decomp_emu(const void *data)
 		r = rte_mlx5cq_poll_burst(emu.cq, got,
 					  (uint16_t)(1 + guard % RTE_DIM(got)));
 		for (i = 0; i < r; i++, rd++) {
-			struct mlx5_emu_cpl c;
+			struct mlx5_emu_wc c;
 			const char *f;
 
 			emu_comp_gen(ec->format, rd, &c);

@@ -181,7 +181,7 @@ next_img(struct img_cqe *e, uint8_t op, uint16_t wqe)
 }
 
 int
-run_session(const struct sess_case *sc)
+run_session(const struct session_case *sc)
 {
 	uint8_t minis[SESS_MAX][8];
 	struct rte_mlx5cq_cpl exp[SESS_MAX + 2], got[SESS_MAX + 2];

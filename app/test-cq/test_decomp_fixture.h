@@ -91,7 +91,7 @@ void gen_mini(unsigned int fmt, uint32_t j, uint8_t *m);
  * no_lead), then a regular CQE (or an error CQE), polled in bursts of
  * burst by the CQ's default poll implementation (vec 0) or by vec - 1.
  */
-struct sess_case {
+struct session_case {
 	unsigned int fmt;
 	unsigned int stride;
 	uint32_t log_n;
@@ -109,7 +109,7 @@ struct sess_case {
  * and vendor syndrome 0x66 (an error record carries them), QPN bytes.
  */
 void next_img(struct img_cqe *e, uint8_t op, uint16_t wqe);
-/* Run one case of struct sess_case: TEST_SUCCESS, or a failure line. */
-int run_session(const struct sess_case *sc);
+/* Run one case of struct session_case: TEST_SUCCESS, or a failure line. */
+int run_session(const struct session_case *sc);
 
 #endif /* TEST_DECOMP_FIXTURE_H_ */

@@ -40,7 +40,7 @@ test_decomp_formats(void)
 {
 	static const uint16_t bursts[] = { 64, 1, 3, 7, 8, 9, 17, 33 };
 	static const uint32_t counts[] = { 2, 7, 8, 9, 15, 16, 17, 33, 64 };
-	struct sess_case sc;
+	struct session_case sc;
 	unsigned int f, b, c, s;
 
 	for (f = 0; f < 5; f++)
@@ -74,7 +74,7 @@ test_decomp_formats(void)
 static int
 test_decomp_requester(void)
 {
-	struct sess_case sc;
+	struct session_case sc;
 	unsigned int f;
 
 	for (f = 0; f < 5; f++) {

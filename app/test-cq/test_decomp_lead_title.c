@@ -39,7 +39,7 @@ static int
 lead_title_case(unsigned int v, unsigned int f, unsigned int w,
 		uint16_t burst, uint32_t count, uint8_t title_op)
 {
-	struct sess_case sc;
+	struct session_case sc;
 
 	memset(&sc, 0, sizeof(sc));
 	sc.fmt = f;
@@ -106,7 +106,7 @@ test_decomp_lead_title(void)
 static int
 test_decomp_wrap(void)
 {
-	struct sess_case sc;
+	struct session_case sc;
 	unsigned int f, start;
 
 	for (f = 0; f < 5; f++)

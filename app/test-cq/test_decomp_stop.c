@@ -38,7 +38,7 @@
 static int
 test_decomp_error_after(void)
 {
-	struct sess_case sc;
+	struct session_case sc;
 	uint8_t op, b;
 
 	for (op = 13; op <= 14; op++)

@@ -69,11 +69,11 @@ general_cmd(struct ibv_context *ctx, uint16_t opcode, uint8_t *status,
 static int
 one_cpl(struct ibv_context *ctx, struct rte_mlx5cq *cq, uint32_t cqn)
 {
-	struct mlx5_emu_cpl p;
+	struct mlx5_emu_wc p;
 	struct rte_mlx5cq_cpl c[4];
 
 	memset(&p, 0, sizeof(p));
-	p.kind = MLX5_EMU_CPL_RESP;
+	p.kind = MLX5_EMU_WC_RESP;
 	p.byte_cnt = 60;
 	if (mlx5_emu_cq_post(ctx, cqn, &p, 1) != 1)
 		return -1;
@@ -93,7 +93,7 @@ run_failure(enum mlx5_emu_failure how)
 	struct rte_mlx5cq_info info[2];
 	struct rte_mlx5cq_cpl c[4];
 	struct rte_mlx5cq_attr a;
-	struct mlx5_emu_cpl p;
+	struct mlx5_emu_wc p;
 	struct rte_mlx5cq_dev *dev;
 	struct ibv_context *ctx;
 	struct mlx5_emu_stats es;
@@ -118,7 +118,7 @@ run_failure(enum mlx5_emu_failure how)
 	}
 	/* One completion written before the failure, polled after it. */
 	memset(&p, 0, sizeof(p));
-	p.kind = MLX5_EMU_CPL_RESP;
+	p.kind = MLX5_EMU_WC_RESP;
 	p.byte_cnt = 61;
 	if (ok && mlx5_emu_cq_post(ctx, info[0].cqn, &p, 1) != 1)
 		ok = 0;

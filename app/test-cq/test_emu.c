@@ -85,7 +85,7 @@ test_emu_foreign_not_touched(void)
 	struct ibv_device fake_dev;
 	struct ibv_device **list;
 	struct mlx5_emu_stats st;
-	struct mlx5_emu_cpl cpl;
+	struct mlx5_emu_wc cpl;
 	struct mlx5_emu_umem_info ui;
 	struct ibv_context *ctx;
 	void *guard;

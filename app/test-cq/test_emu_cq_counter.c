@@ -100,12 +100,12 @@ cq_make(struct mlx5_devx_cq *dcq)
 static int
 post(const struct mlx5_devx_cq *dcq, uint32_t seq, unsigned int n)
 {
-	struct mlx5_emu_cpl c[N];
+	struct mlx5_emu_wc c[N];
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
 		memset(&c[i], 0, sizeof(c[i]));
-		c[i].kind = MLX5_EMU_CPL_REQ;
+		c[i].kind = MLX5_EMU_WC_REQ;
 		c[i].wqe_counter = (uint16_t)(seq + i);
 	}
 	return mlx5_emu_cq_post(c_ctx, dcq->cq->id, c, n);

@@ -130,12 +130,12 @@ rs_send(struct rs *r, const uint8_t *in, size_t len, uint8_t *st,
 static int
 rs_post(struct rs *r, unsigned int n, uint16_t first)
 {
-	struct mlx5_emu_cpl c[16];
+	struct mlx5_emu_wc c[16];
 	unsigned int i;
 
 	memset(c, 0, sizeof(c));
 	for (i = 0; i < n; i++) {
-		c[i].kind = MLX5_EMU_CPL_RESP;
+		c[i].kind = MLX5_EMU_WC_RESP;
 		c[i].opcode = 2; /* MLX5_CQE_RESP_SEND */
 		c[i].byte_cnt = 100 + first + i;
 		c[i].wqe_counter = (uint16_t)(first + i);

@@ -21,7 +21,7 @@ test_emu_cqe_arm_devx(void)
 	uint16_t evs[1] = { 0x00 }; /* MLX5_EVENT_TYPE_COMP */
 	uint16_t bad[1] = { 0x09 }; /* PORT_CHANGE: unaffiliated. */
 	uint8_t big[8 + 64];
-	struct mlx5_emu_cpl c[4];
+	struct mlx5_emu_wc c[4];
 	uint8_t small[8];
 	unsigned int i;
 	struct tcq t;
@@ -105,7 +105,7 @@ test_emu_cqe_arm_solicited(void)
 	struct tcq_cfg cfg = { .log = 4, .comp = 1 };
 	struct mlx5dv_devx_event_channel *ch;
 	uint16_t evs[1] = { 0x00 };
-	struct mlx5_emu_cpl c[4];
+	struct mlx5_emu_wc c[4];
 	unsigned int i;
 	struct tcq t;
 
@@ -129,7 +129,7 @@ test_emu_cqe_arm_solicited(void)
 	/* Solicited-only arm, an error CQE: event. */
 	tcq_arm(&t, 1, 1, 4);
 	resp(&c[0], 4);
-	c[0].kind = MLX5_EMU_CPL_RESP_ERR;
+	c[0].kind = MLX5_EMU_WC_RESP_ERR;
 	TEST_ASSERT_EQUAL(mlx5_emu_cq_post(t.ctx, t.cqn, c, 1), 1, "post");
 	TEST_CHECK(expect_comp_event(ch, 7, t.cqn));
 	/* Arm any: a plain completion fires. */
@@ -155,7 +155,7 @@ test_emu_cqe_arm_verbs(void)
 	struct ibv_context *ctx;
 	struct ibv_cq_ex *cq;
 	struct ibv_cq *ibcq, *got;
-	struct mlx5_emu_cpl c[2];
+	struct mlx5_emu_wc c[2];
 	void *got_ctx;
 	int marker;
 
@@ -223,7 +223,7 @@ test_emu_cqe_comp_verbs(void)
 	struct ibv_context *ctx;
 	struct ibv_cq_ex *cq;
 	struct ibv_cq *ibcq, *got;
-	struct mlx5_emu_cpl c[3];
+	struct mlx5_emu_wc c[3];
 	void *got_ctx;
 	uint8_t *buf;
 

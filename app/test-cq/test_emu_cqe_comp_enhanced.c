@@ -51,7 +51,7 @@ test_emu_cqe_comp_enhanced(void)
 		[56] = 0x00, 0x00, 0x0a, 0xbc, [60] = 0x01, 0x09, 0x01, 0x21,
 	};
 	struct tcq_cfg cfg = { .log = 3, .comp = 1, .layout = 1 };
-	struct mlx5_emu_cpl c[10];
+	struct mlx5_emu_wc c[10];
 	unsigned int i;
 	struct tcq t;
 

@@ -15,7 +15,7 @@ test_emu_cqe_comp_formats(void)
 {
 	struct tcq_cfg cfg = { .log = 4, .comp = 1 };
 	struct mlx5_emu_cq_ev_info ev;
-	struct mlx5_emu_cpl c[3];
+	struct mlx5_emu_wc c[3];
 	unsigned int k, i;
 	struct tcq t;
 
@@ -52,24 +52,24 @@ test_emu_cqe_comp_formats(void)
 struct join_case {
 	const char *name;
 	unsigned int fmt;
-	void (*mut)(struct mlx5_emu_cpl *c);
+	void (*mut)(struct mlx5_emu_wc *c);
 };
 
-static void m_csum(struct mlx5_emu_cpl *c) { c->csum ^= 0x0100; }
-static void m_hash(struct mlx5_emu_cpl *c) { c->rx_hash_res ^= 1; }
-static void m_vlan(struct mlx5_emu_cpl *c) { c->vlan_info ^= 1; }
-static void m_meta(struct mlx5_emu_cpl *c) { c->flow_table_metadata ^= 1; }
-static void m_ts(struct mlx5_emu_cpl *c) { c->timestamp ^= 1; }
-static void m_tag(struct mlx5_emu_cpl *c) { c->qpn ^= 0x10000; }
-static void m_hdr_lo(struct mlx5_emu_cpl *c) { c->hdr_type_etc ^= 0x0001; }
-static void m_hdr_hi(struct mlx5_emu_cpl *c) { c->hdr_type_etc ^= 0x0200; }
-static void m_htype(struct mlx5_emu_cpl *c) { c->rx_hash_type ^= 1; }
-static void m_wqe(struct mlx5_emu_cpl *c) { c->wqe_counter += 5; }
-static void m_big(struct mlx5_emu_cpl *c) { c->byte_cnt = 0x01000000; }
-static void m_sol(struct mlx5_emu_cpl *c) { c->solicited = 1; }
-static void m_op(struct mlx5_emu_cpl *c) { c->opcode = MLX5_CQE_RESP_SEND_IMM; }
-static void m_err(struct mlx5_emu_cpl *c) { c->kind = MLX5_EMU_CPL_RESP_ERR; }
-static void m_kind(struct mlx5_emu_cpl *c) { c->kind = MLX5_EMU_CPL_REQ; }
+static void m_csum(struct mlx5_emu_wc *c) { c->csum ^= 0x0100; }
+static void m_hash(struct mlx5_emu_wc *c) { c->rx_hash_res ^= 1; }
+static void m_vlan(struct mlx5_emu_wc *c) { c->vlan_info ^= 1; }
+static void m_meta(struct mlx5_emu_wc *c) { c->flow_table_metadata ^= 1; }
+static void m_ts(struct mlx5_emu_wc *c) { c->timestamp ^= 1; }
+static void m_tag(struct mlx5_emu_wc *c) { c->qpn ^= 0x10000; }
+static void m_hdr_lo(struct mlx5_emu_wc *c) { c->hdr_type_etc ^= 0x0001; }
+static void m_hdr_hi(struct mlx5_emu_wc *c) { c->hdr_type_etc ^= 0x0200; }
+static void m_htype(struct mlx5_emu_wc *c) { c->rx_hash_type ^= 1; }
+static void m_wqe(struct mlx5_emu_wc *c) { c->wqe_counter += 5; }
+static void m_big(struct mlx5_emu_wc *c) { c->byte_cnt = 0x01000000; }
+static void m_sol(struct mlx5_emu_wc *c) { c->solicited = 1; }
+static void m_op(struct mlx5_emu_wc *c) { c->opcode = MLX5_CQE_RESP_SEND_IMM; }
+static void m_err(struct mlx5_emu_wc *c) { c->kind = MLX5_EMU_WC_RESP_ERR; }
+static void m_kind(struct mlx5_emu_wc *c) { c->kind = MLX5_EMU_WC_REQ; }
 
 static const struct join_case join_cases[] = {
 	{ "HASH csum", 0, m_csum }, { "HASH vlan", 0, m_vlan },
@@ -93,7 +93,7 @@ test_emu_cqe_comp_join_rules(void)
 {
 	struct tcq_cfg cfg = { .log = 4, .comp = 1 };
 	struct mlx5_emu_cq_ev_info ev;
-	struct mlx5_emu_cpl c[3];
+	struct mlx5_emu_wc c[3];
 	unsigned int k, i;
 	struct tcq t;
 	uint8_t *q;
@@ -153,7 +153,7 @@ test_emu_cqe_comp_lone_and_error(void)
 		[60] = 0x01, 0x02, 0x00, 0xe0,
 	};
 	struct tcq_cfg cfg = { .log = 4, .comp = 1 };
-	struct mlx5_emu_cpl c[5];
+	struct mlx5_emu_wc c[5];
 	unsigned int i;
 	struct tcq t;
 	uint8_t *q;
@@ -168,7 +168,7 @@ test_emu_cqe_comp_lone_and_error(void)
 	TEST_ASSERT_SUCCESS(tcq_open(&t, "ecq_lone", &cfg), "cq");
 	for (i = 0; i < 5; i++)
 		resp(&c[i], i);
-	c[2].kind = MLX5_EMU_CPL_RESP_ERR;
+	c[2].kind = MLX5_EMU_WC_RESP_ERR;
 	c[2].syndrome = 0x05;
 	c[2].vendor_syndrome = 0x77;
 	/* D is the title of the second session: the HASH format implies
@@ -197,7 +197,7 @@ static int
 test_emu_cqe_comp_arrays(void)
 {
 	struct tcq_cfg cfg = { .log = 5, .comp = 1 };
-	struct mlx5_emu_cpl c[20];
+	struct mlx5_emu_wc c[20];
 	uint8_t want[64];
 	unsigned int i, k;
 	struct tcq t;

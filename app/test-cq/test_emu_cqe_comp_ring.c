@@ -18,7 +18,7 @@ static int
 test_emu_cqe_comp_wrap(void)
 {
 	struct tcq_cfg cfg = { .log = 4, .comp = 1 };
-	struct mlx5_emu_cpl c[12];
+	struct mlx5_emu_wc c[12];
 	uint8_t want[64], before[16][64];
 	unsigned int i;
 	struct tcq t;
@@ -73,7 +73,7 @@ test_emu_cqe_comp_limit(void)
 {
 	struct tcq_cfg cfg = { .log = 4, .comp = 1, .max_num = 4 };
 	struct mlx5_emu_cq_ev_info ev;
-	struct mlx5_emu_cpl c[10];
+	struct mlx5_emu_wc c[10];
 	unsigned int i;
 	struct tcq t;
 	uint8_t *q;
@@ -102,7 +102,7 @@ test_emu_cqe_comp_flush(void)
 {
 	struct tcq_cfg cfg = { .log = 4, .comp = 1 };
 	struct mlx5_emu_cq_ev_info ev;
-	struct mlx5_emu_cpl c[5];
+	struct mlx5_emu_wc c[5];
 	unsigned int i;
 	struct tcq t;
 
@@ -151,7 +151,7 @@ static int
 test_emu_cqe_comp_ring_space(void)
 {
 	struct tcq_cfg cfg = { .log = 4, .comp = 1 };
-	struct mlx5_emu_cpl c[13];
+	struct mlx5_emu_wc c[13];
 	unsigned int i;
 	struct tcq t;
 
@@ -180,7 +180,7 @@ static int
 test_emu_cqe_comp_128(void)
 {
 	struct tcq_cfg cfg = { .log = 3, .comp = 1 };
-	struct mlx5_emu_cpl c[3];
+	struct mlx5_emu_wc c[3];
 	unsigned int i, sz;
 	struct tcq t;
 	uint8_t zero[64];

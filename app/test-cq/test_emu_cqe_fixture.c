@@ -165,10 +165,10 @@ ev_info(const struct tcq *t, struct mlx5_emu_cq_ev_info *ev)
  * byte_cnt 100 + i.
  */
 void
-resp(struct mlx5_emu_cpl *c, unsigned int i)
+resp(struct mlx5_emu_wc *c, unsigned int i)
 {
 	memset(c, 0, sizeof(*c));
-	c->kind = MLX5_EMU_CPL_RESP;
+	c->kind = MLX5_EMU_WC_RESP;
 	c->rx_hash_type = 0x33;
 	c->rx_hash_res = 0xdead0000;
 	c->csum = 0x1111;
@@ -183,10 +183,10 @@ resp(struct mlx5_emu_cpl *c, unsigned int i)
 
 /* Requester base: send (0x0a) of WQE 0x200 + i, QPN 0xabc, 0x40 + i B. */
 void
-req(struct mlx5_emu_cpl *c, unsigned int i)
+req(struct mlx5_emu_wc *c, unsigned int i)
 {
 	memset(c, 0, sizeof(*c));
-	c->kind = MLX5_EMU_CPL_REQ;
+	c->kind = MLX5_EMU_WC_REQ;
 	c->s_wqe_opcode = 0x0a;
 	c->qpn = 0xabc;
 	c->timestamp = 0x1122334455667788ull;
@@ -195,7 +195,7 @@ req(struct mlx5_emu_cpl *c, unsigned int i)
 }
 
 void
-fmt_cpls(const struct fmt_case *fc, struct mlx5_emu_cpl c[3])
+fmt_cpls(const struct fmt_case *fc, struct mlx5_emu_wc c[3])
 {
 	static const uint32_t tags[3] = { 0x123456, 0x789abc, 0xfedcba };
 	static const uint16_t hdr[3] = { 0x0604, 0x0619, 0x0628 };

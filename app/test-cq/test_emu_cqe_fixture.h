@@ -161,13 +161,13 @@ int
 ev_info(const struct tcq *t, struct mlx5_emu_cq_ev_info *ev);
 
 void
-resp(struct mlx5_emu_cpl *c, unsigned int i);
+resp(struct mlx5_emu_wc *c, unsigned int i);
 
 void
-req(struct mlx5_emu_cpl *c, unsigned int i);
+req(struct mlx5_emu_wc *c, unsigned int i);
 
 void
-fmt_cpls(const struct fmt_case *fc, struct mlx5_emu_cpl c[3]);
+fmt_cpls(const struct fmt_case *fc, struct mlx5_emu_wc c[3]);
 
 void
 arm_doorbell(volatile uint32_t *dbrec, void *uar, uint32_t cqn,

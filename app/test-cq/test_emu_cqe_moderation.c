@@ -51,7 +51,7 @@ test_emu_cqe_moderation(void)
 	struct mlx5dv_devx_event_channel *ch;
 	struct mlx5_emu_cq_ev_info ev;
 	uint16_t evs[1] = { 0x00 };
-	struct mlx5_emu_cpl c[1];
+	struct mlx5_emu_wc c[1];
 	struct timespec ts = { .tv_sec = 0, .tv_nsec = 3000000 };
 	uint8_t st;
 	struct tcq t;
@@ -359,13 +359,13 @@ post_one(struct tcq *t, enum sb_kind k, unsigned int i)
 {
 	/* op_own of entry i (pass 0): REQ 0x00, SE 0x02, REQ_ERR 0xd0. */
 	static const uint8_t op_own[] = { 0x00, 0x02, 0xd0 };
-	struct mlx5_emu_cpl c;
+	struct mlx5_emu_wc c;
 
 	req(&c, i);
 	if (k == SB_SOLICITED) {
 		c.solicited = 1;
 	} else if (k == SB_ERROR) {
-		c.kind = MLX5_EMU_CPL_REQ_ERR;
+		c.kind = MLX5_EMU_WC_REQ_ERR;
 		c.syndrome = 0x05; /* Work request flushed. */
 		c.vendor_syndrome = 0x77;
 	}

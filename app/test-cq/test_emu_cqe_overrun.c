@@ -29,7 +29,7 @@ test_emu_cqe_overrun(void)
 	struct tcq_cfg cfg = { .log = 3 };
 	struct mlx5dv_devx_event_channel *ch;
 	struct mlx5_emu_cq_info info;
-	struct mlx5_emu_cpl c[12];
+	struct mlx5_emu_wc c[12];
 	uint16_t evs[1] = { 0x04 }; /* MLX5_EVENT_TYPE_CQ_ERROR */
 	uint8_t buf[8 + EQE_LEN];
 	struct mlx5dv_devx_async_event_hdr *hdr = (void *)buf;
@@ -122,7 +122,7 @@ test_emu_cqe_overrun_verbs(void)
 	struct ibv_context *ctx;
 	struct ibv_cq_ex *cq;
 	struct ibv_cq *ibcq;
-	struct mlx5_emu_cpl c[5];
+	struct mlx5_emu_wc c[5];
 	struct pollfd pfd;
 	unsigned int i;
 

@@ -71,16 +71,16 @@ static const uint8_t img_resp_err[64] = {
 };
 
 static void
-cpls_fill(struct mlx5_emu_cpl c[4])
+cpls_fill(struct mlx5_emu_wc c[4])
 {
 	memset(c, 0, 4 * sizeof(*c));
-	c[0].kind = MLX5_EMU_CPL_REQ;
+	c[0].kind = MLX5_EMU_WC_REQ;
 	c[0].wqe_counter = 0x1234;
 	c[0].qpn = 0xabcdef;
 	c[0].s_wqe_opcode = 0x0a;
 	c[0].byte_cnt = 0x40;
 	c[0].timestamp = 0x0102030405060708ull;
-	c[1].kind = MLX5_EMU_CPL_RESP;
+	c[1].kind = MLX5_EMU_WC_RESP;
 	c[1].solicited = 1;
 	c[1].rx_hash_res = 0xdeadbeef;
 	c[1].rx_hash_type = 0x55;
@@ -92,13 +92,13 @@ cpls_fill(struct mlx5_emu_cpl c[4])
 	c[1].timestamp = 0x1000;
 	c[1].qpn = 0x42;
 	c[1].wqe_counter = 7;
-	c[2].kind = MLX5_EMU_CPL_REQ_ERR;
+	c[2].kind = MLX5_EMU_WC_REQ_ERR;
 	c[2].syndrome = 0x04;
 	c[2].vendor_syndrome = 0x51;
 	c[2].s_wqe_opcode = 0x0a;
 	c[2].qpn = 0x123;
 	c[2].wqe_counter = 9;
-	c[3].kind = MLX5_EMU_CPL_RESP_ERR;
+	c[3].kind = MLX5_EMU_WC_RESP_ERR;
 	c[3].syndrome = 0x05;
 	c[3].vendor_syndrome = 0xf9;
 	c[3].qpn = 0x77;
@@ -148,7 +148,7 @@ cqe_at(const struct small_cq *s, unsigned int i)
 static int
 test_emu_cqe_images(void)
 {
-	struct mlx5_emu_cpl c[4];
+	struct mlx5_emu_wc c[4];
 	struct small_cq s;
 	uint8_t img[64];
 	unsigned int i;
@@ -183,7 +183,7 @@ test_emu_cqe_images(void)
 static int
 test_emu_cqe_wrap_and_full(void)
 {
-	struct mlx5_emu_cpl c[12];
+	struct mlx5_emu_wc c[12];
 	uint32_t qin[4] = {0}, qout[68] = {0};
 	struct mlx5_emu_cq_info info;
 	struct small_cq s;
@@ -193,7 +193,7 @@ test_emu_cqe_wrap_and_full(void)
 	TEST_ASSERT_SUCCESS(small_cq_init(&s, "emu_wf0", 3), "cq");
 	memset(c, 0, sizeof(c));
 	for (i = 0; i < 12; i++) {
-		c[i].kind = MLX5_EMU_CPL_REQ;
+		c[i].kind = MLX5_EMU_WC_REQ;
 		c[i].wqe_counter = (uint16_t)i;
 	}
 	/* 8 entries, consumer at 0: 8 written, the rest refused. */
@@ -241,10 +241,10 @@ test_emu_cqe_wrap_and_full(void)
 	/* Producer errors. */
 	TEST_ASSERT_EQUAL(mlx5_emu_cq_post(s.ctx, 0x7777, c, 1), -ENOENT,
 			  "unknown cqn");
-	c[0].kind = (enum mlx5_emu_cpl_kind)9;
+	c[0].kind = (enum mlx5_emu_wc_kind)9;
 	TEST_ASSERT_EQUAL(mlx5_emu_cq_post(s.ctx, s.cq.cq->id, c, 1), -EINVAL,
 			  "bad kind");
-	c[0].kind = MLX5_EMU_CPL_RESP;
+	c[0].kind = MLX5_EMU_WC_RESP;
 	c[0].opcode = 15;
 	TEST_ASSERT_EQUAL(mlx5_emu_cq_post(s.ctx, s.cq.cq->id, c, 1), -EINVAL,
 			  "INVALID opcode");
@@ -261,7 +261,7 @@ test_emu_cqe_128(void)
 	uint32_t in[CREATE_CQ_IN_LEN / 4];
 	uint32_t out[MLX5_ST_SZ_DW(create_cq_out)];
 	static const uint8_t zero[64];
-	struct mlx5_emu_cpl c[4];
+	struct mlx5_emu_wc c[4];
 	struct mlx5dv_devx_obj *obj;
 	struct ibv_context *ctx;
 	struct cq_env e;
@@ -314,12 +314,12 @@ static void *
 conc_producer(void *p)
 {
 	struct conc_arg *a = p;
-	struct mlx5_emu_cpl c;
+	struct mlx5_emu_wc c;
 	uint32_t i = 0;
 	int ret;
 
 	memset(&c, 0, sizeof(c));
-	c.kind = MLX5_EMU_CPL_RESP;
+	c.kind = MLX5_EMU_WC_RESP;
 	while (i < CONC_N && !a->stop) {
 		c.wqe_counter = (uint16_t)i;
 		c.byte_cnt = i * 3 + 1;

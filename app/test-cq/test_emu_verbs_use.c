@@ -150,18 +150,18 @@ be32_at(uint8_t *p, uint32_t v)
  * struct mlx5_cqe64 / mlx5_err_cqe in mlx5dv.h, big endian; fields the
  * kind does not carry are zero).
  */
-static const struct mlx5_emu_cpl post_cpl[] = {
-	{ .kind = MLX5_EMU_CPL_REQ, .solicited = 1, .s_wqe_opcode = 0x0a,
+static const struct mlx5_emu_wc post_cpl[] = {
+	{ .kind = MLX5_EMU_WC_REQ, .solicited = 1, .s_wqe_opcode = 0x0a,
 	  .wqe_counter = 0x1234, .byte_cnt = 0x11223344,
 	  .qpn = 0xabcdef, .timestamp = 0x0102030405060708ull },
-	{ .kind = MLX5_EMU_CPL_RESP, .rx_hash_type = 0x5a,
+	{ .kind = MLX5_EMU_WC_RESP, .rx_hash_type = 0x5a,
 	  .wqe_counter = 7, .hdr_type_etc = 0x0601, .vlan_info = 0x0123,
 	  .csum = 0xbeef, .byte_cnt = 1500, .rx_hash_res = 0xdeadbeef,
 	  .qpn = 0x000077, .flow_table_metadata = 0xcafef00d,
 	  .timestamp = 0x1112131415161718ull },
-	{ .kind = MLX5_EMU_CPL_RESP_ERR, .syndrome = 0x04,
+	{ .kind = MLX5_EMU_WC_RESP_ERR, .syndrome = 0x04,
 	  .vendor_syndrome = 0x32, .wqe_counter = 0x0102, .qpn = 0x000123 },
-	{ .kind = MLX5_EMU_CPL_REQ_ERR, .syndrome = 0x15,
+	{ .kind = MLX5_EMU_WC_REQ_ERR, .syndrome = 0x15,
 	  .vendor_syndrome = 0x81, .s_wqe_opcode = 0x08,
 	  .wqe_counter = 0xfffe, .qpn = 0x00fedc },
 };

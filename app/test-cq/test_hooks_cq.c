@@ -77,7 +77,7 @@ mlx5cq_test_cq_lock_set(struct rte_mlx5cq *cq, int locked)
 uint32_t
 mlx5cq_test_cq_session(const struct rte_mlx5cq *cq)
 {
-	return MLX5CQ_ZIP(cq)->cnt;
+	return MLX5CQ_SESSION(cq)->cnt;
 }
 
 void

@@ -509,7 +509,7 @@ test_iter_emu(const void *data)
 	struct rte_mlx5cq_dev *dev;
 	struct rte_mlx5cq *cq;
 	struct rte_mlx5cq_attr attr;
-	struct mlx5_emu_cpl c[40];
+	struct mlx5_emu_wc c[40];
 	unsigned int i, n = 0;
 	int ret = TEST_FAILED;
 
@@ -533,7 +533,7 @@ test_iter_emu(const void *data)
 	TEST_ASSERT(cq->slow & RTE_MLX5CQ_SLOW_LOCK, "not locked");
 	memset(c, 0, sizeof(c));
 	for (i = 0; i < RTE_DIM(c); i++) {
-		c[i].kind = i == 17 ? MLX5_EMU_CPL_REQ_ERR : MLX5_EMU_CPL_REQ;
+		c[i].kind = i == 17 ? MLX5_EMU_WC_REQ_ERR : MLX5_EMU_WC_REQ;
 		c[i].syndrome = 0x05;
 		c[i].wqe_counter = (uint16_t)i;
 		c[i].byte_cnt = 100 + i;

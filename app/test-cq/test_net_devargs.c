@@ -99,7 +99,7 @@ test_net_bad_devargs(void)
 		{ "dev=emu,cq_path=x", "bad value \"x\" for cq_path" },
 		{ "dev=emu,cqe_size=32", "bad value \"32\" for cqe_size" },
 		{ "dev=emu,cqe_pad=1", "cqe_pad=1 needs cqe_size=128" },
-		{ "dev=emu,cqe_comp=zip", "bad value \"zip\" for cqe_comp" },
+		{ "dev=emu,cqe_comp=session", "bad value \"session\" for cqe_comp" },
 		{ "dev=emu,cqe_comp=none,cqe_comp_layout=enhanced",
 		  "cqe_comp_layout=enhanced needs cqe_comp" },
 		{ "dev=emu,mr_ext_memseg_en=2",

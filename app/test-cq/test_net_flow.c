@@ -542,7 +542,7 @@ test_flow_fields(void)
 
 /* Marks through compressed sessions: FTAG_STRIDX and HASH formats. */
 static int
-fl_zip(const char *name, const char *comp)
+fl_session(const char *name, const char *comp)
 {
 	const struct fl_rule r1 = { 0, 0, 5000, 1, 0, NULL };
 	const struct fl_rule r2 = { 0, 0, 5001, 2, 0, NULL };
@@ -605,11 +605,11 @@ fl_zip(const char *name, const char *comp)
 }
 
 static int
-test_flow_zip(void)
+test_flow_session(void)
 {
-	TEST_ASSERT_SUCCESS(fl_zip("net_mlx5cq_fz1", ",cqe_comp=ftag"),
+	TEST_ASSERT_SUCCESS(fl_session("net_mlx5cq_fz1", ",cqe_comp=ftag"),
 			    "marks in FTAG_STRIDX sessions");
-	TEST_ASSERT_SUCCESS(fl_zip("net_mlx5cq_fz2", ",cqe_comp=hash"),
+	TEST_ASSERT_SUCCESS(fl_session("net_mlx5cq_fz2", ",cqe_comp=hash"),
 			    "marks in HASH sessions");
 	return TEST_SUCCESS;
 }
@@ -797,7 +797,7 @@ static struct unit_test_suite net_flow_suite = {
 		TEST_CASE(test_flow_mark_queue),
 		TEST_CASE(test_flow_rss),
 		TEST_CASE(test_flow_fields),
-		TEST_CASE(test_flow_zip),
+		TEST_CASE(test_flow_session),
 		TEST_CASE(test_flow_refused),
 		TEST_CASES_END(),
 	},

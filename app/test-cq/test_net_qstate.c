@@ -290,7 +290,7 @@ qs_rx_spread(uint16_t port, const char *wire, const struct rte_ether_addr *mac,
  * new RQ replaces the old one in the RSS table and its packets come from
  * the new pool. The device holds as many objects as before (the old RQ
  * and CQ destroyed), a queue the port's burst cannot serve (timestamps on
- * the lean burst) is refused, and nothing is left after removal.
+ * the default burst) is refused, and nothing is left after removal.
  */
 static int
 test_qstate_rx_runtime_setup(void)
@@ -331,7 +331,7 @@ test_qstate_rx_runtime_setup(void)
 	STEP(rte_eth_dev_rx_queue_stop(port, 1) == 0, "rxq 1 stop");
 	rxc.offloads = RTE_ETH_RX_OFFLOAD_TIMESTAMP;
 	STEP(rte_eth_rx_queue_setup(port, 1, 128, SOCKET_ID_ANY, &rxc, mp2) ==
-	     -EINVAL, "timestamps on the lean burst refused");
+	     -EINVAL, "timestamps on the default burst refused");
 	STEP(rte_eth_rx_queue_setup(port, 1, 128, SOCKET_ID_ANY, NULL, mp2) ==
 	     0, "rxq 1 set up again while the port runs");
 	STEP(rte_eth_rx_queue_info_get(port, 1, &qi) == 0 &&

@@ -408,7 +408,7 @@ static const struct {
 	int caps; /* 0: default device; 1: no cqe_compression; 2: no
 		   * cqe_compression_128
 		   */
-	int zip; /* the frames arrive as one session */
+	int session; /* the frames arrive as one session */
 } ahd_dflt[] = {
 	{ "default devargs", NULL, 0, 1 },
 	{ "cqe_comp=none", "cqe_comp=none", 0, 0 },
@@ -457,11 +457,11 @@ ahd_comp_default(unsigned int k)
 		goto out_port;
 	sessions = ahd_xstat((uint16_t)port, "cq_sessions");
 	minis = ahd_xstat((uint16_t)port, "cq_minis");
-	if (sessions != (ahd_dflt[k].zip ? 1u : 0u) ||
-	    minis != (ahd_dflt[k].zip ? 20u : 0u)) {
+	if (sessions != (ahd_dflt[k].session ? 1u : 0u) ||
+	    minis != (ahd_dflt[k].session ? 20u : 0u)) {
 		printf("    %s: %" PRIu64 " sessions, %" PRIu64 " mini-CQEs "
 		       "(%u, %u)\n", ahd_dflt[k].what, sessions, minis,
-		       ahd_dflt[k].zip ? 1 : 0, ahd_dflt[k].zip ? 20 : 0);
+		       ahd_dflt[k].session ? 1 : 0, ahd_dflt[k].session ? 20 : 0);
 		goto out_port;
 	}
 	ret = 0;

@@ -78,7 +78,7 @@ emu_teardown(void)
 
 /* Completion number seq as the model is asked to write it. */
 static void
-emu_gen_cpl(uint64_t seq, struct mlx5_emu_cpl *c)
+emu_gen_wc(uint64_t seq, struct mlx5_emu_wc *c)
 {
 	static const uint8_t resp_ops[] = { 2, 3, 1, 4 };
 	struct img_cqe d;
@@ -87,24 +87,24 @@ emu_gen_cpl(uint64_t seq, struct mlx5_emu_cpl *c)
 	memset(c, 0, sizeof(*c));
 	switch (mix64(seq ^ 0x5555) % 8) {
 	case 0:
-		c->kind = MLX5_EMU_CPL_REQ_ERR;
+		c->kind = MLX5_EMU_WC_REQ_ERR;
 		break;
 	case 1:
-		c->kind = MLX5_EMU_CPL_RESP_ERR;
+		c->kind = MLX5_EMU_WC_RESP_ERR;
 		break;
 	case 2:
 	case 3:
-		c->kind = MLX5_EMU_CPL_REQ;
+		c->kind = MLX5_EMU_WC_REQ;
 		break;
 	default:
-		c->kind = MLX5_EMU_CPL_RESP;
+		c->kind = MLX5_EMU_WC_RESP;
 		c->opcode = resp_ops[seq % RTE_DIM(resp_ops)];
 		break;
 	}
 	c->solicited = d.se;
 	c->syndrome = d.syndrome;
 	c->vendor_syndrome = d.vendor_syndrome;
-	if (c->kind == MLX5_EMU_CPL_REQ || c->kind == MLX5_EMU_CPL_REQ_ERR)
+	if (c->kind == MLX5_EMU_WC_REQ || c->kind == MLX5_EMU_WC_REQ_ERR)
 		c->s_wqe_opcode = (uint8_t)(d.sop_drop_qpn >> 24);
 	c->rx_hash_type = d.rx_hash_type;
 	c->wqe_counter = (uint16_t)seq;
@@ -190,7 +190,7 @@ test_poll_emu_wraps(const void *data)
 	const struct emu_case *ec = data;
 	static const uint16_t bursts[] = { 1, 3, 8, 32 };
 	const uint32_t entries = 256, total = 100 * 256;
-	struct mlx5_emu_cpl post[300];
+	struct mlx5_emu_wc post[300];
 	struct rte_mlx5cq_cpl c[32];
 	struct rte_mlx5cq_info info;
 	unsigned int allocs = test_poll_heap_allocs();
@@ -206,7 +206,7 @@ test_poll_emu_wraps(const void *data)
 
 		want = RTE_MIN(want, total - posted);
 		for (i = 0; i < want; i++)
-			emu_gen_cpl(posted + i, &post[i]);
+			emu_gen_wc(posted + i, &post[i]);
 		n = want ? mlx5_emu_cq_post(emu.ctx, info.cqn, post, want) : 0;
 		TEST_ASSERT(n >= 0, "mlx5_emu_cq_post: %d", n);
 		posted += (uint32_t)n;
@@ -223,10 +223,10 @@ test_poll_emu_wraps(const void *data)
 					  "burst %u: %u at ci %u (%u posted)",
 					  b, r, ci, posted);
 			for (i = 0; i < r; i++) {
-				struct mlx5_emu_cpl m;
+				struct mlx5_emu_wc m;
 				struct rte_mlx5cq_cpl e;
 
-				emu_gen_cpl(ci + i, &m);
+				emu_gen_wc(ci + i, &m);
 				expect_emu_record(&m, &e);
 				errors += e.status != 0;
 				TEST_CHECK(test_poll_check_record(&c[i], &e,

@@ -76,7 +76,7 @@ rz_attr(struct rte_mlx5cq_attr *a, enum rte_mlx5cq_path path, uint32_t cqe,
 static int
 rz_post(struct rz *z, struct rte_mlx5cq *cq, unsigned int n)
 {
-	struct mlx5_emu_cpl c[32];
+	struct mlx5_emu_wc c[32];
 	unsigned int i;
 
 	TEST_ASSERT(n <= RTE_DIM(c), "post %u", n);
@@ -84,7 +84,7 @@ rz_post(struct rz *z, struct rte_mlx5cq *cq, unsigned int n)
 	for (i = 0; i < n; i++) {
 		uint32_t seq = z->posted + i;
 
-		c[i].kind = MLX5_EMU_CPL_RESP;
+		c[i].kind = MLX5_EMU_WC_RESP;
 		c[i].opcode = RTE_MLX5CQ_OP_RESP_SEND;
 		c[i].byte_cnt = 1000 + seq;
 		c[i].rx_hash_res = 0x9e3779b9u ^ seq;

@@ -37,15 +37,15 @@ seq_cpl_byte_cnt(uint64_t s)
 
 /* mlx5_emu_producer_attr.gen. */
 static inline void
-seq_cpl_gen(void *arg, uint64_t s, struct mlx5_emu_cpl *c)
+seq_cpl_gen(void *arg, uint64_t s, struct mlx5_emu_wc *c)
 {
 	uint64_t run = s / SEQ_CPL_RUN;
 	int req = run % 4 == 3;
 
 	RTE_SET_USED(arg);
-	c->kind = req ? MLX5_EMU_CPL_REQ : MLX5_EMU_CPL_RESP;
+	c->kind = req ? MLX5_EMU_WC_REQ : MLX5_EMU_WC_RESP;
 	if (seq_cpl_is_error(s))
-		c->kind = req ? MLX5_EMU_CPL_REQ_ERR : MLX5_EMU_CPL_RESP_ERR;
+		c->kind = req ? MLX5_EMU_WC_REQ_ERR : MLX5_EMU_WC_RESP_ERR;
 	c->syndrome = 0x05;
 	c->vendor_syndrome = 0x77;
 	c->wqe_counter = (uint16_t)s;

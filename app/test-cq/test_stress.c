@@ -237,7 +237,7 @@ static int
 test_stress_ring_space(const void *data)
 {
 	const struct stress_case *sc = data;
-	struct mlx5_emu_cpl post[64];
+	struct mlx5_emu_wc post[64];
 	struct rte_mlx5cq_cpl c[64];
 	uint64_t w, s = 0, errors = 0;
 	unsigned int round;

@@ -57,7 +57,7 @@ static struct {
 	struct rte_mlx5cq_dev *dev;
 	struct rte_mlx5cq *cq[VEC_N];
 	struct rte_mlx5cq_cpl *rec[VEC_N];
-	struct mlx5_emu_cpl *gen;
+	struct mlx5_emu_wc *gen;
 } vx;
 
 static void
@@ -99,22 +99,22 @@ rnd(uint32_t *s)
  * requester run; about one completion in 40 is an error CQE.
  */
 static void
-vec_stream(const struct vec_case *vc, struct mlx5_emu_cpl *g, uint32_t n)
+vec_stream(const struct vec_case *vc, struct mlx5_emu_wc *g, uint32_t n)
 {
 	uint32_t s = 0x2545f491, i = 0, run = 0, left = 0;
-	struct mlx5_emu_cpl t;
+	struct mlx5_emu_wc t;
 	uint16_t wqe = 0;
 
 	memset(&t, 0, sizeof(t));
 	for (i = 0; i < n; i++) {
-		struct mlx5_emu_cpl *c = &g[i];
+		struct mlx5_emu_wc *c = &g[i];
 
 		if (left == 0) {
 			left = 1 + rnd(&s) % 80;
 			run++;
 			memset(&t, 0, sizeof(t));
-			t.kind = rnd(&s) % 6 == 0 ? MLX5_EMU_CPL_REQ :
-						   MLX5_EMU_CPL_RESP;
+			t.kind = rnd(&s) % 6 == 0 ? MLX5_EMU_WC_REQ :
+						   MLX5_EMU_WC_RESP;
 			t.rx_hash_type = (uint8_t)rnd(&s);
 			t.hdr_type_etc = (uint16_t)(rnd(&s) & 0x07fd);
 			t.vlan_info = (uint16_t)rnd(&s);
@@ -123,14 +123,14 @@ vec_stream(const struct vec_case *vc, struct mlx5_emu_cpl *g, uint32_t n)
 			t.qpn = rnd(&s) & 0xffffff;
 			t.csum = (uint16_t)rnd(&s);
 			t.rx_hash_res = rnd(&s);
-			t.s_wqe_opcode = t.kind == MLX5_EMU_CPL_REQ ? 0x0a : 0;
+			t.s_wqe_opcode = t.kind == MLX5_EMU_WC_REQ ? 0x0a : 0;
 		}
 		left--;
 		*c = t;
 		c->wqe_counter = wqe++;
 		c->byte_cnt = rnd(&s) & (vc->format ==
 			RTE_MLX5CQ_COMP_FTAG_STRIDX ? 0xffffff : 0xffffffff);
-		if (c->kind == MLX5_EMU_CPL_RESP) {
+		if (c->kind == MLX5_EMU_WC_RESP) {
 			switch (vc->format) {
 			case RTE_MLX5CQ_COMP_HASH:
 				c->rx_hash_res = rnd(&s);
@@ -151,8 +151,8 @@ vec_stream(const struct vec_case *vc, struct mlx5_emu_cpl *g, uint32_t n)
 			}
 		}
 		if (rnd(&s) % 40 == 0) {
-			c->kind = c->kind == MLX5_EMU_CPL_REQ ?
-				  MLX5_EMU_CPL_REQ_ERR : MLX5_EMU_CPL_RESP_ERR;
+			c->kind = c->kind == MLX5_EMU_WC_REQ ?
+				  MLX5_EMU_WC_REQ_ERR : MLX5_EMU_WC_RESP_ERR;
 			c->syndrome = (uint8_t)(1 + rnd(&s) % 0x22);
 			c->vendor_syndrome = (uint8_t)rnd(&s);
 			c->s_wqe_opcode = 0x0a;

@@ -106,12 +106,12 @@ wfix_close(struct wfix *f)
 static int
 post_ts(struct wfix *f, const uint64_t *ts, unsigned int n)
 {
-	struct mlx5_emu_cpl c[8];
+	struct mlx5_emu_wc c[8];
 	unsigned int i;
 
 	memset(c, 0, sizeof(c));
 	for (i = 0; i < n; i++) {
-		c[i].kind = MLX5_EMU_CPL_REQ;
+		c[i].kind = MLX5_EMU_WC_REQ;
 		c[i].wqe_counter = (uint16_t)i;
 		c[i].timestamp = ts[i];
 	}

@@ -33,18 +33,18 @@
  * (a responder's local protection error, syndrome 0x04).
  */
 static const struct {
-	enum mlx5_emu_cpl_kind kind;
+	enum mlx5_emu_wc_kind kind;
 	uint32_t byte_cnt;
 	uint8_t syndrome;
 } posts[] = {
-	{ MLX5_EMU_CPL_RESP, 64, 0 },
-	{ MLX5_EMU_CPL_RESP, 128, 0 },
-	{ MLX5_EMU_CPL_REQ, 0, 0 },
-	{ MLX5_EMU_CPL_RESP, 256, 0 },
-	{ MLX5_EMU_CPL_RESP_ERR, 0, 0x04 },
-	{ MLX5_EMU_CPL_RESP, 512, 0 },
-	{ MLX5_EMU_CPL_REQ, 0, 0 },
-	{ MLX5_EMU_CPL_RESP, 1024, 0 },
+	{ MLX5_EMU_WC_RESP, 64, 0 },
+	{ MLX5_EMU_WC_RESP, 128, 0 },
+	{ MLX5_EMU_WC_REQ, 0, 0 },
+	{ MLX5_EMU_WC_RESP, 256, 0 },
+	{ MLX5_EMU_WC_RESP_ERR, 0, 0x04 },
+	{ MLX5_EMU_WC_RESP, 512, 0 },
+	{ MLX5_EMU_WC_REQ, 0, 0 },
+	{ MLX5_EMU_WC_RESP, 1024, 0 },
 };
 
 struct totals {
@@ -59,7 +59,7 @@ struct totals {
 static int
 post_all(struct ibv_context *ctx, uint32_t cqn)
 {
-	struct mlx5_emu_cpl cpl[RTE_DIM(posts)];
+	struct mlx5_emu_wc cpl[RTE_DIM(posts)];
 	unsigned int i;
 
 	memset(cpl, 0, sizeof(cpl));
@@ -68,7 +68,7 @@ post_all(struct ibv_context *ctx, uint32_t cqn)
 		cpl[i].wqe_counter = (uint16_t)i;
 		cpl[i].byte_cnt = posts[i].byte_cnt;
 		cpl[i].syndrome = posts[i].syndrome;
-		if (posts[i].kind == MLX5_EMU_CPL_REQ)
+		if (posts[i].kind == MLX5_EMU_WC_REQ)
 			cpl[i].s_wqe_opcode = 0x0a; /* SEND */
 	}
 	return mlx5_emu_cq_post(ctx, cqn, cpl, RTE_DIM(posts));

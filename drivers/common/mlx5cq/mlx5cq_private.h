@@ -34,17 +34,17 @@
  *            mlx5cq_poll_generic.c generic poll (lock, enhanced layout),
  *                               raw view, iterator fetch and consume
  *            helpers (sessions, records, invalidation, error records)
- *            mlx5cq_zip.c       compressed sessions: open, mini-CQE
+ *            mlx5cq_session.c       compressed sessions: open, mini-CQE
  *                               records, raw view of a mini-CQE
- *            mlx5cq_zip_avx2.c  AVX2 session turns and mini-CQE records
- *            mlx5cq_zip_avx2.h  AVX2 groups of records, whole sessions
+ *            mlx5cq_session_avx2.c  AVX2 session turns and mini-CQE records
+ *            mlx5cq_session_avx2.h  AVX2 groups of records, whole sessions
  *            mlx5cq_poll_avx2.h records from CQEs and mini-CQEs, AVX2
  *            mlx5cq_decode.c    full decode (error CQEs), error counters
  *            (here: publication, invalidation, array walk, inline)
  *            API on top
  *            mlx5cq_vec.c       choice of the poll implementation (CPU, EAL)
  *            mlx5cq_lean.c      lean path of compressed sessions
- *                               (zip_peek/advance)
+ *                               (session_peek/advance)
  *            mlx5cq_iter.c      ibv_cq_ex-style iterator
  *            mlx5cq_collapsed.c reads of collapsed CQs (entry 0)
  *   events/  mlx5cq_arm.c       arming, completion events
@@ -188,7 +188,7 @@ struct rte_mlx5cq_dev {
 };
 
 /* Decompression state of a CQ. */
-struct mlx5cq_zip {
+struct mlx5cq_session {
 	uint32_t cnt; /* Completions in the session, 0: none open. */
 	uint32_t ai; /* Next mini-CQE of the session to deliver. */
 	uint32_t ca; /* Ring index of the current mini-CQE array. */
@@ -218,7 +218,7 @@ struct mlx5cq_cq {
 	uint8_t arm_sn; /* Arm sequence number (events consumed). */
 	/* Counters but the hot ones (completions, polls, empty_polls). */
 	struct rte_mlx5cq_counters cnt;
-	struct mlx5cq_zip zip;
+	struct mlx5cq_session session;
 	struct rte_mlx5cq_dev *dev;
 	enum rte_mlx5cq_path path; /* DEVX, VERBS or ATTACH. */
 	uint32_t entries;
@@ -290,7 +290,7 @@ mlx5cq_from_pub(const struct rte_mlx5cq *cq)
 }
 
 /* Private parts of a CQ from its handle. */
-#define MLX5CQ_ZIP(cq) (&mlx5cq_from_pub(cq)->zip)
+#define MLX5CQ_SESSION(cq) (&mlx5cq_from_pub(cq)->session)
 #define MLX5CQ_CNT(cq) (&mlx5cq_from_pub(cq)->cnt)
 
 static inline void
@@ -370,12 +370,12 @@ void mlx5cq_decode_full(volatile const uint8_t *cqe, uint8_t op_own,
 void mlx5cq_count_error(struct rte_mlx5cq *cq,
 			const struct rte_mlx5cq_cpl *c);
 
-/* mlx5cq_zip.c */
-int mlx5cq_zip_open(struct rte_mlx5cq *cq, volatile const uint8_t *cqe,
+/* mlx5cq_session.c */
+int mlx5cq_session_open(struct rte_mlx5cq *cq, volatile const uint8_t *cqe,
 		    uint8_t op_own, uint32_t ci, int decode);
-uint16_t mlx5cq_zip_burst(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
+uint16_t mlx5cq_session_burst(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 			  uint16_t n);
-volatile const uint8_t *mlx5cq_zip_synth(struct rte_mlx5cq *cq, uint32_t ci);
+volatile const uint8_t *mlx5cq_session_synth(struct rte_mlx5cq *cq, uint32_t ci);
 
 /*
  * Counters and doorbell record of a poll that delivered i records and
@@ -409,7 +409,7 @@ mlx5cq_poll_publish_inline(struct rte_mlx5cq *cq, uint32_t ci, uint16_t i,
  * four entries a step with constant offsets in the common case.
  */
 static __rte_always_inline void
-mlx5cq_zip_invalidate(struct rte_mlx5cq *cq, uint32_t from, uint32_t to)
+mlx5cq_session_invalidate(struct rte_mlx5cq *cq, uint32_t from, uint32_t to)
 {
 	volatile uint8_t *base = cq->ring + cq->cqe_off +
 				 RTE_MLX5CQ_CQE_OP_OWN;
@@ -449,7 +449,7 @@ mlx5cq_zip_invalidate(struct rte_mlx5cq *cq, uint32_t from, uint32_t to)
  * format (UINT32_MAX).
  */
 static __rte_always_inline unsigned int
-mlx5cq_zip_format(const struct rte_mlx5cq *cq, const struct mlx5cq_zip *z)
+mlx5cq_session_format(const struct rte_mlx5cq *cq, const struct mlx5cq_session *z)
 {
 	if (z->trec.opcode == RTE_MLX5CQ_OP_REQ)
 		return UINT32_MAX;
@@ -494,10 +494,10 @@ mlx5cq_prefetch8(volatile const uint8_t *ring, uint32_t mask,
 /*
  * op_own INVALIDATE in the n (7 or 8) entries (stride 1 << shift, a
  * constant where it is called) from the one whose op_own byte is p: an
- * array's slot and its holes (mlx5cq_zip_array_done()).
+ * array's slot and its holes (mlx5cq_session_array_done()).
  */
 static __rte_always_inline void
-mlx5cq_zip_inv_array(volatile uint8_t *p, uint32_t n, unsigned int shift)
+mlx5cq_session_inv_array(volatile uint8_t *p, uint32_t n, unsigned int shift)
 {
 	/* The holes first: the array's own line is in the cache. */
 	p[(size_t)1 << shift] = RTE_MLX5CQ_OP_OWN_INVALID;
@@ -514,21 +514,21 @@ mlx5cq_zip_inv_array(volatile uint8_t *p, uint32_t n, unsigned int shift)
 /*
  * Entries [a, next) (7 or 8 from an array's slot) of a ring whose first
  * entry is at ring invalidated; on 64 or 128 B entries with no wrap,
- * mlx5cq_zip_inv_array() at a's op_own byte.
+ * mlx5cq_session_inv_array() at a's op_own byte.
  */
 static __rte_always_inline void
-mlx5cq_zip_span_inv(volatile uint8_t *ring, uint32_t mask, unsigned int shift,
+mlx5cq_session_span_inv(volatile uint8_t *ring, uint32_t mask, unsigned int shift,
 		    uint32_t a, uint32_t next)
 {
 	const uint32_t idx = a & mask;
 
 	if (likely(shift == 6 && idx + 8 <= mask + 1)) {
-		mlx5cq_zip_inv_array(ring + ((size_t)idx << 6) +
+		mlx5cq_session_inv_array(ring + ((size_t)idx << 6) +
 				     RTE_MLX5CQ_CQE_OP_OWN, next - a, 6);
 		return;
 	}
 	if (shift == 7 && idx + 8 <= mask + 1) {
-		mlx5cq_zip_inv_array(ring + ((size_t)idx << 7) +
+		mlx5cq_session_inv_array(ring + ((size_t)idx << 7) +
 				     RTE_MLX5CQ_CQE_OP_OWN, next - a, 7);
 		return;
 	}
@@ -543,7 +543,7 @@ mlx5cq_zip_span_inv(volatile uint8_t *ring, uint32_t mask, unsigned int shift,
  * array is 7 entries after the first, the others 8 apart.
  */
 static __rte_always_inline uint32_t
-mlx5cq_zip_array_at(uint32_t title, uint32_t ca, uint32_t na)
+mlx5cq_session_array_at(uint32_t title, uint32_t ca, uint32_t na)
 {
 	return (ca == title + 1 ? title : ca) + 8 * na;
 }
@@ -554,7 +554,7 @@ mlx5cq_zip_array_at(uint32_t title, uint32_t ca, uint32_t na)
  * the slots after it up to the next array (title + 1 .. title + 7 for
  * the first, ca .. ca + 7 for the others), and *ca moves to the next
  * array. The title's slot is left to the session's close (the raw view
- * and the lean API read the title there while the session is open); no
+ * and the lean path read the title there while the session is open); no
  * later step reads an array once it is consumed. One array at a time, as
  * the arrays are decoded, the stores to the holes' lines go out while the
  * next records are built instead of in one row when the session closes.
@@ -565,31 +565,31 @@ mlx5cq_zip_array_at(uint32_t title, uint32_t ca, uint32_t na)
  * stores (stores through the CQ pointer make the compiler reload it).
  */
 static __rte_always_inline void
-mlx5cq_zip_array_done(volatile uint8_t *ring, uint32_t mask,
+mlx5cq_session_array_done(volatile uint8_t *ring, uint32_t mask,
 		      unsigned int shift, uint32_t title, uint32_t *ca)
 {
-	const uint32_t next = mlx5cq_zip_array_at(title, *ca, 1);
+	const uint32_t next = mlx5cq_session_array_at(title, *ca, 1);
 
-	mlx5cq_zip_span_inv(ring, mask, shift, *ca, next);
+	mlx5cq_session_span_inv(ring, mask, shift, *ca, next);
 	*ca = next;
 }
 
 /*
- * A basic-layout session closes: what mlx5cq_zip_array_done() left, the
+ * A basic-layout session closes: what mlx5cq_session_array_done() left, the
  * title's slot and the current array's entries up to the end (none when
  * the last array was read to its end), is invalidated.
  */
 static __rte_always_inline void
-mlx5cq_zip_close_inv(struct rte_mlx5cq *cq, uint32_t title, uint32_t ca,
+mlx5cq_session_close_inv(struct rte_mlx5cq *cq, uint32_t title, uint32_t ca,
 		     uint32_t end)
 {
 	if (ca == title + 1) {
-		mlx5cq_zip_invalidate(cq, title, end);
+		mlx5cq_session_invalidate(cq, title, end);
 		return;
 	}
-	mlx5cq_zip_invalidate(cq, title, title + 1);
+	mlx5cq_session_invalidate(cq, title, title + 1);
 	if (ca != end)
-		mlx5cq_zip_invalidate(cq, ca, end);
+		mlx5cq_session_invalidate(cq, ca, end);
 }
 
 /*
@@ -601,9 +601,9 @@ mlx5cq_zip_close_inv(struct rte_mlx5cq *cq, uint32_t title, uint32_t ca,
  * none of its entries).
  */
 static __rte_always_inline void
-mlx5cq_zip_consume(struct rte_mlx5cq *cq, uint32_t take)
+mlx5cq_session_consume(struct rte_mlx5cq *cq, uint32_t take)
 {
-	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
+	struct mlx5cq_session *z = MLX5CQ_SESSION(cq);
 	int enh = !!(cq->comp & RTE_MLX5CQ_COMP_ENHANCED);
 	uint32_t title = z->end - z->cnt;
 
@@ -619,11 +619,11 @@ mlx5cq_zip_consume(struct rte_mlx5cq *cq, uint32_t take)
 	}
 	if (z->ai != z->cnt) {
 		if ((z->ai & 7) == 0)
-			mlx5cq_zip_array_done(cq->ring + cq->cqe_off, cq->mask,
+			mlx5cq_session_array_done(cq->ring + cq->cqe_off, cq->mask,
 					      cq->stride_shift, title, &z->ca);
 		return;
 	}
-	mlx5cq_zip_close_inv(cq, title, z->ca, z->end);
+	mlx5cq_session_close_inv(cq, title, z->ca, z->end);
 	z->cnt = 0;
 	z->ai = 0;
 	cq->slow &= ~RTE_MLX5CQ_SLOW_SESSION;
@@ -669,11 +669,11 @@ extern const mlx5cq_poll_fast_t mlx5cq_poll_fast[RTE_MLX5CQ_VEC_MAX];
 uint16_t mlx5cq_poll_enh_avx2(struct rte_mlx5cq *cq,
 			      struct rte_mlx5cq_cpl *cpl, uint16_t n,
 			      uint16_t done);
-/* Records of take mini-CQEs from m (mlx5cq_zip.c zip_records()), AVX2
- * (mlx5cq_zip_avx2.c);
+/* Records of take mini-CQEs from m (mlx5cq_session.c session_records()), AVX2
+ * (mlx5cq_session_avx2.c);
  * fmt: PRM MLX5_CQE_RESP_FORMAT_*, UINT32_MAX for requester minis.
  */
-void mlx5cq_zip_records_avx2(const struct rte_mlx5cq_cpl *t, unsigned int fmt,
+void mlx5cq_session_records_avx2(const struct rte_mlx5cq_cpl *t, unsigned int fmt,
 			     volatile const uint8_t *m,
 			     struct rte_mlx5cq_cpl *c, uint32_t take,
 			     uint16_t w0);

@@ -208,16 +208,16 @@ struct mlx5_emu_cq_info {
 };
 
 /** Kind of completion posted by the producer interface. */
-enum mlx5_emu_cpl_kind {
-	MLX5_EMU_CPL_REQ, /**< Requester (send) completion. */
-	MLX5_EMU_CPL_RESP, /**< Responder (receive) completion. */
-	MLX5_EMU_CPL_REQ_ERR, /**< Requester error CQE. */
-	MLX5_EMU_CPL_RESP_ERR, /**< Responder error CQE. */
+enum mlx5_emu_wc_kind {
+	MLX5_EMU_WC_REQ, /**< Requester (send) completion. */
+	MLX5_EMU_WC_RESP, /**< Responder (receive) completion. */
+	MLX5_EMU_WC_REQ_ERR, /**< Requester error CQE. */
+	MLX5_EMU_WC_RESP_ERR, /**< Responder error CQE. */
 };
 
 /** One completion for the model to write (host byte order). */
-struct mlx5_emu_cpl {
-	enum mlx5_emu_cpl_kind kind; /**< Kind. */
+struct mlx5_emu_wc {
+	enum mlx5_emu_wc_kind kind; /**< Kind. */
 	uint8_t opcode; /**< CQE opcode; 0: default of the kind. */
 	uint8_t solicited; /**< Solicited event bit. */
 	uint8_t syndrome; /**< Error syndrome (error kinds). */
@@ -463,7 +463,7 @@ void mlx5_emu_fail_inject(struct ibv_context *ctx,
  */
 __rte_internal
 int mlx5_emu_cq_post(struct ibv_context *ctx, uint32_t cqn,
-		     const struct mlx5_emu_cpl *cpl, unsigned int n);
+		     const struct mlx5_emu_wc *cpl, unsigned int n);
 
 /** Per-port traffic counters of an emulated device (network model). */
 struct mlx5_emu_port_stats {
@@ -866,7 +866,7 @@ void mlx5_emu_net_engine_pause(int pause);
  */
 __rte_internal
 int mlx5_emu_cq_post_flags(struct ibv_context *ctx, uint32_t cqn,
-			   const struct mlx5_emu_cpl *cpl, unsigned int n,
+			   const struct mlx5_emu_wc *cpl, unsigned int n,
 			   uint32_t flags);
 
 /**
@@ -945,7 +945,7 @@ struct mlx5_emu_producer_attr {
 	uint8_t overrun; /**< Ignore the consumer (MLX5_EMU_POST_OVERRUN). */
 	uint32_t seed; /**< Random seed (kind mix, errors, jitter). */
 	/** Optional: fill completion seq (its kind, fields). */
-	void (*gen)(void *arg, uint64_t seq, struct mlx5_emu_cpl *cpl);
+	void (*gen)(void *arg, uint64_t seq, struct mlx5_emu_wc *cpl);
 	void *gen_arg; /**< Argument of gen. */
 };
 

@@ -224,7 +224,7 @@ struct emu_cq {
 	uint16_t nstage;
 	uint8_t stage_kind; /* enum emu_q_kind of the stage's queue. */
 	struct emu_cq *pass_next;
-	struct mlx5_emu_cpl stage[EMU_CQ_STAGE];
+	struct mlx5_emu_wc stage[EMU_CQ_STAGE];
 };
 
 /* A protection domain. */
@@ -505,7 +505,7 @@ int emu_pd_init_obj(struct mlx5dv_obj *obj);
 struct emu_comp;
 struct emu_cq_ev;
 /* Image of one completion (op_own 0) and its opcode/se bits; 0 or EINVAL. */
-int emu_cqe_build(const struct mlx5_emu_cpl *cpl, uint8_t cqe[64],
+int emu_cqe_build(const struct mlx5_emu_wc *cpl, uint8_t cqe[64],
 		  uint8_t *op);
 /*
  * Free ring slots (UINT32_MAX with oi or cc). The consumer counter is read
@@ -540,7 +540,7 @@ enum emu_q_kind {
 #define EMU_POST_CYCLIC_RQ (1u << 31)
 #define EMU_POST_STRIDING_RQ (1u << 30)
 /* Post n completions, with MLX5_EMU_POST_* flags (and EMU_POST_*_RQ). */
-int emu_cqe_post_flags(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
+int emu_cqe_post_flags(struct emu_cq *cq, const struct mlx5_emu_wc *cpl,
 		       unsigned int n, uint32_t flags);
 int emu_cq_flush_locked(struct emu_cq *cq);
 int emu_comp_init(struct emu_cq *cq);
@@ -548,7 +548,7 @@ void emu_comp_fini(struct emu_cq *cq);
 /* Queue one completion in the compression pipeline: 1 taken, 0 no room,
  * -EIO overrun (CQ put in error).
  */
-int emu_comp_add(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
+int emu_comp_add(struct emu_cq *cq, const struct mlx5_emu_wc *cpl,
 		 const uint8_t img[64], uint8_t op, int overrun,
 		 enum emu_q_kind kind);
 /* Write whatever is held (session or array). */

@@ -343,15 +343,15 @@ struct mlx5cq_rxq {
 	/* RTE_MLX5CQ_COMP_HASH or _CSUM: sessions read in place (basic
 	 * layout); 0: through records.
 	 */
-	uint8_t zip_fmt;
+	uint8_t session_fmt;
 	uint8_t rx_vec; /* SIMD stores (mlx5cq_rxq_vec()). */
 	uint16_t port_id;
 	uint16_t idx;
 	/* Packets of a compressed session decoded ahead into the mbufs of
 	 * WQEs rq_ci.. (consumed from the CQ, not handed up yet).
 	 */
-	uint32_t zip_ahead;
-	uint64_t zip_ahead_len; /* Sum of their lengths. */
+	uint32_t session_ahead;
+	uint64_t session_ahead_len; /* Sum of their lengths. */
 	uint64_t offloads;
 	/*
 	 * The states a burst checks before polling, read as one word

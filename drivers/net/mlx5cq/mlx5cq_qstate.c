@@ -35,7 +35,7 @@ mlx5cq_rx_queue_count(void *q)
 
 	if (rxq->cq == NULL)
 		return 0;
-	return rxq->zip_ahead + rte_mlx5cq_ready_count(rxq->cq, rxq->mprq ?
+	return rxq->session_ahead + rte_mlx5cq_ready_count(rxq->cq, rxq->mprq ?
 						       rxq->elts_n :
 						       rxq->desc_n);
 }
@@ -54,7 +54,7 @@ mlx5cq_rx_descriptor_status(void *q, uint16_t offset)
 		return -EINVAL;
 	if (rxq->cq == NULL)
 		return RTE_ETH_RX_DESC_UNAVAIL;
-	if (offset < rxq->zip_ahead +
+	if (offset < rxq->session_ahead +
 		     rte_mlx5cq_ready_count(rxq->cq, (uint32_t)offset + 1))
 		return RTE_ETH_RX_DESC_DONE;
 	if (offset < avail)
@@ -95,7 +95,7 @@ mlx5cq_get_monitor_addr(void *q, struct rte_power_monitor_cond *pmc)
 	ret = rte_mlx5cq_monitor_get(rxq->cq, &m);
 	if (ret < 0)
 		return ret;
-	if (rxq->zip_ahead != 0) {
+	if (rxq->session_ahead != 0) {
 		/* Packets wait in the queue: a condition already true. */
 		m.value = 0;
 		m.mask = 0;

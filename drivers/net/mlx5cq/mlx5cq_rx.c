@@ -11,13 +11,13 @@
  *
  * Segment by segment:
  * - packets of a compressed session decoded ahead by an earlier burst
- *   (rxq->zip_ahead), first: their mbufs are written, only the hand-up
+ *   (rxq->session_ahead), first: their mbufs are written, only the hand-up
  *   and refill are left (mlx5cq_rx_refill.h);
  * - plain receive CQEs (rte_mlx5cq_peek_op(), else rte_mlx5cq_peek();
  *   rte_mlx5cq_advance()): CQE to mbuf in mlx5cq_rx_cqe.h;
  * - compressed sessions of the basic layout in HASH or CSUM format
  *   (rte_mlx5cq_session_open(), rte_mlx5cq_session_advance()): sessions
- *   to mbufs in mlx5cq_rx_zip.c, decoded ahead with the SIMD stores or
+ *   to mbufs in mlx5cq_rx_session.c, decoded ahead with the SIMD stores or
  *   per packet;
  * - everything else (error CQEs, the other mini-CQE formats, the enhanced
  *   layout) through the records of rte_mlx5cq_poll_burst(), written by
@@ -83,24 +83,24 @@ rx_records(struct mlx5cq_rxq *rxq, uint32_t *rq_ci, uint16_t n,
 #ifdef MLX5CQ_RX_VEC
 /*
  * A compressed session at the consumer index, SIMD stores: decoded ahead
- * in one pass (mlx5cq_rx_zip_ahead()), what the burst has room for (want)
+ * in one pass (mlx5cq_rx_session_ahead()), what the burst has room for (want)
  * handed up, the rest left in the buffer ring for the next bursts.
  * Returns the packets taken from the ring (0: no session), *nr the
  * replacements they got, *out grows by the packets handed up.
  */
 static __rte_always_inline uint16_t
-rx_zip_vec(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t want,
+rx_session_vec(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t want,
 	   struct rx_reps *r, struct rte_mbuf **pkts, uint16_t *out,
 	   uint64_t *bytes, uint16_t *nr)
 {
 	uint64_t len;
-	uint32_t left = mlx5cq_rx_zip_ahead(rxq, rq_ci, want, &len);
+	uint32_t left = mlx5cq_rx_session_ahead(rxq, rq_ci, want, &len);
 	uint16_t got;
 
 	if (left == 0)
 		return 0;
 	got = (uint16_t)RTE_MIN(left, (uint32_t)want);
-	rxq->zip_ahead = left - got;
+	rxq->session_ahead = left - got;
 	if (rx_direct_ok(rxq, rq_ci, got)) {
 		*nr = rx_up_direct(rxq, rq_ci & rxq->mask, got, pkts + *out,
 				   len, bytes);
@@ -116,10 +116,10 @@ rx_zip_vec(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t want,
 /*
  * A compressed session at the consumer index, per packet (the
  * reference): at most want of its mini-CQEs read in place and consumed.
- * Returns and sets as rx_zip_vec().
+ * Returns and sets as rx_session_vec().
  */
 static __rte_always_inline uint16_t
-rx_zip_ref(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t want,
+rx_session_ref(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t want,
 	   struct rx_reps *r, struct rte_mbuf **pkts, uint16_t *out,
 	   uint64_t *bytes, uint16_t *nr)
 {
@@ -170,19 +170,19 @@ rx_plain_seg(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t k,
 	return nr;
 }
 
-/* A compressed session at the consumer index: rx_zip_vec() or the
- * reference, rx_zip_ref().
+/* A compressed session at the consumer index: rx_session_vec() or the
+ * reference, rx_session_ref().
  */
 static __rte_always_inline uint16_t
-rx_zip_seg(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t want,
+rx_session_seg(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t want,
 	   struct rx_reps *r, struct rte_mbuf **pkts, uint16_t *out,
 	   uint64_t *bytes, uint16_t *nr)
 {
 #ifdef MLX5CQ_RX_VEC
 	if (likely(mlx5cq_rx_vec_ok(rxq)))
-		return rx_zip_vec(rxq, rq_ci, want, r, pkts, out, bytes, nr);
+		return rx_session_vec(rxq, rq_ci, want, r, pkts, out, bytes, nr);
 #endif
-	return rx_zip_ref(rxq, rq_ci, want, r, pkts, out, bytes, nr);
+	return rx_session_ref(rxq, rq_ci, want, r, pkts, out, bytes, nr);
 }
 
 uint16_t
@@ -202,7 +202,7 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		/* Flow tags go up through the records (after any packets
 		 * decoded ahead: they are the next WQEs').
 		 */
-		if (rxq->mark && rxq->zip_ahead == 0)
+		if (rxq->mark && rxq->session_ahead == 0)
 			return mlx5cq_rx_burst_rec(q, pkts, n);
 		/* A queue a failed recovery left in error: try again. */
 		if (rxq->in_error && mlx5cq_rxq_recover(rxq) != 0)
@@ -212,13 +212,13 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		n = MLX5CQ_BURST_MAX;
 	r.have = 0;
 	r.used = 0;
-	if (rxq->zip_ahead != 0) {
+	if (rxq->session_ahead != 0) {
 		/* The rest of a session decoded by an earlier burst. */
-		got = (uint16_t)RTE_MIN(rxq->zip_ahead, (uint32_t)n);
+		got = (uint16_t)RTE_MIN(rxq->session_ahead, (uint32_t)n);
 		/* Their lengths' sum: known for all of them, else read. */
-		len = got == rxq->zip_ahead ? rxq->zip_ahead_len :
+		len = got == rxq->session_ahead ? rxq->session_ahead_len :
 		      rx_ahead_len(rxq, rq_ci, got);
-		rxq->zip_ahead_len -= len;
+		rxq->session_ahead_len -= len;
 		if (rx_direct_ok(rxq, rq_ci, got)) {
 			nr = rx_up_direct(rxq, rq_ci & rxq->mask, got, pkts,
 					  len, &bytes);
@@ -228,7 +228,7 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		}
 		out += nr;
 		rxq->st.nombuf += got - nr;
-		rxq->zip_ahead -= got;
+		rxq->session_ahead -= got;
 		rq_ci += got;
 		done += got;
 	}
@@ -246,7 +246,7 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		 * (without sessions read in place: a session's decode asks
 		 * for its own).
 		 */
-		pf = rxq->zip_fmt == 0;
+		pf = rxq->session_fmt == 0;
 		if (pf)
 			mlx5cq_rx_prefetch_elts(rxq, rq_ci, n);
 	}
@@ -260,9 +260,9 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 					  pkts, &out, &bytes);
 			rte_mlx5cq_advance(cq, got);
 		} else {
-			if (rxq->zip_fmt == 0)
+			if (rxq->session_fmt == 0)
 				break;
-			got = rx_zip_seg(rxq, rq_ci, n - done, &r, pkts, &out,
+			got = rx_session_seg(rxq, rq_ci, n - done, &r, pkts, &out,
 					 &bytes, &nr);
 			if (got == 0)
 				break;

@@ -175,11 +175,11 @@ mlx5cq_rx_vec_ok(const struct mlx5cq_rxq *rxq)
  * or of the one at the CQ's consumer index, at most MLX5CQ_RX_AHEAD_MAX
  * mini-CQEs, into the mbufs of WQEs rq_ci.. (fields only; they stay in
  * the buffer ring), and consume them from the CQ. Returns how many
- * (rxq->zip_ahead is the caller's). *len: the sum of the lengths of the
- * first want of them, rxq->zip_ahead_len that of the others.
- * mlx5cq_rx_zip.c.
+ * (rxq->session_ahead is the caller's). *len: the sum of the lengths of the
+ * first want of them, rxq->session_ahead_len that of the others.
+ * mlx5cq_rx_session.c.
  */
-uint32_t mlx5cq_rx_zip_ahead(struct mlx5cq_rxq *rxq, uint32_t rq_ci,
+uint32_t mlx5cq_rx_session_ahead(struct mlx5cq_rxq *rxq, uint32_t rq_ci,
 			     uint16_t want, uint64_t *len);
 
 /*
@@ -187,7 +187,7 @@ uint32_t mlx5cq_rx_zip_ahead(struct mlx5cq_rxq *rxq, uint32_t rq_ci,
  * (HASH or CSUM format) from its position s->pos on, across its arrays
  * (rte_mlx5cq_session_mini()), from WQE rq_ci on, with replacements
  * rep[0..k); the packets go to pkts. Returns the number handed up;
- * *bytes grows by their lengths. mlx5cq_rx_zip.c.
+ * *bytes grows by their lengths. mlx5cq_rx_session.c.
  */
 uint16_t mlx5cq_rx_minis(struct mlx5cq_rxq *rxq,
 			 const struct rte_mlx5cq_session *s, uint16_t k,

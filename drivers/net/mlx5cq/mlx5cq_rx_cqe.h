@@ -9,7 +9,7 @@
  * and the per-packet session route's writer) or with byte shuffles and
  * two 16-byte stores (mlx5cq_rx_vec.h), the buffer replaced in the same
  * pass or straight from the mempool (mlx5cq_rx_refill.h). Sessions are
- * mlx5cq_rx_zip.c's; the burst's control is mlx5cq_rx.c's.
+ * mlx5cq_rx_session.c's; the burst's control is mlx5cq_rx.c's.
  */
 #ifndef MLX5CQ_RX_CQE_H_
 #define MLX5CQ_RX_CQE_H_

@@ -36,7 +36,7 @@
 #include "mlx5cq_rx_cqe.h"
 
 /* What the burst takes from one completion. */
-struct rx_lro_cpl {
+struct rx_lro_fields {
 	uint64_t ts;
 	uint32_t len;
 	uint32_t hash;
@@ -52,7 +52,7 @@ struct rx_lro_cpl {
 };
 
 static __rte_always_inline void
-rx_lro_read(volatile const struct rte_mlx5cq_cqe *e, struct rx_lro_cpl *c)
+rx_lro_read(volatile const struct rte_mlx5cq_cqe *e, struct rx_lro_fields *c)
 {
 	c->len = rte_mlx5cq_cqe_byte_cnt(e);
 	c->hash = rte_mlx5cq_cqe_rx_hash(e);
@@ -74,7 +74,7 @@ rx_lro_read(volatile const struct rte_mlx5cq_cqe *e, struct rx_lro_cpl *c)
  * (nothing written).
  */
 static int
-rx_lro_hdr(struct rte_mbuf *m, const struct rx_lro_cpl *c)
+rx_lro_hdr(struct rte_mbuf *m, const struct rx_lro_fields *c)
 {
 	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
 	uint32_t off = sizeof(struct rte_ether_hdr), len = m->pkt_len;
@@ -146,7 +146,7 @@ rx_lro_hdr(struct rte_mbuf *m, const struct rx_lro_cpl *c)
  * counted; its buffers stay posted).
  */
 static int
-rx_lro_one(struct mlx5cq_rxq *rxq, uint32_t wqe, const struct rx_lro_cpl *c,
+rx_lro_one(struct mlx5cq_rxq *rxq, uint32_t wqe, const struct rx_lro_fields *c,
 	   struct rte_mbuf **out)
 {
 	uint32_t base = (wqe & rxq->mask) << rxq->sges_log;
@@ -186,7 +186,7 @@ mlx5cq_rx_burst_lro(void *q, struct rte_mbuf **pkts, uint16_t n)
 	struct rte_mlx5cq *cq = rxq->cq;
 	uint32_t rq_ci = rxq->rq_ci;
 	uint16_t done = 0, out = 0, k, i;
-	struct rx_lro_cpl c;
+	struct rx_lro_fields c;
 	uint64_t bytes = 0;
 
 	if (!mlx5cq_rx_open(rxq))

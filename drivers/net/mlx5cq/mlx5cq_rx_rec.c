@@ -90,7 +90,7 @@ mlx5cq_rx_burst_rec(void *q, struct rte_mbuf **pkts, uint16_t n)
 	if (unlikely(rxq->lro))
 		return mlx5cq_rx_burst_lro(q, pkts, n);
 	if (rxq->sges_log == 0 && rxq->ts_flag == 0 &&
-	    (!rxq->mark || rxq->zip_ahead != 0))
+	    (!rxq->mark || rxq->session_ahead != 0))
 		return mlx5cq_rx_burst(q, pkts, n);
 	k = mlx5cq_rx_records(rxq, n);
 	for (i = 0; i < k; i++) {

@@ -31,8 +31,8 @@ mlx5cq_rxq_post_all(struct mlx5cq_rxq *rxq)
 	}
 	rxq->pi = rxq->desc_n;
 	rxq->rq_ci = 0;
-	rxq->zip_ahead = 0;
-	rxq->zip_ahead_len = 0;
+	rxq->session_ahead = 0;
+	rxq->session_ahead_len = 0;
 	rte_io_wmb();
 	rxq->dbrec[0] = rte_cpu_to_be_32(rxq->pi & 0xffff);
 }

@@ -4,7 +4,7 @@
 
 /*
  * The 16-byte vector operations the RX burst's SIMD stores are written
- * with (mlx5cq_rx.c, mlx5cq_rx_zip.c), one set per instruction set:
+ * with (mlx5cq_rx.c, mlx5cq_rx_session.c), one set per instruction set:
  * SSE4.1 on x86 (DPDK's x86 baseline), NEON on AArch64. Both byte
  * shuffles zero a lane whose index is -1 (pshufb: the high bit set;
  * tbl: an index past 15), so one set of shuffle tables serves both;

@@ -188,7 +188,7 @@ mlx5cq_rx_queue_setup(struct rte_eth_dev *dev, uint16_t idx, uint16_t desc,
 					    RTE_ETH_RX_OFFLOAD_TCP_LRO))) &&
 	     dev->rx_pkt_burst == mlx5cq_rx_burst)) {
 		PMD_LOG(ERR, "port %u rxq %u: scatter, timestamps or LRO while "
-			"the port runs the lean RX burst: set it up with the "
+			"the port runs the default RX burst: set it up with the "
 			"port stopped", dev->data->port_id, idx);
 		return -EINVAL;
 	}
@@ -446,13 +446,13 @@ mlx5cq_rxq_rx_setup(struct mlx5cq_rxq *rxq)
 		      RTE_MBUF_F_RX_RSS_HASH : 0;
 	rxq->vlan_strip = !!(rxq->offloads & RTE_ETH_RX_OFFLOAD_VLAN_STRIP);
 	a = &rxq->priv->args;
-	rxq->zip_fmt = 0;
+	rxq->session_fmt = 0;
 	rxq->rx_vec = mlx5cq_rxq_vec(rxq, a->rx_vec_en);
 	if (rxq->ts_flag == 0 && !rxq->lro &&
 	    a->cqe_comp_layout == RTE_MLX5CQ_COMP_LAYOUT_BASIC &&
 	    (a->cqe_comp == RTE_MLX5CQ_COMP_HASH ||
 	     a->cqe_comp == RTE_MLX5CQ_COMP_CSUM))
-		rxq->zip_fmt = a->cqe_comp;
+		rxq->session_fmt = a->cqe_comp;
 	/* One lkey when every piece of the mempool has the same one. */
 	rxq->lkey = UINT32_MAX;
 	rte_spinlock_lock(&t->lock);

@@ -53,7 +53,7 @@ mlx5cq_pub_fill(struct mlx5cq_cq *cq)
 	cq->iter_active = 0;
 	rte_spinlock_init(&cq->lock);
 	memset(&cq->cnt, 0, sizeof(cq->cnt));
-	memset(&cq->zip, 0, sizeof(cq->zip));
+	memset(&cq->session, 0, sizeof(cq->session));
 	mlx5cq_registry_add(cq);
 }
 

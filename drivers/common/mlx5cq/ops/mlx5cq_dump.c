@@ -19,7 +19,7 @@ int
 rte_mlx5cq_dump(FILE *f, struct rte_mlx5cq *cq)
 {
 	struct rte_mlx5cq_counters cnt, *c = &cnt;
-	const struct mlx5cq_zip *z;
+	const struct mlx5cq_session *z;
 	uint32_t idx, entries;
 	unsigned int k, s;
 
@@ -28,7 +28,7 @@ rte_mlx5cq_dump(FILE *f, struct rte_mlx5cq *cq)
 		return -EINVAL;
 	}
 	rte_mlx5cq_counters_get(cq, &cnt);
-	z = MLX5CQ_ZIP(cq);
+	z = MLX5CQ_SESSION(cq);
 	entries = cq->mask + 1;
 	fprintf(f, "mlx5cq CQ 0x%x: %u entries, stride %u, cqe_off %u,"
 		" comp 0x%02x, slow 0x%02x\n", cq->cqn, entries,

@@ -49,7 +49,7 @@ be16_at(volatile const uint8_t *p)
 static inline uint8_t
 cur_opcode(const struct rte_mlx5cq *cq)
 {
-	return MLX5CQ_ZIP(cq)->iter_cqe[RTE_MLX5CQ_CQE_OP_OWN] >> 4;
+	return MLX5CQ_SESSION(cq)->iter_cqe[RTE_MLX5CQ_CQE_OP_OWN] >> 4;
 }
 
 static inline int
@@ -161,7 +161,7 @@ rte_mlx5cq_start_poll(struct rte_mlx5cq *cq,
 			rte_spinlock_unlock(&mlx5cq_from_pub(cq)->lock);
 		return ret;
 	}
-	MLX5CQ_ZIP(cq)->iter_cqe = cqe;
+	MLX5CQ_SESSION(cq)->iter_cqe = cqe;
 	mlx5cq_iter_consume(cq);
 	mlx5cq_from_pub(cq)->iter_active = 1;
 	return 0;
@@ -180,7 +180,7 @@ rte_mlx5cq_next_poll(struct rte_mlx5cq *cq)
 		rte_errno = ENOENT;
 		return rte_errno;
 	}
-	MLX5CQ_ZIP(cq)->iter_cqe = cqe;
+	MLX5CQ_SESSION(cq)->iter_cqe = cqe;
 	mlx5cq_iter_consume(cq);
 	return 0;
 }
@@ -192,7 +192,7 @@ rte_mlx5cq_end_poll(struct rte_mlx5cq *cq)
 		return;
 	rte_mlx5cq__update_ci(cq, cq->ci);
 	mlx5cq_from_pub(cq)->iter_active = 0;
-	MLX5CQ_ZIP(cq)->iter_cqe = NULL;
+	MLX5CQ_SESSION(cq)->iter_cqe = NULL;
 	if (cq->slow & RTE_MLX5CQ_SLOW_LOCK)
 		rte_spinlock_unlock(&mlx5cq_from_pub(cq)->lock);
 }
@@ -205,7 +205,7 @@ rte_mlx5cq_wc_status(const struct rte_mlx5cq *cq)
 	if (!cur_is_error(cq))
 		return IBV_WC_SUCCESS;
 	return rte_mlx5cq__err_status(
-		MLX5CQ_ZIP(cq)->iter_cqe[RTE_MLX5CQ_CQE_SYNDROME]);
+		MLX5CQ_SESSION(cq)->iter_cqe[RTE_MLX5CQ_CQE_SYNDROME]);
 }
 
 uint64_t
@@ -213,7 +213,7 @@ rte_mlx5cq_wc_wr_id(const struct rte_mlx5cq *cq)
 {
 	if (refuse(cq, 0, "wr_id"))
 		return 0;
-	return be16_at(MLX5CQ_ZIP(cq)->iter_cqe + RTE_MLX5CQ_CQE_WQE_COUNTER);
+	return be16_at(MLX5CQ_SESSION(cq)->iter_cqe + RTE_MLX5CQ_CQE_WQE_COUNTER);
 }
 
 uint8_t
@@ -221,7 +221,7 @@ rte_mlx5cq_read_syndrome(const struct rte_mlx5cq *cq)
 {
 	if (refuse(cq, 0, "syndrome") || !cur_is_error(cq))
 		return 0;
-	return MLX5CQ_ZIP(cq)->iter_cqe[RTE_MLX5CQ_CQE_SYNDROME];
+	return MLX5CQ_SESSION(cq)->iter_cqe[RTE_MLX5CQ_CQE_SYNDROME];
 }
 
 /*
@@ -268,7 +268,7 @@ rte_mlx5cq_read_opcode(const struct rte_mlx5cq *cq)
 
 	if (refuse(cq, 0, "opcode"))
 		return -1;
-	e = MLX5CQ_ZIP(cq)->iter_cqe;
+	e = MLX5CQ_SESSION(cq)->iter_cqe;
 	/*
 	 * As rdma-core's mlx5_cq_read_wc_opcode(): responder opcodes, the
 	 * requester's send WQE opcode, and 0 for what its switch does not
@@ -294,7 +294,7 @@ rte_mlx5cq_read_vendor_err(const struct rte_mlx5cq *cq)
 {
 	if (refuse(cq, 0, "vendor_err") || !cur_is_error(cq))
 		return 0;
-	return MLX5CQ_ZIP(cq)->iter_cqe[RTE_MLX5CQ_CQE_VENDOR_SYND];
+	return MLX5CQ_SESSION(cq)->iter_cqe[RTE_MLX5CQ_CQE_VENDOR_SYND];
 }
 
 unsigned int
@@ -306,7 +306,7 @@ rte_mlx5cq_read_wc_flags(const struct rte_mlx5cq *cq)
 	/* rdma-core computes them from any CQE, error CQEs included. */
 	if (refuse(cq, 0, "wc_flags"))
 		return 0;
-	e = MLX5CQ_ZIP(cq)->iter_cqe;
+	e = MLX5CQ_SESSION(cq)->iter_cqe;
 	switch (cur_opcode(cq)) {
 	case RTE_MLX5CQ_OP_RESP_WR_IMM:
 	case RTE_MLX5CQ_OP_RESP_SEND_IMM:
@@ -331,7 +331,7 @@ rte_mlx5cq_read_byte_len(const struct rte_mlx5cq *cq)
 {
 	if (refuse(cq, IBV_WC_EX_WITH_BYTE_LEN, "byte_len"))
 		return 0;
-	return be32_at(MLX5CQ_ZIP(cq)->iter_cqe + RTE_MLX5CQ_CQE_BYTE_CNT);
+	return be32_at(MLX5CQ_SESSION(cq)->iter_cqe + RTE_MLX5CQ_CQE_BYTE_CNT);
 }
 
 rte_be32_t
@@ -341,7 +341,7 @@ rte_mlx5cq_read_imm_data(const struct rte_mlx5cq *cq)
 
 	if (refuse(cq, IBV_WC_EX_WITH_IMM, "imm_data"))
 		return 0;
-	e = MLX5CQ_ZIP(cq)->iter_cqe;
+	e = MLX5CQ_SESSION(cq)->iter_cqe;
 	/* Network order, as ibv_wc_read_imm_data(); host order for INV. */
 	if (cur_opcode(cq) == RTE_MLX5CQ_OP_RESP_SEND_INV)
 		return be32_at(e + CQE(METADATA));
@@ -353,7 +353,7 @@ rte_mlx5cq_read_qp_num(const struct rte_mlx5cq *cq)
 {
 	if (refuse(cq, IBV_WC_EX_WITH_QP_NUM, "qp_num"))
 		return 0;
-	return be32_at(MLX5CQ_ZIP(cq)->iter_cqe + RTE_MLX5CQ_CQE_SOP_DROP_QPN) &
+	return be32_at(MLX5CQ_SESSION(cq)->iter_cqe + RTE_MLX5CQ_CQE_SOP_DROP_QPN) &
 	       0xffffff;
 }
 
@@ -362,7 +362,7 @@ rte_mlx5cq_read_src_qp(const struct rte_mlx5cq *cq)
 {
 	if (refuse(cq, IBV_WC_EX_WITH_SRC_QP, "src_qp"))
 		return 0;
-	return be32_at(MLX5CQ_ZIP(cq)->iter_cqe + CQE(FLAGS_RQPN)) & 0xffffff;
+	return be32_at(MLX5CQ_SESSION(cq)->iter_cqe + CQE(FLAGS_RQPN)) & 0xffffff;
 }
 
 uint32_t
@@ -370,7 +370,7 @@ rte_mlx5cq_read_slid(const struct rte_mlx5cq *cq)
 {
 	if (refuse(cq, IBV_WC_EX_WITH_SLID, "slid"))
 		return 0;
-	return be16_at(MLX5CQ_ZIP(cq)->iter_cqe + CQE(SLID));
+	return be16_at(MLX5CQ_SESSION(cq)->iter_cqe + CQE(SLID));
 }
 
 uint8_t
@@ -378,7 +378,7 @@ rte_mlx5cq_read_sl(const struct rte_mlx5cq *cq)
 {
 	if (refuse(cq, IBV_WC_EX_WITH_SL, "sl"))
 		return 0;
-	return (be32_at(MLX5CQ_ZIP(cq)->iter_cqe + CQE(FLAGS_RQPN)) >> 24) &
+	return (be32_at(MLX5CQ_SESSION(cq)->iter_cqe + CQE(FLAGS_RQPN)) >> 24) &
 	       0xf;
 }
 
@@ -387,7 +387,7 @@ rte_mlx5cq_read_dlid_path_bits(const struct rte_mlx5cq *cq)
 {
 	if (refuse(cq, IBV_WC_EX_WITH_DLID_PATH_BITS, "dlid_path_bits"))
 		return 0;
-	return MLX5CQ_ZIP(cq)->iter_cqe[CQE(ML_PATH)] & 0x7f;
+	return MLX5CQ_SESSION(cq)->iter_cqe[CQE(ML_PATH)] & 0x7f;
 }
 
 uint64_t
@@ -397,7 +397,7 @@ rte_mlx5cq_read_completion_ts(const struct rte_mlx5cq *cq)
 
 	if (refuse(cq, IBV_WC_EX_WITH_COMPLETION_TIMESTAMP, "completion_ts"))
 		return 0;
-	e = MLX5CQ_ZIP(cq)->iter_cqe + RTE_MLX5CQ_CQE_TIMESTAMP;
+	e = MLX5CQ_SESSION(cq)->iter_cqe + RTE_MLX5CQ_CQE_TIMESTAMP;
 	return (uint64_t)be32_at(e) << 32 | be32_at(e + 4);
 }
 
@@ -411,7 +411,7 @@ rte_mlx5cq_read_completion_wallclock_ns(const struct rte_mlx5cq *cq)
 	if (refuse(cq, IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK,
 		   "completion_wallclock_ns"))
 		return 0;
-	e = MLX5CQ_ZIP(cq)->iter_cqe + RTE_MLX5CQ_CQE_TIMESTAMP;
+	e = MLX5CQ_SESSION(cq)->iter_cqe + RTE_MLX5CQ_CQE_TIMESTAMP;
 	ts = (uint64_t)be32_at(e) << 32 | be32_at(e + 4);
 	/* rdma-core mlx5_cq_fill_pfns(): real-time CQEs as they are. */
 	if (w->rt)
@@ -425,7 +425,7 @@ rte_mlx5cq_read_cvlan(const struct rte_mlx5cq *cq)
 {
 	if (refuse(cq, IBV_WC_EX_WITH_CVLAN, "cvlan"))
 		return 0;
-	return be16_at(MLX5CQ_ZIP(cq)->iter_cqe + CQE(VLAN_INFO));
+	return be16_at(MLX5CQ_SESSION(cq)->iter_cqe + CQE(VLAN_INFO));
 }
 
 uint32_t
@@ -433,7 +433,7 @@ rte_mlx5cq_read_flow_tag(const struct rte_mlx5cq *cq)
 {
 	if (refuse(cq, IBV_WC_EX_WITH_FLOW_TAG, "flow_tag"))
 		return 0;
-	return be32_at(MLX5CQ_ZIP(cq)->iter_cqe + RTE_MLX5CQ_CQE_SOP_DROP_QPN) &
+	return be32_at(MLX5CQ_SESSION(cq)->iter_cqe + RTE_MLX5CQ_CQE_SOP_DROP_QPN) &
 	       0xffffff;
 }
 
@@ -443,7 +443,7 @@ rte_mlx5cq_read_invalidated_rkey(const struct rte_mlx5cq *cq)
 	/* ibv_wc_read_invalidated_rkey(): read_imm_data, host order. */
 	if (refuse(cq, IBV_WC_EX_WITH_IMM, "invalidated_rkey"))
 		return 0;
-	return be32_at(MLX5CQ_ZIP(cq)->iter_cqe + CQE(METADATA));
+	return be32_at(MLX5CQ_SESSION(cq)->iter_cqe + CQE(METADATA));
 }
 
 uint16_t
@@ -452,6 +452,6 @@ rte_mlx5cq_read_pkey_index(const struct rte_mlx5cq *cq)
 	/* rdma-core handle_responder(): wc->pkey_index, low 16 bits. */
 	if (refuse(cq, 0, "pkey_index"))
 		return 0;
-	return (uint16_t)(be32_at(MLX5CQ_ZIP(cq)->iter_cqe + CQE(METADATA)) &
+	return (uint16_t)(be32_at(MLX5CQ_SESSION(cq)->iter_cqe + CQE(METADATA)) &
 			  0xffff);
 }

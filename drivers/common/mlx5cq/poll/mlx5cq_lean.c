@@ -19,10 +19,10 @@
  * The open session, or the one starting at the consumer index (opened
  * after the owner check and the read barrier). 0 when there is none.
  */
-static __rte_always_inline struct mlx5cq_zip *
-zip_open_at_ci(struct rte_mlx5cq *cq)
+static __rte_always_inline struct mlx5cq_session *
+session_open_at_ci(struct rte_mlx5cq *cq)
 {
-	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
+	struct mlx5cq_session *z = MLX5CQ_SESSION(cq);
 
 	if (unlikely(cq->slow & (RTE_MLX5CQ_SLOW_LOCK |
 				 RTE_MLX5CQ_SLOW_ENHANCED)))
@@ -36,7 +36,7 @@ zip_open_at_ci(struct rte_mlx5cq *cq)
 		    ((oo >> 2) & 3) != RTE_MLX5CQ_FORMAT_COMPRESSED)
 			return NULL;
 		rte_io_rmb();
-		if (mlx5cq_zip_open(cq, e, oo, ci, 1) != 0) {
+		if (mlx5cq_session_open(cq, e, oo, ci, 1) != 0) {
 			MLX5CQ_CNT(cq)->comp_unhandled++;
 			return NULL;
 		}
@@ -47,12 +47,12 @@ zip_open_at_ci(struct rte_mlx5cq *cq)
 uint32_t
 rte_mlx5cq_session_open(struct rte_mlx5cq *cq, struct rte_mlx5cq_session *s)
 {
-	struct mlx5cq_zip *z = zip_open_at_ci(cq);
+	struct mlx5cq_session *z = session_open_at_ci(cq);
 	uint32_t fmt;
 
 	if (z == NULL)
 		return 0;
-	fmt = mlx5cq_zip_format(cq, z);
+	fmt = mlx5cq_session_format(cq, z);
 	s->title = &z->trec;
 	s->first = z->end - z->cnt;
 	s->pos = z->ai;
@@ -64,7 +64,7 @@ rte_mlx5cq_session_open(struct rte_mlx5cq *cq, struct rte_mlx5cq_session *s)
 void
 rte_mlx5cq_session_advance(struct rte_mlx5cq *cq, uint16_t k)
 {
-	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
+	struct mlx5cq_session *z = MLX5CQ_SESSION(cq);
 	uint32_t left, take;
 
 	if (k == 0 || z->cnt == 0)
@@ -72,12 +72,12 @@ rte_mlx5cq_session_advance(struct rte_mlx5cq *cq, uint16_t k)
 	if (k >= z->cnt - z->ai) {
 		/* The rest of the session: closed in one step. */
 		k = (uint16_t)(z->cnt - z->ai);
-		mlx5cq_zip_consume(cq, k);
+		mlx5cq_session_consume(cq, k);
 	} else {
 		/* Array by array: the state moves as the poll moves it. */
 		for (left = k; left != 0; left -= take) {
 			take = RTE_MIN(left, 8u - (z->ai & 7u));
-			mlx5cq_zip_consume(cq, take);
+			mlx5cq_session_consume(cq, take);
 		}
 	}
 	MLX5CQ_CNT(cq)->minis += k;

@@ -7,9 +7,9 @@
  * burst's path, runs of plain CQEs four at a time, error CQEs, and the
  * general loop (mlx5cq_poll_fast.h). Below it: the records
  * (mlx5cq_poll_avx2.h), whole sessions and the first turn of a long one
- * (mlx5cq_zip_avx2.h, inline), the other turns of an open session
- * (mlx5cq_zip_avx2.c), error records (mlx5cq_decode.c) and the generic
- * session open (mlx5cq_zip.c). Compiled for AVX2 here only; chosen at run
+ * (mlx5cq_session_avx2.h, inline), the other turns of an open session
+ * (mlx5cq_session_avx2.c), error records (mlx5cq_decode.c) and the generic
+ * session open (mlx5cq_session.c). Compiled for AVX2 here only; chosen at run
  * time (mlx5cq_vec.c).
  */
 
@@ -18,7 +18,7 @@
 #ifdef RTE_ARCH_X86
 #include <immintrin.h>
 
-#include "mlx5cq_zip_avx2.h"
+#include "mlx5cq_session_avx2.h"
 
 /*
  * tune=haswell: GCC's generic tuning splits every unaligned 32-byte load
@@ -104,7 +104,7 @@ mlx5cq_fast_run64_avx2(volatile const uint8_t *c, unsigned int shift,
 /*
  * From c, up to left entries (none past the ring's end, parity par): the
  * runs of plain CQEs (mlx5cq_fast_run_avx2()), the error CQEs and the
- * basic-layout sessions that fit (mlx5cq_zip_whole_avx2(); g: the masks of
+ * basic-layout sessions that fit (mlx5cq_session_whole_avx2(); g: the masks of
  * the CQ's format, NULL without compression) among them, in a loop that
  * holds only pointers and counts: the consumer index, the ring's geometry
  * and the burst's place stay outside it (they had been spilled to the
@@ -141,7 +141,7 @@ mlx5cq_seg_loop_avx2(struct rte_mlx5cq *cq, const struct zg_masks *g,
 			if (((oo ^ par) & 1) || g == NULL)
 				break;
 			rte_io_rmb();
-			s = mlx5cq_zip_whole_avx2(g, c, shift, oo, r, left - k);
+			s = mlx5cq_session_whole_avx2(g, c, shift, oo, r, left - k);
 			if (s == 0)
 				break;
 			sessions++;
@@ -178,8 +178,8 @@ mlx5cq_fast_seg_avx2(struct rte_mlx5cq *cq, volatile const uint8_t *c,
 	uint32_t minis;
 
 	/*
-	 * No compression on the CQ: mlx5cq_zip_open() logs it; a session
-	 * longer than the burst: opened, mlx5cq_zip_burst_avx2().
+	 * No compression on the CQ: mlx5cq_session_open() logs it; a session
+	 * longer than the burst: opened, mlx5cq_session_burst_avx2().
 	 */
 	if (g == NULL ||
 	    rte_mlx5cq__be32(c, RTE_MLX5CQ_CQE_BYTE_CNT) > left)
@@ -195,7 +195,7 @@ mlx5cq_poll_any_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 #define MLX5CQ_FAST_NAME mlx5cq_poll_any_avx2
 #define MLX5CQ_FAST_RUN mlx5cq_fast_run64_avx2
 #define MLX5CQ_FAST_SEG mlx5cq_fast_seg_avx2
-#define MLX5CQ_FAST_ZIP_BURST mlx5cq_zip_burst_avx2
+#define MLX5CQ_FAST_SESSION_BURST mlx5cq_session_burst_avx2
 #include "mlx5cq_poll_fast.h"
 
 /*
@@ -210,7 +210,7 @@ mlx5cq_poll_any_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
  * records made so far, unpublished.
  */
 static __rte_always_inline uint16_t
-mlx5cq_poll_lean_s(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
+mlx5cq_poll_const_s(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		   uint16_t n, unsigned int shift)
 {
 	const uint32_t ci = cq->ci, mask = cq->mask, idx = ci & mask;
@@ -263,20 +263,20 @@ mlx5cq_poll_lean_s(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 	return mlx5cq_poll_any_avx2(cq, cpl, n, (uint16_t)k);
 }
 
-/* mlx5cq_poll_lean_s() on 64 B entries. */
+/* mlx5cq_poll_const_s() on 64 B entries. */
 static __rte_noinline uint16_t
-mlx5cq_poll_lean_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
+mlx5cq_poll_const64_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		      uint16_t n)
 {
-	return mlx5cq_poll_lean_s(cq, cpl, n, 6);
+	return mlx5cq_poll_const_s(cq, cpl, n, 6);
 }
 
-/* mlx5cq_poll_lean_s() on 128 B entries. */
+/* mlx5cq_poll_const_s() on 128 B entries. */
 static __rte_noinline uint16_t
-mlx5cq_poll_lean128_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
+mlx5cq_poll_const128_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 			 uint16_t n)
 {
-	return mlx5cq_poll_lean_s(cq, cpl, n, 7);
+	return mlx5cq_poll_const_s(cq, cpl, n, 7);
 }
 
 /*
@@ -286,14 +286,14 @@ mlx5cq_poll_lean128_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
  * some of it in the same burst; a session still at its first array goes
  * to the general loop, so the arrays' loop has one variant here and fewer
  * registers spill), with no wrap: zg_turn(),
- * as mlx5cq_zip_burst_avx2() in the general loop, then the burst
+ * as mlx5cq_session_burst_avx2() in the general loop, then the burst
  * published; a session that ends with the burst is closed and the
  * consumer index moves past it (doorbell record after the barrier), with
  * the prefetch of the next burst's lines the general loop makes (64 B
  * entries). Any other burst goes to the general loop.
  */
 static __rte_always_inline uint16_t
-mlx5cq_sess_turn_s(struct rte_mlx5cq *cq, struct mlx5cq_zip *z,
+mlx5cq_session_turn_s(struct rte_mlx5cq *cq, struct mlx5cq_session *z,
 		   struct rte_mlx5cq_cpl *cpl, uint16_t n, unsigned int shift)
 {
 	const uint32_t cnt = z->cnt, ai = z->ai, mask = cq->mask;
@@ -325,18 +325,18 @@ mlx5cq_sess_turn_s(struct rte_mlx5cq *cq, struct mlx5cq_zip *z,
  * ci, op_own oo) longer than the burst (cnt > n mini-CQEs;
  * mlx5cq_poll_top_s() tested that, after the read barrier), with the
  * burst's entries before the ring's end: the session is opened in place
- * (what mlx5cq_zip_open() and the title's record do, the title's record
+ * (what mlx5cq_session_open() and the title's record do, the title's record
  * made in registers and stored once for the next turns) and its first n
  * mini-CQEs decoded from the templates, the consumer index staying at
- * the title. Any other burst, and a title that needs mlx5cq_zip_open()'s
+ * the title. Any other burst, and a title that needs mlx5cq_session_open()'s
  * checks and log line, goes to the general loop.
  */
 static __rte_always_inline uint16_t
-mlx5cq_sess_open_s(struct rte_mlx5cq *cq, volatile const uint8_t *c,
+mlx5cq_session_open_s(struct rte_mlx5cq *cq, volatile const uint8_t *c,
 		   uint8_t oo, uint32_t cnt, struct rte_mlx5cq_cpl *cpl,
 		   uint16_t n, unsigned int shift)
 {
-	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
+	struct mlx5cq_session *z = MLX5CQ_SESSION(cq);
 	const uint32_t ci = cq->ci, mask = cq->mask, idx = ci & mask;
 	const unsigned int op = oo >> 4;
 	const struct zg_masks *g =
@@ -363,7 +363,7 @@ mlx5cq_sess_open_s(struct rte_mlx5cq *cq, volatile const uint8_t *c,
 	z->wqe_next = (uint16_t)(_mm256_extract_epi16(rec, 12) + n);
 	z->cnt = cnt;
 	z->ai = n;
-	z->ca = mlx5cq_zip_array_at(ci, ci + 1, n / 8u);
+	z->ca = mlx5cq_session_array_at(ci, ci + 1, n / 8u);
 	z->end = ci + cnt;
 	cq->slow |= RTE_MLX5CQ_SLOW_SESSION;
 	MLX5CQ_CNT(cq)->sessions++;
@@ -385,38 +385,38 @@ mlx5cq_sess_open_s(struct rte_mlx5cq *cq, volatile const uint8_t *c,
 	return n;
 }
 
-/* mlx5cq_sess_turn_s() on 64 B entries. */
+/* mlx5cq_session_turn_s() on 64 B entries. */
 static __rte_noinline uint16_t
-mlx5cq_sess_turn_avx2(struct rte_mlx5cq *cq, struct mlx5cq_zip *z,
+mlx5cq_session_turn_avx2(struct rte_mlx5cq *cq, struct mlx5cq_session *z,
 		      struct rte_mlx5cq_cpl *cpl, uint16_t n)
 {
-	return mlx5cq_sess_turn_s(cq, z, cpl, n, 6);
+	return mlx5cq_session_turn_s(cq, z, cpl, n, 6);
 }
 
-/* mlx5cq_sess_turn_s() on 128 B entries. */
+/* mlx5cq_session_turn_s() on 128 B entries. */
 static __rte_noinline uint16_t
-mlx5cq_sess_turn128_avx2(struct rte_mlx5cq *cq, struct mlx5cq_zip *z,
+mlx5cq_session_turn128_avx2(struct rte_mlx5cq *cq, struct mlx5cq_session *z,
 			 struct rte_mlx5cq_cpl *cpl, uint16_t n)
 {
-	return mlx5cq_sess_turn_s(cq, z, cpl, n, 7);
+	return mlx5cq_session_turn_s(cq, z, cpl, n, 7);
 }
 
-/* mlx5cq_sess_open_s() on 64 B entries. */
+/* mlx5cq_session_open_s() on 64 B entries. */
 static __rte_noinline uint16_t
-mlx5cq_sess_open_avx2(struct rte_mlx5cq *cq, volatile const uint8_t *c,
+mlx5cq_session_open_avx2(struct rte_mlx5cq *cq, volatile const uint8_t *c,
 		      uint8_t oo, uint32_t cnt, struct rte_mlx5cq_cpl *cpl,
 		      uint16_t n)
 {
-	return mlx5cq_sess_open_s(cq, c, oo, cnt, cpl, n, 6);
+	return mlx5cq_session_open_s(cq, c, oo, cnt, cpl, n, 6);
 }
 
-/* mlx5cq_sess_open_s() on 128 B entries. */
+/* mlx5cq_session_open_s() on 128 B entries. */
 static __rte_noinline uint16_t
-mlx5cq_sess_open128_avx2(struct rte_mlx5cq *cq, volatile const uint8_t *c,
+mlx5cq_session_open128_avx2(struct rte_mlx5cq *cq, volatile const uint8_t *c,
 			 uint8_t oo, uint32_t cnt, struct rte_mlx5cq_cpl *cpl,
 			 uint16_t n)
 {
-	return mlx5cq_sess_open_s(cq, c, oo, cnt, cpl, n, 7);
+	return mlx5cq_session_open_s(cq, c, oo, cnt, cpl, n, 7);
 }
 
 /*
@@ -438,29 +438,29 @@ mlx5cq_poll_top_s(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		if ((n & 7) != 0)
 			return mlx5cq_poll_any_avx2(cq, cpl, n, 0);
 		if (shift == 6)
-			return mlx5cq_sess_turn_avx2(cq, MLX5CQ_ZIP(cq), cpl,
+			return mlx5cq_session_turn_avx2(cq, MLX5CQ_SESSION(cq), cpl,
 						     n);
-		return mlx5cq_sess_turn128_avx2(cq, MLX5CQ_ZIP(cq), cpl, n);
+		return mlx5cq_session_turn128_avx2(cq, MLX5CQ_SESSION(cq), cpl, n);
 	}
 	if (cq->comp == 0 || (n & 7) != 0)
-		goto lean;
+		goto fixed;
 	c = rte_mlx5cq__cqe(cq, cq->ci);
 	oo = c[RTE_MLX5CQ_CQE_OP_OWN];
 	/* An owned compressed CQE whose session outlasts the burst. */
 	if (((oo >> 2) & 3) != RTE_MLX5CQ_FORMAT_COMPRESSED ||
 	    ((oo ^ (cq->ci >> cq->log_n)) & 1) != 0)
-		goto lean;
+		goto fixed;
 	rte_io_rmb();
 	cnt = rte_mlx5cq__be32(c, RTE_MLX5CQ_CQE_BYTE_CNT);
 	if (cnt <= n)
-		goto lean;
+		goto fixed;
 	if (shift == 6)
-		return mlx5cq_sess_open_avx2(cq, c, oo, cnt, cpl, n);
-	return mlx5cq_sess_open128_avx2(cq, c, oo, cnt, cpl, n);
-lean:
+		return mlx5cq_session_open_avx2(cq, c, oo, cnt, cpl, n);
+	return mlx5cq_session_open128_avx2(cq, c, oo, cnt, cpl, n);
+fixed:
 	if (shift == 6)
-		return mlx5cq_poll_lean_avx2(cq, cpl, n);
-	return mlx5cq_poll_lean128_avx2(cq, cpl, n);
+		return mlx5cq_poll_const64_avx2(cq, cpl, n);
+	return mlx5cq_poll_const128_avx2(cq, cpl, n);
 }
 
 /* mlx5cq_poll_top_s() on 128 B entries. */
@@ -475,8 +475,8 @@ mlx5cq_poll_top128_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
  * The AVX2 fast poll (mlx5cq_poll_fast[]; rte_mlx5cq_poll_burst_ool() sends
  * only basic-layout CQs without the lock here), on 64 and 128 B entries:
  * bursts that a session longer than the burst fills, its first turn
- * (mlx5cq_sess_open_s()) and the next ones (mlx5cq_sess_turn_s()), and
- * the other bursts of plain CQEs and whole sessions (mlx5cq_poll_lean_s())
+ * (mlx5cq_session_open_s()) and the next ones (mlx5cq_session_turn_s()), and
+ * the other bursts of plain CQEs and whole sessions (mlx5cq_poll_const_s())
  * are made in small frames, one copy of each for either stride (128 B
  * entries behind one more call); the rest in the general loop, whose
  * frame (its inlined runs and whole sessions keep the CQ's geometry on

@@ -34,7 +34,7 @@
  * lanes (byte swaps included; index -1 gives a zero), one blend takes
  * them over the title's template record; HASH and CSUM minis imply the
  * WQE counter, kept in the template and incremented per mini. The same
- * fields as zip_records() (mlx5cq_zip.c), byte for byte. Masks by format:
+ * fields as session_records() (mlx5cq_session.c), byte for byte. Masks by format:
  * PRM HASH, CSUM, FTAG_STRIDX, CSUM_STRIDX, L34H_STRIDX, requester.
  */
 #define ZM_FORMATS 6
@@ -42,7 +42,7 @@
  * Per format, the record offset r (0..31) of each mini byte (shuf: the
  * lane-relative source index, -1 for a zero byte) and which record bytes
  * come from the mini (take: -128) rather than the title; built at load
- * time from the format table of rte_mlx5cq_prm.h (mlx5cq_zip_avx2.c).
+ * time from the format table of rte_mlx5cq_prm.h (mlx5cq_session_avx2.c).
  */
 extern int8_t mlx5cq_zm_shuf[ZM_FORMATS][32];
 extern int8_t mlx5cq_zm_take[ZM_FORMATS][32];

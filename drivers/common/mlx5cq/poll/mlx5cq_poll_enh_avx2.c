@@ -24,17 +24,18 @@
  *     compressed CQEs): a broadcast load, a shuffle, an or and two
  *     stores per mini-CQE, seven unrolled;
  *   - a compressed CQE ending past the burst or the ring: opened in the
- *     same loop (the state mlx5cq_zip_open() would set), its first
+ *     same loop (the state mlx5cq_session_open() would set), its first
  *     mini-CQEs delivered in this burst and the others by the next poll
- *     from the session state, inline (what mlx5cq_zip_burst() does for
+ *     from the session state, inline (what mlx5cq_session_burst() does for
  *     this layout);
  *   - anything else (an error CQE, a compressed CQE with no title or with
  *     more than seven minis) one entry at a time through the generic
- *     code (mlx5cq_zip_open(), mlx5cq_decode_full()).
- * A burst on 64 or 128 B entries starts in a lean function, one copy per
- * stride (the rest of an open compressed CQE, one segment, the
- * publication) and goes on in the general loop only when the segment
- * stops short of the burst at an entry the device has written.
+ *     code (mlx5cq_session_open(), mlx5cq_decode_full()).
+ * A burst on 64 or 128 B entries starts in a function of constant
+ * stride, one copy per stride (the rest of an open compressed CQE, one
+ * segment, the publication) and goes on in the general loop only when
+ * the segment stops short of the burst at an entry the device has
+ * written.
  * Chosen by rte_mlx5cq_poll_burst_ool() for an enhanced-layout CQ whose poll is
  * AVX2 and that takes no lock.
  */
@@ -65,7 +66,7 @@ enh_nz4(uint32_t x)
  * the raw view of the minis; the ring entry may be reused once consumed).
  */
 static __rte_always_inline void
-enh_title(struct mlx5cq_zip *z, volatile const uint8_t *c,
+enh_title(struct mlx5cq_session *z, volatile const uint8_t *c,
 	  const struct rte_mlx5cq_cpl *r)
 {
 	const __m256i *v = (const __m256i *)(uintptr_t)c;
@@ -152,11 +153,11 @@ struct enh_tv {
 
 /* v from the title's record (z->trec) and the next WQE counter wn. */
 static __rte_always_inline void
-enh_tv_make(const struct rte_mlx5cq *cq, const struct mlx5cq_zip *z,
+enh_tv_make(const struct rte_mlx5cq *cq, const struct mlx5cq_session *z,
 	    uint16_t wn, struct enh_tv *v)
 {
 	/* Requester titles: requester mini-CQEs. */
-	const unsigned int f = RTE_MIN(mlx5cq_zip_format(cq, z),
+	const unsigned int f = RTE_MIN(mlx5cq_session_format(cq, z),
 				       ZM_FORMATS - 1u);
 	uint64_t tail;
 
@@ -199,7 +200,7 @@ enh_minis(struct enh_tv *v, volatile const uint8_t *m,
  * records (v) is made once per title, at its first compressed CQE (or by
  * the poll, for the rest of an open one), and kept in registers. A
  * compressed CQE that spans past left is opened as
- * mlx5cq_zip_open() would (its checks were made here), its first
+ * mlx5cq_session_open() would (its checks were made here), its first
  * mini-CQEs delivered, the rest left to the session (the consumer index
  * stays at it). Returns the records made; *ents: the entries consumed.
  */
@@ -208,7 +209,7 @@ enh_seg(struct rte_mlx5cq *cq, volatile const uint8_t *c,
 	unsigned int shift, struct rte_mlx5cq_cpl *r, uint32_t left,
 	unsigned int it, uint32_t ci, struct enh_tv *v, uint32_t *ents)
 {
-	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
+	struct mlx5cq_session *z = MLX5CQ_SESSION(cq);
 	const uint32_t it4 = it * MLX5CQ_B0;
 	uint32_t k = 0, s, sessions = 0, minis = 0, wn = z->wqe_next;
 	uint32_t opened = 0;
@@ -300,11 +301,11 @@ enh_seg(struct rte_mlx5cq *cq, volatile const uint8_t *c,
 /*
  * The rest of a compressed CQE opened by an earlier poll or segment (it
  * ended past a burst): at most want of its mini-CQEs from the template of
- * v (made when not yet), what mlx5cq_zip_burst() does for this layout.
+ * v (made when not yet), what mlx5cq_session_burst() does for this layout.
  * Returns how many; the session closes after its last.
  */
 static __rte_always_inline uint32_t
-enh_rest(struct rte_mlx5cq *cq, struct mlx5cq_zip *z, struct enh_tv *v,
+enh_rest(struct rte_mlx5cq *cq, struct mlx5cq_session *z, struct enh_tv *v,
 	 struct rte_mlx5cq_cpl *r, uint32_t want)
 {
 	const uint32_t k = RTE_MIN(z->cnt - z->ai, want);
@@ -313,7 +314,7 @@ enh_rest(struct rte_mlx5cq *cq, struct mlx5cq_zip *z, struct enh_tv *v,
 		enh_tv_make(cq, z, z->wqe_next, v);
 	enh_minis(v, rte_mlx5cq__cqe(cq, z->ca) + 8u * z->ai, r, k);
 	MLX5CQ_CNT(cq)->minis += k;
-	mlx5cq_zip_consume(cq, k);
+	mlx5cq_session_consume(cq, k);
 	return k;
 }
 
@@ -327,7 +328,7 @@ static __rte_noinline uint16_t
 enh_any(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl, uint16_t n,
 	uint16_t done, uint32_t ci)
 {
-	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
+	struct mlx5cq_session *z = MLX5CQ_SESSION(cq);
 	volatile uint8_t *ring = cq->ring + cq->cqe_off;
 	const uint32_t mask = cq->mask;
 	const unsigned int shift = cq->stride_shift;
@@ -354,7 +355,7 @@ enh_any(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl, uint16_t n,
 		idx = ci & mask;
 		room = RTE_MIN((uint32_t)(n - i), mask + 1 - idx);
 		cqe = ring + ((size_t)idx << shift);
-		/* enh_lean_s() (constant strides) came first. */
+		/* enh_const_s() (constant strides) came first. */
 		k = enh_seg(cq, cqe, shift, cpl + i, room, (ci >> log_n) & 0xff,
 			    ci, &tv, &ents);
 		if (k) {
@@ -368,7 +369,7 @@ enh_any(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl, uint16_t n,
 		rte_io_rmb();
 		oo = cqe[RTE_MLX5CQ_CQE_OP_OWN];
 		if (((oo >> 2) & 3) == RTE_MLX5CQ_FORMAT_COMPRESSED) {
-			if (mlx5cq_zip_open(cq, cqe, oo, ci, 0)) {
+			if (mlx5cq_session_open(cq, cqe, oo, ci, 0)) {
 				stop = 1;
 				break;
 			}
@@ -402,10 +403,10 @@ enh_any(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl, uint16_t n,
  * entry.
  */
 static __rte_always_inline uint16_t
-enh_lean_s(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl, uint16_t n,
+enh_const_s(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl, uint16_t n,
 	   unsigned int shift)
 {
-	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
+	struct mlx5cq_session *z = MLX5CQ_SESSION(cq);
 	uint32_t ci = cq->ci, i = 0, idx, room, k, ents;
 	struct enh_tv tv;
 
@@ -439,18 +440,18 @@ publish:
 	return (uint16_t)i;
 }
 
-/* enh_lean_s() on 64 B entries. */
+/* enh_const_s() on 64 B entries. */
 static __rte_noinline uint16_t
-enh_lean64(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl, uint16_t n)
+enh_const64(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl, uint16_t n)
 {
-	return enh_lean_s(cq, cpl, n, 6);
+	return enh_const_s(cq, cpl, n, 6);
 }
 
-/* enh_lean_s() on 128 B entries. */
+/* enh_const_s() on 128 B entries. */
 static __rte_noinline uint16_t
-enh_lean128(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl, uint16_t n)
+enh_const128(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl, uint16_t n)
 {
-	return enh_lean_s(cq, cpl, n, 7);
+	return enh_const_s(cq, cpl, n, 7);
 }
 
 uint16_t
@@ -460,9 +461,9 @@ mlx5cq_poll_enh_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 	if (unlikely(done != 0 || n == 0))
 		return enh_any(cq, cpl, n, done, cq->ci + done);
 	if (likely(cq->stride_shift == 6))
-		return enh_lean64(cq, cpl, n);
+		return enh_const64(cq, cpl, n);
 	if (cq->stride_shift == 7)
-		return enh_lean128(cq, cpl, n);
+		return enh_const128(cq, cpl, n);
 	return enh_any(cq, cpl, n, 0, cq->ci);
 }
 

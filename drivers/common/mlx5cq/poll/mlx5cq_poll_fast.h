@@ -12,7 +12,7 @@
  *                              decode k regular success CQEs, the first at
  *                              c, stride 1 << s, into records r[0..k);
  * and optionally
- *   MLX5CQ_FAST_ZIP_BURST      its own mlx5cq_zip_burst() (records of the
+ *   MLX5CQ_FAST_SESSION_BURST      its own mlx5cq_session_burst() (records of the
  *                              open session's mini-CQEs);
  *   MLX5CQ_FAST_RUN(c, s, r, room, par)
  *                              instead of the owner scan and the decode:
@@ -39,7 +39,7 @@
  *   2. one read barrier, then the run is decoded with no further test;
  *   3. at the first entry that is not plain: not owned ends the poll; a
  *      compressed CQE opens its session, whose mini-CQEs are delivered
- *      whole arrays at a time (mlx5cq_zip.c); an error CQE becomes an
+ *      whole arrays at a time (mlx5cq_session.c); an error CQE becomes an
  *      error record; then the scan goes on in the same burst.
  * The consumer index, the counters and the doorbell record are published
  * once at the end (mlx5cq_poll_publish()).
@@ -47,8 +47,8 @@
 
 #include "mlx5cq_private.h"
 
-#ifndef MLX5CQ_FAST_ZIP_BURST
-#define MLX5CQ_FAST_ZIP_BURST mlx5cq_zip_burst
+#ifndef MLX5CQ_FAST_SESSION_BURST
+#define MLX5CQ_FAST_SESSION_BURST mlx5cq_session_burst
 #endif
 
 /* Number of plain CQEs from c (at most room), parity par. */
@@ -80,7 +80,7 @@ uint16_t
 MLX5CQ_FAST_NAME(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		 uint16_t n, uint16_t done)
 {
-	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
+	struct mlx5cq_session *z = MLX5CQ_SESSION(cq);
 	volatile uint8_t *ring = cq->ring + cq->cqe_off;
 	const uint32_t mask = cq->mask;
 	const unsigned int shift = cq->stride_shift;
@@ -96,7 +96,7 @@ MLX5CQ_FAST_NAME(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		uint8_t oo;
 
 		if (z->cnt) {
-			i = (uint16_t)(i + MLX5CQ_FAST_ZIP_BURST(cq, cpl + i,
+			i = (uint16_t)(i + MLX5CQ_FAST_SESSION_BURST(cq, cpl + i,
 							(uint16_t)(n - i)));
 			if (z->cnt == 0)
 				ci = z->end;
@@ -136,7 +136,7 @@ MLX5CQ_FAST_NAME(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 				continue;
 			}
 #endif
-			if (mlx5cq_zip_open(cq, cqe, oo, ci, 0)) {
+			if (mlx5cq_session_open(cq, cqe, oo, ci, 0)) {
 				stop = 1;
 				break;
 			}
@@ -164,7 +164,7 @@ MLX5CQ_FAST_NAME(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 	return i;
 }
 
-#undef MLX5CQ_FAST_ZIP_BURST
+#undef MLX5CQ_FAST_SESSION_BURST
 #undef MLX5CQ_FAST_SEG
 #undef MLX5CQ_FAST_RUN
 

@@ -7,7 +7,7 @@
  * implementation for CQs that are not on a fast poll (the lock of CQs that
  * are not SINGLE_THREADED, the enhanced compression layout without AVX2),
  * and the raw view and the iterator's fetch and consume. Below it:
- * sessions (mlx5cq_zip.c) and error records (mlx5cq_decode.c).
+ * sessions (mlx5cq_session.c) and error records (mlx5cq_decode.c).
  */
 
 #include <errno.h>
@@ -32,7 +32,7 @@ peek(struct rte_mlx5cq *cq, volatile const uint8_t **cqe, uint8_t *op_own)
 	volatile const uint8_t *e;
 	uint8_t oo;
 
-	if (MLX5CQ_ZIP(cq)->cnt) {
+	if (MLX5CQ_SESSION(cq)->cnt) {
 		*cqe = NULL;
 		return 1;
 	}
@@ -57,7 +57,7 @@ peek(struct rte_mlx5cq *cq, volatile const uint8_t **cqe, uint8_t *op_own)
 		rte_io_rmb();
 	}
 	if (unlikely(((oo >> 2) & 3) == RTE_MLX5CQ_FORMAT_COMPRESSED)) {
-		if (mlx5cq_zip_open(cq, e, oo, ci, 1))
+		if (mlx5cq_session_open(cq, e, oo, ci, 1))
 			return -1;
 		*cqe = NULL;
 		return 1;
@@ -72,10 +72,10 @@ static void
 consume(struct rte_mlx5cq *cq, volatile const uint8_t *cqe, uint8_t op_own,
 	struct rte_mlx5cq_cpl *c)
 {
-	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
+	struct mlx5cq_session *z = MLX5CQ_SESSION(cq);
 
 	if (cqe == NULL) {
-		mlx5cq_zip_burst(cq, c, 1);
+		mlx5cq_session_burst(cq, c, 1);
 		if (z->cnt == 0)
 			cq->ci = z->end;
 		return;
@@ -106,7 +106,7 @@ uint16_t
 mlx5cq_poll_generic(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		 uint16_t n, uint16_t done, int publish)
 {
-	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
+	struct mlx5cq_session *z = MLX5CQ_SESSION(cq);
 	uint32_t ci0 = cq->ci, ci;
 	uint16_t i = done;
 	int stop = 0;
@@ -118,7 +118,7 @@ mlx5cq_poll_generic(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		int ret;
 
 		if (z->cnt) {
-			i = (uint16_t)(i + mlx5cq_zip_burst(cq, cpl + i,
+			i = (uint16_t)(i + mlx5cq_session_burst(cq, cpl + i,
 							    (uint16_t)(n - i)));
 			if (z->cnt == 0)
 				cq->ci = z->end;
@@ -151,7 +151,7 @@ rte_mlx5cq_raw_peek(struct rte_mlx5cq *cq)
 	}
 	mlx5cq_lock(cq);
 	if (peek(cq, &cqe, &op_own) > 0)
-		ret = cqe == NULL ? mlx5cq_zip_synth(cq, cq->ci) : cqe;
+		ret = cqe == NULL ? mlx5cq_session_synth(cq, cq->ci) : cqe;
 	else
 		rte_errno = ENOENT;
 	mlx5cq_unlock(cq);
@@ -188,7 +188,7 @@ mlx5cq_iter_fetch(struct rte_mlx5cq *cq, const volatile uint8_t **cqe)
 
 	if (ret <= 0)
 		return ret < 0 ? -EAGAIN : -ENOENT;
-	*cqe = e == NULL ? mlx5cq_zip_synth(cq, cq->ci) : e;
+	*cqe = e == NULL ? mlx5cq_session_synth(cq, cq->ci) : e;
 	return 0;
 }
 

@@ -29,7 +29,7 @@
 static uint32_t
 ready_next(const struct rte_mlx5cq *cq, uint32_t *left)
 {
-	const struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
+	const struct mlx5cq_session *z = MLX5CQ_SESSION(cq);
 
 	if (z->cnt != 0) {
 		*left = z->cnt - z->ai;
@@ -63,7 +63,7 @@ ready_entry(const struct rte_mlx5cq *cq, uint32_t idx)
 	if (((oo >> 2) & 3) != RTE_MLX5CQ_FORMAT_COMPRESSED)
 		return 1;
 	n = rte_mlx5cq__be32(e, RTE_MLX5CQ_CQE_BYTE_CNT);
-	/* A title the poll refuses (mlx5cq_zip_open()) ends the count. */
+	/* A title the poll refuses (mlx5cq_session_open()) ends the count. */
 	return n < 2 || n > cq->mask + 1u ? 0 : n;
 }
 

@@ -23,7 +23,7 @@
  *   all the WQEs it announces are executed (at most one ring);
  * - an RQ's doorbell record is read only when the WQEs it announced last
  *   time are used up (mlx5_emu_rq.c);
- * - completions are not written one by one: emu_engine_cpl() hands out a
+ * - completions are not written one by one: emu_engine_wc() hands out a
  *   slot of the CQ's stage (EMU_CQ_STAGE entries); a full stage, and every
  *   stage at the end of the pass, is written into the ring by one
  *   emu_cqe_post_flags() call: one cq->lock hold, one read of the CQ's
@@ -238,11 +238,11 @@ emu_engine_pass_end(void)
 	}
 }
 
-struct mlx5_emu_cpl *
-emu_engine_cpl(struct emu_wq *wq)
+struct mlx5_emu_wc *
+emu_engine_wc(struct emu_wq *wq)
 {
 	struct emu_cq *cq = wq->cq;
-	struct mlx5_emu_cpl *cpl;
+	struct mlx5_emu_wc *cpl;
 
 	if (!cq->in_pass) {
 		cq->in_pass = 1;

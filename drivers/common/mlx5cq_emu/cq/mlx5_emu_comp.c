@@ -256,10 +256,10 @@ comp_key_make(const struct emu_cq *cq, int req, const uint8_t title[64],
 }
 
 static int
-cpl_is_err(const struct mlx5_emu_cpl *cpl)
+cpl_is_err(const struct mlx5_emu_wc *cpl)
 {
-	return cpl->kind == MLX5_EMU_CPL_REQ_ERR ||
-	       cpl->kind == MLX5_EMU_CPL_RESP_ERR;
+	return cpl->kind == MLX5_EMU_WC_REQ_ERR ||
+	       cpl->kind == MLX5_EMU_WC_RESP_ERR;
 }
 
 /* Strides of a striding RQ's completion (MLX5_MPRQ_STRIDE_NUM_MASK). */
@@ -280,7 +280,7 @@ img_snext(const uint8_t img[64])
 
 /* A completion may open a session (or follow a title). */
 static int
-comp_can_start(const struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
+comp_can_start(const struct emu_cq *cq, const struct mlx5_emu_wc *cpl,
 	       const uint8_t img[64], enum emu_q_kind kind)
 {
 	if (cpl_is_err(cpl))
@@ -288,7 +288,7 @@ comp_can_start(const struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 	if (kind == EMU_QK_STRIDING_RQ)
 		/* Filler CQEs stay regular; the FTAG mini takes the length. */
 		return (img[CQE(BYTE_CNT)] & 0x80) == 0;
-	if (cpl->kind == MLX5_EMU_CPL_RESP &&
+	if (cpl->kind == MLX5_EMU_WC_RESP &&
 	    (RTE_MLX5CQ_MINI_FIELDS(cq->mini_cqe_res_format) &
 	     RTE_MLX5CQ_MINI_F_BYTE_CNT24) && img[CQE(BYTE_CNT)] != 0)
 		return 0; /* byte_cnt does not fit 24 bits */
@@ -304,11 +304,11 @@ comp_can_start(const struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 static int
 comp_can_join(const struct emu_cq *cq, const uint8_t title[64],
 	      const struct emu_comp_key *key, uint8_t title_op, int title_req,
-	      const struct mlx5_emu_cpl *cpl, const uint8_t img[64], uint8_t op,
+	      const struct mlx5_emu_wc *cpl, const uint8_t img[64], uint8_t op,
 	      uint32_t pos, uint16_t snext, unsigned int title_kind,
 	      enum emu_q_kind kind)
 {
-	int req = cpl->kind == MLX5_EMU_CPL_REQ;
+	int req = cpl->kind == MLX5_EMU_WC_REQ;
 	int derived = kind == EMU_QK_CYCLIC_RQ ||
 		      cq->mini_cqe_res_format == RTE_MLX5CQ_MINI_FMT_HASH ||
 		      cq->mini_cqe_res_format == RTE_MLX5CQ_MINI_FMT_CSUM;
@@ -488,12 +488,12 @@ comp_put_regular(struct emu_cq *cq, const uint8_t img[64], uint8_t op,
 }
 
 static int
-comp_add_basic(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
+comp_add_basic(struct emu_cq *cq, const struct mlx5_emu_wc *cpl,
 	       const uint8_t img[64], uint8_t op, int overrun,
 	       enum emu_q_kind kind)
 {
 	struct emu_comp *c = cq->comp;
-	int req = cpl->kind == MLX5_EMU_CPL_REQ;
+	int req = cpl->kind == MLX5_EMU_WC_REQ;
 
 	if (c->n > 0 && c->n < c->max &&
 	    comp_can_join(cq, c->title, &c->key, c->op, c->req, cpl, img, op,
@@ -524,12 +524,12 @@ comp_add_basic(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 }
 
 static int
-comp_add_enhanced(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
+comp_add_enhanced(struct emu_cq *cq, const struct mlx5_emu_wc *cpl,
 		  const uint8_t img[64], uint8_t op, int overrun,
 		  enum emu_q_kind kind)
 {
 	struct emu_comp *c = cq->comp;
-	int req = cpl->kind == MLX5_EMU_CPL_REQ;
+	int req = cpl->kind == MLX5_EMU_WC_REQ;
 	uint32_t pos = c->ecount + c->an + 1;
 	int ret;
 
@@ -565,7 +565,7 @@ comp_add_enhanced(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
 }
 
 int
-emu_comp_add(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
+emu_comp_add(struct emu_cq *cq, const struct mlx5_emu_wc *cpl,
 	     const uint8_t img[64], uint8_t op, int overrun,
 	     enum emu_q_kind kind)
 {

@@ -131,13 +131,13 @@ emu_w_store(uint8_t cqe[64], const uint64_t w[8])
  * solicited bits of op_own. Returns 0 or -EINVAL.
  */
 int
-emu_cqe_build(const struct mlx5_emu_cpl *cpl, uint8_t cqe[64], uint8_t *op)
+emu_cqe_build(const struct mlx5_emu_wc *cpl, uint8_t cqe[64], uint8_t *op)
 {
 	uint64_t w[8] = { 0 };
 	uint8_t opcode;
 
 	switch (cpl->kind) {
-	case MLX5_EMU_CPL_REQ:
+	case MLX5_EMU_WC_REQ:
 		opcode = cpl->opcode ? cpl->opcode : MLX5_CQE_REQ;
 		emu_w32(w, RTE_MLX5CQ_CQE_BYTE_CNT, cpl->byte_cnt);
 		emu_w64(w, RTE_MLX5CQ_CQE_TIMESTAMP, cpl->timestamp);
@@ -145,7 +145,7 @@ emu_cqe_build(const struct mlx5_emu_cpl *cpl, uint8_t cqe[64], uint8_t *op)
 			(uint32_t)cpl->s_wqe_opcode << 24 |
 			(cpl->qpn & EMU_CQN_MASK));
 		break;
-	case MLX5_EMU_CPL_RESP:
+	case MLX5_EMU_WC_RESP:
 		opcode = cpl->opcode ? cpl->opcode : MLX5_CQE_RESP_SEND;
 		emu_w32(w, RTE_MLX5CQ_CQE_RX_HASH_RES, cpl->rx_hash_res);
 		emu_w8(w, RTE_MLX5CQ_CQE_RX_HASH_TYPE, cpl->rx_hash_type);
@@ -169,10 +169,10 @@ emu_cqe_build(const struct mlx5_emu_cpl *cpl, uint8_t cqe[64], uint8_t *op)
 			emu_w8(w, RTE_MLX5CQ_CQE_LRO_NUM_SEG, cpl->lro_num_seg);
 		}
 		break;
-	case MLX5_EMU_CPL_REQ_ERR:
-	case MLX5_EMU_CPL_RESP_ERR:
+	case MLX5_EMU_WC_REQ_ERR:
+	case MLX5_EMU_WC_RESP_ERR:
 		opcode = cpl->opcode ? cpl->opcode :
-			 cpl->kind == MLX5_EMU_CPL_REQ_ERR ?
+			 cpl->kind == MLX5_EMU_WC_REQ_ERR ?
 			 MLX5_CQE_REQ_ERR : MLX5_CQE_RESP_ERR;
 		emu_w8(w, RTE_MLX5CQ_CQE_VENDOR_SYND, cpl->vendor_syndrome);
 		emu_w8(w, RTE_MLX5CQ_CQE_SYNDROME, cpl->syndrome);
@@ -362,7 +362,7 @@ emu_cqe_put(struct emu_cq *cq, const uint8_t cqe[64], uint8_t op,
 }
 
 int
-emu_cqe_post_flags(struct emu_cq *cq, const struct mlx5_emu_cpl *cpl,
+emu_cqe_post_flags(struct emu_cq *cq, const struct mlx5_emu_wc *cpl,
 		   unsigned int n, uint32_t flags)
 {
 	int overrun = !!(flags & MLX5_EMU_POST_OVERRUN);
@@ -463,7 +463,7 @@ emu_cq_get_locked(struct ibv_context *ctx, uint32_t cqn, int *err)
 
 int
 mlx5_emu_cq_post_flags(struct ibv_context *ctx, uint32_t cqn,
-		       const struct mlx5_emu_cpl *cpl, unsigned int n,
+		       const struct mlx5_emu_wc *cpl, unsigned int n,
 		       uint32_t flags)
 {
 	struct emu_cq *cq;
@@ -499,7 +499,7 @@ mlx5_emu_cq_flush(struct ibv_context *ctx, uint32_t cqn)
 
 int
 mlx5_emu_cq_post(struct ibv_context *ctx, uint32_t cqn,
-		 const struct mlx5_emu_cpl *cpl, unsigned int n)
+		 const struct mlx5_emu_wc *cpl, unsigned int n)
 {
 	return mlx5_emu_cq_post_flags(ctx, cqn, cpl, n, 0);
 }

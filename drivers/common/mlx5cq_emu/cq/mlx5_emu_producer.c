@@ -50,7 +50,7 @@ prod_hash(uint64_t seed, uint64_t n)
 /* The default generator (see struct mlx5_emu_producer_attr). */
 static void
 prod_gen(const struct mlx5_emu_producer_attr *a, uint64_t seq,
-	 struct mlx5_emu_cpl *c)
+	 struct mlx5_emu_wc *c)
 {
 	uint64_t run = a->run_len > 1 ? a->run_len : 1;
 	uint64_t first = seq - seq % run;
@@ -60,9 +60,9 @@ prod_gen(const struct mlx5_emu_producer_attr *a, uint64_t seq,
 
 	memset(c, 0, sizeof(*c));
 	if (err)
-		c->kind = req ? MLX5_EMU_CPL_REQ_ERR : MLX5_EMU_CPL_RESP_ERR;
+		c->kind = req ? MLX5_EMU_WC_REQ_ERR : MLX5_EMU_WC_RESP_ERR;
 	else
-		c->kind = req ? MLX5_EMU_CPL_REQ : MLX5_EMU_CPL_RESP;
+		c->kind = req ? MLX5_EMU_WC_REQ : MLX5_EMU_WC_RESP;
 	c->wqe_counter = (uint16_t)seq;
 	c->rx_hash_res = (uint32_t)first;
 	c->flow_table_metadata = (uint32_t)first;
@@ -108,7 +108,7 @@ prod_main(void *arg)
 {
 	struct mlx5_emu_producer *p = arg;
 	const struct mlx5_emu_producer_attr *a = &p->attr;
-	struct mlx5_emu_cpl cpl[EMU_PROD_BATCH_MAX];
+	struct mlx5_emu_wc cpl[EMU_PROD_BATCH_MAX];
 	uint32_t batch = a->batch == 0 ? 1 : a->batch;
 	uint32_t flags = a->overrun ? MLX5_EMU_POST_OVERRUN : 0;
 	uint64_t seq = 0, start = prod_now_ns(), due, now, nb = 0;
@@ -138,8 +138,8 @@ prod_main(void *arg)
 				goto out;
 			}
 			for (i = posted; i < posted + (unsigned int)r; i++)
-				if (cpl[i].kind == MLX5_EMU_CPL_REQ_ERR ||
-				    cpl[i].kind == MLX5_EMU_CPL_RESP_ERR)
+				if (cpl[i].kind == MLX5_EMU_WC_REQ_ERR ||
+				    cpl[i].kind == MLX5_EMU_WC_RESP_ERR)
 					__atomic_add_fetch(&p->st.errors, 1,
 							   __ATOMIC_RELAXED);
 			posted += (unsigned int)r;

@@ -301,12 +301,12 @@ emu_rdma_write_exec(struct emu_qp *qp, const uint8_t *w, unsigned int ds,
 }
 
 static void
-emu_qp_cpl(struct emu_qp *qp, uint16_t idx, uint8_t opcode,
+emu_qp_wc(struct emu_qp *qp, uint16_t idx, uint8_t opcode,
 	   const struct emu_wqe_err *e)
 {
-	struct mlx5_emu_cpl *cpl = emu_engine_cpl(&qp->wq);
+	struct mlx5_emu_wc *cpl = emu_engine_wc(&qp->wq);
 
-	cpl->kind = e != NULL ? MLX5_EMU_CPL_REQ_ERR : MLX5_EMU_CPL_REQ;
+	cpl->kind = e != NULL ? MLX5_EMU_WC_REQ_ERR : MLX5_EMU_WC_REQ;
 	if (e != NULL) {
 		cpl->syndrome = e->synd;
 		cpl->vendor_syndrome = e->vsynd;
@@ -366,7 +366,7 @@ emu_qp_progress(struct emu_qp *qp)
 
 		if (qp->qp_state == EMU_QP_ERR) {
 			e.synd = EMU_SYND_WR_FLUSH_ERR;
-			emu_qp_cpl(qp, idx, opcode, &e);
+			emu_qp_wc(qp, idx, opcode, &e);
 			qp->pi += bytes / EMU_WQEBB;
 			n++;
 			continue;
@@ -391,11 +391,11 @@ emu_qp_progress(struct emu_qp *qp)
 			EMU_LOG(DEBUG, "QP 0x%x: WQE 0x%x opcode 0x%x: error "
 				"syndrome 0x%x vendor 0x%x", qp->qpn, idx,
 				opcode, e.synd, e.vsynd);
-			emu_qp_cpl(qp, idx, opcode, &e);
+			emu_qp_wc(qp, idx, opcode, &e);
 			qp->qp_state = EMU_QP_ERR;
 			qp->wq.state = EMU_Q_ERR;
 		} else if (((emu_be32_at(w + 8) >> 2) & 3) >= 2) {
-			emu_qp_cpl(qp, idx, opcode, NULL);
+			emu_qp_wc(qp, idx, opcode, NULL);
 		}
 		qp->pi += bytes / EMU_WQEBB;
 		qp->wqes++;

@@ -179,14 +179,14 @@ void
 emu_lro_close(struct emu_rq *rq)
 {
 	struct emu_lro *s = &rq->lro;
-	struct mlx5_emu_cpl *cpl;
+	struct mlx5_emu_wc *cpl;
 
 	rq->lro_open = 0;
 	TAILQ_REMOVE(&emu_lro_list, rq, lro.next);
 	emu_lro_open_n--;
 	rq->ci++;
-	cpl = emu_engine_cpl(&rq->wq);
-	cpl->kind = MLX5_EMU_CPL_RESP;
+	cpl = emu_engine_wc(&rq->wq);
+	cpl->kind = MLX5_EMU_WC_RESP;
 	cpl->byte_cnt = s->len;
 	cpl->wqe_counter = s->idx;
 	cpl->rx_hash_res = s->hash;

@@ -33,7 +33,7 @@
  *   takes only emu_net_lock (never a dev->lock), so a control command may
  *   wait for the engine (join) while holding dev->lock.
  * - emu_engine_ctl_lock serialises starting and stopping the thread.
- * - Completions of network queues are staged per CQ (emu_engine_cpl(),
+ * - Completions of network queues are staged per CQ (emu_engine_wc(),
  *   emu_net_lock held) and written in batches (cq->lock, taken under
  *   emu_net_lock, once per batch). On a CQ with compression the batches
  *   are posted with MLX5_EMU_POST_HOLD, so consecutive completions of one
@@ -384,7 +384,7 @@ void emu_engine_batch_clock(void);
  * the stage is full or the pass ends. A completion the CQ has no room for
  * (or a CQ in error) is lost, as before, with a DEBUG log line.
  */
-struct mlx5_emu_cpl *emu_engine_cpl(struct emu_wq *wq);
+struct mlx5_emu_wc *emu_engine_wc(struct emu_wq *wq);
 
 /* mlx5_emu_net.c (dev->lock held) */
 struct emu_net *emu_net_get(struct emu_dev *dev);

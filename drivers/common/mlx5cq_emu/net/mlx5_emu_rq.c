@@ -30,7 +30,7 @@
  * when the header is whole; UDP over IPv4 with checksum 0 is OK), csum =
  * the 16-bit one's complement sum of the bytes after the 14-byte Ethernet
  * header, and the timestamp of the model clock (sampled once per engine
- * batch). Completions are staged with emu_engine_cpl() and written in
+ * batch). Completions are staged with emu_engine_wc() and written in
  * batches; on a CQ with compression the frames delivered in one pass form
  * sessions, closed at the end of the pass (mlx5_emu_engine.c). The
  * doorbell record is read again only when the WQEs it announced last are
@@ -468,10 +468,10 @@ emu_rx_hdr_type(const uint8_t *f, const struct emu_pkt *pp, uint16_t *csum)
 
 /* An error completion for WQE idx; the RQ goes to ERR unless keep_rdy. */
 static void
-emu_rq_error_cpl(struct emu_rq *rq, uint16_t idx, uint8_t syndrome,
+emu_rq_error_wc(struct emu_rq *rq, uint16_t idx, uint8_t syndrome,
 		 const char *why, int keep_rdy)
 {
-	struct mlx5_emu_cpl *cpl;
+	struct mlx5_emu_wc *cpl;
 
 	EMU_LOG(DEBUG, "%s: RQ 0x%x: WQE %u: %s (syndrome 0x%02x)%s",
 		rq->net->dev->name, rq->rqn, idx, why, syndrome,
@@ -480,8 +480,8 @@ emu_rq_error_cpl(struct emu_rq *rq, uint16_t idx, uint8_t syndrome,
 	if (!keep_rdy)
 		rq->wq.state = EMU_Q_ERR;
 	rq->ci++;
-	cpl = emu_engine_cpl(&rq->wq);
-	cpl->kind = MLX5_EMU_CPL_RESP_ERR;
+	cpl = emu_engine_wc(&rq->wq);
+	cpl->kind = MLX5_EMU_WC_RESP_ERR;
 	cpl->syndrome = syndrome;
 	cpl->wqe_counter = idx;
 	cpl->qpn = rq->rqn;
@@ -500,7 +500,7 @@ static void
 emu_rq_error(struct emu_rq *rq, uint16_t idx, uint8_t syndrome,
 	     const char *why)
 {
-	emu_rq_error_cpl(rq, idx, syndrome, why, 0);
+	emu_rq_error_wc(rq, idx, syndrome, why, 0);
 }
 
 /*
@@ -592,7 +592,7 @@ emu_rq_vlan_strip(const struct emu_rq *rq, const uint8_t **frame,
 
 /* The offload fields of a responder CQE (hash, flow tag, header types). */
 static void
-emu_rq_cpl_fill(struct mlx5_emu_cpl *cpl, const uint8_t *frame,
+emu_rq_wc_fill(struct mlx5_emu_wc *cpl, const uint8_t *frame,
 		const struct emu_pkt *pkt, uint32_t hash, uint8_t hash_type,
 		const struct emu_rx_meta *meta, int strip, uint16_t vlan)
 {
@@ -631,7 +631,7 @@ emu_rq_begin(struct emu_rq *rq, uint16_t *idx)
 	}
 	*idx = rq->ci;
 	if (emu_wire_rx_fault_take(rq->net)) {
-		emu_rq_error_cpl(rq, *idx, EMU_SYND_LOC_LEN_ERR,
+		emu_rq_error_wc(rq, *idx, EMU_SYND_LOC_LEN_ERR,
 				 "injected error, RQ kept RDY", 1);
 		return 0;
 	}
@@ -653,7 +653,7 @@ emu_rq_receive_mprq(struct emu_rq *rq, const uint8_t *frame,
 	uint32_t strd_n = 1u << rq->log_strd_num;
 	uint32_t strd_sz = 1u << rq->log_strd_sz;
 	uint32_t len = pkt->len, need, bc, lkey;
-	struct mlx5_emu_cpl *cpl;
+	struct mlx5_emu_wc *cpl;
 	struct emu_pkt stripped;
 	const uint8_t *dseg;
 	uint16_t idx, vlan = 0;
@@ -673,8 +673,8 @@ emu_rq_receive_mprq(struct emu_rq *rq, const uint8_t *frame,
 	}
 	if (rq->strd + need > strd_n) {
 		/* Filler: the strides left in the WQE, then the next one. */
-		cpl = emu_engine_cpl(&rq->wq);
-		cpl->kind = MLX5_EMU_CPL_RESP;
+		cpl = emu_engine_wc(&rq->wq);
+		cpl->kind = MLX5_EMU_WC_RESP;
 		cpl->byte_cnt = MLX5_MPRQ_FILLER_MASK |
 				(strd_n - rq->strd) << MLX5_MPRQ_STRIDE_NUM_SHIFT;
 		cpl->wqe_counter = (uint16_t)rq->strd;
@@ -713,12 +713,12 @@ emu_rq_receive_mprq(struct emu_rq *rq, const uint8_t *frame,
 	emu_rq_last = rq;
 	net->pstats.rx_packets++;
 	net->pstats.rx_bytes += len;
-	cpl = emu_engine_cpl(&rq->wq);
-	cpl->kind = MLX5_EMU_CPL_RESP;
+	cpl = emu_engine_wc(&rq->wq);
+	cpl->kind = MLX5_EMU_WC_RESP;
 	cpl->byte_cnt = len | need << MLX5_MPRQ_STRIDE_NUM_SHIFT;
 	cpl->wqe_counter = (uint16_t)rq->strd;
 	cpl->wqe_id = idx;
-	emu_rq_cpl_fill(cpl, frame, pkt, hash, hash_type, meta, strip, vlan);
+	emu_rq_wc_fill(cpl, frame, pkt, hash, hash_type, meta, strip, vlan);
 	rq->strd += need;
 	if (rq->strd == strd_n) {
 		rq->ci++;
@@ -736,7 +736,7 @@ emu_rq_receive(struct emu_rq *rq, const uint8_t *frame,
 	unsigned int nsegs = 1u << (rq->wq.log_stride - 4), i;
 	uint32_t len = pkt->len;
 	const uint8_t *wqe;
-	struct mlx5_emu_cpl *cpl;
+	struct mlx5_emu_wc *cpl;
 	struct emu_pkt stripped;
 	uint32_t room = 0, left, done;
 	uint16_t idx, vlan = 0;
@@ -795,9 +795,9 @@ emu_rq_receive(struct emu_rq *rq, const uint8_t *frame,
 	 * The CQE is written later, with the CQ's stage; its owner byte is a
 	 * release store, which orders the data above before it.
 	 */
-	cpl = emu_engine_cpl(&rq->wq);
-	cpl->kind = MLX5_EMU_CPL_RESP;
+	cpl = emu_engine_wc(&rq->wq);
+	cpl->kind = MLX5_EMU_WC_RESP;
 	cpl->byte_cnt = len;
 	cpl->wqe_counter = idx;
-	emu_rq_cpl_fill(cpl, frame, pkt, hash, hash_type, meta, strip, vlan);
+	emu_rq_wc_fill(cpl, frame, pkt, hash, hash_type, meta, strip, vlan);
 }

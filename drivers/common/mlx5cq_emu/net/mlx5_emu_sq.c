@@ -29,7 +29,7 @@
  * whatever CQ_UPDATE says, and the SQ goes to ERR. A good one gets its
  * checksums filled as cs_flags ask, goes on the wire, and completes with
  * a requester CQE (wqe_counter = its index) when CQ_UPDATE is set.
- * Completions are staged with emu_engine_cpl() and written in batches
+ * Completions are staged with emu_engine_wc() and written in batches
  * (mlx5_emu_engine.c); on a CQ with compression the completions of one
  * engine pass form sessions (requester mini-CQEs: wqe_counter,
  * s_wqe_opcode), closed at the end of the pass.
@@ -468,9 +468,9 @@ static void
 emu_sq_complete(struct emu_sq *sq, uint16_t idx, uint8_t opcode,
 		uint8_t syndrome)
 {
-	struct mlx5_emu_cpl *cpl = emu_engine_cpl(&sq->wq);
+	struct mlx5_emu_wc *cpl = emu_engine_wc(&sq->wq);
 
-	cpl->kind = syndrome ? MLX5_EMU_CPL_REQ_ERR : MLX5_EMU_CPL_REQ;
+	cpl->kind = syndrome ? MLX5_EMU_WC_REQ_ERR : MLX5_EMU_WC_REQ;
 	cpl->syndrome = syndrome;
 	cpl->s_wqe_opcode = opcode;
 	cpl->wqe_counter = idx;

@@ -2,15 +2,15 @@
  * Copyright 2026 The mlx5cq authors
  */
 
-#ifndef MLX5CQ_ZIP_AVX2_H_
-#define MLX5CQ_ZIP_AVX2_H_
+#ifndef MLX5CQ_SESSION_AVX2_H_
+#define MLX5CQ_SESSION_AVX2_H_
 
 /*
  * Compressed sessions with AVX2, basic layout: the group templates and
  * groups of four records, whole arrays with their invalidation, the turn
  * of an open session, whole sessions decoded in one go. Inline helpers of
  * the AVX2 poll (mlx5cq_poll_avx2.c) and of its session turns
- * (mlx5cq_zip_avx2.c): a call would spill every ymm register. They call
+ * (mlx5cq_session_avx2.c): a call would spill every ymm register. They call
  * nothing above them (records: mlx5cq_poll_avx2.h; invalidation:
  * mlx5cq_private.h).
  */
@@ -42,7 +42,7 @@ struct zg_masks {
 	int8_t one[32]; /* 1 at a record's implied WQE counter */
 };
 /*
- * One table per mini-CQE format (mlx5cq_zip_avx2.c, filled at load time);
+ * One table per mini-CQE format (mlx5cq_session_avx2.c, filled at load time);
  * hidden: the polls reach it as they reach a static table, with no GOT.
  */
 #pragma GCC visibility push(hidden)
@@ -140,7 +140,7 @@ zg_group(const struct zg_masks *g, __m256i tp[ZG_STORES],
  * na whole arrays of a session from the one at m (entries of 1 << shift
  * bytes, a constant: 64 or 128; none past the ring's end) into records r,
  * eight per array, each array's entries invalidated once its records are
- * made (mlx5cq_zip_array_done()); first: m is the session's first array
+ * made (mlx5cq_session_array_done()); first: m is the session's first array
  * (title + 1, the next one 7 entries on), else 8 entries apart. A pointer
  * walk: no ring index, no reload of the ring's geometry.
  */
@@ -152,7 +152,7 @@ zg_arrays(const struct zg_masks *g, __m256i tp[ZG_STORES],
 	if (first && na) {
 		zg_group(g, tp, m, r);
 		zg_group(g, tp, m + 32, r + 4);
-		mlx5cq_zip_inv_array((volatile uint8_t *)(uintptr_t)m +
+		mlx5cq_session_inv_array((volatile uint8_t *)(uintptr_t)m +
 				     RTE_MLX5CQ_CQE_OP_OWN, 7, shift);
 		m += (size_t)7 << shift;
 		r += 8;
@@ -161,7 +161,7 @@ zg_arrays(const struct zg_masks *g, __m256i tp[ZG_STORES],
 	for (; na; na--, m += (size_t)8 << shift, r += 8) {
 		zg_group(g, tp, m, r);
 		zg_group(g, tp, m + 32, r + 4);
-		mlx5cq_zip_inv_array((volatile uint8_t *)(uintptr_t)m +
+		mlx5cq_session_inv_array((volatile uint8_t *)(uintptr_t)m +
 				     RTE_MLX5CQ_CQE_OP_OWN, 8, shift);
 	}
 }
@@ -179,7 +179,7 @@ zg_arrays(const struct zg_masks *g, __m256i tp[ZG_STORES],
  * z->end).
  */
 static __rte_always_inline int
-zg_turn(struct rte_mlx5cq *cq, struct mlx5cq_zip *z,
+zg_turn(struct rte_mlx5cq *cq, struct mlx5cq_session *z,
 	struct rte_mlx5cq_cpl *cpl, uint32_t want, int first,
 	unsigned int shift)
 {
@@ -187,7 +187,7 @@ zg_turn(struct rte_mlx5cq *cq, struct mlx5cq_zip *z,
 	const uint32_t mask = cq->mask, title = z->end - cnt;
 	volatile uint8_t *ring = cq->ring + cq->cqe_off;
 	const struct zg_masks *g = &mlx5cq_zg_masks[
-		RTE_MIN(mlx5cq_zip_format(cq, z), ZM_FORMATS - 1u)];
+		RTE_MIN(mlx5cq_session_format(cq, z), ZM_FORMATS - 1u)];
 	const int close = ai + want == cnt;
 	__m256i tp[ZG_STORES];
 
@@ -195,7 +195,7 @@ zg_turn(struct rte_mlx5cq *cq, struct mlx5cq_zip *z,
 	MLX5CQ_CNT(cq)->minis += want;
 	if (!close) {
 		z->ai = ai + want;
-		z->ca = mlx5cq_zip_array_at(title, ca, na);
+		z->ca = mlx5cq_session_array_at(title, ca, na);
 		z->wqe_next = (uint16_t)(z->wqe_next + want);
 	}
 	zg_arrays(g, tp, ring + ((size_t)(ca & mask) << shift), cpl, na, first,
@@ -293,7 +293,7 @@ zw_short(const struct zg_masks *g, volatile const uint8_t *c,
 	if (likely(cnt == 8)) {
 		ZW_ONE(0); ZW_ONE(1); ZW_ONE(2); ZW_ONE(3);
 		ZW_ONE(4); ZW_ONE(5); ZW_ONE(6); ZW_ONE(7);
-		mlx5cq_zip_inv_array(p, 8, shift);
+		mlx5cq_session_inv_array(p, 8, shift);
 		return;
 	}
 	for (j = 0; j < cnt; j++)
@@ -310,15 +310,15 @@ zw_short(const struct zg_masks *g, volatile const uint8_t *c,
  * title's record is made in registers and becomes the group templates
  * directly, groups of four records, single records for the last
  * (cnt % 4), entries title .. title + cnt - 1 invalidated, as
- * mlx5cq_zip_burst() would do over the same burst; no wrap, so the arrays
+ * mlx5cq_session_burst() would do over the same burst; no wrap, so the arrays
  * (title + 1, title + 8, title + 16, ...) and the entries are at constant
  * strides from c. g: the masks of the CQ's format (mlx5cq_zg_by_comp[]).
  * Returns cnt, or 0 when the session does not fit or needs
- * mlx5cq_zip_open()'s checks (and its log line): a count out of range,
+ * mlx5cq_session_open()'s checks (and its log line): a count out of range,
  * an error opcode in the title.
  */
 static __rte_always_inline uint32_t
-mlx5cq_zip_whole_avx2(const struct zg_masks *g, volatile const uint8_t *c,
+mlx5cq_session_whole_avx2(const struct zg_masks *g, volatile const uint8_t *c,
 		      unsigned int shift, uint8_t oo,
 		      struct rte_mlx5cq_cpl *r, uint32_t lim)
 {
@@ -344,7 +344,7 @@ mlx5cq_zip_whole_avx2(const struct zg_masks *g, volatile const uint8_t *c,
 	/*
 	 * Whole arrays: at title + 1, then title + 8, title + 16, ...; each
 	 * array's entries are invalidated as soon as its records are made
-	 * (mlx5cq_zip_array_done()): 1 .. 7, then 8 .. 15, ...; inv is the
+	 * (mlx5cq_session_array_done()): 1 .. 7, then 8 .. 15, ...; inv is the
 	 * first entry not invalidated yet.
 	 */
 	m = c + ((size_t)1 << shift);
@@ -353,7 +353,7 @@ mlx5cq_zip_whole_avx2(const struct zg_masks *g, volatile const uint8_t *c,
 		zg_group(g, tp, m, r);
 		zg_group(g, tp, m + 32, r + 4);
 		r += 8;
-		mlx5cq_zip_inv_array((volatile uint8_t *)(uintptr_t)m +
+		mlx5cq_session_inv_array((volatile uint8_t *)(uintptr_t)m +
 				     RTE_MLX5CQ_CQE_OP_OWN, a - inv, shift);
 		inv = a;
 		m = c + ((size_t)a << shift);
@@ -382,13 +382,13 @@ mlx5cq_zip_whole_avx2(const struct zg_masks *g, volatile const uint8_t *c,
 }
 
 /*
- * mlx5cq_zip_burst() of the AVX2 fast poll (mlx5cq_zip_avx2.c): the
+ * mlx5cq_session_burst() of the AVX2 fast poll (mlx5cq_session_avx2.c): the
  * common turn of an open basic-layout session; the others in
- * mlx5cq_zip_burst_any_avx2().
+ * mlx5cq_session_burst_any_avx2().
  */
-uint16_t mlx5cq_zip_burst_avx2(struct rte_mlx5cq *cq,
+uint16_t mlx5cq_session_burst_avx2(struct rte_mlx5cq *cq,
 			       struct rte_mlx5cq_cpl *cpl, uint16_t n);
-uint16_t mlx5cq_zip_burst_any_avx2(struct rte_mlx5cq *cq,
+uint16_t mlx5cq_session_burst_any_avx2(struct rte_mlx5cq *cq,
 				   struct rte_mlx5cq_cpl *cpl, uint16_t n);
 
 #ifndef __clang__
@@ -397,4 +397,4 @@ uint16_t mlx5cq_zip_burst_any_avx2(struct rte_mlx5cq *cq,
 
 #endif /* RTE_ARCH_X86 */
 
-#endif /* MLX5CQ_ZIP_AVX2_H_ */
+#endif /* MLX5CQ_SESSION_AVX2_H_ */

@@ -36,7 +36,7 @@
  * CSUM from the title). -1 zeroes the byte.
  */
 static __rte_always_inline mlx5cq_v128
-rx_zip_shuf(int o, int h)
+rx_session_shuf(int o, int h)
 {
 	const int b = o + RTE_MLX5CQ_MINI_BYTE_CNT;
 	const int r = o + RTE_MLX5CQ_MINI_RX_HASH;
@@ -47,7 +47,7 @@ rx_zip_shuf(int o, int h)
 }
 
 static __rte_always_inline void
-rx_zip_store(struct rte_mbuf *mb, mlx5cq_v128 rearm, mlx5cq_v128 fields)
+rx_session_store(struct rte_mbuf *mb, mlx5cq_v128 rearm, mlx5cq_v128 fields)
 {
 	uintptr_t b = (uintptr_t)mb;
 
@@ -63,7 +63,7 @@ rx_zip_store(struct rte_mbuf *mb, mlx5cq_v128 rearm, mlx5cq_v128 fields)
  * instructions (two fewer a pair).
  */
 static __rte_always_inline void
-rx_zip_pair(volatile const uint8_t *m, struct rte_mbuf *b0,
+rx_session_pair(volatile const uint8_t *m, struct rte_mbuf *b0,
 	    struct rte_mbuf *b1, mlx5cq_v128 rearm, mlx5cq_v128 fix,
 	    mlx5cq_v128 sh0, mlx5cq_v128 sh1, mlx5cq_v128 *len)
 {
@@ -72,23 +72,23 @@ rx_zip_pair(volatile const uint8_t *m, struct rte_mbuf *b0,
 	const mlx5cq_v128 f1 = mlx5cq_v128_or(mlx5cq_v128_shuf(v, sh1), fix);
 
 	*len = mlx5cq_v128_add32(mlx5cq_v128_add32(*len, f0), f1);
-	rx_zip_store(b0, rearm, f0);
-	rx_zip_store(b1, rearm, f1);
+	rx_session_store(b0, rearm, f0);
+	rx_session_store(b1, rearm, f1);
 }
 
 /* A whole array (eight mini-CQEs at m) into the mbufs b[0..7]. */
 static __rte_always_inline void
-rx_zip_array(volatile const uint8_t *m, struct rte_mbuf *const *b,
+rx_session_array(volatile const uint8_t *m, struct rte_mbuf *const *b,
 	     mlx5cq_v128 rearm, mlx5cq_v128 fix, mlx5cq_v128 sh0,
 	     mlx5cq_v128 sh1, mlx5cq_v128 *len)
 {
 	/* Written out: GCC kept a loop of four (three more instructions a
 	 * pair).
 	 */
-	rx_zip_pair(m, b[0], b[1], rearm, fix, sh0, sh1, len);
-	rx_zip_pair(m + 16, b[2], b[3], rearm, fix, sh0, sh1, len);
-	rx_zip_pair(m + 32, b[4], b[5], rearm, fix, sh0, sh1, len);
-	rx_zip_pair(m + 48, b[6], b[7], rearm, fix, sh0, sh1, len);
+	rx_session_pair(m, b[0], b[1], rearm, fix, sh0, sh1, len);
+	rx_session_pair(m + 16, b[2], b[3], rearm, fix, sh0, sh1, len);
+	rx_session_pair(m + 32, b[4], b[5], rearm, fix, sh0, sh1, len);
+	rx_session_pair(m + 48, b[6], b[7], rearm, fix, sh0, sh1, len);
 }
 
 /*
@@ -98,7 +98,7 @@ rx_zip_array(volatile const uint8_t *m, struct rte_mbuf *const *b,
  * sum of their lengths (pkt_len lanes added as they are built).
  */
 static __rte_always_inline uint32_t
-rx_zip_decode_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_session *s,
+rx_session_decode_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_session *s,
 		  uint32_t pos, uint32_t k, uint32_t rq_ci, int hash)
 {
 	const struct rte_mlx5cq_cpl *t = s->title;
@@ -109,13 +109,13 @@ rx_zip_decode_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_session *s,
 	const uint64_t ol = mlx5cq_rx_ol(rxq, t->hdr_type_etc, &vlan);
 	const mlx5cq_v128 rearm = mlx5cq_v128_set64(ol,
 						    rxq->mbuf_initializer);
-	/* Lane 1 (pkt_len) zero: rx_zip_pair() sums after the or. */
+	/* Lane 1 (pkt_len) zero: rx_session_pair() sums after the or. */
 	const mlx5cq_v128 fix = mlx5cq_v128_set32(mlx5cq_rx_ptype_lut
 				[MLX5CQ_RX_LUT_IDX(t->hdr_type_etc)], 0,
 				(uint32_t)vlan << 16,
 				hash ? 0 : t->rss_hash);
-	const mlx5cq_v128 sh0 = rx_zip_shuf(0, hash);
-	const mlx5cq_v128 sh1 = rx_zip_shuf(RTE_MLX5CQ_MINI_SIZE, hash);
+	const mlx5cq_v128 sh0 = rx_session_shuf(0, hash);
+	const mlx5cq_v128 sh1 = rx_session_shuf(RTE_MLX5CQ_MINI_SIZE, hash);
 	mlx5cq_v128 len = mlx5cq_v128_zero();
 	uint32_t i = 0;
 
@@ -131,13 +131,13 @@ rx_zip_decode_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_session *s,
 		if (e - i == RTE_MLX5CQ_BASIC_MINIS_PER_ARRAY &&
 		    ((rq_ci + i) & mask) + 8 <= mask + 1) {
 			/* A whole array into eight consecutive buffers. */
-			rx_zip_array(m, &elts[(rq_ci + i) & mask], rearm, fix,
+			rx_session_array(m, &elts[(rq_ci + i) & mask], rearm, fix,
 				     sh0, sh1, &len);
 			i = e;
 			continue;
 		}
 		for (; i + 2 <= e; i += 2)
-			rx_zip_pair(m + 8u * (i - i_0),
+			rx_session_pair(m + 8u * (i - i_0),
 				    elts[(rq_ci + i) & mask],
 				    elts[(rq_ci + i + 1) & mask], rearm, fix,
 				    sh0, sh1, &len);
@@ -148,7 +148,7 @@ rx_zip_decode_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_session *s,
 			const mlx5cq_v128 f0 = mlx5cq_v128_shuf(v, sh0);
 
 			len = mlx5cq_v128_add32(len, f0);
-			rx_zip_store(elts[(rq_ci + i) & mask], rearm,
+			rx_session_store(elts[(rq_ci + i) & mask], rearm,
 				     mlx5cq_v128_or(f0, fix));
 			i++;
 		}
@@ -157,20 +157,20 @@ rx_zip_decode_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_session *s,
 	return mlx5cq_v128_lane32(len, 1);
 }
 
-/* rx_zip_decode_vec() for the session's format. */
+/* rx_session_decode_vec() for the session's format. */
 static __rte_always_inline uint32_t
-rx_zip_decode(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_session *s,
+rx_session_decode(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_session *s,
 	      uint32_t pos, uint32_t k, uint32_t rq_ci)
 {
 	if (k == 0)
 		return 0;
 	if (s->fmt == RTE_MLX5CQ_MINI_FMT_HASH)
-		return rx_zip_decode_vec(rxq, s, pos, k, rq_ci, 1);
-	return rx_zip_decode_vec(rxq, s, pos, k, rq_ci, 0);
+		return rx_session_decode_vec(rxq, s, pos, k, rq_ci, 1);
+	return rx_session_decode_vec(rxq, s, pos, k, rq_ci, 0);
 }
 
 uint32_t
-mlx5cq_rx_zip_ahead(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t want,
+mlx5cq_rx_session_ahead(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t want,
 		    uint64_t *len)
 {
 	struct rte_mlx5cq_session s;
@@ -188,8 +188,8 @@ mlx5cq_rx_zip_ahead(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t want,
 	 */
 	/* What this burst takes, then the rest: a length sum each. */
 	now = RTE_MIN(k, (uint32_t)want);
-	*len = rx_zip_decode(rxq, &s, s.pos, now, rq_ci);
-	rxq->zip_ahead_len = rx_zip_decode(rxq, &s, s.pos + now, k - now,
+	*len = rx_session_decode(rxq, &s, s.pos, now, rq_ci);
+	rxq->session_ahead_len = rx_session_decode(rxq, &s, s.pos + now, k - now,
 					   rq_ci + now);
 	rte_mlx5cq_session_advance(rxq->cq, (uint16_t)k);
 	return k;

@@ -3,7 +3,7 @@
  */
 
 /*
- * Suite "net_rx_zip": net_mlx5cq's RX on every path the burst has:
+ * Suite "net_rx_session": net_mlx5cq's RX on every path the burst has:
  * compressed sessions read in place (HASH and CSUM mini-CQEs) with the
  * SIMD stores and per packet (rx_vec_en=0), with one memory region and
  * with 16 (16 chunks, mr_ext_memseg_en=0: lkeys to write), and 16 chunks
@@ -15,10 +15,10 @@
  *
  * Port A (under test, 2 RX queues, RSS over IPv4/UDP, VLAN strip,
  * checksum and RSS hash offloads) and port B (sender) share an emulated
- * wire. With the engine thread paused, B sends ZIP_N IPv4/UDP frames
+ * wire. With the engine thread paused, B sends SESSION_N IPv4/UDP frames
  * (lengths varying, a run of VLAN-tagged ones in the middle so sessions
- * end there) ZIP_ROUND at a time, and the engine's passes deliver them:
- * A's CQs get them in compressed sessions; A's rings of ZIP_DESC wrap
+ * end there) SESSION_ROUND at a time, and the engine's passes deliver them:
+ * A's CQs get them in compressed sessions; A's rings of SESSION_DESC wrap
  * several times, so the buffers it posted as replacements (and their
  * lkeys) receive frames too. A is drained after each round with bursts of 1, 7, 32, 3, 64 and 16
  * (arrays of 8 mini-CQEs split at every position). Every frame, found by
@@ -52,35 +52,35 @@
 #include "test.h"
 #include "test_net_util.h"
 
-#define ZIP_N 300 /* frames per case */
-#define ZIP_ROUND 50 /* frames sent, then drained, at a time */
-#define ZIP_DESC 64 /* RX descriptors per queue: the rings wrap */
-#define ZIP_NQ 2
-#define ZIP_SPORT 1000
-#define ZIP_VLAN_FIRST 100 /* frames [FIRST, LAST) carry a VLAN tag */
-#define ZIP_VLAN_LAST 160
-#define ZIP_VLAN_TCI 0x2123
-#define ZIP_DST_IP RTE_IPV4(198u, 18, 0, 2)
-#define ZIP_DPORT 4789
-#define ZIP_POOL_N 4096
+#define SESSION_N 300 /* frames per case */
+#define SESSION_ROUND 50 /* frames sent, then drained, at a time */
+#define SESSION_DESC 64 /* RX descriptors per queue: the rings wrap */
+#define SESSION_NQ 2
+#define SESSION_SPORT 1000
+#define SESSION_VLAN_FIRST 100 /* frames [FIRST, LAST) carry a VLAN tag */
+#define SESSION_VLAN_LAST 160
+#define SESSION_VLAN_TCI 0x2123
+#define SESSION_DST_IP RTE_IPV4(198u, 18, 0, 2)
+#define SESSION_DPORT 4789
+#define SESSION_POOL_N 4096
 
 /* What a received frame gave. */
-struct zip_rx {
+struct session_rx {
 	uint32_t hash;
 	uint16_t queue;
 	uint8_t seen;
 };
 
-struct zip_case {
+struct session_case {
 	const char *name;
 	const char *args; /* devargs of port A after dev/wire */
 	unsigned int chunks; /* mempool chunks (regions: mr_ext_memseg_en=0) */
-	int one_flow; /* zip_frame() */
+	int one_flow; /* session_frame() */
 	int compressed;
 	int inject; /* 1: frames put on the wire by mlx5_emu_wire_inject_burst */
 };
 
-static const struct zip_case zip_cases[] = {
+static const struct session_case session_cases[] = {
 	{ "plain CQEs", "cqe_comp=none", 1, 0, 0 },
 	{ "HASH, SIMD", "cqe_comp=hash", 1, 0, 1 },
 	{ "HASH, per packet", "cqe_comp=hash,rx_vec_en=0", 1, 0, 1 },
@@ -104,9 +104,9 @@ static const struct zip_case zip_cases[] = {
 	{ "CSUM, injected in one pass", "cqe_comp=csum", 1, 1, 1, 1 },
 };
 
-static struct zip_rx zip_res[ZIP_N];
+static struct session_rx session_res[SESSION_N];
 
-static const uint16_t zip_bursts[] = { 1, 7, 32, 3, 64, 16 };
+static const uint16_t session_bursts[] = { 1, 7, 32, 3, 64, 16 };
 
 /*
  * Frame i of a case: Ethernet [VLAN] IPv4 UDP, correct checksums, its
@@ -121,7 +121,7 @@ static const uint16_t zip_bursts[] = { 1, 7, 32, 3, 64, 16 };
  *   the mini-CQE, the hash must be the title's: it is the same).
  */
 static uint32_t
-zip_src_ip(unsigned int i, int one_flow)
+session_src_ip(unsigned int i, int one_flow)
 {
 	uint16_t udp_len = (uint16_t)(8 + 18 + (i * 37) % 200);
 
@@ -130,13 +130,13 @@ zip_src_ip(unsigned int i, int one_flow)
 }
 
 static uint16_t
-zip_sport(unsigned int i, int one_flow)
+session_sport(unsigned int i, int one_flow)
 {
-	return one_flow ? ZIP_SPORT : (uint16_t)(ZIP_SPORT + i);
+	return one_flow ? SESSION_SPORT : (uint16_t)(SESSION_SPORT + i);
 }
 
 static uint32_t
-zip_frame(uint8_t *f, const struct rte_ether_addr *dst, unsigned int i,
+session_frame(uint8_t *f, const struct rte_ether_addr *dst, unsigned int i,
 	  int one_flow)
 {
 	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)f;
@@ -151,11 +151,11 @@ zip_frame(uint8_t *f, const struct rte_ether_addr *dst, unsigned int i,
 	eth->src_addr = (struct rte_ether_addr)
 			{{ 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 }};
 	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
-	if (i >= ZIP_VLAN_FIRST && i < ZIP_VLAN_LAST) {
+	if (i >= SESSION_VLAN_FIRST && i < SESSION_VLAN_LAST) {
 		struct rte_vlan_hdr *vh = (struct rte_vlan_hdr *)(eth + 1);
 
 		eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
-		vh->vlan_tci = rte_cpu_to_be_16(ZIP_VLAN_TCI);
+		vh->vlan_tci = rte_cpu_to_be_16(SESSION_VLAN_TCI);
 		vh->eth_proto = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
 		l2 += sizeof(*vh);
 	}
@@ -164,11 +164,11 @@ zip_frame(uint8_t *f, const struct rte_ether_addr *dst, unsigned int i,
 	ip->total_length = rte_cpu_to_be_16(sizeof(*ip) + sizeof(*udp) + pay);
 	ip->time_to_live = 64;
 	ip->next_proto_id = IPPROTO_UDP;
-	ip->src_addr = rte_cpu_to_be_32(zip_src_ip(i, one_flow));
-	ip->dst_addr = rte_cpu_to_be_32(ZIP_DST_IP);
+	ip->src_addr = rte_cpu_to_be_32(session_src_ip(i, one_flow));
+	ip->dst_addr = rte_cpu_to_be_32(SESSION_DST_IP);
 	udp = (struct rte_udp_hdr *)(ip + 1);
-	udp->src_port = rte_cpu_to_be_16(zip_sport(i, one_flow));
-	udp->dst_port = rte_cpu_to_be_16(ZIP_DPORT);
+	udp->src_port = rte_cpu_to_be_16(session_sport(i, one_flow));
+	udp->dst_port = rte_cpu_to_be_16(SESSION_DPORT);
 	udp->dgram_len = rte_cpu_to_be_16(sizeof(*udp) + pay);
 	p = (uint8_t *)(udp + 1);
 	p[0] = (uint8_t)(i >> 8);
@@ -181,7 +181,7 @@ zip_frame(uint8_t *f, const struct rte_ether_addr *dst, unsigned int i,
 }
 
 static int
-zip_start(uint16_t port, uint16_t nq, struct rte_mempool *mp)
+session_start(uint16_t port, uint16_t nq, struct rte_mempool *mp)
 {
 	struct rte_eth_conf conf;
 	uint16_t q;
@@ -195,7 +195,7 @@ zip_start(uint16_t port, uint16_t nq, struct rte_mempool *mp)
 	if (rte_eth_dev_configure(port, nq, 1, &conf) != 0)
 		return -1;
 	for (q = 0; q < nq; q++)
-		if (rte_eth_rx_queue_setup(port, q, ZIP_DESC, SOCKET_ID_ANY, NULL,
+		if (rte_eth_rx_queue_setup(port, q, SESSION_DESC, SOCKET_ID_ANY, NULL,
 					   mp) != 0)
 			return -1;
 	if (rte_eth_tx_queue_setup(port, 0, 512, SOCKET_ID_ANY, NULL) != 0)
@@ -205,7 +205,7 @@ zip_start(uint16_t port, uint16_t nq, struct rte_mempool *mp)
 
 /* B sends frames [first, first + n); the paused engine delivers them. */
 static int
-zip_send(uint16_t b, struct rte_mempool *mp,
+session_send(uint16_t b, struct rte_mempool *mp,
 	 const struct rte_ether_addr *dst, int one_flow, unsigned int first,
 	 unsigned int n)
 {
@@ -216,7 +216,7 @@ zip_send(uint16_t b, struct rte_mempool *mp,
 		m = rte_pktmbuf_alloc(mp);
 		if (m == NULL)
 			return -1;
-		m->data_len = (uint16_t)zip_frame(rte_pktmbuf_mtod(m,
+		m->data_len = (uint16_t)session_frame(rte_pktmbuf_mtod(m,
 							uint8_t *), dst, i, one_flow);
 		m->pkt_len = m->data_len;
 		for (tries = 0; rte_eth_tx_burst(b, 0, &m, 1) != 1; tries++) {
@@ -238,16 +238,16 @@ zip_send(uint16_t b, struct rte_mempool *mp,
  * must deliver nothing): both ports of the wire reach them.
  */
 static int
-zip_inject(const char *wire, const struct rte_ether_addr *dst,
+session_inject(const char *wire, const struct rte_ether_addr *dst,
 	   int one_flow, unsigned int first, unsigned int n)
 {
-	static uint8_t buf[ZIP_ROUND][512];
-	const void *fr[ZIP_ROUND];
-	uint32_t len[ZIP_ROUND], i;
+	static uint8_t buf[SESSION_ROUND][512];
+	const void *fr[SESSION_ROUND];
+	uint32_t len[SESSION_ROUND], i;
 	int ret;
 
 	for (i = 0; i < n; i++) {
-		len[i] = zip_frame(buf[i], dst, first + i, one_flow);
+		len[i] = session_frame(buf[i], dst, first + i, one_flow);
 		fr[i] = buf[i];
 	}
 	fr[5] = NULL;
@@ -257,12 +257,12 @@ zip_inject(const char *wire, const struct rte_ether_addr *dst,
 	if (ret != -EINVAL ||
 	    mlx5_emu_wire_inject_burst(wire, fr, len, n) != -EINVAL ||
 	    mlx5_emu_wire_inject_burst(wire, fr, len, 0) != -EINVAL ||
-	    mlx5_emu_wire_inject_burst("zip_no_such_wire", fr, len,
+	    mlx5_emu_wire_inject_burst("session_no_such_wire", fr, len,
 				       5) != -ENOENT) {
 		printf("    bad arguments accepted\n");
 		return -1;
 	}
-	len[7] = zip_frame(buf[7], dst, first + 7, one_flow);
+	len[7] = session_frame(buf[7], dst, first + 7, one_flow);
 	ret = mlx5_emu_wire_inject_burst(wire, fr, len, n);
 	if (ret != 2) {
 		printf("    inject_burst: %d ports (2)\n", ret);
@@ -273,12 +273,12 @@ zip_inject(const char *wire, const struct rte_ether_addr *dst,
 
 /* Every field of one received frame, against the frame sent. */
 static int
-zip_check_mbuf(const struct rte_mbuf *m, uint16_t port, unsigned int i,
+session_check_mbuf(const struct rte_mbuf *m, uint16_t port, unsigned int i,
 	       const struct rte_ether_addr *dst, int one_flow)
 {
 	uint8_t f[512];
-	uint32_t len = zip_frame(f, dst, i, one_flow);
-	int vlan = i >= ZIP_VLAN_FIRST && i < ZIP_VLAN_LAST;
+	uint32_t len = session_frame(f, dst, i, one_flow);
+	int vlan = i >= SESSION_VLAN_FIRST && i < SESSION_VLAN_LAST;
 	uint64_t ol = RTE_MBUF_F_RX_IP_CKSUM_GOOD |
 		      RTE_MBUF_F_RX_L4_CKSUM_GOOD | RTE_MBUF_F_RX_RSS_HASH;
 
@@ -297,7 +297,7 @@ zip_check_mbuf(const struct rte_mbuf *m, uint16_t port, unsigned int i,
 	if (m->packet_type != (RTE_PTYPE_L2_ETHER |
 			       RTE_PTYPE_L3_IPV4_EXT_UNKNOWN |
 			       RTE_PTYPE_L4_UDP) ||
-	    m->ol_flags != ol || m->vlan_tci != (vlan ? ZIP_VLAN_TCI : 0)) {
+	    m->ol_flags != ol || m->vlan_tci != (vlan ? SESSION_VLAN_TCI : 0)) {
 		printf("    frame %u: ptype 0x%x flags 0x%" PRIx64 " (0x%"
 		       PRIx64 ") vlan 0x%x\n", i, m->packet_type,
 		       (uint64_t)m->ol_flags, ol, m->vlan_tci);
@@ -319,7 +319,7 @@ zip_check_mbuf(const struct rte_mbuf *m, uint16_t port, unsigned int i,
  * fields and queue recorded.
  */
 static int
-zip_drain(uint16_t a, const struct rte_ether_addr *dst, struct zip_rx *res,
+session_drain(uint16_t a, const struct rte_ether_addr *dst, struct session_rx *res,
 	  int one_flow, unsigned int *got_all, unsigned int target)
 {
 	struct rte_mbuf *pkts[64];
@@ -329,8 +329,8 @@ zip_drain(uint16_t a, const struct rte_ether_addr *dst, struct zip_rx *res,
 
 	while (got < target && idle < 1000) {
 		round = 0;
-		for (q = 0; q < ZIP_NQ; q++) {
-			uint16_t want = zip_bursts[b++ % RTE_DIM(zip_bursts)];
+		for (q = 0; q < SESSION_NQ; q++) {
+			uint16_t want = session_bursts[b++ % RTE_DIM(session_bursts)];
 
 			k = rte_eth_rx_burst(a, q, pkts, want);
 			for (j = 0; j < k; j++) {
@@ -340,7 +340,7 @@ zip_drain(uint16_t a, const struct rte_ether_addr *dst, struct zip_rx *res,
 				unsigned int i = (unsigned int)pay[0] << 8 |
 						 pay[1];
 
-				if (i >= ZIP_N || res[i].seen) {
+				if (i >= SESSION_N || res[i].seen) {
 					printf("    unexpected or repeated "
 					       "frame %u\n", i);
 					err++;
@@ -349,7 +349,7 @@ zip_drain(uint16_t a, const struct rte_ether_addr *dst, struct zip_rx *res,
 				res[i].seen = 1;
 				res[i].hash = m->hash.rss;
 				res[i].queue = q;
-				if (zip_check_mbuf(m, a, i, dst,
+				if (session_check_mbuf(m, a, i, dst,
 						   one_flow) != 0)
 					err++;
 			}
@@ -369,13 +369,13 @@ zip_drain(uint16_t a, const struct rte_ether_addr *dst, struct zip_rx *res,
 
 /* Sum of an xstat over A's RX queues ("rx_q<q>_<what>"). */
 static uint64_t
-zip_xstat(uint16_t port, const char *what)
+session_xstat(uint16_t port, const char *what)
 {
 	char name[RTE_ETH_XSTATS_NAME_SIZE];
 	uint64_t id, v, sum = 0;
 	uint16_t q;
 
-	for (q = 0; q < ZIP_NQ; q++) {
+	for (q = 0; q < SESSION_NQ; q++) {
 		snprintf(name, sizeof(name), "rx_q%u_%s", q, what);
 		if (rte_eth_xstats_get_id_by_name(port, name, &id) != 0 ||
 		    rte_eth_xstats_get_by_id(port, &id, &v, 1) != 1)
@@ -387,7 +387,7 @@ zip_xstat(uint16_t port, const char *what)
 
 /* Hash and queue of every frame against the tuple's Toeplitz hash. */
 static int
-zip_check_hash(uint16_t a, const struct zip_rx *res, int one_flow)
+session_check_hash(uint16_t a, const struct session_rx *res, int one_flow)
 {
 	uint8_t key[40];
 	struct rte_eth_rss_conf rc = { .rss_key = key, .rss_key_len = 40 };
@@ -399,12 +399,12 @@ zip_check_hash(uint16_t a, const struct zip_rx *res, int one_flow)
 	if (rte_eth_dev_rss_hash_conf_get(a, &rc) != 0 ||
 	    rte_eth_dev_rss_reta_query(a, reta, 64) != 0)
 		return -1;
-	for (i = 0; i < ZIP_N; i++) {
+	for (i = 0; i < SESSION_N; i++) {
 		struct rte_ipv4_tuple t = {
-			.src_addr = zip_src_ip(i, one_flow),
-			.dst_addr = ZIP_DST_IP,
-			.sport = zip_sport(i, one_flow),
-			.dport = ZIP_DPORT,
+			.src_addr = session_src_ip(i, one_flow),
+			.dst_addr = SESSION_DST_IP,
+			.sport = session_sport(i, one_flow),
+			.dport = SESSION_DPORT,
 		};
 		uint32_t h = rte_softrss((uint32_t *)&t, RTE_THASH_V4_L4_LEN,
 					 key);
@@ -424,7 +424,7 @@ zip_check_hash(uint16_t a, const struct zip_rx *res, int one_flow)
  * packet ("Scalar"), else the SIMD stores (TEST_NET_RX_VEC_MODE).
  */
 static int
-zip_check_mode(uint16_t port, const struct zip_case *zc)
+session_check_mode(uint16_t port, const struct session_case *zc)
 {
 	struct rte_eth_burst_mode mode;
 	const char *want = "Scalar";
@@ -432,7 +432,7 @@ zip_check_mode(uint16_t port, const struct zip_case *zc)
 
 	if (strstr(zc->args, "rx_vec_en=0") == NULL)
 		want = TEST_NET_RX_VEC_MODE;
-	for (q = 0; q < ZIP_NQ; q++) {
+	for (q = 0; q < SESSION_NQ; q++) {
 		if (rte_eth_rx_burst_mode_get(port, q, &mode) != 0) {
 			printf("    queue %u: no RX burst mode\n", q);
 			return -1;
@@ -448,10 +448,10 @@ zip_check_mode(uint16_t port, const struct zip_case *zc)
 }
 
 static int
-zip_case_run(unsigned int k)
+session_case_run(unsigned int k)
 {
-	const struct zip_case *zc = &zip_cases[k];
-	struct zip_rx *res = zip_res;
+	const struct session_case *zc = &session_cases[k];
+	struct session_rx *res = session_res;
 	struct rte_mempool *rxp = NULL, *txp = NULL;
 	struct heap_use before, after;
 	struct rte_ether_addr mac;
@@ -461,58 +461,58 @@ zip_case_run(unsigned int k)
 	uint64_t minis;
 
 	printf("  case %s\n", zc->name);
-	memset(res, 0, sizeof(zip_res));
+	memset(res, 0, sizeof(session_res));
 	heap_use(&before);
-	snprintf(name, sizeof(name), "zip_rx%u", k);
-	rxp = pool_chunked(name, ZIP_POOL_N, 64, zc->chunks);
-	snprintf(name, sizeof(name), "zip_tx%u", k);
+	snprintf(name, sizeof(name), "session_rx%u", k);
+	rxp = pool_chunked(name, SESSION_POOL_N, 64, zc->chunks);
+	snprintf(name, sizeof(name), "session_tx%u", k);
 	txp = rte_pktmbuf_pool_create(name, 1024, 0, 0,
 				      RTE_MBUF_DEFAULT_BUF_SIZE,
 				      SOCKET_ID_ANY);
 	if (rxp == NULL || txp == NULL)
 		goto out;
-	snprintf(name, sizeof(name), "net_mlx5cq_zipa%u", k);
-	snprintf(args, sizeof(args), "dev=emu,wire=zip%u%s%s", k,
+	snprintf(name, sizeof(name), "net_mlx5cq_sessiona%u", k);
+	snprintf(args, sizeof(args), "dev=emu,wire=session%u%s%s", k,
 		 zc->args[0] ? "," : "", zc->args);
 	a = port_probe(name, args);
-	snprintf(name, sizeof(name), "net_mlx5cq_zipb%u", k);
-	snprintf(args, sizeof(args), "dev=emu,wire=zip%u", k);
+	snprintf(name, sizeof(name), "net_mlx5cq_sessionb%u", k);
+	snprintf(args, sizeof(args), "dev=emu,wire=session%u", k);
 	b = port_probe(name, args);
-	if (a < 0 || b < 0 || zip_start(a, ZIP_NQ, rxp) != 0 ||
-	    zip_start(b, 1, txp) != 0) {
+	if (a < 0 || b < 0 || session_start(a, SESSION_NQ, rxp) != 0 ||
+	    session_start(b, 1, txp) != 0) {
 		printf("    ports not started\n");
 		goto out;
 	}
-	if (zip_check_mode((uint16_t)a, zc) != 0)
+	if (session_check_mode((uint16_t)a, zc) != 0)
 		goto out;
 	rte_eth_macaddr_get(a, &mac);
 	mlx5_emu_net_engine_pause(1);
-	snprintf(name, sizeof(name), "zip%u", k);
-	/* Rounds: each RQ of ZIP_DESC wraps, replacements are received
+	snprintf(name, sizeof(name), "session%u", k);
+	/* Rounds: each RQ of SESSION_DESC wraps, replacements are received
 	 * into.
 	 */
-	for (i = 0, got = 0, ret = 0; i < ZIP_N && ret == 0; i += ZIP_ROUND) {
+	for (i = 0, got = 0, ret = 0; i < SESSION_N && ret == 0; i += SESSION_ROUND) {
 		if (zc->inject ?
-		    zip_inject(name, &mac, zc->one_flow, i, ZIP_ROUND) != 0 :
-		    zip_send(b, txp, &mac, zc->one_flow, i, ZIP_ROUND) != 0) {
+		    session_inject(name, &mac, zc->one_flow, i, SESSION_ROUND) != 0 :
+		    session_send(b, txp, &mac, zc->one_flow, i, SESSION_ROUND) != 0) {
 			printf("    send failed\n");
 			ret = -1;
 			break;
 		}
-		ret = zip_drain(a, &mac, res, zc->one_flow, &got,
-				i + ZIP_ROUND);
+		ret = session_drain(a, &mac, res, zc->one_flow, &got,
+				i + SESSION_ROUND);
 	}
 	mlx5_emu_net_engine_pause(0);
-	minis = zip_xstat(a, "cq_minis");
+	minis = session_xstat(a, "cq_minis");
 	printf("    %" PRIu64 " mini-CQEs in %" PRIu64 " sessions\n", minis,
-	       zip_xstat(a, "cq_sessions"));
+	       session_xstat(a, "cq_sessions"));
 	if (zc->compressed ? minis == 0 || minis == UINT64_MAX : minis != 0) {
 		printf("    mini-CQEs %" PRIu64 " (compressed: %d)\n", minis,
 		       zc->compressed);
 		ret = -1;
 	}
 	if (ret == 0)
-		ret = zip_check_hash(a, res, zc->one_flow);
+		ret = session_check_hash(a, res, zc->one_flow);
 out:
 	if (a >= 0)
 		port_remove((uint16_t)a);
@@ -533,7 +533,7 @@ out:
 }
 
 static int
-test_rx_zip(void)
+test_rx_session(void)
 {
 	unsigned int k, failed = 0;
 	uint64_t owner;
@@ -544,23 +544,23 @@ test_rx_zip(void)
 	 * so their heap checks see only what the cases leave.
 	 */
 	TEST_ASSERT_SUCCESS(rte_eth_dev_owner_new(&owner), "ethdev owner");
-	for (k = 0; k < RTE_DIM(zip_cases); k++)
-		if (zip_case_run(k) != 0) {
-			printf("  case %s: FAILED\n", zip_cases[k].name);
+	for (k = 0; k < RTE_DIM(session_cases); k++)
+		if (session_case_run(k) != 0) {
+			printf("  case %s: FAILED\n", session_cases[k].name);
 			failed++;
 		}
 	rte_eth_dev_owner_delete(owner);
 	TEST_ASSERT_EQUAL(failed, 0u, "%u of %u cases failed", failed,
-			  (unsigned int)RTE_DIM(zip_cases));
+			  (unsigned int)RTE_DIM(session_cases));
 	return TEST_SUCCESS;
 }
 
-static struct unit_test_suite net_rx_zip_suite = {
-	.suite_name = "net_rx_zip",
+static struct unit_test_suite net_rx_session_suite = {
+	.suite_name = "net_rx_session",
 	.unit_test_cases = {
-		TEST_CASE(test_rx_zip),
+		TEST_CASE(test_rx_session),
 		TEST_CASES_END()
 	}
 };
 
-REGISTER_TEST_SUITE(net_rx_zip, net_rx_zip_suite);
+REGISTER_TEST_SUITE(net_rx_session, net_rx_session_suite);

@@ -5,8 +5,8 @@
 /*
  * Compressed sessions with AVX2, basic layout: the mask tables of the
  * groups of four records (filled at load time), the records of mini-CQEs
- * for the generic session burst (mlx5cq_zip.c) and the turns of an open
- * session for the AVX2 fast poll (MLX5CQ_FAST_ZIP_BURST of
+ * for the generic session burst (mlx5cq_session.c) and the turns of an open
+ * session for the AVX2 fast poll (MLX5CQ_FAST_SESSION_BURST of
  * mlx5cq_poll_avx2.c). Compiled for AVX2 here only; chosen at run time
  * (mlx5cq_vec.c). Calls nothing above it.
  */
@@ -19,7 +19,7 @@
 #ifdef RTE_ARCH_X86
 #include <immintrin.h>
 
-#include "mlx5cq_zip_avx2.h"
+#include "mlx5cq_session_avx2.h"
 
 int8_t mlx5cq_zm_shuf[ZM_FORMATS][32] __rte_aligned(32);
 int8_t mlx5cq_zm_take[ZM_FORMATS][32] __rte_aligned(32);
@@ -48,7 +48,7 @@ zm_put(unsigned int f, size_t rec, unsigned int n, const int8_t *be)
  * The shuffle and take tables from the format table
  * (RTE_MLX5CQ_MINI_FIELDS()) and the mini-CQE offsets of
  * rte_mlx5cq_prm.h. What a record takes of each field is the library's
- * choice, the same as zip_records() (mlx5cq_zip.c): the byte count and
+ * choice, the same as session_records() (mlx5cq_session.c): the byte count and
  * the format's own fields; the stride index as the WQE counter except in
  * CSUM (HASH and CSUM imply the counter: the title's + the position); the
  * requester's WQE counter, not its send WQE opcode.
@@ -150,7 +150,7 @@ RTE_INIT(mlx5cq_zg_init)
 
 
 void
-mlx5cq_zip_records_avx2(const struct rte_mlx5cq_cpl *t, unsigned int fmt,
+mlx5cq_session_records_avx2(const struct rte_mlx5cq_cpl *t, unsigned int fmt,
 			volatile const uint8_t *m, struct rte_mlx5cq_cpl *c,
 			uint32_t take, uint16_t w0)
 {
@@ -158,8 +158,8 @@ mlx5cq_zip_records_avx2(const struct rte_mlx5cq_cpl *t, unsigned int fmt,
 }
 
 /*
- * mlx5cq_zip_burst() of the AVX2 fast poll, any turn of an open session
- * (mlx5cq_zip_burst_avx2() takes the common one; basic layout: the fast
+ * mlx5cq_session_burst() of the AVX2 fast poll, any turn of an open session
+ * (mlx5cq_session_burst_avx2() takes the common one; basic layout: the fast
  * poll never runs the enhanced one): the part of each array that starts at a
  * multiple of four minis goes in groups of four records, the rest one
  * record at a time. The session's place is kept in locals and written
@@ -167,11 +167,11 @@ mlx5cq_zip_records_avx2(const struct rte_mlx5cq_cpl *t, unsigned int fmt,
  * array of them went through the stack on every group).
  */
 uint16_t
-mlx5cq_zip_burst_any_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
+mlx5cq_session_burst_any_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 			  uint16_t n)
 {
-	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
-	const unsigned int fmt = mlx5cq_zip_format(cq, z);
+	struct mlx5cq_session *z = MLX5CQ_SESSION(cq);
+	const unsigned int fmt = mlx5cq_session_format(cq, z);
 	const unsigned int f = fmt < ZM_FORMATS - 1 ? fmt : ZM_FORMATS - 1;
 	const struct zg_masks *g = &mlx5cq_zg_masks[f];
 	volatile uint8_t *ring = cq->ring + cq->cqe_off;
@@ -196,7 +196,7 @@ mlx5cq_zip_burst_any_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 			/* No wrap: a pointer walk. */
 			zg_arrays(g, tp, ring + ((size_t)idx << 6), cpl, na,
 				  ca == title + 1, 6);
-			ca = mlx5cq_zip_array_at(title, ca, na);
+			ca = mlx5cq_session_array_at(title, ca, na);
 			k = 8 * na;
 		} else {
 			do {
@@ -206,7 +206,7 @@ mlx5cq_zip_burst_any_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 				zg_group(g, tp, m, cpl + k);
 				zg_group(g, tp, m + 32, cpl + k + 4);
 				k += 8;
-				mlx5cq_zip_array_done(ring, mask, shift, title,
+				mlx5cq_session_array_done(ring, mask, shift, title,
 						      &ca);
 			} while (want - k >= 8);
 		}
@@ -243,10 +243,10 @@ mlx5cq_zip_burst_any_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		ai += take;
 		wn = (uint16_t)(wn + take);
 		if ((ai & 7) == 0)
-			mlx5cq_zip_array_done(ring, mask, shift, title, &ca);
+			mlx5cq_session_array_done(ring, mask, shift, title, &ca);
 	}
 	if (ai == cnt) {
-		mlx5cq_zip_close_inv(cq, title, ca, z->end);
+		mlx5cq_session_close_inv(cq, title, ca, z->end);
 		z->cnt = 0;
 		z->ai = 0;
 		cq->slow &= ~RTE_MLX5CQ_SLOW_SESSION;
@@ -260,25 +260,25 @@ mlx5cq_zip_burst_any_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 }
 
 /*
- * mlx5cq_zip_burst() of the AVX2 fast poll: the common turn of an open
+ * mlx5cq_session_burst() of the AVX2 fast poll: the common turn of an open
  * session here (from an array's start, whole arrays only, 64 or 128 B
  * entries, no wrap: a session split by the burst), the rest in
- * mlx5cq_zip_burst_any_avx2(). Small on purpose: the general function's
+ * mlx5cq_session_burst_any_avx2(). Small on purpose: the general function's
  * frame (its loops keep more state) would be paid on every turn of the
  * common case.
  */
 uint16_t
-mlx5cq_zip_burst_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
+mlx5cq_session_burst_avx2(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		      uint16_t n)
 {
-	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
+	struct mlx5cq_session *z = MLX5CQ_SESSION(cq);
 	const uint32_t cnt = z->cnt, ai = z->ai, ca = z->ca;
 	const uint32_t want = RTE_MIN(cnt - ai, (uint32_t)n);
 	const uint32_t na = want / 8, mask = cq->mask, idx = ca & mask;
 
 	if (unlikely((ai & 7) != 0 || na == 0 || (want & 7) != 0 ||
 		     cq->stride_shift - 6u > 1u || idx + 8 * na > mask + 1))
-		return mlx5cq_zip_burst_any_avx2(cq, cpl, n);
+		return mlx5cq_session_burst_any_avx2(cq, cpl, n);
 	if (likely(cq->stride_shift == 6))
 		zg_turn(cq, z, cpl, want, ca == z->end - cnt + 1, 6);
 	else

@@ -30,7 +30,7 @@ static void
 log_malformed(struct rte_mlx5cq *cq, const char *what, uint32_t ci,
 	      uint32_t v)
 {
-	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
+	struct mlx5cq_session *z = MLX5CQ_SESSION(cq);
 
 	if (z->logged)
 		return;
@@ -40,10 +40,10 @@ log_malformed(struct rte_mlx5cq *cq, const char *what, uint32_t ci,
 }
 
 int
-mlx5cq_zip_open(struct rte_mlx5cq *cq, volatile const uint8_t *cqe,
+mlx5cq_session_open(struct rte_mlx5cq *cq, volatile const uint8_t *cqe,
 		uint8_t op_own, uint32_t ci, int decode)
 {
-	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
+	struct mlx5cq_session *z = MLX5CQ_SESSION(cq);
 	uint32_t cnt;
 
 	if (cq->comp == 0) {
@@ -120,7 +120,7 @@ mlx5cq_zip_open(struct rte_mlx5cq *cq, volatile const uint8_t *cqe,
  * into the copy and reload it wide (a store-forwarding stall per record).
  */
 static void
-zip_records(const struct mlx5cq_zip *z, unsigned int fmt,
+session_records(const struct mlx5cq_session *z, unsigned int fmt,
 	    volatile const uint8_t *m, struct rte_mlx5cq_cpl *c,
 	    uint32_t take)
 {
@@ -128,7 +128,7 @@ zip_records(const struct mlx5cq_zip *z, unsigned int fmt,
 	const uint16_t w0 = z->wqe_next;
 	uint32_t j;
 
-#define ZIP_LOOP(body) \
+#define SESSION_LOOP(body) \
 	for (j = 0; j < take; j++, m += MINI(SIZE)) { \
 		c[j] = *t; \
 		c[j].byte_cnt = rte_mlx5cq__be32(m, MINI(BYTE_CNT)); \
@@ -136,15 +136,15 @@ zip_records(const struct mlx5cq_zip *z, unsigned int fmt,
 	}
 	switch (fmt) {
 	case MINI(FMT_HASH):
-		ZIP_LOOP(c[j].rss_hash = rte_mlx5cq__be32(m, MINI(RX_HASH));
+		SESSION_LOOP(c[j].rss_hash = rte_mlx5cq__be32(m, MINI(RX_HASH));
 			 c[j].wqe_counter = (uint16_t)(w0 + j));
 		break;
 	case MINI(FMT_CSUM):
-		ZIP_LOOP(c[j].csum = rte_mlx5cq__be16(m, MINI(CSUM));
+		SESSION_LOOP(c[j].csum = rte_mlx5cq__be16(m, MINI(CSUM));
 			 c[j].wqe_counter = (uint16_t)(w0 + j));
 		break;
 	case MINI(FMT_FTAG_STRIDX):
-		ZIP_LOOP(c[j].flow_tag =
+		SESSION_LOOP(c[j].flow_tag =
 				(uint32_t)m[MINI(FTAG_HIGH)] << 16 |
 				rte_mlx5cq__be16(m, MINI(FTAG_LOW));
 			 c[j].byte_cnt &= 0xffffff;
@@ -152,31 +152,31 @@ zip_records(const struct mlx5cq_zip *z, unsigned int fmt,
 				rte_mlx5cq__be16(m, MINI(STRIDX)));
 		break;
 	case MINI(FMT_CSUM_STRIDX):
-		ZIP_LOOP(c[j].csum = rte_mlx5cq__be16(m, MINI(CSUM));
+		SESSION_LOOP(c[j].csum = rte_mlx5cq__be16(m, MINI(CSUM));
 			 c[j].wqe_counter =
 				rte_mlx5cq__be16(m, MINI(STRIDX)));
 		break;
 	case MINI(FMT_L34H_STRIDX):
-		ZIP_LOOP(c[j].hdr_type_etc = (uint16_t)
+		SESSION_LOOP(c[j].hdr_type_etc = (uint16_t)
 				((t->hdr_type_etc & 0xff00) |
 				 m[MINI(HDR_TYPE)]);
 			 c[j].wqe_counter =
 				rte_mlx5cq__be16(m, MINI(STRIDX)));
 		break;
 	default: /* requester */
-		ZIP_LOOP(c[j].wqe_counter =
+		SESSION_LOOP(c[j].wqe_counter =
 				 rte_mlx5cq__be16(m, MINI(WQE_COUNTER)));
 		break;
 	}
-#undef ZIP_LOOP
+#undef SESSION_LOOP
 }
 
 uint16_t
-mlx5cq_zip_burst(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
+mlx5cq_session_burst(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 		 uint16_t n)
 {
-	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
-	const unsigned int fmt = mlx5cq_zip_format(cq, z);
+	struct mlx5cq_session *z = MLX5CQ_SESSION(cq);
+	const unsigned int fmt = mlx5cq_session_format(cq, z);
 	const int enh = !!(cq->comp & RTE_MLX5CQ_COMP_ENHANCED);
 	uint16_t k = 0;
 
@@ -189,13 +189,13 @@ mlx5cq_zip_burst(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 
 #ifdef RTE_ARCH_X86
 		if (cq->vec == RTE_MLX5CQ_VEC_AVX2)
-			mlx5cq_zip_records_avx2(&z->trec, fmt, m, cpl + k,
+			mlx5cq_session_records_avx2(&z->trec, fmt, m, cpl + k,
 						take, z->wqe_next);
 		else
 #endif
-			zip_records(z, fmt, m, cpl + k, take);
+			session_records(z, fmt, m, cpl + k, take);
 		k = (uint16_t)(k + take);
-		mlx5cq_zip_consume(cq, take);
+		mlx5cq_session_consume(cq, take);
 	}
 	MLX5CQ_CNT(cq)->minis += k;
 	return k;
@@ -203,9 +203,9 @@ mlx5cq_zip_burst(struct rte_mlx5cq *cq, struct rte_mlx5cq_cpl *cpl,
 
 /* The raw-view CQE of the current mini-CQE, built in z->raw. */
 volatile const uint8_t *
-mlx5cq_zip_synth(struct rte_mlx5cq *cq, uint32_t ci)
+mlx5cq_session_synth(struct rte_mlx5cq *cq, uint32_t ci)
 {
-	struct mlx5cq_zip *z = MLX5CQ_ZIP(cq);
+	struct mlx5cq_session *z = MLX5CQ_SESSION(cq);
 	volatile const uint8_t *m = rte_mlx5cq__cqe(cq, z->ca) +
 				    MINI(SIZE) * (z->ai & 7u);
 	uint8_t *r = z->raw;
@@ -229,7 +229,7 @@ mlx5cq_zip_synth(struct rte_mlx5cq *cq, uint32_t ci)
 			m[MINI(WQE_COUNTER) + 1];
 		r[CQE(SOP_DROP_QPN)] = m[MINI(S_WQE_OPCODE)];
 	} else {
-		switch (mlx5cq_zip_format(cq, z)) {
+		switch (mlx5cq_session_format(cq, z)) {
 		case MINI(FMT_HASH):
 			for (k = 0; k < 4; k++)
 				r[CQE(RX_HASH_RES) + k] =
