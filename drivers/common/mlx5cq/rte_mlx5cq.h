@@ -761,7 +761,7 @@ int rte_mlx5cq_moderation_set(struct rte_mlx5cq *cq, uint16_t period_us,
  *   0, or a negative errno with rte_errno set: -EINVAL (NULL, cqe_cnt 0,
  *   a ring above 2^log_max_cq_sz, cqe_cnt below the completions not yet
  *   polled), -ENOSYS (device without cq_resize, as the kernel answers),
- *   -EOPNOTSUPP (verbs CQ: DPDK's glue has no resize_cq; attached CQ: its
+ *   -EOPNOTSUPP (verbs CQ: rdma-core copies from its own index; attached: its
  *   owner's; compressed or collapsed CQ), -EBUSY (between start_poll and
  *   end_poll), -ENOMEM, -EIO (no RESIZE CQE found: the CQ is in the new
  *   ring, completions may be lost), or the device's error (nothing

@@ -41,10 +41,19 @@
  * - collapsed CQs (every CQE in entry 0: the size is not used): EOPNOTSUPP;
  * - attached CQs: EOPNOTSUPP (library policy: the CQ, its ring and umem
  *   belong to whoever called mlx5_devx_cq_create());
- * - verbs CQs: EOPNOTSUPP. rte_common_mlx5's mlx5_glue, the one way the
- *   library reaches a device (and the one the emulated HCA wraps), has no
- *   resize_cq entry, and libibverbs' ibv_resize_cq() would reach the
- *   provider behind the glue's back;
+ * - verbs CQs: EOPNOTSUPP. ibv_resize_cq() cannot carry over what the
+ *   library has not polled: rdma-core mlx5_resize_cq() runs
+ *   mlx5_cq_resize_copy_cqes() from the provider's own consumer index
+ *   (struct mlx5_cq cons_index), which only the provider's poll
+ *   functions advance, never the library's direct polling of the ring.
+ *   Once the library has polled, the copy starts at a stale counter: it
+ *   stops at once when that slot looks hardware-owned (the unpolled CQEs
+ *   are lost), or copies polled CQEs into the new ring, where they read
+ *   as new completions at a later pass or overwrite CQEs the device has
+ *   already written there; the old ring is freed before the call
+ *   returns. The kernel (mlx5_ib_resize_cq(), resize_user()) copies
+ *   nothing for user CQs. rte_common_mlx5's mlx5_glue has no resize_cq
+ *   entry either;
  * - between iterator start_poll and end_poll: EBUSY.
  */
 
@@ -126,8 +135,9 @@ resize_refusal(const struct mlx5cq_cq *cq, uint32_t cqe_cnt)
 		return RESIZE_REFUSE(EOPNOTSUPP, "an attached CQ belongs to "
 				     "its owner");
 	if (cq->path != RTE_MLX5CQ_PATH_DEVX)
-		return RESIZE_REFUSE(EOPNOTSUPP, "verbs CQ: rte_common_mlx5's "
-				     "glue has no resize_cq entry");
+		return RESIZE_REFUSE(EOPNOTSUPP, "verbs CQ: rdma-core copies "
+				     "the unpolled CQEs from its own consumer "
+				     "index, not the library's");
 	if (cq->comp_format)
 		return RESIZE_REFUSE(EOPNOTSUPP, "compressed CQ: mini-CQE "
 				     "arrays cannot be copied slot by slot");
