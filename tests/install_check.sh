@@ -106,7 +106,7 @@ for f in "$libdir/librte_common_mlx5cq.so" "$libdir/$emu_file" \
 		"$libdir/pkgconfig/mlx5cq.pc" "$libdir/pkgconfig/mlx5cq-emu.pc" \
 		"$incdir/mlx5cq/rte_mlx5cq.h" "$incdir/mlx5cq/rte_mlx5cq_core.h" \
 		"$incdir/mlx5cq/rte_mlx5cq_iter.h" "$incdir/mlx5cq/mlx5_emu.h" \
-		"$incdir/mlx5cq/mlx5_emu_synd.h" \
+		"$incdir/mlx5cq/mlx5_emu_synd.h" "$incdir/mlx5cq/mlx5_emu_producer.h" \
 		"$incdir/mlx5cq/rte_mlx5cq_view.h"; do
 	expect "$f" "not installed: $f" [ -e "$root$f" ]
 done
