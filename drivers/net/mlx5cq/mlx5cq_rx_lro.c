@@ -195,6 +195,18 @@ mlx5cq_rx_burst_lro(void *q, struct rte_mbuf **pkts, uint16_t n)
 		n = MLX5CQ_BURST_MAX;
 	while (done < n) {
 		k = rte_mlx5cq_peek(cq, n - done);
+		if (k == 0) {
+			if (!rte_mlx5cq_ready(cq)) {
+				if (done == 0)
+					rte_mlx5cq_advance(cq, 0);
+				break;
+			}
+			/* The device may have written the CQE between the
+			 * two owner loads: look again before taking it for
+			 * an error (the slow poll keeps no LRO field).
+			 */
+			k = rte_mlx5cq_peek(cq, n - done);
+		}
 		if (k != 0) {
 			for (i = 0; i < k; i++) {
 				rx_lro_read(rte_mlx5cq_peek_cqe(cq, i), &c);
@@ -208,11 +220,6 @@ mlx5cq_rx_burst_lro(void *q, struct rte_mbuf **pkts, uint16_t n)
 			rte_mlx5cq_advance(cq, k);
 			done += k;
 			continue;
-		}
-		if (!rte_mlx5cq_ready(cq)) {
-			if (done == 0)
-				rte_mlx5cq_advance(cq, 0);
-			break;
 		}
 		/* Not a plain CQE: an error (LRO CQs do not compress). */
 		if (rte_mlx5cq_poll_burst(cq, rxq->cpl, 1) == 0)
