@@ -4,9 +4,11 @@
 
 /*
  * dpdk-bench-cq ... -- perf-rx [--reps N] [--case PREFIX] [--fill inject|port]
+ *                          [--fill-lcore LCORE]
  *   (also the last table of perf; --case: only the cases whose name
  *   starts with PREFIX, or the one named NAME with NAME$; --fill: how
- *   each pass fills the ring, prx_fill)
+ *   each pass fills the ring, prx_fill; --fill-lcore: a worker lcore
+ *   that fills it, prx_fill_lcore)
  *
  * Cycles per packet of rte_eth_rx_burst() on a net_mlx5cq port whose RX
  * CQ and RQ are prepared in memory: the emulator's engine thread is
@@ -36,6 +38,8 @@
 #include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_ethdev.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_mbuf_pool_ops.h>
@@ -125,48 +129,91 @@ prx_start(uint16_t port, struct rte_mempool *mp, uint16_t desc)
 enum prx_fill { PRX_FILL_INJECT, PRX_FILL_PORT };
 static enum prx_fill prx_fill = PRX_FILL_INJECT;
 
-/* One pass: fill A's ring (untimed), drain it timing each burst. */
+/*
+ * The lcore a pass fills A's ring from (--fill-lcore): LCORE_ID_ANY, the
+ * timed lcore itself. Filled from another lcore, the ring reaches the
+ * timed lcore as a device's writes do: the CQEs and frames come through
+ * the coherence protocol, and nothing else of the timed core's caches is
+ * touched (the model's own code, tables and staging stay in the filling
+ * core's), so the figure does not depend on how much memory the model
+ * walks to make a completion.
+ */
+static unsigned int prx_fill_lcore = LCORE_ID_ANY;
+
+/* What one fill needs (prx_fill_run()). */
+struct prx_fill_arg {
+	uint16_t b;
+	const char *wire;
+	struct rte_mempool *txp;
+	uint32_t n;
+	const uint8_t *frame;
+	uint32_t flen;
+};
+
+/* Fill A's ring with n frames (untimed): 0, or -1. */
 static int
-prx_pass(uint16_t a, uint16_t b, const char *wire, struct rte_mempool *txp,
-	 uint32_t n, const uint8_t *frame, uint32_t flen, uint64_t *cyc,
-	 uint32_t *pk, unsigned int *ns)
+prx_fill_run(void *arg)
 {
 	static const void *fr[PRX_DESC_MAX];
 	static uint32_t fl[PRX_DESC_MAX];
+	const struct prx_fill_arg *f = arg;
 	struct rte_mbuf *m[PRX_BURST];
-	uint32_t sent = 0, got = 0, in_slice = 0, i;
-	uint64_t slice_cyc = 0;
 	unsigned int idle = 0;
+	uint32_t sent = 0, i;
 
 	if (prx_fill == PRX_FILL_INJECT) {
-		for (i = 0; i < n; i++) {
-			fr[i] = frame;
-			fl[i] = flen;
+		for (i = 0; i < f->n; i++) {
+			fr[i] = f->frame;
+			fl[i] = f->flen;
 		}
-		if (mlx5_emu_wire_inject_burst(wire, fr, fl, n) <= 0)
-			return -1;
-		sent = n;
+		return mlx5_emu_wire_inject_burst(f->wire, fr, fl, f->n) > 0 ?
+		       0 : -1;
 	}
-	while (sent < n) {
-		uint16_t k = (uint16_t)RTE_MIN((uint32_t)PRX_BURST, n - sent);
-		uint16_t i, t;
+	while (sent < f->n) {
+		uint16_t k = (uint16_t)RTE_MIN((uint32_t)PRX_BURST,
+					       f->n - sent);
+		uint16_t t;
 
-		if (rte_pktmbuf_alloc_bulk(txp, m, k) != 0)
+		if (rte_pktmbuf_alloc_bulk(f->txp, m, k) != 0)
 			return -1;
 		for (i = 0; i < k; i++) {
-			memcpy(rte_pktmbuf_mtod(m[i], void *), frame, flen);
-			m[i]->data_len = (uint16_t)flen;
-			m[i]->pkt_len = flen;
+			memcpy(rte_pktmbuf_mtod(m[i], void *), f->frame,
+			       f->flen);
+			m[i]->data_len = (uint16_t)f->flen;
+			m[i]->pkt_len = f->flen;
 		}
-		t = rte_eth_tx_burst(b, 0, m, k);
+		t = rte_eth_tx_burst(f->b, 0, m, k);
 		if (t < k)
 			rte_pktmbuf_free_bulk(m + t, k - t);
 		sent += t;
 		if (t == 0 && ++idle > 1000)
 			return -1;
 	}
-	while (prx_fill == PRX_FILL_PORT && mlx5_emu_net_progress() != 0)
+	while (mlx5_emu_net_progress() != 0)
 		;
+	return 0;
+}
+
+/* One pass: fill A's ring (untimed), drain it timing each burst. */
+static int
+prx_pass(uint16_t a, uint16_t b, const char *wire, struct rte_mempool *txp,
+	 uint32_t n, const uint8_t *frame, uint32_t flen, uint64_t *cyc,
+	 uint32_t *pk, unsigned int *ns)
+{
+	struct prx_fill_arg f = { b, wire, txp, n, frame, flen };
+	struct rte_mbuf *m[PRX_BURST];
+	uint32_t got = 0, in_slice = 0;
+	uint64_t slice_cyc = 0;
+	unsigned int idle;
+
+	if (prx_fill_lcore == LCORE_ID_ANY) {
+		if (prx_fill_run(&f) != 0)
+			return -1;
+	} else if (rte_eal_remote_launch(prx_fill_run, &f,
+					 prx_fill_lcore) != 0 ||
+		   rte_eal_wait_lcore(prx_fill_lcore) != 0) {
+		return -1;
+	}
 	idle = 0;
 	while (got < n) {
 		uint64_t t0, t1;
@@ -357,12 +404,21 @@ bench_cq_perf_rx(int argc, char **argv)
 		else if (strcmp(argv[i], "--fill") == 0 &&
 			 strcmp(argv[i + 1], "inject") == 0)
 			prx_fill = PRX_FILL_INJECT;
+		else if (strcmp(argv[i], "--fill-lcore") == 0)
+			prx_fill_lcore = (unsigned int)atoi(argv[i + 1]);
 		else
 			break;
 	}
 	if (i != argc) {
 		printf("usage: perf-rx [--reps N] [--case PREFIX] "
-		       "[--fill inject|port]\n");
+		       "[--fill inject|port] [--fill-lcore LCORE]\n");
+		return 2;
+	}
+	if (prx_fill_lcore != LCORE_ID_ANY &&
+	    (prx_fill_lcore == rte_lcore_id() ||
+	     !rte_lcore_is_enabled(prx_fill_lcore))) {
+		printf("perf-rx: --fill-lcore %u is not a worker lcore of the "
+		       "EAL's (-l)\n", prx_fill_lcore);
 		return 2;
 	}
 	if (reps < 1 || reps > 1000) {
