@@ -15,8 +15,9 @@
 # Every step that can fail is one step of the closing summary: setup, each
 # build, each `meson test` run, the install into the real prefix
 # (tests/install_check.sh system), the documentation
-# (devtools/build-docs.sh), the symbol checks (devtools/check-symbols.sh)
-# and the AArch64 run. Each appends "NAME<tab>STATUS<tab>LOG" to
+# (devtools/build-docs.sh), the symbol checks (devtools/check-symbols.sh),
+# the in-tree build and its dpdk-test commands (devtools/intree.sh test;
+# skipped until its DPDK copy has been built once) and the AArch64 run. Each appends "NAME<tab>STATUS<tab>LOG" to
 # BUILD/test-steps.txt (STATUS: its exit status, or "-" when it could not
 # run because what it needs failed; LOG: the meson test log it wrote, or
 # "-"). devtools/test-summary.py reads that file and the logs and ends with
@@ -120,6 +121,18 @@ if ok "build $b-fuzz"; then
 else
 	not_run "meson test $b-fuzz" "$b-fuzz/meson-logs/testlog.json" \
 		"build $b-fuzz failed"
+fi
+# Inside a DPDK tree (devtools/intree.sh test: DPDK's warning flags, the
+# mlx5cq suites and DPDK's cryptodev suites on crypto_mlx5cq through
+# dpdk-test) when the in-tree copy is built already: its first build
+# (DPDK's libraries, half an hour on 2 cores) does not fit the test
+# command, later ones rebuild what changed.
+if [ -z "$dpdk" ]; then
+	if [ -f .cache/intree/dpdk/build/build.ninja ]; then
+		step intree - sh devtools/intree.sh test
+	else
+		not_run intree - "no in-tree build yet: sh devtools/intree.sh test"
+	fi
 fi
 # The unit set on AArch64 (QEMU user mode, Debian's arm64 DPDK): the NEON
 # poll and 128-byte cache lines. One step (root, build and the run).
