@@ -15,9 +15,8 @@
 # Every step that can fail is one step of the closing summary: setup, each
 # build, each `meson test` run, the install into the real prefix
 # (tests/install_check.sh system), the documentation
-# (devtools/build-docs.sh), the symbol checks (devtools/check-symbols.sh),
-# the in-tree build and its dpdk-test commands (devtools/intree.sh test;
-# skipped until its DPDK copy has been built once) and the AArch64 run. Each appends "NAME<tab>STATUS<tab>LOG" to
+# (devtools/build-docs.sh), the symbol checks (devtools/check-symbols.sh)
+# and the AArch64 run. Each appends "NAME<tab>STATUS<tab>LOG" to
 # BUILD/test-steps.txt (STATUS: its exit status, or "-" when it could not
 # run because what it needs failed; LOG: the meson test log it wrote, or
 # "-"). devtools/test-summary.py reads that file and the logs and ends with
