@@ -6,11 +6,13 @@
 # copy the prepared DPDK source (devtools/setup.sh: .cache/dpdk/src, never
 # modified; another with DPDK_SRC=...) to .cache/intree/dpdk once, put the
 # four driver folders into its drivers/ and app/test-cq into
-# app/test/mlx5cq (fresh copies on every run), configure with DPDK's own
-# warning flags and -Dwerror=true for the drivers this needs, build, and,
-# with "test", run the unit suites through dpdk-test (mlx5cq_autotest, or
-# the commands given: sh intree.sh test mlx5cq_poll_record_autotest ...);
-# "drivers" builds only the four libraries.
+# app/test/mlx5cq (fresh copies on every run), apply devtools/intree/*.patch
+# to app/test (dpdk-test: DPDK's cryptodev suites and the mlx5cq suites),
+# configure with DPDK's own warning flags and -Dwerror=true for the drivers
+# this needs, build, and, with "test", run dpdk-test's mlx5cq_autotest (the
+# unit suites) and cryptodev_mlx5cq_autotest (DPDK's cryptodev suites on an
+# emulated crypto_mlx5cq device), or the commands given: sh intree.sh test
+# mlx5cq_poll_record_autotest ...; "drivers" builds only the four libraries.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 src=${DPDK_SRC:-$top/.cache/dpdk/src}
@@ -56,20 +58,33 @@ if ! grep -q "'mlx5cq'" "$dpdk/drivers/crypto/meson.build"; then
 	sed -i "/^ *'mlx5',$/a\\
         'mlx5cq'," "$dpdk/drivers/crypto/meson.build"
 fi
-if ! grep -q "subdir('mlx5cq')" "$dpdk/app/test/meson.build"; then
-	sed -i "/^foreach d:test_deps/i\\
-if dpdk_conf.has('RTE_NET_MLX5CQ')\\
-    subdir('mlx5cq')\\
-endif\\
-" "$dpdk/app/test/meson.build"
-fi
+# app/test: devtools/intree/*.patch on the source's files (the suites in
+# dpdk-test, crypto_mlx5cq's cryptodev autotest); a file is replaced only
+# when the result differs, so an unchanged tree is not reconfigured.
+stage=$tree/stage
+rm -rf "$stage"
+for p in "$top"/devtools/intree/*.patch; do
+	sed -n 's|^+++ b/||p' "$p" | while read -r f; do
+		[ -f "$stage/$f" ] && continue
+		mkdir -p "$stage/$(dirname "$f")"
+		cp "$src/$f" "$stage/$f"
+	done
+	patch -s -d "$stage" -p1 <"$p" ||
+		{ echo "cannot apply $p to $src" >&2; exit 1; }
+done
+(cd "$stage" && find . -type f) | while read -r f; do
+	cmp -s "$stage/$f" "$dpdk/$f" || cp "$stage/$f" "$dpdk/$f"
+done
 for f in drivers/meson.build drivers/net/meson.build \
 	drivers/crypto/meson.build app/test/meson.build; do
 	grep -q mlx5cq "$dpdk/$f" || { echo "cannot add mlx5cq to $f" >&2; exit 1; }
 done
 
+# Every optional library off: neither the drivers nor dpdk-test's
+# cryptodev suites use one (lib/meson.build: optional_libs).
 opts="-Dwerror=true -Denable_drivers=$drivers -Denable_apps=test \
--Ddisable_libs=flow_classify,kni"
+-Ddisable_libs=bitratestats,cfgfile,flow_classify,gpudev,gro,gso,kni,\
+jobstats,latencystats,metrics,node,pdump,pipeline,port,power,table,vhost"
 if [ ! -f "$build/build.ninja" ]; then
 	# shellcheck disable=SC2086 # a list of options without blanks
 	meson setup "$build" "$dpdk" $opts >"$tree/setup.log" ||
@@ -93,11 +108,17 @@ echo "built in $build"
 
 [ "${1:-}" = test ] || exit 0
 shift
-[ $# -gt 0 ] || set -- mlx5cq_autotest
+[ $# -gt 0 ] || set -- mlx5cq_autotest cryptodev_mlx5cq_autotest
 ret=0
 for t in "$@"; do
-	echo "=== dpdk-test $t"
+	# DPDK's cryptodev suites run on a crypto_mlx5cq device of the
+	# emulated HCA (a crypto engine with plaintext keys, AES-GCM too).
+	vdev=
+	[ "$t" != cryptodev_mlx5cq_autotest ] ||
+		vdev="--vdev=crypto_mlx5cq0,dev=emu,emu_crypto=plaintext,max_nb_queue_pairs=2"
+	echo "=== dpdk-test $vdev $t"
+	# shellcheck disable=SC2086 # no vdev, or one argument without blanks
 	DPDK_TEST=$t "$build/app/test/dpdk-test" --no-pci --in-memory -l 0 \
-		--log-level=lib.eal:error || ret=1
+		--log-level=lib.eal:error $vdev || ret=1
 done
 exit $ret

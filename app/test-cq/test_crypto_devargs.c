@@ -102,6 +102,10 @@ test_crypto_bad_devargs(void)
 		{ 1, "dev=no_such_ibdev,emu_crypto=plaintext",
 		  "emu_crypto applies to dev=emu only" },
 		{ 1, "dev=emu,emu_crypto=on", "bad value \"on\" for emu_crypto" },
+		{ 1, "dev=emu,max_nb_queue_pairs=0",
+		  "bad value \"0\" for max_nb_queue_pairs" },
+		{ 1, "dev=emu,max_nb_queue_pairs=129",
+		  "bad value \"129\" for max_nb_queue_pairs" },
 		/* Devices without the crypto engine. */
 		{ 0, "dev=emu", "the device has no AES-XTS crypto" },
 		/* Plaintext device: wrapped mode or a credential refused. */
@@ -158,12 +162,51 @@ test_crypto_bad_devargs(void)
 	return TEST_SUCCESS;
 }
 
+/* max_nb_queue_pairs: 128 by default (crypto/mlx5's), else the value
+ * given, in the device's info and its configure bound.
+ */
+static int
+test_crypto_max_qps(void)
+{
+	struct rte_cryptodev_config conf = {
+		.socket_id = SOCKET_ID_ANY,
+	};
+	struct rte_cryptodev_info info;
+	int id;
+
+	TEST_ASSERT_SUCCESS(crypto_caps(1, 0), "caps");
+	TEST_ASSERT_SUCCESS(rte_eal_hotplug_add("vdev", C_NAME, "dev=emu"),
+			    "probe");
+	id = rte_cryptodev_get_dev_id(C_NAME);
+	TEST_ASSERT(id >= 0, "no device");
+	rte_cryptodev_info_get((uint8_t)id, &info);
+	TEST_ASSERT_EQUAL(info.max_nb_queue_pairs, 128, "default");
+	TEST_ASSERT_SUCCESS(rte_eal_hotplug_remove("vdev", C_NAME), "remove");
+	TEST_ASSERT_SUCCESS(rte_eal_hotplug_add("vdev", C_NAME,
+						"dev=emu,max_nb_queue_pairs=2"),
+			    "probe with 2 queue pairs");
+	id = rte_cryptodev_get_dev_id(C_NAME);
+	TEST_ASSERT(id >= 0, "no device");
+	rte_cryptodev_info_get((uint8_t)id, &info);
+	TEST_ASSERT_EQUAL(info.max_nb_queue_pairs, 2, "max_nb_queue_pairs=2");
+	conf.nb_queue_pairs = 3;
+	TEST_ASSERT(rte_cryptodev_configure((uint8_t)id, &conf) != 0,
+		    "3 queue pairs configured");
+	conf.nb_queue_pairs = 2;
+	TEST_ASSERT_SUCCESS(rte_cryptodev_configure((uint8_t)id, &conf),
+			    "2 queue pairs");
+	TEST_ASSERT_SUCCESS(rte_eal_hotplug_remove("vdev", C_NAME), "remove");
+	mlx5_emu_open_caps_set(NULL);
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite crypto_devargs_suite = {
 	.suite_name = "crypto_devargs",
 	.setup = crypto_suite_setup,
 	.teardown = crypto_suite_teardown,
 	.unit_test_cases = {
 		TEST_CASE(test_crypto_bad_devargs),
+		TEST_CASE(test_crypto_max_qps),
 		TEST_CASES_END(),
 	},
 };

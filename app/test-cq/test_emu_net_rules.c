@@ -30,16 +30,19 @@ struct rfix {
 	struct mlx5dv_devx_umem *umem;
 };
 
+/* MLX5_GET casts to a writable pointer: the const dropped once here. */
 static uint8_t
 out_status(const uint32_t *out)
 {
-	return MLX5_GET(general_obj_out_cmd_hdr, out, status);
+	return MLX5_GET(general_obj_out_cmd_hdr, (void *)(uintptr_t)out,
+			status);
 }
 
 static uint32_t
 out_synd(const uint32_t *out)
 {
-	return MLX5_GET(general_obj_out_cmd_hdr, out, syndrome);
+	return MLX5_GET(general_obj_out_cmd_hdr, (void *)(uintptr_t)out,
+			syndrome);
 }
 
 /* The errno of a status (kernel cmd_status_to_err()). */

@@ -62,7 +62,12 @@ net_load(void)
 {
 	if (n_loaded)
 		return 0;
-	if (pmd_lib_load("librte_net_mlx5cq.so") != 0)
+	/* Linked in (dpdk-test of a DPDK tree: static, symbols exported):
+	 * the driver is registered already; another copy would bring a
+	 * second EAL.
+	 */
+	if (dlsym(RTLD_DEFAULT, "mlx5cq_rx_ptype") == NULL &&
+	    pmd_lib_load("librte_net_mlx5cq.so") != 0)
 		return -1;
 	n_loaded = 1;
 	return 0;

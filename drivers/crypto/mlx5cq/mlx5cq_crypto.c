@@ -120,7 +120,7 @@ mlx5cq_crypto_dev_infos_get(struct rte_cryptodev *dev,
 	info->capabilities = priv->gcm ? priv->caps : priv->wrapped ?
 			     mlx5cq_crypto_caps_wrapped :
 			     mlx5cq_crypto_caps_plain;
-	info->max_nb_queue_pairs = MLX5CQ_CRYPTO_MAX_QPS;
+	info->max_nb_queue_pairs = priv->args.max_qps;
 	/* AES-XTS, then AES-GCM when the device has it. */
 	priv->caps[0] = mlx5cq_crypto_caps_plain[0];
 	/* crypto/mlx5: the AAD may be copied before the text. */
@@ -203,6 +203,7 @@ mlx5cq_crypto_probe(struct rte_vdev_device *vdev)
 		CRYPTO_LOG(ERR, "%s: bad devargs, probe failed", name);
 		return -rte_errno;
 	}
+	init.max_nb_queue_pairs = args.max_qps;
 	dev = rte_cryptodev_pmd_create(name, &vdev->device, &init);
 	if (dev == NULL) {
 		CRYPTO_LOG(ERR, "%s: cannot create the cryptodev", name);
@@ -262,7 +263,8 @@ RTE_PMD_REGISTER_PARAM_STRING(MLX5CQ_CRYPTO_DRIVER_NAME,
 	"dev=<emu|ibdev> key_mode=<auto|wrapped|plaintext> "
 	"credential_id=<u24> import_kek_id=<u24> wcs_file=<path> "
 	"credential=<96 hex digits> "
-	"keytag=<u64> max_segs_num=<n> emu_crypto=<caps|plaintext|wrapped>");
+	"keytag=<u64> max_segs_num=<n> max_nb_queue_pairs=<1..128> "
+	"emu_crypto=<caps|plaintext|wrapped>");
 RTE_PMD_REGISTER_CRYPTO_DRIVER(mlx5cq_crypto_drv,
 			       mlx5cq_crypto_vdev_driver.driver,
 			       mlx5cq_crypto_driver_id);

@@ -82,6 +82,7 @@ struct mlx5cq_crypto_devargs {
 	uint8_t credential[MLX5_CRYPTO_CREDENTIAL_SIZE];
 	uint64_t keytag; /* Host order. */
 	uint32_t max_segs_num; /* Segments of an mbuf chain. */
+	uint32_t max_qps; /* Queue pairs offered, 1..MLX5CQ_CRYPTO_MAX_QPS. */
 	enum mlx5cq_crypto_key_mode key_mode;
 	enum mlx5cq_crypto_emu emu_crypto;
 	uint8_t credential_set; /* credential= or wcs_file= gave it. */

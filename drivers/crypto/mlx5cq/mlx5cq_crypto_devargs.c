@@ -7,8 +7,10 @@
  * import_kek_id, wcs_file, keytag, max_segs_num) plus credential= (the
  * wrapped credential as hex digits on the command line, an extension),
  * dev= (the device: "emu" or an ibdev name), key_mode= (auto, wrapped,
- * plaintext) and, for dev=emu, emu_crypto= (the emulated device's crypto
- * engine: plaintext or wrapped key import).
+ * plaintext), max_nb_queue_pairs= (the cryptodev vdev key of
+ * rte_cryptodev_pmd.h: fewer queue pairs than crypto/mlx5's 128) and, for
+ * dev=emu, emu_crypto= (the emulated device's crypto engine: plaintext or
+ * wrapped key import).
  */
 
 #include <ctype.h>
@@ -169,6 +171,11 @@ mlx5cq_crypto_devarg(const char *key, const char *val, void *opaque)
 		if (mlx5cq_crypto_uint(val, 4096, &v) != 0 || v == 0)
 			goto bad;
 		a->max_segs_num = (uint32_t)v;
+	} else if (strcmp(key, RTE_CRYPTODEV_PMD_MAX_NB_QP_ARG) == 0) {
+		if (mlx5cq_crypto_uint(val, MLX5CQ_CRYPTO_MAX_QPS, &v) != 0 ||
+		    v == 0)
+			goto bad;
+		a->max_qps = (uint32_t)v;
 	} else if (strcmp(key, "key_mode") == 0) {
 		i = mlx5cq_crypto_name_index(mlx5cq_crypto_key_modes,
 				RTE_DIM(mlx5cq_crypto_key_modes), val);
@@ -208,6 +215,7 @@ mlx5cq_crypto_devargs_parse(const char *params,
 
 	memset(args, 0, sizeof(*args));
 	args->max_segs_num = MLX5CQ_CRYPTO_SEGS_DEFAULT;
+	args->max_qps = MLX5CQ_CRYPTO_MAX_QPS;
 	args->key_mode = MLX5CQ_CRYPTO_KEY_AUTO;
 	if (params == NULL || *params == '\0')
 		goto check;

@@ -15,15 +15,20 @@
  * Contiguous (one in-place segment, the digest right after the text,
  * the AAD right before it or copied into the headroom as
  * mlx5_crypto_gcm_get_op_info() does): the MMO reads and writes the mbuf.
- * Otherwise (segments, AAD or digest elsewhere; in place only) a UMR
- * points the slot's indirect mkey at AAD, the segments and the digest
- * (KLMs, no BSF, as mlx5_crypto_gcm_build_umr()) and the MMO, fenced
- * after it, goes through that mkey. crypto/mlx5 posts its UMRs on a
- * second QP ordered with SEND_EN; here they share the operation's QP
- * with a small fence, as the AES-XTS sets do.
+ * Otherwise (segments, AAD or digest elsewhere) a UMR points the slot's
+ * indirect mkey at AAD, the segments and the digest (KLMs, no BSF, as
+ * mlx5_crypto_gcm_build_umr()) and the MMO, fenced after it, goes
+ * through that mkey. Out of place, the gather is the contiguous source
+ * (as above) and the scatter goes through the mkey: the source's AAD
+ * (the device writes back the bytes it read: the destination's bytes
+ * before the text stay untouched), the destination's segments, and the
+ * digest when encrypting. crypto/mlx5 posts its UMRs on a second QP
+ * ordered with SEND_EN; here they share the operation's QP with a small
+ * fence, as the AES-XTS sets do.
  *
- * Limits: plaintext key import only; 12-byte IV; out of place is refused
- * (INVALID_ARGS); the KLMs of an operation fit the set's room.
+ * Limits: plaintext key import only; 12-byte IV; out of place, a source
+ * the contiguous case does not take is refused (INVALID_ARGS); the KLMs
+ * of an operation fit the set's room.
  */
 
 #include <errno.h>
@@ -257,18 +262,20 @@ gcm_lkey(struct mlx5cq_crypto_qp *qp, struct rte_crypto_op *op,
 	return mlx5cq_crypto_mr_lookup_mp(qp, op->mempool, addr);
 }
 
-/* KLMs of AAD, text segments and digest (in place) in the slot's UMR
- * WQE; total bytes, or 0 with op->status set.
+/* KLMs of AAD, the text segments of m (the source in place, the
+ * destination out of place) and digest in the slot's UMR WQE; total
+ * bytes, or 0 with op->status set.
  */
 static uint32_t
 gcm_umr(struct mlx5cq_crypto_qp *qp, struct rte_crypto_op *op,
-	const struct mlx5cq_crypto_sess *s, uint8_t *set, uint16_t wqe_idx)
+	const struct mlx5cq_crypto_sess *s, uint8_t *set, uint16_t wqe_idx,
+	struct rte_mbuf *m)
 {
 	const struct mlx5cq_crypto_priv *priv = qp->priv;
 	struct rte_crypto_sym_op *sym = op->sym;
 	struct mlx5_umr_wqe *umr = (struct mlx5_umr_wqe *)set;
 	struct mlx5_wqe_dseg *k = umr->kseg;
-	struct rte_mbuf *m = sym->m_src;
+	struct rte_mbuf *head = m;
 	uint32_t off = sym->aead.data.offset, len = sym->aead.data.length;
 	uint32_t n, key;
 
@@ -297,13 +304,14 @@ gcm_umr(struct mlx5cq_crypto_qp *qp, struct rte_crypto_op *op,
 		m = m->next;
 	}
 	if (s->aad_len != 0) {
-		key = gcm_lkey(qp, op, NULL, (uintptr_t)sym->aead.aad.data);
+		key = gcm_lkey(qp, op, sym->m_src,
+			       (uintptr_t)sym->aead.aad.data);
 		if (key == UINT32_MAX)
 			goto bad;
 		gcm_dseg(&k[0], s->aad_len, key,
 			 (uintptr_t)sym->aead.aad.data);
 	}
-	key = gcm_lkey(qp, op, NULL, (uintptr_t)sym->aead.digest.data);
+	key = gcm_lkey(qp, op, head, (uintptr_t)sym->aead.digest.data);
 	if (key == UINT32_MAX)
 		goto bad;
 	gcm_dseg(&k[n++], s->tag_len, key, (uintptr_t)sym->aead.digest.data);
@@ -329,10 +337,12 @@ bad:
  * has the room (crypto/mlx5 asks the text to be the whole mbuf; here the
  * tag_len bytes after the text, data or tailroom, are overwritten: the
  * verify mode of dpdk-test-crypto-perf keeps the digest apart, in memory
- * no mempool holds).
+ * no mempool holds). Out of place (oop) only the gather is here: an
+ * encryption's digest may be anywhere.
  */
 static uintptr_t
-gcm_contig(struct rte_crypto_op *op, const struct mlx5cq_crypto_sess *s)
+gcm_contig(struct rte_crypto_op *op, const struct mlx5cq_crypto_sess *s,
+	   int oop)
 {
 	struct rte_crypto_sym_op *sym = op->sym;
 	struct rte_mbuf *m = sym->m_src;
@@ -350,7 +360,7 @@ gcm_contig(struct rte_crypto_op *op, const struct mlx5cq_crypto_sess *s)
 			return 0;
 		cp_aad = 1;
 	}
-	if (sym->aead.digest.data != data + len) {
+	if (!(oop && s->gcm_enc) && sym->aead.digest.data != data + len) {
 		if (s->gcm_enc ||
 		    data + len + s->tag_len > (uint8_t *)m->buf_addr +
 		    m->buf_len)
@@ -379,27 +389,39 @@ mlx5cq_crypto_gcm_wqe_set(struct mlx5cq_crypto_qp *qp,
 	uint16_t wqe_idx = (uint16_t)(qp->pi << qp->log_set_bbs);
 	uint32_t text = s->aad_len + sym->aead.data.length;
 	uint32_t pad = priv->rdmaw_wqe_size - MLX5_SEND_WQE_BB;
-	uint32_t gkey, gbytes, sbytes, fence = 0;
+	int oop = sym->m_dst != NULL && sym->m_dst != sym->m_src;
+	uint32_t gkey = 0, skey = 0, gbytes, sbytes, fence = 0;
 	struct mlx5_wqe_cseg *nop;
-	uintptr_t addr;
+	uintptr_t addr, saddr = 0;
 
-	if (unlikely(sym->m_dst != NULL && sym->m_dst != sym->m_src)) {
-		op->status = RTE_CRYPTO_OP_STATUS_INVALID_ARGS;
-		return 0;
-	}
 	if (qp->slot_gcm[slot] == 0) {
 		qp->slot_gcm[slot] = 1;
 	} else {
 		/* The UMR statics (a UMR path rewrites them). */
 		mlx5cq_crypto_wqe_set_init(qp->priv, qp, slot);
 	}
-	addr = gcm_contig(op, s);
+	addr = gcm_contig(op, s, oop);
+	if (unlikely(oop && addr == 0)) {
+		op->status = RTE_CRYPTO_OP_STATUS_INVALID_ARGS;
+		return 0;
+	}
 	if (likely(addr != 0)) {
 		gkey = gcm_lkey(qp, op, sym->m_src, addr);
 		if (unlikely(gkey == UINT32_MAX)) {
 			op->status = RTE_CRYPTO_OP_STATUS_ERROR;
 			return 0;
 		}
+		skey = gkey;
+		saddr = addr;
+	}
+	if (unlikely(oop)) {
+		/* The scatter through the mkey, after the UMR. */
+		if (gcm_umr(qp, op, s, set, wqe_idx, sym->m_dst) == 0)
+			return 0;
+		skey = qp->mkeys[slot]->id;
+		saddr = 0;
+		fence = MLX5_WQE_CTRL_INITIATOR_SMALL_FENCE;
+	} else if (likely(addr != 0)) {
 		nop = (struct mlx5_wqe_cseg *)set;
 		nop->opcode = rte_cpu_to_be_32((uint32_t)wqe_idx << 8 |
 					       MLX5_OPCODE_NOP);
@@ -409,10 +431,12 @@ mlx5cq_crypto_gcm_wqe_set(struct mlx5cq_crypto_qp *qp,
 				      MLX5_COMP_MODE_OFFSET);
 		nop->misc = 0;
 	} else {
-		if (gcm_umr(qp, op, s, set, wqe_idx) == 0)
+		if (gcm_umr(qp, op, s, set, wqe_idx, sym->m_src) == 0)
 			return 0;
 		gkey = qp->mkeys[slot]->id;
 		addr = 0;
+		skey = gkey;
+		saddr = 0;
 		fence = MLX5_WQE_CTRL_INITIATOR_SMALL_FENCE;
 	}
 	memcpy(opaq + 12, rte_crypto_op_ctod_offset(op, uint8_t *,
@@ -435,7 +459,7 @@ mlx5cq_crypto_gcm_wqe_set(struct mlx5cq_crypto_qp *qp,
 	mmo->opaque_lkey = rte_cpu_to_be_32(qp->opaq_mr->lkey);
 	mmo->opaque_vaddr = rte_cpu_to_be_64((uintptr_t)opaq);
 	gcm_dseg(&mmo->gather, gbytes, gkey, addr);
-	gcm_dseg(&mmo->scatter, sbytes, gkey, addr);
+	gcm_dseg(&mmo->scatter, sbytes, skey, saddr);
 	nop = (struct mlx5_wqe_cseg *)(set + priv->umr_wqe_size);
 	if (pad != 0) {
 		/* NOP to the end of the set; it completes the set. */

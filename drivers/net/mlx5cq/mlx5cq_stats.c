@@ -155,7 +155,7 @@ int
 mlx5cq_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
 {
 	struct mlx5cq_priv *priv = dev->data->dev_private;
-	uint64_t oob;
+	uint64_t oob = 0; /* -Wmaybe-uninitialized of gcc -O3. */
 	unsigned int i;
 	int ret;
 
@@ -199,7 +199,7 @@ int
 mlx5cq_stats_reset(struct rte_eth_dev *dev)
 {
 	struct mlx5cq_priv *priv = dev->data->dev_private;
-	uint64_t oob;
+	uint64_t oob = 0; /* -Wmaybe-uninitialized of gcc -O3. */
 	unsigned int i;
 
 	if (mlx5cq_imissed(priv, &oob) == 0)
@@ -301,7 +301,7 @@ mlx5cq_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *x,
 	struct mlx5cq_priv *priv = dev->data->dev_private;
 	unsigned int cnt = mlx5cq_xstats_count(dev);
 	unsigned int q, k = 0;
-	uint64_t oob;
+	uint64_t oob = 0; /* -Wmaybe-uninitialized of gcc -O3. */
 
 	if (x == NULL || n < cnt)
 		return cnt;

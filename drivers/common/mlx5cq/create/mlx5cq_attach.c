@@ -65,7 +65,8 @@ attach_query(struct mlx5cq_cq *cq, const struct mlx5_devx_cq *dcq)
 {
 	uint32_t in[4];
 	uint32_t out[(16 + MLX5_ST_SZ_BYTES(cqc)) / 4];
-	const void *cqc = (const uint8_t *)out + 16;
+	/* Writable: MLX5_GET casts to a writable pointer (-Wcast-qual). */
+	void *cqc = (uint8_t *)out + 16;
 	unsigned int sz, fmt;
 	int ret, err;
 

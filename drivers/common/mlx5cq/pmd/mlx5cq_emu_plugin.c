@@ -133,7 +133,9 @@ plugin_find(const char *env)
 		return h;
 	}
 	/* Linked into the program already (tests, examples): a handle of
-	 * that very library.
+	 * that very library; linked statically into an executable that
+	 * exports its symbols (-Wl,--export-dynamic, as DPDK's static apps),
+	 * the global scope, and the executable's file as the path.
 	 */
 	sym = dlsym(RTLD_DEFAULT, "mlx5_emu_open");
 	if (sym != NULL) {
@@ -141,9 +143,8 @@ plugin_find(const char *env)
 		plugin_path[0] = '\0';
 		if (dladdr(sym, &info) != 0 && info.dli_fname != NULL) {
 			h = dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD);
-			if (h != NULL)
-				strlcpy(plugin_path, info.dli_fname,
-					sizeof(plugin_path));
+			strlcpy(plugin_path, info.dli_fname,
+				sizeof(plugin_path));
 		}
 		if (h == NULL)
 			h = dlopen(NULL, RTLD_NOW); /* The global scope. */
@@ -190,9 +191,17 @@ plugin_find(const char *env)
 static int
 plugin_check_env(const char *env)
 {
+	struct stat a, b;
 	void *h, *open_fn;
 	int err = ENOENT;
 
+	/* The loaded emulator's own file (an executable that has it linked
+	 * in cannot be dlopen()ed again).
+	 */
+	if (plugin_path[0] != '\0' && stat(env, &a) == 0 &&
+	    stat(plugin_path, &b) == 0 && a.st_dev == b.st_dev &&
+	    a.st_ino == b.st_ino)
+		return 0;
 	h = plugin_open_file(env, &err);
 	if (h == NULL) {
 		MLX5CQ_LOG(ERR, "emulated HCA plugin %s (from %s) cannot be "
