@@ -437,6 +437,75 @@ test_steer_rules_devx_ft(void)
 	return sr_close(&s);
 }
 
+/*
+ * The device's network state cannot be allocated (injected,
+ * MLX5_EMU_FAIL_NET_STATE): a root modify header, a domain and an MR of
+ * a device that has none yet fail with ENOMEM and leave nothing; then
+ * each is accepted.
+ */
+static int
+test_steer_rules_no_net_state(void)
+{
+	static uint8_t buf[4096];
+	struct mlx5_emu_net_stats ns;
+	struct mlx5_emu_stats es0, es1;
+	struct ibv_context *ctx;
+	uint64_t a0, b0, a1, b1;
+	struct ibv_pd *pd;
+	struct ibv_mr *mr;
+	uint64_t cmd;
+	void *o;
+
+	ctx = mlx5_emu_open("esr_nonet", NULL);
+	TEST_ASSERT_NOT_NULL(ctx, "open");
+	pd = mlx5_glue->alloc_pd(ctx);
+	TEST_ASSERT_NOT_NULL(pd, "PD");
+	/* SET reg_c_1 = 1 (mlx5_modification_cmd, big endian). */
+	cmd = rte_cpu_to_be_64((uint64_t)(MLX5_MODIFICATION_TYPE_SET << 28 |
+			       MLX5_MODI_META_REG_C_1 << 16) << 32 | 1);
+	heap_snap(&a0, &b0);
+	TEST_ASSERT_SUCCESS(mlx5_emu_stats_get(ctx, &es0), "stats");
+	mlx5_emu_fail_inject(ctx, MLX5_EMU_FAIL_NET_STATE, 0, 1);
+	errno = 0;
+	TEST_ASSERT_NULL(mlx5_glue->dv_create_flow_action_modify_header_root(
+			 ctx, sizeof(cmd), &cmd, 0), "root modify header");
+	TEST_ASSERT_EQUAL(errno, ENOMEM, "root modify header: errno %d",
+			  errno);
+	mlx5_emu_fail_inject(ctx, MLX5_EMU_FAIL_NET_STATE, 0, 1);
+	errno = 0;
+	TEST_ASSERT_NULL(mlx5_glue->dr_create_domain(ctx, DOM_NIC_RX),
+			 "domain");
+	TEST_ASSERT_EQUAL(errno, ENOMEM, "domain: errno %d", errno);
+	mlx5_emu_fail_inject(ctx, MLX5_EMU_FAIL_NET_STATE, 0, 1);
+	errno = 0;
+	TEST_ASSERT_NULL(mlx5_glue->reg_mr(pd, buf, sizeof(buf),
+			 IBV_ACCESS_LOCAL_WRITE), "MR");
+	TEST_ASSERT_EQUAL(errno, ENOMEM, "MR: errno %d", errno);
+	heap_snap(&a1, &b1);
+	TEST_ASSERT_SUCCESS(mlx5_emu_stats_get(ctx, &es1), "stats");
+	TEST_ASSERT_SUCCESS(mlx5_emu_net_stats_get(ctx, &ns), "ns");
+	TEST_ASSERT(a1 == a0 && b1 == b0, "rte_malloc heap changed");
+	TEST_ASSERT(es1.devx_objs == es0.devx_objs && es1.umems == es0.umems &&
+		    es1.pds == es0.pds && es1.uars == es0.uars &&
+		    es1.dbr_slots == es0.dbr_slots, "device resources changed");
+	TEST_ASSERT(ns.mrs == 0 && ns.steer_domains == 0 &&
+		    ns.steer_actions == 0, "network objects left");
+	/* The injection is spent: each is accepted. */
+	o = mlx5_glue->dv_create_flow_action_modify_header_root(ctx,
+		sizeof(cmd), &cmd, 0);
+	TEST_ASSERT_NOT_NULL(o, "root modify header");
+	TEST_ASSERT_SUCCESS(mlx5_glue->destroy_flow_action(o), "destroy");
+	o = mlx5_glue->dr_create_domain(ctx, DOM_NIC_RX);
+	TEST_ASSERT_NOT_NULL(o, "domain");
+	TEST_ASSERT_SUCCESS(mlx5_glue->dr_destroy_domain(o), "destroy");
+	mr = mlx5_glue->reg_mr(pd, buf, sizeof(buf), IBV_ACCESS_LOCAL_WRITE);
+	TEST_ASSERT_NOT_NULL(mr, "MR");
+	TEST_ASSERT_SUCCESS(mlx5_glue->dereg_mr(mr), "dereg");
+	TEST_ASSERT_SUCCESS(mlx5_glue->dealloc_pd(pd), "PD");
+	TEST_ASSERT_SUCCESS(mlx5_emu_close(ctx), "close");
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite emu_steer_rules_suite = {
 	.suite_name = "emu_steer_rules",
 	.setup = emu_net_setup,
@@ -447,6 +516,7 @@ static struct unit_test_suite emu_steer_rules_suite = {
 		TEST_CASE(test_steer_rules_matcher),
 		TEST_CASE(test_steer_rules_sizes),
 		TEST_CASE(test_steer_rules_devx_ft),
+		TEST_CASE(test_steer_rules_no_net_state),
 		TEST_CASES_END()
 	},
 };
