@@ -269,13 +269,23 @@ out:
 	return ret;
 }
 
-/* reg_mr must refuse (addr, len, access) with errno err. */
+/*
+ * reg_mr must refuse (addr, len, access) with errno err and leave the
+ * device's MRs, umems, DevX objects, PDs, doorbell slots and the
+ * rte_malloc heap as they were.
+ */
 static int
 mr_refused(struct ibv_pd *pd, void *addr, size_t len, int access, int err,
 	   const char *what)
 {
+	struct mlx5_emu_net_stats ns0, ns1;
+	struct mlx5_emu_stats es0, es1;
+	struct emut_heap hs;
 	struct ibv_mr *mr;
 
+	emut_heap_snap(&hs);
+	TEST_ASSERT_SUCCESS(mlx5_emu_stats_get(pd->context, &es0), "stats");
+	TEST_ASSERT_SUCCESS(mlx5_emu_net_stats_get(pd->context, &ns0), "ns");
 	errno = 0;
 	mr = mlx5_glue->reg_mr(pd, addr, len, access);
 	if (mr != NULL) {
@@ -283,6 +293,15 @@ mr_refused(struct ibv_pd *pd, void *addr, size_t len, int access, int err,
 		TEST_ASSERT(0, "%s: accepted", what);
 	}
 	TEST_ASSERT_EQUAL(errno, err, "%s: errno %d", what, errno);
+	TEST_ASSERT_SUCCESS(mlx5_emu_stats_get(pd->context, &es1), "stats");
+	TEST_ASSERT_SUCCESS(mlx5_emu_net_stats_get(pd->context, &ns1), "ns");
+	TEST_ASSERT(ns1.mrs == ns0.mrs && es1.umems == es0.umems &&
+		    es1.devx_objs == es0.devx_objs && es1.pds == es0.pds &&
+		    es1.dbr_slots == es0.dbr_slots,
+		    "%s: MRs %u umems %u objects %u left, were %u %u %u", what,
+		    ns1.mrs, es1.umems, es1.devx_objs, ns0.mrs, es0.umems,
+		    es0.devx_objs);
+	TEST_ASSERT(emut_heap_same(&hs), "%s: rte_malloc heap changed", what);
 	return TEST_SUCCESS;
 }
 
@@ -352,6 +371,8 @@ test_core_mr_pd(void)
 		       "ON_DEMAND before the range") != TEST_SUCCESS ||
 	    mr_refused(pd, NULL, sizeof(buf), IBV_ACCESS_LOCAL_WRITE, EINVAL,
 		       "address NULL") != TEST_SUCCESS ||
+	    mr_refused(pd, buf, 0, IBV_ACCESS_LOCAL_WRITE, EINVAL,
+		       "length 0") != TEST_SUCCESS ||
 	    mr_refused(pd, (void *)(uintptr_t)(UINTPTR_MAX - 4095), 8192,
 		       0, EINVAL, "address + length wraps") != TEST_SUCCESS)
 		goto out;

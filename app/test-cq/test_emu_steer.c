@@ -539,13 +539,15 @@ test_steer_duplicates(void)
 	return steer_close(&s);
 }
 
-/* Pop VLAN on a rule of VLAN 5: the frame reaches the RQ untagged. */
+/* Pop VLAN on a rule of VLAN 5 in table 1: the frame reaches the RQ
+ * untagged.
+ */
 static int
 test_steer_pop_vlan(void)
 {
 	static const char *w = "esteer_vlan";
 	uint8_t f[160], t[160];
-	void *m, *r, *pop, *td;
+	void *m, *r, *pop, *td, *t1, *jmp, *m0, *r0;
 	struct mparam mk, v;
 	const uint8_t *c;
 	struct steer s;
@@ -557,11 +559,19 @@ test_steer_pop_vlan(void)
 		return ret;
 	pop = mlx5_glue->dr_create_flow_action_pop_vlan();
 	td = mlx5_glue->dv_create_flow_action_dest_devx_tir(s.tir_d->obj);
+	/* Pop VLAN below the root (dr_actions_build_attr() has none). */
+	t1 = mlx5_glue->dr_create_flow_tbl(s.rx, 1);
+	jmp = mlx5_glue->dr_create_flow_action_dest_flow_tbl(t1);
+	m0 = matcher(&s, s.root, 0, 0, NULL);
+	mp_init(&v);
+	v.size = 0;
+	r0 = rule(m0, &v, jmp, NULL, NULL);
+	TEST_ASSERT(t1 && jmp && m0 && r0, "root jump");
 	mp_init(&mk);
 	MP_SET(&mk, outer_headers.cvlan_tag, 1);
 	MP_SET(&mk, outer_headers.first_vid, 0xfff);
 	MP_SET(&mk, outer_headers.ethertype, 0xffff);
-	m = matcher(&s, s.root, 0, CRIT(OUTER), &mk);
+	m = matcher(&s, t1, 0, CRIT(OUTER), &mk);
 	mp_init(&v);
 	MP_SET(&v, outer_headers.cvlan_tag, 1);
 	MP_SET(&v, outer_headers.first_vid, 5);
@@ -580,11 +590,15 @@ test_steer_pop_vlan(void)
 	TEST_ASSERT_EQUAL(rd16(c + CQE_VLAN), 0, "no VLAN stripped by the RQ");
 	TEST_ASSERT_SUCCESS(memcmp(s.p.data + BUF_SZ * ((s.p.rcq_ci - 1) %
 			    (1u << LOG_RQ)), f, len), "the untagged frame");
-	put16(t + 14, 0x2006); /* VID 6: no rule. */
+	put16(t + 14, 0x2006); /* VID 6: no rule; table 1's miss drops. */
 	mlx5_emu_wire_inject(w, t, len + 4);
-	TEST_ASSERT_SUCCESS(rx_none(&s, 0, 1), "VID 6 missed");
+	TEST_ASSERT_SUCCESS(rx_none(&s, 1, 0), "VID 6 dropped");
 	TEST_ASSERT_SUCCESS(mlx5_glue->dv_destroy_flow(r), "r");
 	TEST_ASSERT_SUCCESS(mlx5_glue->dv_destroy_flow_matcher(m), "m");
+	TEST_ASSERT_SUCCESS(mlx5_glue->dv_destroy_flow(r0), "r0");
+	TEST_ASSERT_SUCCESS(mlx5_glue->dv_destroy_flow_matcher(m0), "m0");
+	TEST_ASSERT_SUCCESS(mlx5_glue->destroy_flow_action(jmp), "jmp");
+	TEST_ASSERT_SUCCESS(mlx5_glue->dr_destroy_flow_tbl(t1), "t1");
 	TEST_ASSERT_SUCCESS(mlx5_glue->destroy_flow_action(pop), "pop");
 	TEST_ASSERT_SUCCESS(mlx5_glue->destroy_flow_action(td), "td");
 	return steer_close(&s);
@@ -749,6 +763,7 @@ test_steer_refused(void)
 	TEST_ASSERT_EQUAL(null_errno(matcher(&s, t1, 0, CRIT(INNER), &mk)),
 			  EOPNOTSUPP, "inner headers");
 	/* Ignored when the section is not enabled (dr_ste_copy_param). */
+	MP_SET(&mk, outer_headers.ethertype, 0xffff);
 	m = matcher(&s, t1, 0, CRIT(OUTER), &mk);
 	TEST_ASSERT_NOT_NULL(m, "inner mask, inner not enabled");
 	TEST_ASSERT_SUCCESS(mlx5_glue->dv_destroy_flow_matcher(m), "m");

@@ -149,6 +149,11 @@ enum mlx5_emu_fail_point {
 	MLX5_EMU_FAIL_CLOCK_INFO,
 	/** mlx5_emu_get_clock_info() meets a kernel update (EBUSY). */
 	MLX5_EMU_FAIL_CLOCK_INFO_BUSY,
+	/** The device's network state, made when first needed (reg_mr,
+	 *  a DevX network object, a steering domain or root action), is
+	 *  not allocated: that call fails with ENOMEM.
+	 */
+	MLX5_EMU_FAIL_NET_STATE,
 	MLX5_EMU_FAIL_MAX,
 };
 

@@ -28,6 +28,9 @@ emu_net_get(struct emu_dev *dev)
 
 	if (net != NULL)
 		return net;
+	/* The model's own limit (its memory); injected for the tests. */
+	if (emu_fault_hit(dev, MLX5_EMU_FAIL_NET_STATE))
+		return NULL;
 	net = calloc(1, sizeof(*net));
 	if (net == NULL)
 		return NULL;

@@ -18,6 +18,8 @@
  *   mlx5_emu_steer.c   flow steering objects (DR domains, tables,
  *                      matchers, rules)
  *   mlx5_emu_steer_act.c  their actions
+ *   mlx5_emu_steer_chk.c  a rule's action list checked (rdma-core's
+ *                      action state machine)
  *   mlx5_emu_steer_rx.c  a received frame's walk through the NIC RX
  *                      tables
  *   mlx5_emu_pkt.c     frame parsing and Internet checksums
@@ -766,6 +768,13 @@ int emu_steer_matcher_destroy(void *m);
 void *emu_steer_rule_create(void *m, const void *value, size_t n,
 			    void *acts[]);
 int emu_steer_rule_destroy(void *rule);
+/* mlx5_emu_steer_chk.c: a rule's actions against its matcher, as
+ * rdma-core checks them (emu_net_lock held); 0 (*term its terminal
+ * action or NULL) or an errno, errno set.
+ */
+int emu_steer_rule_acts(const struct emu_steer_matcher *m,
+			struct emu_steer_act *const *acts, size_t n,
+			const struct emu_steer_act **term);
 /* dev->lock held (the object is the device's DevX object). */
 void *emu_steer_act_tir(struct emu_dev *dev, struct emu_obj *obj);
 void *emu_steer_act_table(void *tbl);

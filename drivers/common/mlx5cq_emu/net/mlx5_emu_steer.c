@@ -15,8 +15,11 @@
  * mlx5_modification_cmd.
  *
  * Rules:
- * - Domains: NIC RX and NIC TX; FDB is refused (EOPNOTSUPP: the model
- *   has no E-Switch), another type is EINVAL (mlx5dv_dr_domain_create).
+ * - Domains: NIC RX and NIC TX; another type above FDB is EINVAL
+ *   (mlx5dv_dr_domain_create). FDB is refused (EOPNOTSUPP), the model's
+ *   own limit: it has no E-Switch; rdma-core 44 would make a root-only
+ *   domain (dr_domain_caps_init() without eswitch_manager), and DPDK
+ *   asks for FDB only with dv_esw_en (mlx5_alloc_shared_dr()).
  *   Destroy while tables or modify-header actions use it: EBUSY
  *   (dr_domain refcount).
  * - Tables: any level; level 0 is the root (the kernel's table, where
@@ -33,7 +36,9 @@
  *   version, fragment, TTL, IPv4 IHL, TCP flags and ports, UDP ports,
  *   IPv4/IPv6 addresses), misc (source_port, the second VLAN tag),
  *   misc2 (metadata reg_a, reg_b, reg_c_0..7); inner headers and misc
- *   3/4/5 not at all. Order (dr_matcher_add_to_tbl): by priority, lower
+ *   3/4/5 not at all. Below the root, enabled sections that mask
+ *   nothing are EINVAL (dr_matcher_set_ste_builders: no STE builder).
+ *   Order (dr_matcher_add_to_tbl): by priority, lower
  *   first; a new matcher goes before those of its priority. Destroy
  *   while rules use it: EBUSY.
  * - Rules: a value of 0 bytes matches all; else at most 448 bytes, a
@@ -45,15 +50,11 @@
  *   first (the miss list keeps the older STE first). Model limit: the
  *   root follows the same rule, where the kernel's fs_core would merge
  *   or refuse equal entries.
- * - Actions of a rule (dr_actions_build_ste_arr): each must be the
- *   model's (EINVAL), a type at most once, pop VLAN at most twice
- *   (EINVAL), nothing after a terminal one (dest TIR, dest table, drop,
- *   default miss; EOPNOTSUPP, the state machine), a dest table of the
- *   same domain and not the root (EINVAL; dr_action_create_dest_table),
- *   a modify header made for the rule's level (root or not: EINVAL) and
- *   domain, a TIR of the domain's device; dest TIR, tag and pop VLAN
- *   only on NIC RX (EOPNOTSUPP). Actions in use: destroy is EBUSY
- *   (mlx5dv_dr_action_destroy refcount).
+ * - Actions of a rule: each must be the model's (EINVAL), then
+ *   mlx5_emu_steer_chk.c checks the list as rdma-core does
+ *   (dr_actions_build_ste_arr below the root, dr_actions_build_attr on
+ *   it). Actions in use: destroy is EBUSY (mlx5dv_dr_action_destroy
+ *   refcount).
  * - Actions: mlx5_emu_steer_act.c.
  * - At close, what the device left (domains, tables, matchers, rules,
  *   its actions) is freed with a WARNING line.
@@ -154,11 +155,13 @@ emu_steer_dom_create(struct emu_dev *dev, int type)
 	struct emu_steer_dom *dom;
 	struct emu_net *net;
 
+	/* The model's own limit (see the rules above). */
 	if (type == EMU_DR_FDB) {
 		EMU_LOG(ERR, "%s: dr_create_domain: FDB refused: the model has "
 			"no E-Switch", dev->name);
 		return emu_steer_fail(EOPNOTSUPP);
 	}
+	/* mlx5dv_dr_domain_create(): type above ..._FDB, EINVAL. */
 	if (type != EMU_DR_NIC_RX && type != EMU_DR_NIC_TX) {
 		EMU_LOG(ERR, "%s: dr_create_domain: type %d", dev->name, type);
 		return emu_steer_fail(EINVAL);
@@ -219,6 +222,7 @@ emu_steer_dom_destroy(void *p)
 		emu_net_unlock();
 		return emu_ret_errno(ENOENT);
 	}
+	/* mlx5dv_dr_domain_destroy(): refcount above 1, EBUSY. */
 	if (dom->o.refcnt != 0) {
 		EMU_LOG(ERR, "%s: dr_destroy_domain: used by %u table(s) or "
 			"action(s)", dom->net->dev->name, dom->o.refcnt);
@@ -239,7 +243,9 @@ emu_steer_dom_sync(void *p, uint32_t flags)
 	if (emu_steer_find(p, EMU_STEER_DOM) == NULL) {
 		ret = ENOENT;
 	} else if (flags & ~EMU_DR_SYNC_FLAGS) {
-		/* mlx5dv_dr_domain_sync: unknown flags. */
+		/* mlx5dv_dr_domain_sync(): check_comp_mask() against
+		 * MLX5DV_DR_DOMAIN_SYNC_SUP_FLAGS, EOPNOTSUPP.
+		 */
 		EMU_LOG(ERR, "dr_sync_domain: flags 0x%x", flags);
 		ret = EOPNOTSUPP;
 	}
@@ -359,6 +365,7 @@ emu_steer_tbl_destroy(void *p)
 		emu_net_unlock();
 		return emu_ret_errno(ENOENT);
 	}
+	/* mlx5dv_dr_table_destroy(): refcount above 1, EBUSY. */
 	if (t->o.refcnt != 0) {
 		EMU_LOG(ERR, "%s: dr_destroy_flow_tbl: level %u used by %u "
 			"matcher(s) or dest-table action(s)",
@@ -411,6 +418,10 @@ emu_steer_params(const void *p, uint8_t criteria, uint8_t *buf, int value)
 	if (mp == NULL)
 		return 0;
 	sz = mp->match_sz;
+	/* Mask: dr_matcher_copy_param() "Invalid match size attribute";
+	 * value: dr_rule_verify() "Rule parameters length is incorrect"
+	 * (both EINVAL).
+	 */
 	if (sz > EMU_STEER_PARAM_SZ || (value && sz % 4 != 0)) {
 		EMU_LOG(ERR, "steering: match parameters of %zu bytes (at most "
 			"%u%s)", sz, EMU_STEER_PARAM_SZ,
@@ -436,6 +447,7 @@ emu_steer_matcher_create(void *p, uint16_t prio, uint8_t criteria,
 	size_t i, j;
 	int ret;
 
+	/* dr_matcher_copy_param(): "Invalid match criteria attribute". */
 	if (criteria >= EMU_DR_CRITERIA_MAX) {
 		EMU_LOG(ERR, "steering: match_criteria_enable 0x%x", criteria);
 		return emu_steer_fail(EINVAL);
@@ -443,6 +455,11 @@ emu_steer_matcher_create(void *p, uint16_t prio, uint8_t criteria,
 	ret = emu_steer_params(mask, criteria, buf, 0);
 	if (ret != 0)
 		return emu_steer_fail(ret);
+	/*
+	 * Sections and bits the model does not match: its own limit,
+	 * answered as rdma-core answers a mask it cannot consume
+	 * (dr_matcher_is_mask_consumed(): EOPNOTSUPP).
+	 */
 	for (i = 0; i < RTE_DIM(emu_steer_secs); i++) {
 		if (emu_steer_secs[i].modelled ||
 		    emu_bytes_zero(buf + emu_steer_secs[i].off, EMU_SEC_SZ))
@@ -469,6 +486,19 @@ emu_steer_matcher_create(void *p, uint16_t prio, uint8_t criteria,
 	}
 	emu_net_lock();
 	t = emu_steer_find(p, EMU_STEER_TBL);
+	/*
+	 * Below the root, enabled sections with an all-zero mask build no
+	 * STE: "Cannot generate any valid rules from mask", EINVAL
+	 * (dr_matcher_set_ste_builders(); criteria 0 is the empty matcher,
+	 * DR_MATCHER_CRITERIA_EMPTY, which takes all).
+	 */
+	if (t != NULL && t->level != 0 && criteria != 0 &&
+	    emu_bytes_zero(buf, EMU_STEER_PARAM_SZ)) {
+		EMU_LOG(ERR, "steering: matcher in a level %u table: criteria "
+			"0x%x with an all-zero mask", t->level, criteria);
+		emu_net_unlock();
+		return emu_steer_fail(EINVAL);
+	}
 	m = t != NULL ? emu_steer_new(sizeof(*m), EMU_STEER_MATCHER) : NULL;
 	if (m == NULL) {
 		if (t == NULL)
@@ -527,6 +557,7 @@ emu_steer_matcher_destroy(void *p)
 		emu_net_unlock();
 		return emu_ret_errno(ENOENT);
 	}
+	/* mlx5dv_dr_matcher_destroy(): refcount above 1, EBUSY. */
 	if (m->o.refcnt != 0) {
 		EMU_LOG(ERR, "steering: destroy matcher: %u rule(s) left",
 			m->o.refcnt);
@@ -535,54 +566,6 @@ emu_steer_matcher_destroy(void *p)
 	}
 	emu_steer_matcher_free(m);
 	emu_net_unlock();
-	return 0;
-}
-
-/* A rule's actions against its matcher (rdma-core's checks); 0 or errno. */
-static int
-emu_steer_rule_acts(const struct emu_steer_matcher *m,
-		    struct emu_steer_act *const *acts, size_t n,
-		    const struct emu_steer_act **term)
-{
-	const struct emu_steer_dom *dom = m->tbl->dom;
-	unsigned int seen[EMU_SA_MAX] = { 0 };
-	const struct emu_steer_act *a;
-	size_t i;
-
-	*term = NULL;
-	for (i = 0; i < n; i++) {
-		a = acts[i];
-		if (*term != NULL) {
-			EMU_LOG(ERR, "steering: rule: %s after the terminal %s",
-				emu_steer_act_names[a->type], emu_steer_act_names[(*term)->type]);
-			return emu_ret_errno(EOPNOTSUPP);
-		}
-		if (++seen[a->type] > (a->type == EMU_SA_POP_VLAN ? 2u : 1u)) {
-			EMU_LOG(ERR, "steering: rule: %s given twice",
-				emu_steer_act_names[a->type]);
-			return emu_ret_errno(EINVAL);
-		}
-		if (dom->type != EMU_DR_NIC_RX &&
-		    (a->type == EMU_SA_TIR || a->type == EMU_SA_TAG ||
-		     a->type == EMU_SA_POP_VLAN)) {
-			EMU_LOG(ERR, "steering: rule: %s on NIC TX",
-				emu_steer_act_names[a->type]);
-			return emu_ret_errno(EOPNOTSUPP);
-		}
-		if ((a->type == EMU_SA_TIR && a->net != dom->net) ||
-		    (a->type == EMU_SA_TABLE && a->dom != dom) ||
-		    (a->type == EMU_SA_MODIFY &&
-		     ((a->dom != NULL && a->dom != dom) ||
-		      (a->dom == NULL && a->net != dom->net) ||
-		      a->root_level != (m->tbl->level == 0)))) {
-			EMU_LOG(ERR, "steering: rule: %s of another device, "
-				"domain or table level", emu_steer_act_names[a->type]);
-			return emu_ret_errno(EINVAL);
-		}
-		if (a->type == EMU_SA_TIR || a->type == EMU_SA_TABLE ||
-		    a->type == EMU_SA_DROP || a->type == EMU_SA_MISS)
-			*term = a;
-	}
 	return 0;
 }
 
@@ -598,6 +581,7 @@ emu_steer_rule_create(void *p, const void *value, size_t n, void *acts[])
 	size_t i;
 	int ret;
 
+	/* The model's own limit (DPDK's MLX5_DV_MAX_NUMBER_OF_ACTIONS is 8). */
 	if (n > EMU_STEER_MAX_ACTS || (n != 0 && acts == NULL)) {
 		EMU_LOG(ERR, "steering: rule with %zu actions (at most %u)", n,
 			EMU_STEER_MAX_ACTS);
@@ -611,6 +595,7 @@ emu_steer_rule_create(void *p, const void *value, size_t n, void *acts[])
 	}
 	for (i = 0; i < n; i++) {
 		a[i] = emu_steer_find(acts[i], EMU_STEER_ACT);
+		/* The model's own limit (it cannot run another's). */
 		if (a[i] == NULL) {
 			EMU_LOG(ERR, "steering: rule: action %zu (%p) is not "
 				"the model's", i, acts[i]);
@@ -654,6 +639,9 @@ emu_steer_rule_create(void *p, const void *value, size_t n, void *acts[])
 	TAILQ_FOREACH(it, &m->rules, next)
 		if (memcmp(it->qw_val, r->qw_val, m->nqw * 8) == 0)
 			break;
+	/* dr_rule_handle_ste_branch(): "Duplicate rules are not
+	 * supported" with DR_DOMAIN_FLAG_DISABLE_DUPLICATE_RULES, EEXIST.
+	 */
 	if (it != NULL && m->tbl->dom->no_dup) {
 		EMU_LOG(ERR, "steering: duplicate rule refused "
 			"(dr_allow_duplicate_rules 0)");

@@ -70,6 +70,9 @@ emu_steer_act_tir(struct emu_dev *dev, struct emu_obj *obj)
 	struct emu_steer_act *a;
 	struct emu_tir *tir;
 
+	/* mlx5dv_dr_action_create_dest_devx_tir(): devx_obj->type not
+	 * MLX5_DEVX_TIR, EINVAL.
+	 */
 	if (obj->type != MLX5_CMD_OP_CREATE_TIR) {
 		EMU_LOG(ERR, "%s: dest_devx_tir: object 0x%x (type 0x%x) is "
 			"not a TIR", dev->name, obj->id, obj->type);
@@ -97,6 +100,9 @@ emu_steer_act_table(void *p)
 	if (t == NULL) {
 		errno = ENOENT;
 	} else if (t->level == 0) {
+		/* mlx5dv_dr_action_create_dest_table(): "Root table cannot
+		 * be used as a destination", EINVAL.
+		 */
 		EMU_LOG(ERR, "%s: dest_flow_tbl: the root table cannot be a "
 			"destination", t->dom->net->dev->name);
 		errno = EINVAL;
@@ -179,6 +185,9 @@ emu_steer_mod_decode(uint64_t cmd, struct emu_steer_mod *md)
 	md->type = (uint8_t)type;
 	if (type == MLX5_MODIFICATION_TYPE_NOP)
 		return 0;
+	/* dr_action_modify_sw_to_hw(): "Unsupported action type %d for
+	 * modify action", EOPNOTSUPP.
+	 */
 	if (type != MLX5_MODIFICATION_TYPE_SET &&
 	    type != MLX5_MODIFICATION_TYPE_ADD &&
 	    type != MLX5_MODIFICATION_TYPE_COPY) {
@@ -195,6 +204,11 @@ emu_steer_mod_decode(uint64_t cmd, struct emu_steer_mod *md)
 		md->hdr = 1;
 		reg = (int)field;
 	}
+	/*
+	 * A field the model does not rewrite: its own limit (EOPNOTSUPP);
+	 * rdma-core answers EINVAL only for a field the hardware has no
+	 * entry for ("Modify SET/ADD/COPY action invalid field given").
+	 */
 	if (reg < 0 || (type == MLX5_MODIFICATION_TYPE_COPY && dst < 0)) {
 		EMU_LOG(ERR, "steering: modify header: field 0x%x%s: only "
 			"reg_a, reg_b, reg_c_0..7 (set, add, copy) and the MACs, "
@@ -211,6 +225,9 @@ emu_steer_mod_decode(uint64_t cmd, struct emu_steer_mod *md)
 		md->dst_field = (uint16_t)dst;
 		md->dst_off = (uint8_t)((w1 >> 8) & 0x1f);
 	}
+	/* dr_action_modify_sw_to_hw_set() and _copy() (_add() likewise):
+	 * "Modify action length + offset exceeds limit", EINVAL.
+	 */
 	if (md->off + md->len > width ||
 	    (type == MLX5_MODIFICATION_TYPE_COPY &&
 	     md->dst_off + md->len > 32)) {
@@ -232,6 +249,10 @@ emu_steer_act_modify(struct emu_dev *dev, void *p, int root, size_t sz,
 	size_t i, n = sz / 8;
 	int ret;
 
+	/* mlx5dv_dr_action_create_modify_header(): size not a multiple of
+	 * DR_MODIFY_ACTION_SIZE; dr_action_create_modify_action(): no
+	 * command ("Invalid number of actions"); both EINVAL.
+	 */
 	if (n == 0 || sz % 8 != 0 || cmds == NULL) {
 		EMU_LOG(ERR, "steering: modify header of %zu bytes", sz);
 		return emu_steer_fail(EINVAL);
@@ -301,6 +322,7 @@ emu_steer_act_destroy(void *p, void **twin)
 		emu_net_unlock();
 		return emu_ret_errno(ENOENT);
 	}
+	/* mlx5dv_dr_action_destroy(): refcount above 1, EBUSY. */
 	if (a->o.refcnt != 0) {
 		EMU_LOG(ERR, "steering: destroy %s action: used by %u rule(s)",
 			emu_steer_act_names[a->type], a->o.refcnt);
