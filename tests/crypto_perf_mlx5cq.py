@@ -18,7 +18,9 @@ against ciphertexts of the Python package cryptography (OpenSSL) written
 to BUILD/crypto_perf_du0.data, and a throughput run; every operation
 enqueued and dequeued within a bounded time, none failed.
 gcm: AES-256-GCM (32-byte key, 12-byte IV, 16 bytes of AAD, 16-byte
-digest), 64 and 1000-byte buffers: verify, encrypt and decrypt, against
+digest), 64 and 1000-byte buffers: verify, encrypt and decrypt, in
+place and out of place (linear buffers, the tool's only out of place),
+against
 ciphertexts and digests of the Python package cryptography (OpenSSL)
 written to BUILD/crypto_perf_gcm.data, and a throughput run; every
 operation enqueued and dequeued, none failed.
@@ -238,6 +240,8 @@ def gcm_vectors(build):
 
 
 GCM_SIZES = (64, 1000)
+# (the tool's out of place takes one segment: --segment-sz over the size)
+OOP = ['--out-of-place', '--segment-sz', '2048']
 
 
 def case_gcm(build):
@@ -246,19 +250,23 @@ def case_gcm(build):
     except ImportError:
         raise Failure('Python package cryptography missing (vectors)')
     for size in GCM_SIZES:
-        for op in ('encrypt', 'decrypt'):
+        for op, extra in (('encrypt', []), ('decrypt', []),
+                          ('encrypt', OOP),
+                          ('decrypt', OOP)):
             rows, out = perf(build, [
                 '--ptest', 'verify', '--aead-op', op,
                 '--buffer-sz', str(size), '--test-file', vectors,
                 '--test-name', 'gcm_256_%d' % size,
-                '--total-ops', str(TOTAL)], timeout=120, algo=GCM_ARGS)
+                '--total-ops', str(TOTAL)] + extra, timeout=120,
+                algo=GCM_ARGS)
             # lcore, buf, burst, enq, deq, failed enq, failed deq,
             # failed ops
             r = rows[0]
             if int(r[3]) != TOTAL or int(r[4]) != TOTAL or int(r[7]) != 0:
-                raise Failure('AES-GCM %d B %s: %s enqueued, %s dequeued, '
-                              '%s failed of %d' % (size, op, r[3], r[4],
-                                                   r[7], TOTAL))
+                raise Failure('AES-GCM %d B %s %s: %s enqueued, %s '
+                              'dequeued, %s failed of %d'
+                              % (size, op, ' '.join(extra), r[3], r[4],
+                                 r[7], TOTAL))
         rows, out = perf(build, [
             '--ptest', 'throughput', '--aead-op', 'encrypt',
             '--buffer-sz', str(size), '--total-ops', '20000', '--silent'],

@@ -8,10 +8,11 @@
  * crypto/mlx5 builds from the device's bits (mlx5_crypto_generate_gcm_cap:
  * keys 16..32, digest 12..16, AAD 0..65535, IV 12); the GCM
  * specification's test cases 2, 4, 14 and 16 (test_gcm_vectors.h) are
- * encrypted and decrypted in place, contiguous (the AAD copied before the
- * text) and scattered (UMR path: text in two segments, AAD and digest in
- * mbufs of their own); a wrong tag gives RTE_CRYPTO_OP_STATUS_AUTH_FAILED
- * and the queue pair works on; AES-XTS runs on the slots GCM used; bad
+ * encrypted and decrypted in place (out of place: suite crypto_gcm_oop),
+ * contiguous (the AAD copied before the text) and scattered (UMR path:
+ * text in two segments, AAD and digest in mbufs of their own); a wrong
+ * tag gives RTE_CRYPTO_OP_STATUS_AUTH_FAILED and the queue pair works on;
+ * AES-XTS runs on the slots GCM used; bad
  * session parameters are refused with a log line and the heap as before.
  */
 
@@ -25,53 +26,13 @@
 
 #include "test.h"
 #include "test_crypto_fixture.h"
-#include "test_gcm_vectors.h"
+#include "test_crypto_gcm_fix.h"
 #include "test_usage.h"
 
-struct gcm_vec {
-	const uint8_t *key;
-	uint16_t key_len;
-	const uint8_t *iv; /* NULL: 12 zero bytes. */
-	const uint8_t *aad;
-	uint16_t aad_len;
-	const uint8_t *pt;
-	const uint8_t *ct;
-	uint16_t len;
-	const uint8_t *tag;
-};
-
-static const uint8_t zero32[32];
 /* Digest length of gcm_op()'s sessions (a 96-bit tag is the first 12
  * bytes of the 128-bit one).
  */
 static uint16_t gcm_digest = 16;
-
-static const struct gcm_vec gcm_vecs[] = {
-	{ gcm_key4, 16, gcm_iv, gcm_aad, 20, gcm_pt, gcm_ct4, 60, gcm_tag4 },
-	{ gcm_key16, 32, gcm_iv, gcm_aad, 20, gcm_pt, gcm_ct16, 60,
-	  gcm_tag16 },
-	{ zero32, 16, NULL, NULL, 0, zero32, gcm_ct2, 16, gcm_tag2 },
-	{ zero32, 32, NULL, NULL, 0, zero32, gcm_ct14, 16, gcm_tag14 },
-};
-
-static struct rte_cryptodev_sym_session *
-gcm_sess(uint8_t id, const struct gcm_vec *v, int enc, uint16_t digest)
-{
-	struct rte_crypto_sym_xform x;
-
-	memset(&x, 0, sizeof(x));
-	x.type = RTE_CRYPTO_SYM_XFORM_AEAD;
-	x.aead.algo = RTE_CRYPTO_AEAD_AES_GCM;
-	x.aead.op = enc ? RTE_CRYPTO_AEAD_OP_ENCRYPT :
-			  RTE_CRYPTO_AEAD_OP_DECRYPT;
-	x.aead.key.data = v->key;
-	x.aead.key.length = v->key_len;
-	x.aead.iv.offset = CRYPTO_IV_OFF;
-	x.aead.iv.length = 12;
-	x.aead.digest_length = digest;
-	x.aead.aad_length = v->aad_len;
-	return rte_cryptodev_sym_session_create(id, &x, c_pools.sess);
-}
 
 /*
  * One operation of v in place: text in a chain split at segs (NULL: one
@@ -113,19 +74,9 @@ gcm_op(uint8_t id, const struct gcm_vec *v, int enc, const uint16_t *segs,
 			goto out;
 		digest = aad + 64;
 	}
-	memcpy(digest, enc ? zero32 : v->tag, 16);
+	memcpy(digest, enc ? gcm_zero32 : v->tag, 16);
 	digest[15] ^= tag_xor;
-	memset(rte_crypto_op_ctod_offset(op, uint8_t *, CRYPTO_IV_OFF), 0,
-	       12);
-	if (v->iv != NULL)
-		memcpy(rte_crypto_op_ctod_offset(op, uint8_t *,
-						 CRYPTO_IV_OFF), v->iv, 12);
-	rte_crypto_op_attach_sym_session(op, s);
-	op->sym->m_src = m;
-	op->sym->aead.data.offset = 0;
-	op->sym->aead.data.length = v->len;
-	op->sym->aead.digest.data = digest;
-	op->sym->aead.aad.data = aad;
+	gcm_op_fill(op, s, v, m, NULL, digest, aad);
 	st = op_run(id, op);
 	if (st != RTE_CRYPTO_OP_STATUS_SUCCESS)
 		goto out;
@@ -142,11 +93,7 @@ gcm_op(uint8_t id, const struct gcm_vec *v, int enc, const uint16_t *segs,
 		st = -1;
 	}
 out:
-	rte_pktmbuf_free(m);
-	rte_pktmbuf_free(side);
-	rte_crypto_op_free(op);
-	if (s != NULL)
-		rte_cryptodev_sym_session_free(id, s);
+	gcm_op_release(id, op, s, m, side, NULL);
 	return st;
 }
 
