@@ -70,6 +70,9 @@ probe_refused(const char *args, const char *want)
 
 #define CRED96 "000102030405060708090a0b0c0d0e0f101112131415161718191a1b" \
 	       "1c1d1e1f202122232425262728292a2b2c2d2e2f"
+#define KEK32 "000102030405060708090a0b0c0d0e0f"
+#define CRED80 "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadb" \
+	       "dcdddedfe0e1e2e3e4e5e6e7"
 
 /* Bad devargs and devices: refused with a log line naming the cause,
  * nothing left behind.
@@ -130,6 +133,25 @@ test_crypto_bad_devargs(void)
 		{ 1, "dev=emu,credential=" CRED96 ",wcs_file=" WCS_SHORT,
 		  "credential= and wcs_file= both give the credential" },
 		{ 1, "dev=emu,wcs_file=", "bad value \"\" for wcs_file" },
+		/* The emulated device's provisioning (emu_kek and
+		 * emu_credential).
+		 */
+		{ 1, "dev=emu,emu_crypto=wrapped,emu_kek=0011",
+		  "bad value for emu_kek: 32 or 64 hex digits expected" },
+		{ 1, "dev=emu,emu_crypto=wrapped,emu_credential=" KEK32,
+		  "bad value for emu_credential: 80 hex digits expected" },
+		{ 1, "dev=emu,emu_crypto=plaintext,emu_kek=" KEK32
+		  ",emu_credential=" CRED80,
+		  "emu_kek and emu_credential apply to emu_crypto=wrapped" },
+		{ 1, "dev=emu,emu_crypto=wrapped,emu_kek=" KEK32,
+		  "emu_kek and emu_credential go together" },
+		/* Provisioned, but the login's credential is not the
+		 * provisioned one wrapped by the provisioned KEK.
+		 */
+		{ 1, "dev=emu,emu_crypto=wrapped,emu_kek=" KEK32
+		  ",emu_credential=" CRED80 ",credential_id=0x11,"
+		  "import_kek_id=0x10,credential=" CRED96,
+		  "crypto login (credential_id 17, import_kek_id 16) refused" },
 		/* WQEs larger than the device's send WQEs. */
 		{ 1, "dev=emu,max_segs_num=4096", "max_segs_num=4096: WQEs" },
 	};

@@ -8,12 +8,12 @@
  * crypto/mlx5 builds from the device's bits (mlx5_crypto_generate_gcm_cap:
  * keys 16..32, digest 12..16, AAD 0..65535, IV 12); the GCM
  * specification's test cases 2, 4, 14 and 16 (test_gcm_vectors.h) are
- * encrypted and decrypted in place, contiguous (the AAD copied before the
- * text) and scattered (UMR path: text in two segments, AAD and digest in
- * mbufs of their own), and out of place (test_gcm_oop); a wrong tag
- * gives RTE_CRYPTO_OP_STATUS_AUTH_FAILED and the queue pair works on;
- * AES-XTS runs on the slots GCM used; bad session parameters are refused
- * with a log line and the heap as before.
+ * encrypted and decrypted in place (out of place: suite crypto_gcm_oop),
+ * contiguous (the AAD copied before the text) and scattered (UMR path:
+ * text in two segments, AAD and digest in mbufs of their own); a wrong
+ * tag gives RTE_CRYPTO_OP_STATUS_AUTH_FAILED and the queue pair works on;
+ * AES-XTS runs on the slots GCM used; bad
+ * session parameters are refused with a log line and the heap as before.
  */
 
 #include <stdio.h>
@@ -26,53 +26,13 @@
 
 #include "test.h"
 #include "test_crypto_fixture.h"
-#include "test_gcm_vectors.h"
+#include "test_crypto_gcm_fix.h"
 #include "test_usage.h"
 
-struct gcm_vec {
-	const uint8_t *key;
-	uint16_t key_len;
-	const uint8_t *iv; /* NULL: 12 zero bytes. */
-	const uint8_t *aad;
-	uint16_t aad_len;
-	const uint8_t *pt;
-	const uint8_t *ct;
-	uint16_t len;
-	const uint8_t *tag;
-};
-
-static const uint8_t zero32[32];
 /* Digest length of gcm_op()'s sessions (a 96-bit tag is the first 12
  * bytes of the 128-bit one).
  */
 static uint16_t gcm_digest = 16;
-
-static const struct gcm_vec gcm_vecs[] = {
-	{ gcm_key4, 16, gcm_iv, gcm_aad, 20, gcm_pt, gcm_ct4, 60, gcm_tag4 },
-	{ gcm_key16, 32, gcm_iv, gcm_aad, 20, gcm_pt, gcm_ct16, 60,
-	  gcm_tag16 },
-	{ zero32, 16, NULL, NULL, 0, zero32, gcm_ct2, 16, gcm_tag2 },
-	{ zero32, 32, NULL, NULL, 0, zero32, gcm_ct14, 16, gcm_tag14 },
-};
-
-static struct rte_cryptodev_sym_session *
-gcm_sess(uint8_t id, const struct gcm_vec *v, int enc, uint16_t digest)
-{
-	struct rte_crypto_sym_xform x;
-
-	memset(&x, 0, sizeof(x));
-	x.type = RTE_CRYPTO_SYM_XFORM_AEAD;
-	x.aead.algo = RTE_CRYPTO_AEAD_AES_GCM;
-	x.aead.op = enc ? RTE_CRYPTO_AEAD_OP_ENCRYPT :
-			  RTE_CRYPTO_AEAD_OP_DECRYPT;
-	x.aead.key.data = v->key;
-	x.aead.key.length = v->key_len;
-	x.aead.iv.offset = CRYPTO_IV_OFF;
-	x.aead.iv.length = 12;
-	x.aead.digest_length = digest;
-	x.aead.aad_length = v->aad_len;
-	return rte_cryptodev_sym_session_create(id, &x, c_pools.sess);
-}
 
 /*
  * One operation of v in place: text in a chain split at segs (NULL: one
@@ -114,19 +74,9 @@ gcm_op(uint8_t id, const struct gcm_vec *v, int enc, const uint16_t *segs,
 			goto out;
 		digest = aad + 64;
 	}
-	memcpy(digest, enc ? zero32 : v->tag, 16);
+	memcpy(digest, enc ? gcm_zero32 : v->tag, 16);
 	digest[15] ^= tag_xor;
-	memset(rte_crypto_op_ctod_offset(op, uint8_t *, CRYPTO_IV_OFF), 0,
-	       12);
-	if (v->iv != NULL)
-		memcpy(rte_crypto_op_ctod_offset(op, uint8_t *,
-						 CRYPTO_IV_OFF), v->iv, 12);
-	rte_crypto_op_attach_sym_session(op, s);
-	op->sym->m_src = m;
-	op->sym->aead.data.offset = 0;
-	op->sym->aead.data.length = v->len;
-	op->sym->aead.digest.data = digest;
-	op->sym->aead.aad.data = aad;
+	gcm_op_fill(op, s, v, m, NULL, digest, aad);
 	st = op_run(id, op);
 	if (st != RTE_CRYPTO_OP_STATUS_SUCCESS)
 		goto out;
@@ -143,11 +93,7 @@ gcm_op(uint8_t id, const struct gcm_vec *v, int enc, const uint16_t *segs,
 		st = -1;
 	}
 out:
-	rte_pktmbuf_free(m);
-	rte_pktmbuf_free(side);
-	rte_crypto_op_free(op);
-	if (s != NULL)
-		rte_cryptodev_sym_session_free(id, s);
+	gcm_op_release(id, op, s, m, side, NULL);
 	return st;
 }
 
@@ -274,123 +220,6 @@ test_gcm_auth_failed(void)
 	return TEST_SUCCESS;
 }
 
-/* Address of byte off of chain m. */
-static uint8_t *
-chain_at(struct rte_mbuf *m, uint32_t off)
-{
-	while (m != NULL && off >= m->data_len) {
-		off -= m->data_len;
-		m = m->next;
-	}
-	return m == NULL ? NULL : rte_pktmbuf_mtod_offset(m, uint8_t *, off);
-}
-
-/*
- * One operation of v out of place. Source: one mbuf of AAD || text ||
- * tag (or one split at ssegs); destination: zeroes of the same length,
- * split at dsegs (NULL: one mbuf), the digest after its text when
- * encrypting. The destination's text and tag, its bytes before the text
- * and (decrypting) after it still zero, the source unchanged. The status.
- */
-static int
-gcm_oop(uint8_t id, const struct gcm_vec *v, int enc, const uint16_t *ssegs,
-	const uint16_t *dsegs)
-{
-	struct rte_cryptodev_sym_session *s = gcm_sess(id, v, enc, 16);
-	uint32_t n = v->aad_len + v->len + 16U;
-	uint8_t in[128], buf[128], zero[128];
-	struct rte_mbuf *src = NULL, *dst = NULL;
-	const uint8_t *out;
-	struct rte_crypto_op *op;
-	int st = -1;
-
-	memset(zero, 0, sizeof(zero));
-	memcpy(in, v->aad, v->aad_len);
-	memcpy(in + v->aad_len, enc ? v->pt : v->ct, v->len);
-	memcpy(in + v->aad_len + v->len, enc ? zero : v->tag, 16);
-	op = rte_crypto_op_alloc(c_pools.op, RTE_CRYPTO_OP_TYPE_SYMMETRIC);
-	src = chain_make(in, n, ssegs);
-	dst = chain_make(NULL, n, dsegs);
-	if (s == NULL || op == NULL || src == NULL || dst == NULL)
-		goto out;
-	memset(rte_crypto_op_ctod_offset(op, uint8_t *, CRYPTO_IV_OFF), 0,
-	       12);
-	if (v->iv != NULL)
-		memcpy(rte_crypto_op_ctod_offset(op, uint8_t *,
-						 CRYPTO_IV_OFF), v->iv, 12);
-	rte_crypto_op_attach_sym_session(op, s);
-	op->sym->m_src = src;
-	op->sym->m_dst = dst;
-	op->sym->aead.data.offset = v->aad_len;
-	op->sym->aead.data.length = v->len;
-	op->sym->aead.aad.data = chain_at(src, 0);
-	op->sym->aead.digest.data = chain_at(enc ? dst : src,
-					     v->aad_len + v->len);
-	st = op_run(id, op);
-	if (st != RTE_CRYPTO_OP_STATUS_SUCCESS)
-		goto out;
-	out = rte_pktmbuf_read(dst, 0, n, buf);
-	if (out == NULL || memcmp(out, zero, v->aad_len) != 0 ||
-	    memcmp(out + v->aad_len, enc ? v->ct : v->pt, v->len) != 0 ||
-	    memcmp(out + v->aad_len + v->len, enc ? v->tag : zero, 16) != 0 ||
-	    memcmp(rte_pktmbuf_read(src, 0, n, buf), in, n) != 0) {
-		printf("  GCM out of place: output differs from the known "
-		       "answer\n");
-
-		st = -1;
-	}
-out:
-	rte_pktmbuf_free(src);
-	rte_pktmbuf_free(dst);
-	rte_crypto_op_free(op);
-	if (s != NULL)
-		rte_cryptodev_sym_session_free(id, s);
-	return st;
-}
-
-/* Out of place, test cases 4, 16, 2, 14 both ways: the destination one
- * mbuf and three segments (the scatter through the slot's mkey: the
- * source's AAD, the destination's segments, the digest); a scattered
- * source is refused with INVALID_ARGS; the heap as before.
- */
-static int
-test_gcm_oop(void)
-{
-	/* Three segments (vectors 4, 16), two (2, 14); the digest in one. */
-	static const uint16_t dsplit[] = { 30, 40, 0 };
-	static const uint16_t dsplit16[] = { 8, 0 };
-	static const uint16_t ssplit[] = { 30, 0 };
-	struct heap_use before;
-	unsigned int i;
-	uint8_t id;
-
-	TEST_ASSERT_SUCCESS(dev_up("dev=emu", &id), "device");
-	TEST_ASSERT_EQUAL(gcm_oop(id, &gcm_vecs[0], 1, NULL, dsplit), 0,
-			  "warm");
-	heap_use(&before);
-	for (i = 0; i < RTE_DIM(gcm_vecs); i++) {
-		const uint16_t *sp = gcm_vecs[i].len > 16 ? dsplit : dsplit16;
-
-		TEST_ASSERT_EQUAL(gcm_oop(id, &gcm_vecs[i], 1, NULL, NULL), 0,
-				  "vector %u encrypt", i);
-		TEST_ASSERT_EQUAL(gcm_oop(id, &gcm_vecs[i], 0, NULL, NULL), 0,
-				  "vector %u decrypt", i);
-		TEST_ASSERT_EQUAL(gcm_oop(id, &gcm_vecs[i], 1, NULL, sp), 0,
-				  "vector %u encrypt, segments", i);
-		TEST_ASSERT_EQUAL(gcm_oop(id, &gcm_vecs[i], 0, NULL, sp), 0,
-				  "vector %u decrypt, segments", i);
-	}
-	TEST_ASSERT_EQUAL(gcm_oop(id, &gcm_vecs[0], 1, ssplit, NULL),
-			  RTE_CRYPTO_OP_STATUS_INVALID_ARGS,
-			  "scattered source");
-	TEST_ASSERT_EQUAL(gcm_oop(id, &gcm_vecs[1], 0, NULL, dsplit), 0,
-			  "after");
-	TEST_ASSERT_SUCCESS(heap_unchanged(&before, "GCM out of place"),
-			    "leak");
-	TEST_ASSERT_SUCCESS(dev_down(id), "down");
-	return TEST_SUCCESS;
-}
-
 /* Bad GCM sessions: refused with a log line, the heap as before. */
 static int
 test_gcm_bad_session(void)
@@ -440,7 +269,6 @@ static struct unit_test_suite crypto_gcm_suite = {
 		TEST_CASE(test_gcm_capability),
 		TEST_CASE(test_gcm_kat),
 		TEST_CASE(test_gcm_auth_failed),
-		TEST_CASE(test_gcm_oop),
 		TEST_CASE(test_gcm_bad_session),
 		TEST_CASES_END(),
 	},

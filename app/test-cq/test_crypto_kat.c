@@ -129,11 +129,13 @@ wrapped_session_run(uint8_t id, const uint8_t wkey[48], int encrypt)
 
 /*
  * A provisioned wrapped device: login with the credential given as
- * credential= (file 0) or, as crypto/mlx5 takes it, read from the file of
- * wcs_file= (file 1: upper-case hex, spaces and line breaks).
+ * credential= (mode 0) or, as crypto/mlx5 takes it, read from the file of
+ * wcs_file= (mode 1: upper-case hex, spaces and line breaks); mode 2: the
+ * device provisioned through the devargs emu_kek= and emu_credential=
+ * (as dpdk-test-crypto-perf runs it) instead of mlx5_emu_open_caps_set().
  */
 static int
-wrapped_kat(int file)
+wrapped_kat(int mode)
 {
 	static const uint8_t kek[32] = { /* RFC 3394 4.6: 000102..1F. */
 		0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07,
@@ -142,7 +144,7 @@ wrapped_kat(int file)
 		0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1d, 0x1e, 0x1f,
 	};
 	uint8_t cred[40], wcred[48], plain[40], wkey[48], other[32];
-	char args[320], hex[97];
+	char args[512], hex[97], khex[65], chex[81];
 	struct mlx5_emu_caps caps;
 	struct rte_crypto_sym_xform x;
 	struct heap_use before;
@@ -159,7 +161,11 @@ wrapped_kat(int file)
 		    crypto_key_wrap(kek, 32, plain, 40, wkey) == 0, "wrap");
 	for (i = 0; i < 48; i++)
 		snprintf(hex + 2 * i, 3, "%02x", wcred[i]);
-	if (file) {
+	for (i = 0; i < 32; i++)
+		snprintf(khex + 2 * i, 3, "%02x", kek[i]);
+	for (i = 0; i < 40; i++)
+		snprintf(chex + 2 * i, 3, "%02X", cred[i]);
+	if (mode == 1) {
 		FILE *f = fopen(WCS_FILE, "w");
 
 		TEST_ASSERT_NOT_NULL(f, "wcs file");
@@ -173,8 +179,12 @@ wrapped_kat(int file)
 	} else {
 		snprintf(args, sizeof(args), "dev=emu,key_mode=wrapped,"
 			 "credential_id=%u,import_kek_id=%u,credential=%s,"
-			 "keytag=0x%" PRIx64, MLX5_EMU_PROV_CRED_ID,
-			 MLX5_EMU_PROV_KEK_ID, hex, (uint64_t)W_KEYTAG);
+			 "keytag=0x%" PRIx64 "%s%s%s%s", MLX5_EMU_PROV_CRED_ID,
+			 MLX5_EMU_PROV_KEK_ID, hex, (uint64_t)W_KEYTAG,
+			 mode == 2 ? ",emu_crypto=wrapped,emu_kek=" : "",
+			 mode == 2 ? khex : "",
+			 mode == 2 ? ",emu_credential=" : "",
+			 mode == 2 ? chex : "");
 	}
 	mlx5_emu_caps_default(&caps);
 	caps.crypto = 1;
@@ -184,9 +194,10 @@ wrapped_kat(int file)
 	memcpy(caps.crypto_kek, kek, 32);
 	memcpy(caps.crypto_credential, cred, 40);
 	heap_use(&before);
-	ok = crypto_dev_up_caps(C_NAME, args, &caps, C_QDESC, c_pools.sess,
-				&id) == 0;
-	if (file)
+	/* Mode 2: the devargs provision the device (no caps set here). */
+	ok = crypto_dev_up_caps(C_NAME, args, mode == 2 ? NULL : &caps,
+				C_QDESC, c_pools.sess, &id) == 0;
+	if (mode == 1)
 		unlink(WCS_FILE);
 	TEST_ASSERT(ok, "device up, logged in with the provisioned KEK");
 	ok = wrapped_session_run(id, wkey, 1) == 0 &&
@@ -211,6 +222,7 @@ test_crypto_wrapped_kat(void)
 {
 	TEST_ASSERT_SUCCESS(wrapped_kat(0), "credential=");
 	TEST_ASSERT_SUCCESS(wrapped_kat(1), "wcs_file=");
+	TEST_ASSERT_SUCCESS(wrapped_kat(2), "emu_kek= and emu_credential=");
 	return TEST_SUCCESS;
 }
 

@@ -60,6 +60,8 @@ extern uint8_t mlx5cq_crypto_driver_id;
  */
 #define MLX5CQ_CRYPTO_WRAPPED_128 48
 #define MLX5CQ_CRYPTO_WRAPPED_256 80
+/* The credential of a CREDENTIAL object (credential[0x180]'s first 40 B). */
+#define MLX5CQ_CRYPTO_EMU_CRED_LEN 40
 
 /* How DEK key material reaches the device. */
 enum mlx5cq_crypto_key_mode {
@@ -87,6 +89,13 @@ struct mlx5cq_crypto_devargs {
 	enum mlx5cq_crypto_emu emu_crypto;
 	uint8_t credential_set; /* credential= or wcs_file= gave it. */
 	uint8_t wcs_file_set; /* It came from wcs_file=. */
+	/* dev=emu, emu_crypto=wrapped: what the crypto officer provisioned
+	 * on the emulated device (emu_kek=, emu_credential=).
+	 */
+	uint8_t emu_kek_len; /* 0 (none), 16 or 32. */
+	uint8_t emu_kek[32];
+	uint8_t emu_cred_set;
+	uint8_t emu_cred[MLX5CQ_CRYPTO_EMU_CRED_LEN];
 };
 
 /* A registered memory region (one chunk of a mempool). */

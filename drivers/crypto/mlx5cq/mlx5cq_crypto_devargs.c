@@ -10,7 +10,9 @@
  * plaintext), max_nb_queue_pairs= (the cryptodev vdev key of
  * rte_cryptodev_pmd.h: fewer queue pairs than crypto/mlx5's 128) and, for
  * dev=emu, emu_crypto= (the emulated device's crypto engine: plaintext or
- * wrapped key import).
+ * wrapped key import) and, with emu_crypto=wrapped, emu_kek= and
+ * emu_credential= (the import KEK and credential the emulated device is
+ * provisioned with, as a crypto officer leaves a card).
  */
 
 #include <ctype.h>
@@ -163,6 +165,27 @@ mlx5cq_crypto_devarg(const char *key, const char *val, void *opaque)
 		}
 		a->credential_set = 1;
 		a->wcs_file_set = 1;
+	} else if (strcmp(key, "emu_kek") == 0) {
+		if (mlx5cq_crypto_hex(val, a->emu_kek, 16) == 0) {
+			a->emu_kek_len = 16;
+		} else if (mlx5cq_crypto_hex(val, a->emu_kek, 32) == 0) {
+			a->emu_kek_len = 32;
+		} else {
+			CRYPTO_LOG(ERR, "bad value for emu_kek: 32 or 64 hex "
+				   "digits expected (AES-128 or AES-256 KEK)");
+			rte_errno = EINVAL;
+			return -EINVAL;
+		}
+	} else if (strcmp(key, "emu_credential") == 0) {
+		if (mlx5cq_crypto_hex(val, a->emu_cred,
+				      sizeof(a->emu_cred)) != 0) {
+			CRYPTO_LOG(ERR, "bad value for emu_credential: %u hex "
+				   "digits expected",
+				   (unsigned int)(2 * sizeof(a->emu_cred)));
+			rte_errno = EINVAL;
+			return -EINVAL;
+		}
+		a->emu_cred_set = 1;
 	} else if (strcmp(key, "keytag") == 0) {
 		if (mlx5cq_crypto_uint(val, UINT64_MAX, &v) != 0)
 			goto bad;
@@ -245,6 +268,19 @@ check:
 	if (args->emu_crypto != MLX5CQ_CRYPTO_EMU_CAPS &&
 	    strcmp(args->dev, "emu") != 0) {
 		CRYPTO_LOG(ERR, "emu_crypto applies to dev=emu only");
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	if ((args->emu_kek_len != 0 || args->emu_cred_set) &&
+	    args->emu_crypto != MLX5CQ_CRYPTO_EMU_WRAPPED) {
+		CRYPTO_LOG(ERR, "emu_kek and emu_credential apply to "
+			   "emu_crypto=wrapped only");
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	if ((args->emu_kek_len != 0) != args->emu_cred_set) {
+		CRYPTO_LOG(ERR, "emu_kek and emu_credential go together "
+			   "(the device is provisioned with both)");
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}

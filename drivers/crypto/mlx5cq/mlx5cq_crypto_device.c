@@ -50,11 +50,16 @@ mlx5cq_crypto_ibdev_open(const char *name)
  * The one place the emulated HCA is opened (as net_mlx5cq opens it):
  * a device named after the cryptodev, capabilities of
  * mlx5_emu_open_caps_set() (or the defaults), or with emu_crypto the
- * defaults with the crypto engine on, keys imported as it says.
+ * defaults with the crypto engine on, keys imported as it says; with
+ * emu_kek and emu_credential the device comes provisioned with an import
+ * KEK and a credential (caps.crypto_provisioned: objects
+ * MLX5_EMU_PROV_KEK_ID and MLX5_EMU_PROV_CRED_ID).
  */
 static struct ibv_context *
-mlx5cq_crypto_emu_open(const char *name, enum mlx5cq_crypto_emu emu)
+mlx5cq_crypto_emu_open(const char *name,
+		       const struct mlx5cq_crypto_devargs *a)
 {
+	enum mlx5cq_crypto_emu emu = a->emu_crypto;
 	const struct mlx5cq_emu_plugin *plugin;
 	void (*caps_default)(struct mlx5_emu_caps *caps);
 	struct mlx5_emu_caps caps;
@@ -80,6 +85,14 @@ mlx5cq_crypto_emu_open(const char *name, enum mlx5cq_crypto_emu emu)
 		caps_default(&caps);
 		caps.crypto = 1;
 		caps.crypto_wrapped = emu == MLX5CQ_CRYPTO_EMU_WRAPPED;
+		if (caps.crypto_wrapped && a->emu_kek_len != 0) {
+			caps.crypto_provisioned = 1;
+			caps.crypto_kek_len = a->emu_kek_len;
+			memcpy(caps.crypto_kek, a->emu_kek, a->emu_kek_len);
+			/* Both the 40 bytes of a CREDENTIAL object. */
+			memcpy(caps.crypto_credential, a->emu_cred,
+			       sizeof(a->emu_cred));
+		}
 		ctx = plugin->open(name, &caps);
 	}
 
@@ -168,8 +181,7 @@ mlx5cq_crypto_device_open(struct mlx5cq_crypto_priv *priv, const char *name)
 	int ret;
 
 	if (strcmp(priv->args.dev, "emu") == 0) {
-		priv->ctx = mlx5cq_crypto_emu_open(name,
-						   priv->args.emu_crypto);
+		priv->ctx = mlx5cq_crypto_emu_open(name, &priv->args);
 		priv->emulated = 1;
 	} else {
 		priv->ctx = mlx5cq_crypto_ibdev_open(priv->args.dev);

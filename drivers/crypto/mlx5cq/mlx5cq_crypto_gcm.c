@@ -12,23 +12,20 @@
  * has none of the GCM fields: their places come from 23.11's.
  *
  * An operation takes the slot's WQE set: [NOP or UMR][MMO][NOP padding].
- * Contiguous (one in-place segment, the digest right after the text,
- * the AAD right before it or copied into the headroom as
- * mlx5_crypto_gcm_get_op_info() does): the MMO reads and writes the mbuf.
- * Otherwise (segments, AAD or digest elsewhere) a UMR points the slot's
- * indirect mkey at AAD, the segments and the digest (KLMs, no BSF, as
- * mlx5_crypto_gcm_build_umr()) and the MMO, fenced after it, goes
- * through that mkey. Out of place, the gather is the contiguous source
- * (as above) and the scatter goes through the mkey: the source's AAD
- * (the device writes back the bytes it read: the destination's bytes
- * before the text stay untouched), the destination's segments, and the
- * digest when encrypting. crypto/mlx5 posts its UMRs on a second QP
- * ordered with SEND_EN; here they share the operation's QP with a small
- * fence, as the AES-XTS sets do.
+ * Contiguous (one source segment, the digest right after the text, the
+ * AAD right before it or copied into the headroom as
+ * mlx5_crypto_gcm_get_op_info() does; out of place one destination
+ * segment): the MMO reads the source and writes the source (in place) or
+ * the destination. Otherwise (segments, AAD or digest elsewhere) a UMR
+ * points the slot's indirect mkey at AAD, the segments and the digest,
+ * out of place followed by the destination's (KLMs, no BSF, as
+ * mlx5_crypto_gcm_build_umr()), and the MMO, fenced after it, goes
+ * through that mkey. crypto/mlx5 posts its UMRs on a second QP ordered
+ * with SEND_EN; here they share the operation's QP with a small fence, as
+ * the AES-XTS sets do.
  *
- * Limits: plaintext key import only; 12-byte IV; out of place, a source
- * the contiguous case does not take is refused (INVALID_ARGS); the KLMs
- * of an operation fit the set's room.
+ * Limits: plaintext key import only; 12-byte IV; the KLMs of an
+ * operation fit the set's room (else INVALID_ARGS).
  */
 
 #include <errno.h>
@@ -262,66 +259,102 @@ gcm_lkey(struct mlx5cq_crypto_qp *qp, struct rte_crypto_op *op,
 	return mlx5cq_crypto_mr_lookup_mp(qp, op->mempool, addr);
 }
 
-/* KLMs of AAD, the text segments of m (the source in place, the
- * destination out of place) and digest in the slot's UMR WQE; total
- * bytes, or 0 with op->status set.
+/*
+ * KLMs of the aead.data.length bytes of chain m from aead.data.offset at
+ * k[n...]; the next free index, or -1 (room or memory refused).
  */
-static uint32_t
-gcm_umr(struct mlx5cq_crypto_qp *qp, struct rte_crypto_op *op,
-	const struct mlx5cq_crypto_sess *s, uint8_t *set, uint16_t wqe_idx,
-	struct rte_mbuf *m)
+static int
+gcm_klm_chain(struct mlx5cq_crypto_qp *qp, struct rte_crypto_op *op,
+	      struct rte_mbuf *m, struct mlx5_wqe_dseg *k, uint32_t n)
 {
-	const struct mlx5cq_crypto_priv *priv = qp->priv;
-	struct rte_crypto_sym_op *sym = op->sym;
-	struct mlx5_umr_wqe *umr = (struct mlx5_umr_wqe *)set;
-	struct mlx5_wqe_dseg *k = umr->kseg;
-	struct rte_mbuf *head = m;
-	uint32_t off = sym->aead.data.offset, len = sym->aead.data.length;
-	uint32_t n, key;
+	uint32_t off = op->sym->aead.data.offset;
+	uint32_t len = op->sym->aead.data.length;
+	uint32_t l, key;
+	uintptr_t a;
 
-	/* The text first: its pool registered, the AAD (in the op or an
-	 * mbuf of a registered pool) is found next.
-	 */
-	n = s->aad_len != 0;
 	while (m != NULL && off >= m->data_len) {
 		off -= m->data_len;
 		m = m->next;
 	}
 	while (len != 0) {
-		uint32_t l;
-		uintptr_t a;
-
-		if (m == NULL || n + 1 >= priv->klm_num)
-			goto bad;
+		if (m == NULL || n + 1 >= qp->priv->klm_num)
+			return -1;
 		l = RTE_MIN((uint32_t)m->data_len - off, len);
 		a = rte_pktmbuf_mtod_offset(m, uintptr_t, off);
 		key = gcm_lkey(qp, op, m, a);
 		if (key == UINT32_MAX)
-			goto bad;
+			return -1;
 		gcm_dseg(&k[n++], l, key, a);
 		len -= l;
 		off = 0;
 		m = m->next;
 	}
-	if (s->aad_len != 0) {
-		key = gcm_lkey(qp, op, sym->m_src,
-			       (uintptr_t)sym->aead.aad.data);
-		if (key == UINT32_MAX)
+	return (int)n;
+}
+
+/*
+ * The slot's UMR WQE: KLMs as mlx5_crypto_gcm_build_op_klm() lays them
+ * out: AAD, the source text's segments, the digest (in place, or out of
+ * place when decrypting), then out of place the AAD again, the
+ * destination's segments and the digest when encrypting. The MMO gathers
+ * from mkey offset 0 and, out of place, scatters from the offset of the
+ * destination's AAD (mlx5_crypto_gcm_build_umr(): dst_addr = src_bytes),
+ * so the device writes the AAD back over itself and the output into the
+ * destination. Total mkey bytes, or 0 with op->status set.
+ */
+static uint32_t
+gcm_umr(struct mlx5cq_crypto_qp *qp, struct rte_crypto_op *op,
+	const struct mlx5cq_crypto_sess *s, uint8_t *set, uint16_t wqe_idx,
+	int oop)
+{
+	const struct mlx5cq_crypto_priv *priv = qp->priv;
+	struct rte_crypto_sym_op *sym = op->sym;
+	struct mlx5_umr_wqe *umr = (struct mlx5_umr_wqe *)set;
+	struct mlx5_wqe_dseg *k = umr->kseg;
+	uint32_t aad_key = 0, dig_key, len;
+	int has_aad = s->aad_len != 0, n;
+
+	/* The text first: its pool registered, the AAD and digest (in the
+	 * op or an mbuf of a registered pool) are found next.
+	 */
+	n = gcm_klm_chain(qp, op, sym->m_src, k, has_aad);
+	if (n < 0)
+		goto bad;
+	if (has_aad) {
+		aad_key = gcm_lkey(qp, op, NULL,
+				   (uintptr_t)sym->aead.aad.data);
+		if (aad_key == UINT32_MAX)
 			goto bad;
-		gcm_dseg(&k[0], s->aad_len, key,
+		gcm_dseg(&k[0], s->aad_len, aad_key,
 			 (uintptr_t)sym->aead.aad.data);
 	}
-	key = gcm_lkey(qp, op, head, (uintptr_t)sym->aead.digest.data);
-	if (key == UINT32_MAX)
+	dig_key = gcm_lkey(qp, op, NULL, (uintptr_t)sym->aead.digest.data);
+	if (dig_key == UINT32_MAX)
 		goto bad;
-	gcm_dseg(&k[n++], s->tag_len, key, (uintptr_t)sym->aead.digest.data);
-	memset(&k[n], 0, (priv->klm_num - n) * sizeof(*k));
+	if (!oop || !s->gcm_enc)
+		gcm_dseg(&k[n++], s->tag_len, dig_key,
+			 (uintptr_t)sym->aead.digest.data);
+	len = s->aad_len + sym->aead.data.length + s->tag_len;
+	if (oop) {
+		if (has_aad) {
+			if ((uint32_t)n + 1 >= priv->klm_num)
+				goto bad;
+			k[n++] = k[0];
+		}
+		n = gcm_klm_chain(qp, op, sym->m_dst, k, (uint32_t)n);
+		if (n < 0)
+			goto bad;
+		if (s->gcm_enc)
+			gcm_dseg(&k[n++], s->tag_len, dig_key,
+				 (uintptr_t)sym->aead.digest.data);
+		len += s->aad_len + sym->aead.data.length;
+	}
+	memset(&k[n], 0, (priv->klm_num - (uint32_t)n) * sizeof(*k));
 	umr->ctr.opcode = rte_cpu_to_be_32((uint32_t)wqe_idx << 8 |
 					   MLX5_OPCODE_UMR);
 	/* No BSF: KLMs only (mlx5_crypto_gcm_build_umr()). */
 	umr->ucseg.ko_to_bs = rte_cpu_to_be_32((uint32_t)priv->klm_num <<
 					       MLX5_UMRC_KO_OFFSET);
-	len = s->aad_len + sym->aead.data.length + s->tag_len;
 	umr->mkc.len = rte_cpu_to_be_64(len);
 	return len;
 bad:
@@ -330,29 +363,40 @@ bad:
 }
 
 /*
- * The contiguous case: the address of AAD || text, or 0 (UMR path). As
+ * The contiguous case: the address of AAD || text, or 0 (UMR path); out
+ * of place, *dst gets the address the output (AAD || text) goes to. As
  * mlx5_crypto_gcm_get_op_info(): an AAD elsewhere is copied before the
- * text (at most 64 bytes, into the headroom, text at offset 0); a digest
- * to check that is not after the text is copied there when the buffer
- * has the room (crypto/mlx5 asks the text to be the whole mbuf; here the
- * tag_len bytes after the text, data or tailroom, are overwritten: the
- * verify mode of dpdk-test-crypto-perf keeps the digest apart, in memory
- * no mempool holds). Out of place (oop) only the gather is here: an
- * encryption's digest may be anywhere.
+ * text (at most 64 bytes, into the headroom, text at offset 0); out of
+ * place the destination is one segment, text at offset 0, with the
+ * AAD's room in its headroom (the device writes the AAD there); a digest
+ * to check that is not after the source text is copied there when the
+ * buffer has the room (crypto/mlx5 asks the text to be the whole mbuf;
+ * here the tag_len bytes after the text, data or tailroom, are
+ * overwritten: the verify mode of dpdk-test-crypto-perf keeps the digest
+ * apart, in memory no mempool holds); a digest to write that is not right
+ * after the output text takes the UMR path.
  */
 static uintptr_t
 gcm_contig(struct rte_crypto_op *op, const struct mlx5cq_crypto_sess *s,
-	   int oop)
+	   uintptr_t *dst)
 {
 	struct rte_crypto_sym_op *sym = op->sym;
-	struct rte_mbuf *m = sym->m_src;
+	struct rte_mbuf *m = sym->m_src, *md = sym->m_dst;
 	uint32_t len = sym->aead.data.length;
 	uint8_t *data = rte_pktmbuf_mtod_offset(m, uint8_t *,
 						sym->aead.data.offset);
+	uint8_t *out = data;
 	int cp_aad = 0, cp_tag = 0;
 
 	if (m->nb_segs != 1 || sym->aead.data.offset + len > m->data_len)
 		return 0;
+	if (md != NULL && md != m) {
+		if (md->nb_segs != 1 || sym->aead.data.offset != 0 ||
+		    len > md->data_len ||
+		    rte_pktmbuf_headroom(md) < s->aad_len)
+			return 0;
+		out = rte_pktmbuf_mtod(md, uint8_t *);
+	}
 	if (s->aad_len != 0 && sym->aead.aad.data != data - s->aad_len) {
 		if (s->aad_len > GCM_MAX_AAD_COPY ||
 		    sym->aead.data.offset != 0 ||
@@ -360,9 +404,11 @@ gcm_contig(struct rte_crypto_op *op, const struct mlx5cq_crypto_sess *s,
 			return 0;
 		cp_aad = 1;
 	}
-	if (!(oop && s->gcm_enc) && sym->aead.digest.data != data + len) {
-		if (s->gcm_enc ||
-		    data + len + s->tag_len > (uint8_t *)m->buf_addr +
+	if (s->gcm_enc) {
+		if (sym->aead.digest.data != out + len)
+			return 0;
+	} else if (sym->aead.digest.data != data + len) {
+		if (data + len + s->tag_len > (uint8_t *)m->buf_addr +
 		    m->buf_len)
 			return 0;
 		cp_tag = 1;
@@ -371,6 +417,7 @@ gcm_contig(struct rte_crypto_op *op, const struct mlx5cq_crypto_sess *s,
 		memcpy(data - s->aad_len, sym->aead.aad.data, s->aad_len);
 	if (cp_tag)
 		memcpy(data + len, sym->aead.digest.data, s->tag_len);
+	*dst = (uintptr_t)(out - s->aad_len);
 	return (uintptr_t)(data - s->aad_len);
 }
 
@@ -389,10 +436,10 @@ mlx5cq_crypto_gcm_wqe_set(struct mlx5cq_crypto_qp *qp,
 	uint16_t wqe_idx = (uint16_t)(qp->pi << qp->log_set_bbs);
 	uint32_t text = s->aad_len + sym->aead.data.length;
 	uint32_t pad = priv->rdmaw_wqe_size - MLX5_SEND_WQE_BB;
+	uint32_t gkey, skey, gbytes, sbytes, fence = 0;
 	int oop = sym->m_dst != NULL && sym->m_dst != sym->m_src;
-	uint32_t gkey = 0, skey = 0, gbytes, sbytes, fence = 0;
 	struct mlx5_wqe_cseg *nop;
-	uintptr_t addr, saddr = 0;
+	uintptr_t addr, daddr = 0;
 
 	if (qp->slot_gcm[slot] == 0) {
 		qp->slot_gcm[slot] = 1;
@@ -400,28 +447,14 @@ mlx5cq_crypto_gcm_wqe_set(struct mlx5cq_crypto_qp *qp,
 		/* The UMR statics (a UMR path rewrites them). */
 		mlx5cq_crypto_wqe_set_init(qp->priv, qp, slot);
 	}
-	addr = gcm_contig(op, s, oop);
-	if (unlikely(oop && addr == 0)) {
-		op->status = RTE_CRYPTO_OP_STATUS_INVALID_ARGS;
-		return 0;
-	}
+	addr = gcm_contig(op, s, &daddr);
 	if (likely(addr != 0)) {
 		gkey = gcm_lkey(qp, op, sym->m_src, addr);
-		if (unlikely(gkey == UINT32_MAX)) {
+		skey = oop ? gcm_lkey(qp, op, sym->m_dst, daddr) : gkey;
+		if (unlikely(gkey == UINT32_MAX || skey == UINT32_MAX)) {
 			op->status = RTE_CRYPTO_OP_STATUS_ERROR;
 			return 0;
 		}
-		skey = gkey;
-		saddr = addr;
-	}
-	if (unlikely(oop)) {
-		/* The scatter through the mkey, after the UMR. */
-		if (gcm_umr(qp, op, s, set, wqe_idx, sym->m_dst) == 0)
-			return 0;
-		skey = qp->mkeys[slot]->id;
-		saddr = 0;
-		fence = MLX5_WQE_CTRL_INITIATOR_SMALL_FENCE;
-	} else if (likely(addr != 0)) {
 		nop = (struct mlx5_wqe_cseg *)set;
 		nop->opcode = rte_cpu_to_be_32((uint32_t)wqe_idx << 8 |
 					       MLX5_OPCODE_NOP);
@@ -431,12 +464,13 @@ mlx5cq_crypto_gcm_wqe_set(struct mlx5cq_crypto_qp *qp,
 				      MLX5_COMP_MODE_OFFSET);
 		nop->misc = 0;
 	} else {
-		if (gcm_umr(qp, op, s, set, wqe_idx, sym->m_src) == 0)
+		if (gcm_umr(qp, op, s, set, wqe_idx, oop) == 0)
 			return 0;
 		gkey = qp->mkeys[slot]->id;
-		addr = 0;
 		skey = gkey;
-		saddr = 0;
+		addr = 0;
+		/* Out of place the output's KLMs follow the input's. */
+		daddr = oop ? text + (s->gcm_enc ? 0 : s->tag_len) : 0;
 		fence = MLX5_WQE_CTRL_INITIATOR_SMALL_FENCE;
 	}
 	memcpy(opaq + 12, rte_crypto_op_ctod_offset(op, uint8_t *,
@@ -459,7 +493,7 @@ mlx5cq_crypto_gcm_wqe_set(struct mlx5cq_crypto_qp *qp,
 	mmo->opaque_lkey = rte_cpu_to_be_32(qp->opaq_mr->lkey);
 	mmo->opaque_vaddr = rte_cpu_to_be_64((uintptr_t)opaq);
 	gcm_dseg(&mmo->gather, gbytes, gkey, addr);
-	gcm_dseg(&mmo->scatter, sbytes, skey, saddr);
+	gcm_dseg(&mmo->scatter, sbytes, skey, daddr);
 	nop = (struct mlx5_wqe_cseg *)(set + priv->umr_wqe_size);
 	if (pad != 0) {
 		/* NOP to the end of the set; it completes the set. */
