@@ -26,8 +26,9 @@ packages="libdpdk-dev dpdk-dev dpdk libibverbs-dev ibverbs-providers rdma-core
 # emulated HCA). make: examples/cq_poll is built with its Makefile
 # (tests/install_check.sh).
 packages="$packages make"
-# The AArch64 run (devtools/arm64-test.sh): an arm64 root, QEMU user mode.
-packages="$packages debootstrap qemu-user-static binfmt-support"
+# The AArch64 run (devtools/arm64-test.sh): the cross compiler, QEMU user
+# mode.
+packages="$packages gcc-aarch64-linux-gnu qemu-user-static binfmt-support"
 
 log() { printf 'setup: %s\n' "$*"; }
 

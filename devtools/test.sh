@@ -45,7 +45,7 @@ if [ "${1:-}" = --dpdk ]; then
 	b=build-dpdk-$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" \
 		pkg-config --modversion libdpdk)
 fi
-arm64_log=.cache/arm64/root/mlx5cq/build-arm64/meson-logs/testlog.json
+arm64_log=.cache/arm64/build/meson-logs/testlog.json
 rm -f "$b/meson-logs/testlog.json" "$b-asan/meson-logs/testlog.json" \
 	"$b-fuzz/meson-logs/testlog.json" "$arm64_log"
 mkdir -p "$b"
