@@ -690,6 +690,42 @@ rte_mlx5cq_session_mini(const struct rte_mlx5cq *cq,
 }
 
 /**
+ * Whole arrays of a session that follow one another in the ring from
+ * position p on (p a multiple of RTE_MLX5CQ_BASIC_MINIS_PER_ARRAY, at
+ * least one array past the title's: the basic layout puts the array of
+ * position p in the entry at title + p), so a consumer walks them with a
+ * pointer: array j at rte_mlx5cq_session_mini(cq, s, p, NULL) plus j times
+ * *stride bytes, for j below the returned count. The walk stops before the
+ * ring's end (the next array is then at the ring's start).
+ *
+ * @param cq
+ *   CQ of the session.
+ * @param s
+ *   Session from rte_mlx5cq_session_open().
+ * @param p
+ *   Position in the session: a multiple of 8, 8 or more.
+ * @param n
+ *   Arrays wanted.
+ * @param stride
+ *   Set to the bytes from one array to the next.
+ * @return
+ *   Arrays readable by the walk, at most n.
+ */
+static __rte_always_inline uint32_t
+rte_mlx5cq_session_arrays(const struct rte_mlx5cq *cq,
+			  const struct rte_mlx5cq_session *s, uint32_t p,
+			  uint32_t n, size_t *stride)
+{
+	const uint32_t idx = (s->first + p) & cq->mask;
+	const uint32_t room = (cq->mask - idx) /
+			      RTE_MLX5CQ_BASIC_MINIS_PER_ARRAY + 1;
+
+	*stride = (size_t)RTE_MLX5CQ_BASIC_MINIS_PER_ARRAY <<
+		  cq->stride_shift;
+	return RTE_MIN(n, room);
+}
+
+/**
  * Consume k mini-CQEs of the session rte_mlx5cq_session_open() described
  * (k may span arrays): the consumed slots are invalidated as the basic
  * layout requires, the counters count them, and at the session's end the

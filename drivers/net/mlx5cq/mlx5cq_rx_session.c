@@ -121,7 +121,28 @@ rx_session_decode_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_session *s
 
 	while (i < k) {
 		/* The array holding position pos + i, and what is left of it. */
-		uint32_t run;
+		uint32_t run, na;
+
+		if ((pos + i) % RTE_MLX5CQ_BASIC_MINIS_PER_ARRAY == 0 &&
+		    pos + i >= RTE_MLX5CQ_BASIC_MINIS_PER_ARRAY &&
+		    (na = RTE_MIN(k - i, mask + 1 - ((rq_ci + i) & mask)) /
+			  RTE_MLX5CQ_BASIC_MINIS_PER_ARRAY) > 1) {
+			/* Whole arrays into consecutive buffers: a pointer
+			 * walk over both, as far as neither ring wraps.
+			 */
+			size_t st;
+			volatile const uint8_t *m = rte_mlx5cq_mini_bytes(
+				rte_mlx5cq_session_mini(cq, s, pos + i, NULL));
+			struct rte_mbuf *const *b = &elts[(rq_ci + i) & mask];
+
+			na = rte_mlx5cq_session_arrays(cq, s, pos + i, na, &st);
+			i += na * RTE_MLX5CQ_BASIC_MINIS_PER_ARRAY;
+			for (; na != 0; na--, m += st,
+			     b += RTE_MLX5CQ_BASIC_MINIS_PER_ARRAY)
+				rx_session_array(m, b, rearm, fix, sh0, sh1,
+						 &len);
+			continue;
+		}
 		volatile const struct rte_mlx5cq_mini *mini =
 			rte_mlx5cq_session_mini(cq, s, pos + i, &run);
 		volatile const uint8_t *m = rte_mlx5cq_mini_bytes(mini);
