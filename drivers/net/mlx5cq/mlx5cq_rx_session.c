@@ -121,12 +121,12 @@ rx_session_decode_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_session *s
 
 	while (i < k) {
 		/* The array holding position pos + i, and what is left of it. */
-		uint32_t run, na;
+		uint32_t run;
+		uint32_t na = RTE_MIN(k - i, mask + 1 - ((rq_ci + i) & mask)) /
+			      RTE_MLX5CQ_BASIC_MINIS_PER_ARRAY;
 
 		if ((pos + i) % RTE_MLX5CQ_BASIC_MINIS_PER_ARRAY == 0 &&
-		    pos + i >= RTE_MLX5CQ_BASIC_MINIS_PER_ARRAY &&
-		    (na = RTE_MIN(k - i, mask + 1 - ((rq_ci + i) & mask)) /
-			  RTE_MLX5CQ_BASIC_MINIS_PER_ARRAY) > 1) {
+		    pos + i >= RTE_MLX5CQ_BASIC_MINIS_PER_ARRAY && na > 1) {
 			/* Whole arrays into consecutive buffers: a pointer
 			 * walk over both, as far as neither ring wraps.
 			 */
