@@ -131,8 +131,9 @@ rx_session_decode_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_session *s
 			 * walk over both, as far as neither ring wraps.
 			 */
 			size_t st;
-			volatile const uint8_t *m = rte_mlx5cq_mini_bytes(
-				rte_mlx5cq_session_mini(cq, s, pos + i, NULL));
+			volatile const struct rte_mlx5cq_mini *a0 =
+				rte_mlx5cq_session_mini(cq, s, pos + i, NULL);
+			volatile const uint8_t *m = rte_mlx5cq_mini_bytes(a0);
 			struct rte_mbuf *const *b = &elts[(rq_ci + i) & mask];
 
 			na = rte_mlx5cq_session_arrays(cq, s, pos + i, na, &st);
