@@ -148,32 +148,40 @@ test_net_tx_loopback(void)
  * net/mlx5 engages it. 1,000 frames from a pool of 256 (no cache) go out
  * of a 64-entry ring in bursts of 32 and loop back: the pool can serve
  * them only if the completions give every mbuf back; after the port
- * stops the pool is full again, and every frame arrived intact.
+ * stops the pool is full again, and every frame arrived intact. With
+ * segs 3 each frame is a chain of three mbufs on a fast-free queue, as
+ * testpmd sends them with "set txpkts" (it enables fast free by default
+ * and never MULTI_SEGS): the offload's contract (rte_ethdev.h: one
+ * mempool, reference count 1) holds for every segment, so the chain
+ * comes back whole.
  */
 #define FF_POOL 256
 #define FF_FRAMES 1000
 
 static int
-ff_run(uint64_t offloads, int want_fast)
+ff_run(uint64_t offloads, int want_fast, uint32_t segs)
 {
 	struct rte_eth_conf conf = { .txmode.offloads = offloads };
 	const struct mlx5cq_txq *txq;
 	struct rte_mempool *mp;
 	struct rte_ether_addr mac;
-	struct rte_mbuf *tx[32], *rx[64];
-	uint32_t sent = 0, got = 0, i, bad = 0;
+	struct rte_mbuf *tx[32], *sg[32 * 3], *rx[64];
+	uint32_t sent = 0, got = 0, i, j, bad = 0;
 	uint64_t deadline;
 	uint8_t f[128];
 	uint32_t len;
 	int port, ok = 1;
 
-	mp = rte_pktmbuf_pool_create(want_fast ? "ff_pool1" : "ff_pool0",
-				     FF_POOL, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
-				     SOCKET_ID_ANY);
+	char name[32], args[32];
+
+	snprintf(name, sizeof(name), "ff_pool%d%u", want_fast, segs);
+	mp = rte_pktmbuf_pool_create(name, FF_POOL, 0, 0,
+				     RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
 	if (mp == NULL)
 		return -1;
-	port = port_probe(want_fast ? "net_mlx5cq_ff1" : "net_mlx5cq_ff0",
-			  want_fast ? "dev=emu,wire=ff1" : "dev=emu,wire=ff0");
+	snprintf(name, sizeof(name), "net_mlx5cq_ff%d%u", want_fast, segs);
+	snprintf(args, sizeof(args), "dev=emu,wire=ff%d%u", want_fast, segs);
+	port = port_probe(name, args);
 	if (port < 0 || rte_eth_dev_configure(port, 1, 1, &conf) != 0 ||
 	    rte_eth_rx_queue_setup(port, 0, 256, SOCKET_ID_ANY, NULL,
 				   n_mp) != 0 ||
@@ -195,9 +203,22 @@ ff_run(uint64_t offloads, int want_fast)
 	while (ok && got < FF_FRAMES && !test_wait_expired(deadline)) {
 		uint32_t want = RTE_MIN(32u, FF_FRAMES - sent), n;
 
-		if (want != 0 && rte_pktmbuf_alloc_bulk(mp, tx, want) == 0) {
-			for (i = 0; i < want; i++)
-				memcpy(rte_pktmbuf_append(tx[i], len), f, len);
+		if (want != 0 &&
+		    rte_pktmbuf_alloc_bulk(mp, sg, want * segs) == 0) {
+			/* Segments of 20 bytes after a head of the rest. */
+			for (i = 0; i < want; i++) {
+				uint32_t hl = len - 20 * (segs - 1);
+
+				tx[i] = sg[i * segs];
+				memcpy(rte_pktmbuf_append(tx[i], hl), f, hl);
+				for (j = 1; j < segs; j++) {
+					struct rte_mbuf *s = sg[i * segs + j];
+
+					memcpy(rte_pktmbuf_append(s, 20),
+					       f + hl + 20 * (j - 1), 20);
+					rte_pktmbuf_chain(tx[i], s);
+				}
+			}
 			n = rte_eth_tx_burst(port, 0, tx, (uint16_t)want);
 			rte_pktmbuf_free_bulk(tx + n, want - n);
 			sent += n;
@@ -234,10 +255,12 @@ ff_run(uint64_t offloads, int want_fast)
 static int
 test_net_tx_fast_free(void)
 {
-	TEST_ASSERT_SUCCESS(ff_run(RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE, 1),
+	TEST_ASSERT_SUCCESS(ff_run(RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE, 1, 1),
 			    "fast free");
+	TEST_ASSERT_SUCCESS(ff_run(RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE, 1, 3),
+			    "fast free, chains of three segments");
 	TEST_ASSERT_SUCCESS(ff_run(RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE |
-				   RTE_ETH_TX_OFFLOAD_MULTI_SEGS, 0),
+				   RTE_ETH_TX_OFFLOAD_MULTI_SEGS, 0, 3),
 			    "fast free with MULTI_SEGS (not engaged)");
 	return TEST_SUCCESS;
 }

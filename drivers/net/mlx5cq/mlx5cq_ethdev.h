@@ -415,12 +415,22 @@ struct mlx5cq_rxq {
 	struct rte_mlx5cq_cpl cpl[MLX5CQ_BURST_MAX];
 };
 
+/*
+ * txq->elts[] entries of a chained packet carry this low bit (an mbuf is
+ * at least 8-byte aligned): the completion frees them segment by segment,
+ * never through the fast-free put, which returns single mbufs.
+ */
+#define MLX5CQ_TX_ELT_CHAIN ((uintptr_t)1)
+
 struct mlx5cq_txq {
 	struct mlx5cq_priv *priv;
 	struct rte_mlx5cq *cq;
 	volatile uint8_t *wqes; /* Ring of 64 B WQEBBs. */
 	volatile uint32_t *dbrec; /* Word 1: send counter. */
-	struct rte_mbuf **elts; /* Per WQEBB: mbuf of the WQE starting there. */
+	/* Per WQEBB: mbuf of the WQE starting there, the low bit set
+	 * (MLX5CQ_TX_ELT_CHAIN) when it heads a chain.
+	 */
+	struct rte_mbuf **elts;
 	uint16_t *wqe_end; /* Per WQEBB: end counter of the WQE there. */
 	uint32_t wqebb_n;
 	uint32_t mask;

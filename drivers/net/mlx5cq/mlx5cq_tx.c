@@ -119,8 +119,22 @@ mlx5cq_tx_free_bulk(const struct mlx5cq_txq *txq, struct rte_mbuf **fr,
 }
 
 /*
+ * The elts[] entry of a WQE: its mbuf, tagged MLX5CQ_TX_ELT_CHAIN when it
+ * heads a chain. Fast free (rte_ethdev.h: one mempool, reference count 1)
+ * does not forbid chains, and testpmd sends them with it on: the tag
+ * keeps the put from returning the head alone.
+ */
+static __rte_always_inline struct rte_mbuf *
+mlx5cq_tx_elt(struct rte_mbuf *m)
+{
+	return (struct rte_mbuf *)((uintptr_t)m |
+				   (m->nb_segs > 1 ? MLX5CQ_TX_ELT_CHAIN : 0));
+}
+
+/*
  * Free the mbufs of the WQEs before WQEBB counter end (the end of the WQE
  * a completion names). *ci moves; a stale or flushed counter is ignored.
+ * Chains (tagged entries) go back one by one, each segment freed.
  */
 static __rte_always_inline void
 mlx5cq_tx_free_to(struct mlx5cq_txq *txq, uint32_t *ci, uint16_t wqe)
@@ -134,11 +148,17 @@ mlx5cq_tx_free_to(struct mlx5cq_txq *txq, uint32_t *ci, uint16_t wqe)
 		return;
 	for (; c != stop; c++) {
 		struct rte_mbuf **m = &txq->elts[c & txq->mask];
+		uintptr_t v = (uintptr_t)*m;
 
-		if (*m == NULL)
+		if (v == 0)
 			continue;
-		fr[nf++] = *m;
 		*m = NULL;
+		if (unlikely(v & MLX5CQ_TX_ELT_CHAIN)) {
+			rte_pktmbuf_free((struct rte_mbuf *)
+					 (v & ~MLX5CQ_TX_ELT_CHAIN));
+			continue;
+		}
+		fr[nf++] = (struct rte_mbuf *)v;
 		if (nf == MLX5CQ_BURST_MAX) {
 			mlx5cq_tx_free_bulk(txq, fr, nf);
 			nf = 0;
@@ -313,7 +333,7 @@ mlx5cq_tx_one(struct mlx5cq_txq *txq, struct rte_mbuf *m, uint32_t ih,
 		mlx5cq_tx_dseg(mlx5cq_tx_unit(txq, u++), s->data_len,
 			       lkeys[k++], rte_pktmbuf_mtod(s, uintptr_t));
 	}
-	txq->elts[txq->pi & txq->mask] = m;
+	txq->elts[txq->pi & txq->mask] = mlx5cq_tx_elt(m);
 	txq->wqe_end[txq->pi & txq->mask] = (uint16_t)(txq->pi + nbb);
 	txq->pi += nbb;
 	*bytes += m->pkt_len + (vtag || vsw ? RTE_VLAN_HLEN : 0);
@@ -417,7 +437,7 @@ mlx5cq_tx_one_tso(struct mlx5cq_txq *txq, struct rte_mbuf *m,
 		mlx5cq_tx_dseg(mlx5cq_tx_unit(txq, u++), s->data_len,
 			       lkeys[k++], rte_pktmbuf_mtod(s, uintptr_t));
 	}
-	txq->elts[txq->pi & txq->mask] = m;
+	txq->elts[txq->pi & txq->mask] = mlx5cq_tx_elt(m);
 	txq->wqe_end[txq->pi & txq->mask] = (uint16_t)(txq->pi + nbb);
 	txq->pi += nbb;
 	/* The frames on the wire, as net/mlx5 counts them: one packet more

@@ -200,7 +200,8 @@ mlx5cq_txq_free_all(struct mlx5cq_txq *txq)
 		struct rte_mbuf **m = &txq->elts[txq->ci & txq->mask];
 
 		if (*m != NULL) {
-			rte_pktmbuf_free(*m);
+			rte_pktmbuf_free((struct rte_mbuf *)
+					 ((uintptr_t)*m & ~MLX5CQ_TX_ELT_CHAIN));
 			*m = NULL;
 		}
 	}
