@@ -202,17 +202,19 @@ test_gcm_oop_kat(void)
 
 /*
  * A wrong tag out of place: AUTH_FAILED, nothing written to the
- * destination (direct and UMR paths). Source and destination of 4
- * segments each with AAD and digest apart (11 KLMs, the set holds 8 at
- * max_segs_num 8): INVALID_ARGS, nothing written. The queue pair works on
- * after each.
+ * destination (direct and UMR paths). Source and destination of 30
+ * segments each (2 bytes) with AAD and digest apart (63 KLMs; at
+ * max_segs_num 8 the set holds 40): INVALID_ARGS, nothing written. The
+ * queue pair works on after each.
  */
 static int
 test_gcm_oop_refused(void)
 {
-	static const uint16_t four[] = { 15, 15, 15, 0 };
+	static const uint16_t two[] = { 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+					2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+					2, 2, 2, 2, 2, 0 };
 	static const struct oop_layout many = {
-		"four segments each", four, four, 1,
+		"thirty segments each", two, two, 1,
 	};
 	struct rte_cryptodev_stats st;
 	struct heap_use before;
@@ -233,7 +235,7 @@ test_gcm_oop_refused(void)
 				  layouts[i].name);
 	}
 	TEST_ASSERT_EQUAL(oop_op(id, &gcm_vecs[0], 1, &many, 0),
-			  RTE_CRYPTO_OP_STATUS_INVALID_ARGS, "11 KLMs");
+			  RTE_CRYPTO_OP_STATUS_INVALID_ARGS, "63 KLMs");
 	TEST_ASSERT_EQUAL(oop_op(id, &gcm_vecs[0], 1, &layouts[4], 0), 0,
 			  "after INVALID_ARGS");
 	TEST_ASSERT_SUCCESS(rte_cryptodev_stats_get(id, &st), "stats");

@@ -31,33 +31,71 @@
 				  sizeof(struct mlx5_wqe_mkey_cseg) + \
 				  sizeof(struct mlx5_wqe_umr_bsf_seg))
 
+/* The largest WQE a 6-bit DS count describes, in whole WQEBBs (960). */
+#define MLX5CQ_CRYPTO_WQE_DS_MAX \
+	((uint32_t)RTE_ALIGN_FLOOR(63 * MLX5_WSEG_SIZE, MLX5_SEND_WQE_BB))
+
 /*
- * WQE sizes for operations of up to segs segments: UMR WQE with the KLMs
- * (a multiple of 4), RDMA write WQE with segs data segments, each a
- * multiple of 64 bytes, their sum raised to a power of 2 by growing the
- * UMR WQE (more KLM room). Both must fit the device's largest send WQE.
+ * One WQE set of a UMR WQE with klms KLMs (a multiple of 4) and an RDMA
+ * write WQE with segs data segments, each a multiple of 64 bytes, their
+ * sum raised to a power of 2: the UMR WQE grows (more KLM room) as far as
+ * a WQE may, the RDMA write's NOP padding takes the rest. 0, or -1 when a
+ * WQE would be larger than the device's largest send WQE or than its DS
+ * count can say.
+ */
+static int
+mlx5cq_crypto_set_layout(uint32_t max, uint32_t segs, uint32_t klms,
+			 uint32_t *umr, uint32_t *rdmaw, uint32_t *set)
+{
+	uint32_t cap = RTE_MIN(max, MLX5CQ_CRYPTO_WQE_DS_MAX), grow;
+
+	*umr = RTE_ALIGN_CEIL(MLX5CQ_CRYPTO_UMR_STATIC +
+			      RTE_ALIGN_CEIL(klms, 4) *
+			      sizeof(struct mlx5_wqe_dseg), MLX5_SEND_WQE_BB);
+	*rdmaw = RTE_ALIGN_CEIL(sizeof(struct mlx5_rdma_write_wqe) +
+				segs * sizeof(struct mlx5_wqe_dseg),
+				MLX5_SEND_WQE_BB);
+	*set = rte_align32pow2(*umr + *rdmaw);
+	grow = *set - *umr - *rdmaw;
+	if (*umr < cap)
+		*umr += RTE_MIN(grow, cap - *umr);
+	*rdmaw = *set - *umr;
+	return *umr > cap || *rdmaw > cap ? -1 : 0;
+}
+
+/*
+ * WQE sizes for operations of up to segs segments. With AES-GCM the KLM
+ * room is the one crypto/mlx5 sizes its GCM UMRs for (mlx5_crypto_gcm.c:
+ * (max_segs_num + 1) * 2 + 1: AAD and digest beside the segments of
+ * source and destination), so that an out-of-place operation of segs
+ * segments a side fits, where the set can hold it; else (crypto/mlx5
+ * posts its GCM UMRs on a QP of their own, this PMD in the set) the room
+ * of segs KLMs, and a GCM operation needing more is INVALID_ARGS.
  */
 int
 mlx5cq_crypto_wqe_sizes(struct mlx5cq_crypto_priv *priv, uint32_t segs)
 {
-	uint32_t umr, rdmaw, set;
-	uint32_t max = priv->hca.max_wqe_sz_sq;
+	uint32_t max = priv->hca.max_wqe_sz_sq, umr, rdmaw, set;
 
-	umr = RTE_ALIGN_CEIL(MLX5CQ_CRYPTO_UMR_STATIC +
-			     RTE_ALIGN_CEIL(segs, 4) *
-			     sizeof(struct mlx5_wqe_dseg), MLX5_SEND_WQE_BB);
-	rdmaw = RTE_ALIGN_CEIL(sizeof(struct mlx5_rdma_write_wqe) +
-			       segs * sizeof(struct mlx5_wqe_dseg),
-			       MLX5_SEND_WQE_BB);
-	set = rte_align32pow2(umr + rdmaw);
-	umr = set - rdmaw;
-	if (umr > max || rdmaw > max) {
+	if (priv->gcm &&
+	    mlx5cq_crypto_set_layout(max, segs, (segs + 1) * 2 + 1, &umr,
+				     &rdmaw, &set) == 0)
+		goto done;
+	if (mlx5cq_crypto_set_layout(max, segs, segs, &umr, &rdmaw,
+				     &set) != 0) {
 		CRYPTO_LOG(ERR, "max_segs_num=%u: WQEs of %u and %u bytes, "
 			   "the device's send WQEs have at most %u", segs,
-			   umr, rdmaw, max);
+			   umr, rdmaw, RTE_MIN(max, MLX5CQ_CRYPTO_WQE_DS_MAX));
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}
+	if (priv->gcm)
+		CRYPTO_LOG(INFO, "max_segs_num=%u: KLM room for %u entries, "
+			   "not for %u segments a side of an out-of-place "
+			   "GCM operation", segs,
+			   (uint32_t)((umr - MLX5CQ_CRYPTO_UMR_STATIC) /
+				      sizeof(struct mlx5_wqe_dseg)), segs);
+done:
 	priv->umr_wqe_size = umr;
 	priv->rdmaw_wqe_size = rdmaw;
 	priv->wqe_set_size = set;
