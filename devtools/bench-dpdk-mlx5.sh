@@ -23,7 +23,7 @@
 #     mlx5_rx_burst_mprq_vec in the scalar and vector columns.
 #
 #   bench-dpdk-mlx5.sh [-b BUILD] [-c CACHE] [-s DPDK_SRC]
-#                               [-n RUNS] [-r REPS] [-l LCORE]
+#                               [-n RUNS] [-r REPS] [-l LCORE] [-f LCORE]
 #     BUILD     the project's build folder (default ./build; configured
 #               when missing)
 #     CACHE     DPDK build folder (default ./.cache/dpdk-mlx5, git-ignored)
@@ -32,7 +32,9 @@
 #     RUNS      runs of the harness (default 15, about a second each);
 #               REPS timed passes per case in each (default 15; DPDK's
 #               scalar function takes at most 65536 completions a case,
-#               see bench_main.c); LCORE the core they run on (0)
+#               see bench_main.c); LCORE the core they run on (0);
+#               -f: the lcore every pass fills the rings from, as a
+#               device writes them (--fill-lcore; default: the timed one)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build="$top/build"
@@ -41,7 +43,8 @@ src=
 runs=15
 reps=15
 lcore=0
-while getopts b:c:s:n:r:l: opt; do
+fill=
+while getopts b:c:s:n:r:l:f: opt; do
 	case $opt in
 	b) build=$OPTARG ;;
 	c) cache=$OPTARG ;;
@@ -49,7 +52,8 @@ while getopts b:c:s:n:r:l: opt; do
 	n) runs=$OPTARG ;;
 	r) reps=$OPTARG ;;
 	l) lcore=$OPTARG ;;
-	*) sed -n '2,35p' "$0"; exit 2 ;;
+	f) fill=$OPTARG ;;
+	*) sed -n '2,38p' "$0"; exit 2 ;;
 	esac
 done
 
@@ -151,6 +155,12 @@ fi
 # --- runs -------------------------------------------------------------
 # Every EAL line below also carries --no-pci (never probe the NIC).
 eal="--in-memory -l $lcore --log-level=lib.eal:error"
+fillopt=
+if [ -n "$fill" ]; then
+	eal="--in-memory -l $fill,$lcore --main-lcore $lcore"
+	eal="$eal --log-level=lib.eal:error"
+	fillopt="--fill-lcore $fill"
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 i=1
@@ -158,7 +168,8 @@ while [ "$i" -le "$runs" ]; do
 	load=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "run $i: load average $load (before)" >>"$tmp/loads"
 	# shellcheck disable=SC2086 # eal is a list of options
-	timeout 900 "$bin" --no-pci $eal -- --reps "$reps" >"$tmp/dpdk.$i" 2>&1 ||
+	timeout 900 "$bin" --no-pci $eal -- --reps "$reps" $fillopt \
+		>"$tmp/dpdk.$i" 2>&1 ||
 		{ cat "$tmp/dpdk.$i"; exit 1; }
 	# case scalar vec net_mlx5cq run
 	awk -v i="$i" '$1 == "RESULT" { print $2, $3, $4, $6, i }' \
@@ -181,6 +192,7 @@ grep -m1 '^DPDK net/mlx5 RX' "$tmp/dpdk.1" || true
 echo "machine code of mlx5_rxtx_vec.c (.text): $same"
 echo "DPDK memory regions of the RX pool: $(awk '$1 == "RESULT" {
 	printf "%s%s %s", s, $2, $5; s = ", " }' "$tmp/dpdk.1")"
+[ -z "$fill" ] || echo "rings filled from lcore $fill, timed on $lcore"
 echo "cycles per packet, burst 32, medians of $runs runs (each a median" \
 	"of ~1024-packet slices over $reps passes); runs in brackets; the" \
 	"ratios are medians of the per-run ratios (both sides of a ratio" \

@@ -4,6 +4,7 @@
 
 /*
  * dpdk-bench-mlx5 <EAL args> -- [--reps N] [--case NAME]
+ *                                [--fill-lcore LCORE]
  *
  * For each case of dpdk-bench-cq's perf-rx (1K/4K ring, plain CQEs or
  * HASH-compressed sessions, a mempool of 16384 mbufs in 1 or 16 chunks,
@@ -35,6 +36,9 @@
  * same shape (bench_rxq.c), in the same rounds; with compression the
  * vector burst's CQ has HASH mini-CQEs and the scalar one's CSUM_STRIDX,
  * the formats net/mlx5 asks for (mlx5_devx.c).
+ *
+ * --fill-lcore LCORE: every pass fills its ring from that worker lcore
+ * (bench_fill_lcore) instead of the timed one.
  *
  * Prints one line per case: "RESULT <case> <scalar> <vec> <regions>
  * <net_mlx5cq>" (regions: the pool's memory regions by DPDK's rule);
@@ -247,9 +251,38 @@ bench_drain(struct bench_fn_q *f, uint32_t n, struct bench_samples *s,
  * buffers the previous pass consumed; net_mlx5cq replaces each buffer in
  * the burst that takes its packet.
  */
+/*
+ * The lcore the passes fill the rings from (--fill-lcore): LCORE_ID_ANY,
+ * the timed lcore itself. From another lcore both sides' rings reach the
+ * timed core as a device's writes do, through the coherence protocol, and
+ * neither fill leaves its own footprint in the timed core's caches: the
+ * port's fill walks the emulated HCA's wire, steering and MR checks,
+ * DPDK's queues get a bare copy and CQ post (bench_wire.c), and on a 4K
+ * ring that difference decides how many mbuf headers stay cached.
+ */
+static unsigned int bench_fill_lcore = LCORE_ID_ANY;
+
+struct bench_fill_arg {
+	struct bench_fn_q *f;
+	uint32_t desc;
+	int n; /* filled, or -1 */
+};
+
+static int
+bench_fill_run(void *arg)
+{
+	struct bench_fill_arg *a = arg;
+
+	a->n = a->f->rx == NULL ? bench_port_fill(&a->f->p) :
+				  bench_wire_deliver(&a->f->w, a->f->q,
+						     a->desc);
+	return 0;
+}
+
 static int
 bench_pass(struct bench_fn_q *f, uint32_t desc, int warm)
 {
+	struct bench_fill_arg fa = { f, desc, -1 };
 	struct rte_mbuf *none[BENCH_BURST];
 	uint64_t t0, t1;
 	uint16_t r;
@@ -262,8 +295,13 @@ bench_pass(struct bench_fn_q *f, uint32_t desc, int warm)
 		printf("bench: %s: CQ not empty between passes\n", f->name);
 		return -1;
 	}
-	n = f->rx == NULL ? bench_port_fill(&f->p) :
-			    bench_wire_deliver(&f->w, f->q, desc);
+	if (bench_fill_lcore == LCORE_ID_ANY)
+		bench_fill_run(&fa);
+	else if (rte_eal_remote_launch(bench_fill_run, &fa,
+				       bench_fill_lcore) != 0 ||
+		 rte_eal_wait_lcore(bench_fill_lcore) != 0)
+		fa.n = -1;
+	n = fa.n;
 	if (n <= 0 || bench_drain(f, (uint32_t)n, warm ? NULL : &f->s,
 				  t1 - t0) != 0) {
 		printf("bench: %s: a pass did not drain\n", f->name);
@@ -444,12 +482,22 @@ main(int argc, char **argv)
 			reps = (unsigned int)atoi(argv[i + 1]);
 		else if (strcmp(argv[i], "--case") == 0)
 			only = argv[i + 1];
+		else if (strcmp(argv[i], "--fill-lcore") == 0)
+			bench_fill_lcore = (unsigned int)atoi(argv[i + 1]);
 		else
 			break;
 	}
 	if (i != (unsigned int)argc) {
-		printf("usage: %s <EAL args> -- [--reps N] [--case NAME]\n",
-		       argv[0]);
+		printf("usage: %s <EAL args> -- [--reps N] [--case NAME] "
+		       "[--fill-lcore LCORE]\n", argv[0]);
+		rte_eal_cleanup();
+		return 2;
+	}
+	if (bench_fill_lcore != LCORE_ID_ANY &&
+	    (bench_fill_lcore == rte_lcore_id() ||
+	     !rte_lcore_is_enabled(bench_fill_lcore))) {
+		printf("bench: --fill-lcore %u is not a worker lcore of the "
+		       "EAL's (-l)\n", bench_fill_lcore);
 		rte_eal_cleanup();
 		return 2;
 	}
