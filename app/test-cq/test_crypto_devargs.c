@@ -222,6 +222,65 @@ test_crypto_max_qps(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Queue pair sizes: a QP holds 2^15 WQEBBs at most (log_max_qp_sz, and the
+ * 4 bits of the QPC's log_sq_size that mlx5_devx_cmd_create_qp() writes).
+ * Sets of 512 bytes (8 WQEBBs, max_segs_num 8): 4096 descriptors set up
+ * and cipher the IEEE 1619 vector exactly, 8192 are refused with a log
+ * line and nothing leaked; sets of 1 KiB (max_segs_num 16): 2048 and
+ * 4096.
+ */
+static int
+qp_size(const char *args, uint32_t fits, uint32_t refused)
+{
+	struct rte_cryptodev_qp_conf qc = { .mp_session = c_pools.sess };
+	FILE *old = rte_log_get_stream(), *log;
+	struct heap_use before;
+	char *buf = NULL;
+	size_t len = 0;
+	int ret, said;
+	uint8_t id;
+
+	TEST_ASSERT_SUCCESS(crypto_dev_up(C_NAME, args, 0, c_pools.sess, &id),
+			    "device %s", args);
+	heap_use(&before);
+	qc.nb_descriptors = refused;
+	log = open_memstream(&buf, &len);
+	TEST_ASSERT_NOT_NULL(log, "memstream");
+	rte_openlog_stream(log);
+	ret = rte_cryptodev_queue_pair_setup(id, 0, &qc, SOCKET_ID_ANY);
+	rte_openlog_stream(old);
+	fclose(log);
+	said = buf != NULL &&
+	       strstr(buf, "WQEBBs, the device's QPs have at most 32768") !=
+	       NULL;
+	free(buf);
+	TEST_ASSERT(ret != 0, "%s: %u descriptors set up", args, refused);
+	TEST_ASSERT(said, "%s: %u descriptors: no log line", args, refused);
+	TEST_ASSERT_SUCCESS(heap_unchanged(&before, "refused queue pair"),
+			    "leak");
+	qc.nb_descriptors = fits;
+	TEST_ASSERT_SUCCESS(rte_cryptodev_queue_pair_setup(id, 0, &qc,
+							   SOCKET_ID_ANY),
+			    "%s: %u descriptors", args, fits);
+	TEST_ASSERT_SUCCESS(rte_cryptodev_start(id), "start");
+	TEST_ASSERT_SUCCESS(kat_one(id, &kat_cases[0], 1), "%s: %u: v4",
+			    args, fits);
+	TEST_ASSERT_SUCCESS(kat_one(id, &kat_cases[0], 0), "%s: %u: v4 back",
+			    args, fits);
+	TEST_ASSERT_SUCCESS(dev_down(id), "down");
+	return TEST_SUCCESS;
+}
+
+static int
+test_crypto_qp_size(void)
+{
+	TEST_ASSERT_SUCCESS(qp_size("dev=emu", 4096, 8192), "512-byte sets");
+	TEST_ASSERT_SUCCESS(qp_size("dev=emu,max_segs_num=16", 2048, 4096),
+			    "1 KiB sets");
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite crypto_devargs_suite = {
 	.suite_name = "crypto_devargs",
 	.setup = crypto_suite_setup,
@@ -229,6 +288,7 @@ static struct unit_test_suite crypto_devargs_suite = {
 	.unit_test_cases = {
 		TEST_CASE(test_crypto_bad_devargs),
 		TEST_CASE(test_crypto_max_qps),
+		TEST_CASE(test_crypto_qp_size),
 		TEST_CASES_END(),
 	},
 };

@@ -15,10 +15,12 @@
  * gcm_test_case_SGL_1 sizes) with 12 and 0 bytes of AAD, fragments of
  * 400, 1500 and 2000 bytes, both directions. The answers come from
  * OpenSSL's AES-GCM on the same key, IV, AAD and text, not from the PMD
- * or the emulated HCA. The device has its default max_segs_num (8),
- * whose KLM room (crypto/mlx5's for GCM) holds every case; an operation
- * of more KLMs than the set holds is INVALID_ARGS, nothing written. The
- * heap as before.
+ * or the emulated HCA. The device has max_segs_num 16, whose WQE set
+ * (1 KiB) holds 32 KLMs and the BSF's room, 36 for a GCM UMR: every case
+ * fits. At the default 8 (a set of 512 bytes, as 4096 descriptors need:
+ * a QP holds 2^15 WQEBBs) a GCM UMR has 12 KLMs: the 400-byte source
+ * with one destination segment (10) goes through, 400-byte fragments on
+ * both sides (17) are INVALID_ARGS, nothing written. The heap as before.
  */
 
 #include <inttypes.h>
@@ -298,7 +300,7 @@ test_gcm_sgl_dpdk_layout(void)
 	unsigned int i, n = 0;
 	uint8_t id;
 
-	TEST_ASSERT_SUCCESS(dev_up("dev=emu", &id),
+	TEST_ASSERT_SUCCESS(dev_up("dev=emu,max_segs_num=16", &id),
 			    "device");
 	TEST_ASSERT_EQUAL(sgl_op(id, &sgl_cases[0], 1, 0), 0, "warm");
 	heap_use(&before);
@@ -325,10 +327,9 @@ test_gcm_sgl_dpdk_layout(void)
 }
 
 /*
- * The default max_segs_num 8 gives crypto/mlx5's GCM room of 19 KLMs,
- * 40 once the set is grown to a power of 2: 3120 bytes in fragments of
- * 100 bytes on both sides (65 KLMs) is INVALID_ARGS, nothing written;
- * 1500/2000 (5 KLMs) goes through after it.
+ * KLM room of a GCM UMR: 8 + 4 (the BSF's) at the default max_segs_num:
+ * 10 KLMs through, 17 INVALID_ARGS with nothing written, and the queue
+ * pair on after it; 32 + 4 at max_segs_num 16: 65 KLMs INVALID_ARGS.
  */
 static int
 test_gcm_sgl_klm_room(void)
@@ -339,22 +340,22 @@ test_gcm_sgl_klm_room(void)
 	TEST_ASSERT_SUCCESS(dev_up("dev=emu", &id), "device");
 	TEST_ASSERT_EQUAL(sgl_op(id, &sgl_cases[2], 1, 0), 0, "warm");
 	heap_use(&before);
-	TEST_ASSERT_EQUAL(sgl_op(id, &sgl_many, 1, 0),
-			  RTE_CRYPTO_OP_STATUS_INVALID_ARGS, "65 KLMs");
+	TEST_ASSERT_EQUAL(sgl_op(id, &sgl_cases[1], 1, 0), 0, "10 KLMs");
+	TEST_ASSERT_EQUAL(sgl_op(id, &sgl_cases[1], 0, 0), 0,
+			  "10 KLMs, decrypt");
+	TEST_ASSERT_EQUAL(sgl_op(id, &sgl_cases[0], 1, 0),
+			  RTE_CRYPTO_OP_STATUS_INVALID_ARGS, "17 KLMs");
 	TEST_ASSERT_EQUAL(sgl_op(id, &sgl_cases[2], 1, 0), 0,
 			  "5 KLMs after");
 	TEST_ASSERT_SUCCESS(heap_unchanged(&before, "GCM KLM room"), "leak");
 	TEST_ASSERT_SUCCESS(dev_down(id), "down");
-	/* max_segs_num 16: crypto/mlx5's GCM room (35 KLMs) would need a
-	 * set of 2 KiB with a UMR WQE past 960 bytes: the room of 16 KLMs,
-	 * grown to 32, and a line saying so. 17 KLMs fit, 65 do not.
-	 */
 	TEST_ASSERT_SUCCESS(dev_up("dev=emu,max_segs_num=16", &id),
 			    "device, max_segs_num 16");
-	TEST_ASSERT_EQUAL(sgl_op(id, &sgl_cases[0], 1, 0), 0, "17 KLMs");
 	TEST_ASSERT_EQUAL(sgl_op(id, &sgl_many, 1, 0),
 			  RTE_CRYPTO_OP_STATUS_INVALID_ARGS,
 			  "65 KLMs, max_segs_num 16");
+	TEST_ASSERT_EQUAL(sgl_op(id, &sgl_cases[0], 1, 0), 0,
+			  "17 KLMs after");
 	TEST_ASSERT_SUCCESS(dev_down(id), "down");
 	return TEST_SUCCESS;
 }

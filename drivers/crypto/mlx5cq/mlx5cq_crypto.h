@@ -116,6 +116,10 @@ struct mlx5cq_crypto_dek {
 	uint8_t key[MLX5_CRYPTO_KEY_MAX_SIZE];
 };
 
+/* KLM entries in the room of a UMR WQE's BSF (64 bytes). */
+#define MLX5CQ_CRYPTO_BSF_KLMS \
+	(sizeof(struct mlx5_wqe_umr_bsf_seg) / sizeof(struct mlx5_wqe_dseg))
+
 struct mlx5cq_crypto_priv {
 	struct rte_cryptodev *dev;
 	struct mlx5cq_crypto_devargs args;

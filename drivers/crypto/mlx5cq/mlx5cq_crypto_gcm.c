@@ -59,6 +59,11 @@
 #define GCM_KEY_PURPOSE 0x5 /* MLX5_CRYPTO_KEY_PURPOSE_GCM. */
 #define GCM_OPAQ 64 /* union mlx5_gga_crypto_opaque. */
 #define GCM_MAX_AAD_COPY 64 /* MLX5_CRYPTO_GCM_MAX_AAD. */
+/* KLMs of a GCM UMR: the set's KLM room and its BSF's, which a UMR
+ * without BSF (mlx5_crypto_gcm_build_umr()) leaves to KLMs.
+ */
+#define GCM_KLMS(priv) \
+	((uint32_t)(priv)->klm_num + (uint32_t)MLX5CQ_CRYPTO_BSF_KLMS)
 /* The vendor syndrome of a wrong tag (the emulated HCA's value: no public
  * source gives the device's; crypto/mlx5 fails every error CQE of an MMO
  * WQE with RTE_CRYPTO_OP_STATUS_ERROR).
@@ -277,7 +282,7 @@ gcm_klm_chain(struct mlx5cq_crypto_qp *qp, struct rte_crypto_op *op,
 		m = m->next;
 	}
 	while (len != 0) {
-		if (m == NULL || n + 1 >= qp->priv->klm_num)
+		if (m == NULL || n + 1 >= GCM_KLMS(qp->priv))
 			return -1;
 		l = RTE_MIN((uint32_t)m->data_len - off, len);
 		a = rte_pktmbuf_mtod_offset(m, uintptr_t, off);
@@ -337,7 +342,7 @@ gcm_umr(struct mlx5cq_crypto_qp *qp, struct rte_crypto_op *op,
 	len = s->aad_len + sym->aead.data.length + s->tag_len;
 	if (oop) {
 		if (has_aad) {
-			if ((uint32_t)n + 1 >= priv->klm_num)
+			if ((uint32_t)n + 1 >= GCM_KLMS(priv))
 				goto bad;
 			k[n++] = k[0];
 		}
@@ -349,11 +354,11 @@ gcm_umr(struct mlx5cq_crypto_qp *qp, struct rte_crypto_op *op,
 				 (uintptr_t)sym->aead.digest.data);
 		len += s->aad_len + sym->aead.data.length;
 	}
-	memset(&k[n], 0, (priv->klm_num - (uint32_t)n) * sizeof(*k));
+	memset(&k[n], 0, (GCM_KLMS(priv) - (uint32_t)n) * sizeof(*k));
 	umr->ctr.opcode = rte_cpu_to_be_32((uint32_t)wqe_idx << 8 |
 					   MLX5_OPCODE_UMR);
 	/* No BSF: KLMs only (mlx5_crypto_gcm_build_umr()). */
-	umr->ucseg.ko_to_bs = rte_cpu_to_be_32((uint32_t)priv->klm_num <<
+	umr->ucseg.ko_to_bs = rte_cpu_to_be_32(GCM_KLMS(priv) <<
 					       MLX5_UMRC_KO_OFFSET);
 	umr->mkc.len = rte_cpu_to_be_64(len);
 	return len;

@@ -31,71 +31,33 @@
 				  sizeof(struct mlx5_wqe_mkey_cseg) + \
 				  sizeof(struct mlx5_wqe_umr_bsf_seg))
 
-/* The largest WQE a 6-bit DS count describes, in whole WQEBBs (960). */
-#define MLX5CQ_CRYPTO_WQE_DS_MAX \
-	((uint32_t)RTE_ALIGN_FLOOR(63 * MLX5_WSEG_SIZE, MLX5_SEND_WQE_BB))
-
 /*
- * One WQE set of a UMR WQE with klms KLMs (a multiple of 4) and an RDMA
- * write WQE with segs data segments, each a multiple of 64 bytes, their
- * sum raised to a power of 2: the UMR WQE grows (more KLM room) as far as
- * a WQE may, the RDMA write's NOP padding takes the rest. 0, or -1 when a
- * WQE would be larger than the device's largest send WQE or than its DS
- * count can say.
- */
-static int
-mlx5cq_crypto_set_layout(uint32_t max, uint32_t segs, uint32_t klms,
-			 uint32_t *umr, uint32_t *rdmaw, uint32_t *set)
-{
-	uint32_t cap = RTE_MIN(max, MLX5CQ_CRYPTO_WQE_DS_MAX), grow;
-
-	*umr = RTE_ALIGN_CEIL(MLX5CQ_CRYPTO_UMR_STATIC +
-			      RTE_ALIGN_CEIL(klms, 4) *
-			      sizeof(struct mlx5_wqe_dseg), MLX5_SEND_WQE_BB);
-	*rdmaw = RTE_ALIGN_CEIL(sizeof(struct mlx5_rdma_write_wqe) +
-				segs * sizeof(struct mlx5_wqe_dseg),
-				MLX5_SEND_WQE_BB);
-	*set = rte_align32pow2(*umr + *rdmaw);
-	grow = *set - *umr - *rdmaw;
-	if (*umr < cap)
-		*umr += RTE_MIN(grow, cap - *umr);
-	*rdmaw = *set - *umr;
-	return *umr > cap || *rdmaw > cap ? -1 : 0;
-}
-
-/*
- * WQE sizes for operations of up to segs segments. With AES-GCM the KLM
- * room is the one crypto/mlx5 sizes its GCM UMRs for (mlx5_crypto_gcm.c:
- * (max_segs_num + 1) * 2 + 1: AAD and digest beside the segments of
- * source and destination), so that an out-of-place operation of segs
- * segments a side fits, where the set can hold it; else (crypto/mlx5
- * posts its GCM UMRs on a QP of their own, this PMD in the set) the room
- * of segs KLMs, and a GCM operation needing more is INVALID_ARGS.
+ * WQE sizes for operations of up to segs segments: UMR WQE with the KLMs
+ * (a multiple of 4), RDMA write WQE with segs data segments, each a
+ * multiple of 64 bytes, their sum raised to a power of 2 by growing the
+ * UMR WQE (more KLM room). Both must fit the device's largest send WQE.
  */
 int
 mlx5cq_crypto_wqe_sizes(struct mlx5cq_crypto_priv *priv, uint32_t segs)
 {
-	uint32_t max = priv->hca.max_wqe_sz_sq, umr, rdmaw, set;
+	uint32_t umr, rdmaw, set;
+	uint32_t max = priv->hca.max_wqe_sz_sq;
 
-	if (priv->gcm &&
-	    mlx5cq_crypto_set_layout(max, segs, (segs + 1) * 2 + 1, &umr,
-				     &rdmaw, &set) == 0)
-		goto done;
-	if (mlx5cq_crypto_set_layout(max, segs, segs, &umr, &rdmaw,
-				     &set) != 0) {
+	umr = RTE_ALIGN_CEIL(MLX5CQ_CRYPTO_UMR_STATIC +
+			     RTE_ALIGN_CEIL(segs, 4) *
+			     sizeof(struct mlx5_wqe_dseg), MLX5_SEND_WQE_BB);
+	rdmaw = RTE_ALIGN_CEIL(sizeof(struct mlx5_rdma_write_wqe) +
+			       segs * sizeof(struct mlx5_wqe_dseg),
+			       MLX5_SEND_WQE_BB);
+	set = rte_align32pow2(umr + rdmaw);
+	umr = set - rdmaw;
+	if (umr > max || rdmaw > max) {
 		CRYPTO_LOG(ERR, "max_segs_num=%u: WQEs of %u and %u bytes, "
 			   "the device's send WQEs have at most %u", segs,
-			   umr, rdmaw, RTE_MIN(max, MLX5CQ_CRYPTO_WQE_DS_MAX));
+			   umr, rdmaw, max);
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}
-	if (priv->gcm)
-		CRYPTO_LOG(INFO, "max_segs_num=%u: KLM room for %u entries, "
-			   "not for %u segments a side of an out-of-place "
-			   "GCM operation", segs,
-			   (uint32_t)((umr - MLX5CQ_CRYPTO_UMR_STATIC) /
-				      sizeof(struct mlx5_wqe_dseg)), segs);
-done:
 	priv->umr_wqe_size = umr;
 	priv->rdmaw_wqe_size = rdmaw;
 	priv->wqe_set_size = set;
@@ -152,6 +114,8 @@ mlx5cq_crypto_wqe_set_init(struct mlx5cq_crypto_priv *priv,
 	ucseg->ko_to_bs = rte_cpu_to_be_32((uint32_t)priv->klm_num <<
 					   MLX5_UMRC_KO_OFFSET |
 					   4u << MLX5_UMRC_TO_BS_OFFSET);
+	/* A GCM UMR may have left KLMs where the BSF goes. */
+	memset(bsf, 0, sizeof(*bsf));
 	bsf->keytag = priv->keytag_be;
 	/*
 	 * The RDMA write waits for the UMR; whether it completes depends on
@@ -173,7 +137,11 @@ mlx5cq_crypto_mkeys_create(struct mlx5cq_crypto_priv *priv,
 	attr.umr_en = 1;
 	attr.crypto_en = 1;
 	attr.set_remote_rw = 1;
-	attr.klm_num = priv->klm_num;
+	/* An AES-GCM UMR has no BSF: its KLMs may take the BSF's place too
+	 * (mlx5cq_crypto_gcm.c).
+	 */
+	attr.klm_num = priv->klm_num + (priv->gcm ? MLX5CQ_CRYPTO_BSF_KLMS :
+						    0);
 	for (i = 0; i < qp->entries_n; i++) {
 		/* The still empty KLM room of the set's UMR WQE. */
 		attr.klm_array = (struct mlx5_klm *)(qp->wqes +
@@ -198,12 +166,16 @@ mlx5cq_crypto_qp_hw_create(struct mlx5cq_crypto_priv *priv,
 	struct mlx5_devx_qp_attr attr;
 	uint32_t wqbbs = qp->entries_n * (priv->wqe_set_size /
 					  MLX5_SEND_WQE_BB);
+	/* log_max_qp_sz, and the 4 bits of the QPC's log_sq_size
+	 * (mlx5_prm.h qpc; mlx5_devx_cmd_create_qp() would drop the rest).
+	 */
+	uint32_t log_max = priv->hca.log_max_qp_sz > 0 ?
+			   RTE_MIN((uint32_t)priv->hca.log_max_qp_sz, 15u) : 15u;
 
-	if (priv->hca.log_max_qp_sz > 0 &&
-	    wqbbs > (1u << priv->hca.log_max_qp_sz)) {
+	if (wqbbs > (1u << log_max)) {
 		CRYPTO_LOG(ERR, "qp %u: %u descriptors need %u WQEBBs, the "
 			   "device's QPs have at most %u", qp->qp_id,
-			   qp->entries_n, wqbbs, 1u << priv->hca.log_max_qp_sz);
+			   qp->entries_n, wqbbs, 1u << log_max);
 		rte_errno = EINVAL;
 		return -1;
 	}

@@ -44,7 +44,10 @@ emu_crypto_fill_general_caps(const struct emu_dev *dev, void *hcattr)
 	emu_put_be64(MLX5_ADDR_OF(cmd_hca_cap, hcattr, general_obj_types),
 		     types);
 	MLX5_SET(cmd_hca_cap, hcattr, log_max_qp, 16);
-	MLX5_SET(cmd_hca_cap, hcattr, log_max_qp_sz, 16);
+	/* The QPC's log_sq_size has 4 bits (mlx5_prm.h qpc): 2^15 WQEBBs,
+	 * the core caps' EMU_LOG_MAX_QP_SZ (kernel max_qp_wr).
+	 */
+	MLX5_SET(cmd_hca_cap, hcattr, log_max_qp_sz, EMU_LOG_MAX_QP_SZ);
 	MLX5_SET(cmd_hca_cap, hcattr, max_wqe_sz_sq, EMU_CRYPTO_MAX_WQE_SZ_SQ);
 }
 

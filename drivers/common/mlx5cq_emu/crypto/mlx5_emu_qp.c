@@ -48,7 +48,7 @@
  * st, pm_state, rq_type, no_sq as DPDK's mlx5_devx_cmd_create_qp() writes
  * them (UAR, send queue, no receive WQEs); ts_format per mlx5_prm.h
  * MLX5_QPC_TIMESTAMP_FORMAT_* (0..2). log_sq_size has 4 bits (mlx5_prm.h
- * qpc), so its bound of 16 (log_max_qp_sz) never refuses.
+ * qpc): at most log_max_qp_sz, 15 (EMU_LOG_MAX_QP_SZ).
  */
 static int
 emu_qpc_supported(const void *qpc)
@@ -57,7 +57,8 @@ emu_qpc_supported(const void *qpc)
 	       QPC_GET(pm_state) == MLX5_QP_PM_MIGRATED &&
 	       QPC_GET(state) == EMU_QP_RST && !QPC_GET(no_sq) &&
 	       QPC_GET(rq_type) == MLX5_ZERO_LEN_RQ &&
-	       QPC_GET(log_sq_size) <= 16 && !QPC_GET(offload_type) &&
+	       QPC_GET(log_sq_size) <= EMU_LOG_MAX_QP_SZ &&
+	       !QPC_GET(offload_type) &&
 	       !QPC_GET(end_padding_mode) && !QPC_GET(wq_signature) &&
 	       !QPC_GET(counter_set_id) && !QPC_GET(page_offset) &&
 	       !QPC_GET(cd_master) && !QPC_GET(cd_slave_send) &&
