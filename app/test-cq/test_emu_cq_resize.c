@@ -7,12 +7,15 @@
  * mailboxes written byte by byte from the kernel's mlx5_ifc.h
  * modify_cq_in (cqn at byte 8, resize_field_select at byte 12, cqc at
  * byte 16, cq_umem_id at byte 88 and cq_umem_valid at bit 7 of byte 92,
- * where create_cq_in has them) and the cqc of mlx5_prm.h (cqe_sz in bits
- * 7:5 of cqc byte 1, log_cq_size in bits 4:0 of cqc byte 12, log_page_size
- * in bits 4:0 of cqc byte 24). A resize writes a RESIZE CQE (op_own
- * 5 << 4 | owner) at the producer counter in the old ring and the next
- * CQEs into the new ring; bad mailboxes fail with the firmware status and
- * syndrome and change nothing.
+ * where create_cq_in has them; reserved_at_2e1 in bits 6:0 of byte 92 and
+ * bytes 93-95, reserved_at_300 in bytes 96-271) and the cqc of
+ * mlx5_prm.h (cqe_sz in bits 7:5 and cc in bit 4 of cqc byte 1,
+ * page_offset in bits 3:0 of cqc byte 10 and 7:6 of byte 11, log_cq_size
+ * in bits 4:0 of cqc byte 12, log_page_size in bits 4:0 of cqc byte 24).
+ * A resize writes a RESIZE CQE (op_own 5 << 4 | owner) at the producer
+ * counter in the old ring and the next CQEs into the new ring; bad
+ * mailboxes fail with the firmware status and syndrome and change
+ * nothing.
  */
 
 #include <errno.h>
@@ -46,8 +49,9 @@ caps_no_resize(struct mlx5_emu_caps *c)
 	c->cq_resize = 0;
 }
 
+/* A CQ of cqe_sz (cqc encoding), collapsed (cqc.cc) if cc. */
 static int
-rs_open(struct rs *r, const char *name, unsigned int cqe_sz,
+rs_open(struct rs *r, const char *name, unsigned int cqe_sz, int cc,
 	void (*tweak)(struct mlx5_emu_caps *c))
 {
 	uint32_t in[CREATE_CQ_IN_LEN / 4], out[4];
@@ -59,6 +63,8 @@ rs_open(struct rs *r, const char *name, unsigned int cqe_sz,
 	TEST_ASSERT_NOT_NULL(ctx, "open %s", name);
 	TEST_ASSERT_SUCCESS(emut_env_init(&r->e, ctx, 4, stride), "env");
 	emut_build_create_cq(in, &r->e, cqe_sz);
+	if (cc)
+		((uint8_t *)in)[16 + 1] |= 0x10; /* cqc at byte 16, cc */
 	memset(out, 0, sizeof(out));
 	r->obj = mlx5_glue->devx_obj_create(ctx, in, sizeof(in), out,
 					    sizeof(out));
@@ -164,7 +170,7 @@ rs_good(unsigned int cqe_sz)
 	struct rs r;
 
 	TEST_CHECK(rs_open(&r, cqe_sz ? "rs_good128" : "rs_good64", cqe_sz,
-			   NULL));
+			   0, NULL));
 	/* 20 CQEs through a ring of 16: counters 16..19 on pass 1. */
 	TEST_CHECK(rs_post(&r, 14, 0));
 	/* Consumer counter 14 in the record (after the ring, emut_env_init). */
@@ -238,7 +244,7 @@ test_emu_cq_resize_refused(void)
 	uint32_t id;
 
 	memset(in, 0, sizeof(in));
-	TEST_CHECK(rs_open(&r, "rs_bad", 0, NULL));
+	TEST_CHECK(rs_open(&r, "rs_bad", 0, 0, NULL));
 	id = r.numem->umem_id;
 	rs_mailbox(in, r.cqn, 0x7, 5, 0, id, 1);
 	TEST_CHECK(rs_refused(&r, in, 80, 0x50, MLX5_EMU_SYND_INLEN,
@@ -269,6 +275,31 @@ test_emu_cq_resize_refused(void)
 	TEST_CHECK(rs_refused(&r, in, RS_IN_LEN, CMD_STAT_BAD_PARAM,
 			      MLX5_EMU_SYND_CQ_UMEM_RANGE, "ring past umem"));
 	rs_mailbox(in, r.cqn, 0x7, 5, 0, id, 1);
+	in[95] = 0x01; /* Last bit of reserved_at_2e1. */
+	TEST_CHECK(rs_refused(&r, in, RS_IN_LEN, CMD_STAT_BAD_PARAM,
+			      MLX5_EMU_SYND_CQ_RESERVED, "reserved_at_2e1"));
+	rs_mailbox(in, r.cqn, 0x7, 5, 0, id, 1);
+	in[92] |= 0x40; /* First bit of reserved_at_2e1. */
+	TEST_CHECK(rs_refused(&r, in, RS_IN_LEN, CMD_STAT_BAD_PARAM,
+			      MLX5_EMU_SYND_CQ_RESERVED, "reserved_at_2e1 0"));
+	rs_mailbox(in, r.cqn, 0x7, 5, 0, id, 1);
+	in[96] = 0x80; /* First bit of reserved_at_300. */
+	TEST_CHECK(rs_refused(&r, in, RS_IN_LEN, CMD_STAT_BAD_PARAM,
+			      MLX5_EMU_SYND_CQ_RESERVED, "reserved_at_300"));
+	rs_mailbox(in, r.cqn, 0x7, 5, 0, id, 1);
+	in[RS_IN_LEN - 1] = 0x01; /* Last bit of reserved_at_300. */
+	TEST_CHECK(rs_refused(&r, in, RS_IN_LEN, CMD_STAT_BAD_PARAM,
+			      MLX5_EMU_SYND_CQ_RESERVED, "reserved_at_300 end"));
+	rs_mailbox(in, r.cqn, 0x7, 5, 0, id, 1);
+	in[16 + 11] = 0x40; /* page_offset 1 */
+	TEST_CHECK(rs_refused(&r, in, RS_IN_LEN, CMD_STAT_BAD_PARAM,
+			      MLX5_EMU_SYND_CQ_PAGE_OFFSET, "page_offset 1"));
+	rs_mailbox(in, r.cqn, 0x7, 5, 0, id, 1);
+	in[16 + 10] = 0x08; /* page_offset 0x20 */
+	TEST_CHECK(rs_refused(&r, in, RS_IN_LEN, CMD_STAT_BAD_PARAM,
+			      MLX5_EMU_SYND_CQ_PAGE_OFFSET,
+			      "page_offset 0x20"));
+	rs_mailbox(in, r.cqn, 0x7, 5, 0, id, 1);
 	in[RS_IN_LEN + 3] = 1;
 	TEST_CHECK(rs_refused(&r, in, RS_IN_LEN + 8, CMD_STAT_BAD_PARAM,
 			      MLX5_EMU_SYND_CQ_INLINE_PAS, "PAS after"));
@@ -280,10 +311,20 @@ test_emu_cq_resize_refused(void)
 	TEST_CHECK(rs_close(&r));
 
 	/* Without HCA_CAP.cq_resize. */
-	TEST_CHECK(rs_open(&r, "rs_nocap", 0, caps_no_resize));
+	TEST_CHECK(rs_open(&r, "rs_nocap", 0, 0, caps_no_resize));
 	rs_mailbox(in, r.cqn, 0x7, 5, 0, r.numem->umem_id, 1);
 	TEST_CHECK(rs_refused(&r, in, RS_IN_LEN, CMD_STAT_BAD_PARAM,
 			      MLX5_EMU_SYND_CQ_RESIZE_CAP, "no cq_resize"));
+	TEST_CHECK(rs_close(&r));
+
+	/*
+	 * A collapsed CQ (cqc.cc): the mailbox a DevX CQ accepts. A verbs
+	 * CQ has no DevX object, so no MODIFY_CQ reaches it here.
+	 */
+	TEST_CHECK(rs_open(&r, "rs_cc", 0, 1, NULL));
+	rs_mailbox(in, r.cqn, 0x7, 5, 0, r.numem->umem_id, 1);
+	TEST_CHECK(rs_refused(&r, in, RS_IN_LEN, CMD_STAT_BAD_PARAM,
+			      MLX5_EMU_SYND_BAD_OP_MOD, "collapsed CQ"));
 	return rs_close(&r);
 }
 

@@ -356,7 +356,9 @@ ring_db(struct xfix *f)
 }
 
 /* The next CQE (checked against the expected 64 bytes but the
- * timestamp, bytes 48-55) or a failure.
+ * timestamp, bytes 48-55; in an error CQE, mlx5dv.h struct mlx5_err_cqe,
+ * bytes 54 vendor_err_synd and 55 syndrome are checked too) or a
+ * failure.
  */
 int
 expect_cqe(struct xfix *f, uint8_t op, uint8_t synd, uint8_t vsynd,
@@ -378,6 +380,10 @@ expect_cqe(struct xfix *f, uint8_t op, uint8_t synd, uint8_t vsynd,
 	TEST_ASSERT_BUFFERS_ARE_EQUAL(c, want, 48, "CQE %u bytes 0-47", f->ci);
 	TEST_ASSERT_BUFFERS_ARE_EQUAL(c + 56, want + 56, 8, "CQE %u 56-63",
 				      f->ci);
+	if (op == MLX5_CQE_REQ_ERR || op == MLX5_CQE_RESP_ERR)
+		TEST_ASSERT(c[54] == vsynd && c[55] == synd, "CQE %u vendor "
+			    "syndrome 0x%02x syndrome 0x%02x, want 0x%02x "
+			    "0x%02x", f->ci, c[54], c[55], vsynd, synd);
 	f->ci++;
 	f->cq.db_rec[0] = rte_cpu_to_be_32(f->ci & 0xffffff);
 	return TEST_SUCCESS;

@@ -154,6 +154,15 @@ enum mlx5_emu_fail_point {
 	 *  not allocated: that call fails with ENOMEM.
 	 */
 	MLX5_EMU_FAIL_NET_STATE,
+	/** The bounce buffer of a crypto QP (a gathered or scattered
+	 *  message, an MMO WQE) is not allocated when it has to grow: the
+	 *  WQE completes with LOCAL_QP_OP_ERR (0x02).
+	 */
+	MLX5_EMU_FAIL_CRYPTO_BOUNCE,
+	/** The AES-XTS cipher of an RDMA write through a crypto mkey fails:
+	 *  the WQE completes with REMOTE_OP_ERR (0x14), vendor 0x05.
+	 */
+	MLX5_EMU_FAIL_CRYPTO_CIPHER,
 	MLX5_EMU_FAIL_MAX,
 };
 

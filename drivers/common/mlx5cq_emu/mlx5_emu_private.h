@@ -337,7 +337,9 @@ void emu_port_query(struct emu_dev *dev, int *up, uint32_t *mtu);
 struct emu_dev *emu_dev_from_ctx(const struct ibv_context *ctx);
 /* An emulated device is open. */
 int emu_dev_any(void);
-/* Fault point check (caller holds dev->lock or owns dev exclusively). */
+/* Fault point check (caller holds dev->lock or owns dev exclusively;
+ * the crypto points: emu_net_lock).
+ */
 int emu_fault_hit(struct emu_dev *dev, enum mlx5_emu_fail_point point);
 /*
  * Find the device owning a user pointer: match() is called for each device

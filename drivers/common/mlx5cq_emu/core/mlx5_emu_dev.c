@@ -17,6 +17,7 @@
 #include <sys/mman.h>
 
 #include "mlx5_emu_private.h"
+#include "mlx5_emu_net.h"
 
 static TAILQ_HEAD(, emu_dev) emu_devs = TAILQ_HEAD_INITIALIZER(emu_devs);
 static pthread_mutex_t emu_devs_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -125,9 +126,14 @@ mlx5_emu_fail_inject(struct ibv_context *ctx, enum mlx5_emu_fail_point point,
 		EMU_LOG(ERR, "fail_inject: not an emulated context or bad point");
 		return;
 	}
+	/* The progress engine hits the crypto points under emu_net_lock
+	 * alone (mlx5_emu_net.h): the counters change under both locks.
+	 */
 	pthread_mutex_lock(&dev->lock);
+	emu_net_lock();
 	dev->faults[point].skip = count ? skip : 0;
 	dev->faults[point].count = count;
+	emu_net_unlock();
 	pthread_mutex_unlock(&dev->lock);
 }
 

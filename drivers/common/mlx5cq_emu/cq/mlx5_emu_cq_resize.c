@@ -171,6 +171,7 @@ emu_resize_check_cqc(struct emu_cq *cq, const void *in, size_t inlen,
 		return RS_FAIL(CQ_RESIZE_CAP, "the device lacks cq_resize");
 	if (!emu_bytes_zero((const uint8_t *)in + len, inlen - len))
 		return RS_FAIL(CQ_INLINE_PAS, "PAS entries given (umem only)");
+	/* Reserved in the kernel's mlx5_ifc.h modify_cq_in: must be 0. */
 	if (RS_GET(reserved_at_2e1) != 0 ||
 	    !EMU_WIDE_FIELD_ZERO(emu_modify_cq_in, in, reserved_at_300))
 		return RS_FAIL(CQ_RESERVED, "reserved bits set");
@@ -194,7 +195,11 @@ emu_resize_check_cqc(struct emu_cq *cq, const void *in, size_t inlen,
 	if (RS_CQC(cqe_sz) != cq->cqe_sz)
 		return RS_FAIL(CQ_RESIZE_CQE_SZ, "cqe_sz %u, the CQ has %u",
 			       RS_CQC(cqe_sz), cq->cqe_sz);
-	/* As CREATE_CQ (kernel create_cq_user(): page_offset 0). */
+	/* As CREATE_CQ: the kernel's create_cq_user() and
+	 * mlx5_ib_resize_cq() place the ring with
+	 * mlx5_umem_find_best_cq_quantized_pgoff(), whose page-offset mask
+	 * is 0 (the ring starts on a page: page_offset 0).
+	 */
 	if (RS_CQC(page_offset) != 0)
 		return RS_FAIL(CQ_PAGE_OFFSET, "page_offset %u",
 			       RS_CQC(page_offset));

@@ -199,12 +199,30 @@ emu_qp_bounce(struct emu_qp *qp, uint32_t len)
 
 	if (qp->bounce_len >= len)
 		return qp->bounce;
+	/* The model's own limit (its memory); injected for the tests. */
+	if (emu_fault_hit(qp->net->dev, MLX5_EMU_FAIL_CRYPTO_BOUNCE))
+		return NULL;
 	b = realloc(qp->bounce, len);
 	if (b == NULL)
 		return NULL;
 	qp->bounce = b;
 	qp->bounce_len = len;
 	return b;
+}
+
+/*
+ * AES-XTS of a message through a crypto mkey (mlx5_emu_xts.c): 0, or the
+ * cipher failed (OpenSSL or the model's own; injected for the tests).
+ */
+static int
+emu_wqe_xts(struct emu_qp *qp, const struct emu_mkey *mk,
+	    const struct emu_dek *dek, const uint8_t *src, uint8_t *dst,
+	    uint32_t len)
+{
+	if (emu_fault_hit(qp->net->dev, MLX5_EMU_FAIL_CRYPTO_CIPHER))
+		return -1;
+	return emu_xts_run(dek->xts, mk->bsf.encrypt, mk->bsf.tweak,
+			   mk->bsf.du, src, dst, len);
 }
 
 /* The crypto checks of a message through mk; its DEK. */
@@ -277,8 +295,7 @@ emu_rdma_write_exec(struct emu_qp *qp, const uint8_t *w, unsigned int ds,
 		src = (const uint8_t *)(uintptr_t)emu_be64_at(seg + 8);
 		if (dek == NULL)
 			memmove(dst, src, len);
-		else if (emu_xts_run(dek->xts, mk->bsf.encrypt, mk->bsf.tweak,
-				     mk->bsf.du, src, dst, len) != 0)
+		else if (emu_wqe_xts(qp, mk, dek, src, dst, len) != 0)
 			return emu_wqe_fail(e, EMU_SYND_REM_OP_ERR,
 					    EMU_VSYND_CIPHER);
 		return 0;
@@ -293,9 +310,7 @@ emu_rdma_write_exec(struct emu_qp *qp, const uint8_t *w, unsigned int ds,
 		       n);
 		dst += n;
 	}
-	if (dek != NULL && emu_xts_run(dek->xts, mk->bsf.encrypt,
-				       mk->bsf.tweak, mk->bsf.du, buf, buf,
-				       len) != 0)
+	if (dek != NULL && emu_wqe_xts(qp, mk, dek, buf, buf, len) != 0)
 		return emu_wqe_fail(e, EMU_SYND_REM_OP_ERR, EMU_VSYND_CIPHER);
 	return emu_klm_scatter(qp, mk, off, buf, len, e);
 }
