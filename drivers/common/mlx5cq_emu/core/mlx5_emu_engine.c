@@ -50,7 +50,9 @@
  * CPU. The thread is created by whichever thread makes the first queue
  * ready and would inherit its CPU set; it is pinned on purpose to the CPU
  * set of the EAL main lcore (when EAL has one), which in the usual
- * "-l 0,1" run is the core the forwarding lcore does not use.
+ * "-l 0,1" run is the core the forwarding lcore does not use. While it
+ * has work it runs at a higher scheduling weight (emu_engine_weight()),
+ * so a main lcore busy-waiting on that core does not halve the device.
  *
  * Lock order (see mlx5_emu_net.h): dev->lock -> emu_engine_ctl_lock ->
  * emu_net_lock -> cq->lock. The thread takes only emu_net_lock, so the
@@ -60,6 +62,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <sys/resource.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -77,6 +80,11 @@
 #include "mlx5_emu_prefetch.h"
 
 #define EMU_ENGINE_SPIN_US 2000 /* Spin this long after the last work. */
+/* Scheduling weight while busy (nice value), and how long after the last
+ * work it drops back to the default.
+ */
+#define EMU_ENGINE_BUSY_NICE (-10)
+#define EMU_ENGINE_BUSY_US 100
 #define EMU_ENGINE_NAP_US 30
 #define EMU_ENGINE_PAUSED_NAP_US 1000
 
@@ -337,17 +345,41 @@ emu_engine_stats_log(void)
 		rte_get_tsc_hz());
 }
 
+/*
+ * The thread's scheduling weight: nice value nice for this thread alone
+ * (Linux: setpriority() on a thread id). While it has work the engine
+ * runs at EMU_ENGINE_BUSY_NICE, so that on the CPU it shares with the
+ * EAL main lcore, which often busy-waits (rte_eal_wait_lcore()), it gets
+ * most of the time, as a device works beside the cores rather than in
+ * their time slices; EMU_ENGINE_BUSY_US after its last work it is back at
+ * the default, so its idle spin takes no more than its share. 1 when
+ * set, -1 when the process may not raise it (no CAP_SYS_NICE): the
+ * engine then keeps the default weight.
+ */
+static int
+emu_engine_weight(int nice)
+{
+	if (setpriority(PRIO_PROCESS, (id_t)gettid(), nice) != 0) {
+		EMU_LOG(DEBUG, "engine: scheduling weight %d not set (%s)",
+			nice, strerror(errno));
+		return -1;
+	}
+	return 1;
+}
+
 static void *
 emu_engine_main(void *arg)
 {
 	struct emu_engine_stats *st = &emu_engine_stats;
 	uint64_t spin = rte_get_tsc_hz() / 1000000 * EMU_ENGINE_SPIN_US;
-	uint64_t t0, t1, last_work;
+	uint64_t t0, t1, last_work, busy_keep;
+	int boost = 0; /* 1: busy weight set; -1: not permitted */
 
 	(void)arg;
 	memset(st, 0, sizeof(*st));
 	t0 = rte_rdtsc();
 	last_work = t0;
+	busy_keep = rte_get_tsc_hz() / 1000000 * EMU_ENGINE_BUSY_US;
 	while (!__atomic_load_n(&emu_engine_stop, __ATOMIC_ACQUIRE)) {
 		unsigned int n = 0;
 
@@ -358,6 +390,8 @@ emu_engine_main(void *arg)
 		}
 		t1 = rte_rdtsc();
 		if (n != 0) {
+			if (boost == 0)
+				boost = emu_engine_weight(EMU_ENGINE_BUSY_NICE);
 			st->passes++;
 			st->wqes += n;
 			st->busy_tsc += t1 - t0;
@@ -366,6 +400,8 @@ emu_engine_main(void *arg)
 			continue;
 		}
 		st->idle_passes++;
+		if (boost == 1 && t1 - last_work >= busy_keep)
+			boost = emu_engine_weight(0) == 1 ? 0 : -1;
 		if (t1 - last_work < spin &&
 		    !__atomic_load_n(&emu_engine_paused, __ATOMIC_RELAXED)) {
 			rte_pause();
