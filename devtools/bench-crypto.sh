@@ -11,8 +11,9 @@
 #    crypto_openssl and crypto_aesni_mb. Debian's DPDK 22.11 software PMDs
 #    have no AES-XTS: they run AES-CBC with a 256-bit key, the nearest
 #    block cipher they have (the row says so);
-#  - dpdk-bench-cq --no-pci ... -- perf-crypto: the PMD's dequeue cost in
-#    cycles per operation on prepared completions (median of its rounds).
+#  - dpdk-bench-cq --no-pci ... -- perf-crypto (--algo xts, --algo gcm):
+#    the PMD's dequeue cost in cycles per operation on prepared
+#    completions (median of its rounds).
 # The figures depend on the machine and on its load: run it on an
 # otherwise idle machine.
 #
@@ -81,10 +82,13 @@ while [ "$i" -le "$reps" ]; do
 			perf "$p" "$s" >>"$tmp/$p-$s" || true
 		done
 	done
-	LD_LIBRARY_PATH="$drivers${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-	"$build/app/bench-cq/dpdk-bench-cq" --no-pci --in-memory -l 0 \
-		--log-level=lib.eal:error -- perf-crypto --reps 21 2>/dev/null |
-		sed -n 's/.*median \([0-9.]*\).*/\1/p' >>"$tmp/deq"
+	for a in xts gcm; do
+		LD_LIBRARY_PATH="$drivers${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+		"$build/app/bench-cq/dpdk-bench-cq" --no-pci --in-memory -l 0 \
+			--log-level=lib.eal:error -- perf-crypto --reps 21 \
+			--algo $a 2>/dev/null |
+			sed -n 's/.*median \([0-9.]*\).*/\1/p' >>"$tmp/deq-$a"
+	done
 	i=$((i + 1))
 done
 
@@ -102,6 +106,7 @@ for p in $pmds; do
 			"$mops" "$gbps"
 	done
 done
-printf 'crypto_mlx5cq dequeue on prepared completions: %s cycles/op ' \
-	"$(median <"$tmp/deq")"
-printf '(median of %s runs)\n' "$reps"
+printf 'crypto_mlx5cq dequeue on prepared completions: AES-XTS %s, ' \
+	"$(median <"$tmp/deq-xts")"
+printf 'AES-256-GCM %s cycles/op (median of %s runs)\n' \
+	"$(median <"$tmp/deq-gcm")" "$reps"

@@ -5,7 +5,9 @@
 /*
  * perf-crypto: the crypto_mlx5cq dequeue cost on prepared completions.
  * With the emulated HCA's progress engine paused, a full queue of
- * AES-XTS operations (512 bytes each) is enqueued and one
+ * AES-XTS operations (512 bytes each) or, with --algo gcm, AES-256-GCM
+ * encryptions (512 bytes, 16 bytes of AAD right before the text, the
+ * 16-byte tag right after it: the direct MMO, no UMR) is enqueued and one
  * mlx5_emu_net_progress() pass at a time runs them until the device is
  * idle: every CQE is in the ring before the clock starts, so the timed
  * part is the PMD's dequeue alone (rte_cryptodev_dequeue_burst: the
@@ -86,19 +88,24 @@ bench_cq_perf_crypto(int argc, char **argv)
 	struct rte_crypto_sym_xform x;
 	struct crypto_pools p;
 	unsigned int reps = 21, burst = PC_BURST, i;
+	const char *algo = "xts";
 	double *v = NULL;
 	uint8_t id;
-	int ret = 1;
+	int ret = 1, gcm;
 
 	for (i = 0; i + 1 < (unsigned int)argc; i += 2) {
 		if (strcmp(argv[i], "--reps") == 0)
 			reps = (unsigned int)strtoul(argv[i + 1], NULL, 0);
 		else if (strcmp(argv[i], "--burst") == 0)
 			burst = (unsigned int)strtoul(argv[i + 1], NULL, 0);
+		else if (strcmp(argv[i], "--algo") == 0)
+			algo = argv[i + 1];
 	}
-	if (reps == 0 || reps > 10000 || burst == 0 || burst > PC_OPS) {
-		printf("perf-crypto: --reps 1..10000 --burst 1..%u\n",
-		       PC_OPS);
+	gcm = strcmp(algo, "gcm") == 0;
+	if (reps == 0 || reps > 10000 || burst == 0 || burst > PC_OPS ||
+	    (!gcm && strcmp(algo, "xts") != 0)) {
+		printf("perf-crypto: --reps 1..10000 --burst 1..%u "
+		       "--algo xts|gcm\n", PC_OPS);
 		return 2;
 	}
 	if (crypto_pools_make(&p, "pc", 2 * PC_OPS) != 0 ||
@@ -108,8 +115,21 @@ bench_cq_perf_crypto(int argc, char **argv)
 		crypto_pools_free(&p);
 		return 1;
 	}
-	crypto_xform_fill(&x, xts_v4_key, sizeof(xts_v4_key),
-			  RTE_CRYPTO_CIPHER_OP_ENCRYPT, 512);
+	if (gcm) {
+		memset(&x, 0, sizeof(x));
+		x.type = RTE_CRYPTO_SYM_XFORM_AEAD;
+		x.aead.algo = RTE_CRYPTO_AEAD_AES_GCM;
+		x.aead.op = RTE_CRYPTO_AEAD_OP_ENCRYPT;
+		x.aead.key.data = xts_v4_key; /* its first 32 bytes */
+		x.aead.key.length = 32;
+		x.aead.iv.offset = CRYPTO_IV_OFF;
+		x.aead.iv.length = 12;
+		x.aead.digest_length = 16;
+		x.aead.aad_length = 16;
+	} else {
+		crypto_xform_fill(&x, xts_v4_key, sizeof(xts_v4_key),
+				  RTE_CRYPTO_CIPHER_OP_ENCRYPT, 512);
+	}
 	sess = rte_cryptodev_sym_session_create(id, &x, p.sess);
 	v = calloc(reps, sizeof(*v));
 	if (sess == NULL || v == NULL ||
@@ -119,15 +139,25 @@ bench_cq_perf_crypto(int argc, char **argv)
 	for (i = 0; i < PC_OPS; i++) {
 		struct rte_mbuf *m = rte_pktmbuf_alloc(p.mbuf);
 
-		if (m == NULL || rte_pktmbuf_append(m, 512) == NULL)
+		if (m == NULL || rte_pktmbuf_append(m, 512 + 16) == NULL)
 			goto out;
+		ops[i]->sym->m_src = m;
 		memset(rte_pktmbuf_mtod(m, void *), (int)i, 512);
 		rte_crypto_op_attach_sym_session(ops[i], sess);
-		ops[i]->sym->m_src = m;
-		ops[i]->sym->cipher.data.offset = 0;
-		ops[i]->sym->cipher.data.length = 512;
 		memset(rte_crypto_op_ctod_offset(ops[i], uint8_t *,
 						 CRYPTO_IV_OFF), 0, 16);
+		if (gcm) {
+			uint8_t *d = rte_pktmbuf_mtod(m, uint8_t *);
+
+			memset(d - 16, 0xaa, 16);
+			ops[i]->sym->aead.data.offset = 0;
+			ops[i]->sym->aead.data.length = 512;
+			ops[i]->sym->aead.aad.data = d - 16;
+			ops[i]->sym->aead.digest.data = d + 512;
+		} else {
+			ops[i]->sym->cipher.data.offset = 0;
+			ops[i]->sym->cipher.data.length = 512;
+		}
 	}
 	mlx5_emu_net_engine_pause(1);
 	/* One warm-up round, then the measured ones. */
@@ -141,8 +171,8 @@ bench_cq_perf_crypto(int argc, char **argv)
 	mlx5_emu_net_engine_pause(0);
 	qsort(v, reps, sizeof(*v), pc_cmp);
 	printf("perf-crypto: crypto_mlx5cq dequeue on prepared completions, "
-	       "%u ops of 512 B per round, bursts of %u, %u rounds\n",
-	       PC_OPS, burst, reps);
+	       "%u %s ops of 512 B per round, bursts of %u, %u rounds\n",
+	       PC_OPS, gcm ? "AES-256-GCM" : "AES-XTS", burst, reps);
 	printf("  cycles/op: median %.2f  min %.2f  max %.2f\n",
 	       v[reps / 2], v[0], v[reps - 1]);
 	ret = 0;

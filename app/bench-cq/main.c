@@ -42,7 +42,8 @@ static const struct bench_cq_cmd bench_cq_cmds[] = {
 	  bench_cq_perf_rx },
 	{ "perf-engine", "[--reps N] [--len N] [--burst N]",
 	  bench_cq_perf_engine },
-	{ "perf-crypto", "[--reps N] [--burst N]", bench_cq_perf_crypto },
+	{ "perf-crypto", "[--reps N] [--burst N] [--algo xts|gcm]",
+	  bench_cq_perf_crypto },
 	{ "bench-xts", "[--reps N]", bench_cq_bench_xts },
 	{ "soak", "[--count N] [--format F] [--layout L] [--cqe-size N] "
 	  "[--log-n N] [--locked]", bench_cq_soak },
