@@ -204,7 +204,7 @@ test_gcm_oop_kat(void)
  * A wrong tag out of place: AUTH_FAILED, nothing written to the
  * destination (direct and UMR paths). Source and destination of 30
  * segments each (2 bytes) with AAD and digest apart (63 KLMs; at
- * max_segs_num 8 a GCM UMR holds 12): INVALID_ARGS, nothing written. The
+ * max_segs_num 8 a GCM UMR holds 20): INVALID_ARGS, nothing written. The
  * queue pair works on after each.
  */
 static int

@@ -15,12 +15,12 @@
  * gcm_test_case_SGL_1 sizes) with 12 and 0 bytes of AAD, fragments of
  * 400, 1500 and 2000 bytes, both directions. The answers come from
  * OpenSSL's AES-GCM on the same key, IV, AAD and text, not from the PMD
- * or the emulated HCA. The device has max_segs_num 16, whose WQE set
- * (1 KiB) holds 32 KLMs and the BSF's room, 36 for a GCM UMR: every case
- * fits. At the default 8 (a set of 512 bytes, as 4096 descriptors need:
- * a QP holds 2^15 WQEBBs) a GCM UMR has 12 KLMs: the 400-byte source
- * with one destination segment (10) goes through, 400-byte fragments on
- * both sides (17) are INVALID_ARGS, nothing written. The heap as before.
+ * or the emulated HCA. The device has the default max_segs_num (8): a GCM
+ * UMR spans its set of 512 bytes up to the MMO (20 KLMs) and every case
+ * fits, the 17 KLMs of 400-byte fragments on both sides included. 23 KLMs
+ * (300-byte fragments) are INVALID_ARGS, nothing written; at max_segs_num
+ * 16 (sets of 1 KiB, 52 KLMs) they go through, 65 do not. The heap as
+ * before.
  */
 
 #include <inttypes.h>
@@ -62,7 +62,8 @@ static const struct sgl_case sgl_cases[] = {
 	{ 1000, 20, 32, 333, 0 },
 };
 
-/* More KLMs than the default set holds. */
+/* More KLMs than a default set (23) and one of 1 KiB (65) hold. */
+static const struct sgl_case sgl_23 = { 3120, 0, 16, 300, 300 };
 static const struct sgl_case sgl_many = { 3120, 0, 16, 100, 100 };
 
 static struct rte_mempool *sgl_pool;
@@ -300,8 +301,7 @@ test_gcm_sgl_dpdk_layout(void)
 	unsigned int i, n = 0;
 	uint8_t id;
 
-	TEST_ASSERT_SUCCESS(dev_up("dev=emu,max_segs_num=16", &id),
-			    "device");
+	TEST_ASSERT_SUCCESS(dev_up("dev=emu", &id), "device");
 	TEST_ASSERT_EQUAL(sgl_op(id, &sgl_cases[0], 1, 0), 0, "warm");
 	heap_use(&before);
 	for (i = 0; i < RTE_DIM(sgl_cases); i++) {
@@ -327,9 +327,10 @@ test_gcm_sgl_dpdk_layout(void)
 }
 
 /*
- * KLM room of a GCM UMR: 8 + 4 (the BSF's) at the default max_segs_num:
- * 10 KLMs through, 17 INVALID_ARGS with nothing written, and the queue
- * pair on after it; 32 + 4 at max_segs_num 16: 65 KLMs INVALID_ARGS.
+ * KLM room of a GCM UMR: 20 at the default max_segs_num (the set of 512
+ * bytes but the MMO's WQEBB): 17 KLMs through, 23 INVALID_ARGS with
+ * nothing written and the queue pair on after it; 52 at max_segs_num 16:
+ * 23 through, 65 INVALID_ARGS.
  */
 static int
 test_gcm_sgl_klm_room(void)
@@ -340,22 +341,22 @@ test_gcm_sgl_klm_room(void)
 	TEST_ASSERT_SUCCESS(dev_up("dev=emu", &id), "device");
 	TEST_ASSERT_EQUAL(sgl_op(id, &sgl_cases[2], 1, 0), 0, "warm");
 	heap_use(&before);
-	TEST_ASSERT_EQUAL(sgl_op(id, &sgl_cases[1], 1, 0), 0, "10 KLMs");
-	TEST_ASSERT_EQUAL(sgl_op(id, &sgl_cases[1], 0, 0), 0,
-			  "10 KLMs, decrypt");
-	TEST_ASSERT_EQUAL(sgl_op(id, &sgl_cases[0], 1, 0),
-			  RTE_CRYPTO_OP_STATUS_INVALID_ARGS, "17 KLMs");
+	TEST_ASSERT_EQUAL(sgl_op(id, &sgl_cases[0], 1, 0), 0, "17 KLMs");
+	TEST_ASSERT_EQUAL(sgl_op(id, &sgl_23, 1, 0),
+			  RTE_CRYPTO_OP_STATUS_INVALID_ARGS, "23 KLMs");
 	TEST_ASSERT_EQUAL(sgl_op(id, &sgl_cases[2], 1, 0), 0,
 			  "5 KLMs after");
 	TEST_ASSERT_SUCCESS(heap_unchanged(&before, "GCM KLM room"), "leak");
 	TEST_ASSERT_SUCCESS(dev_down(id), "down");
 	TEST_ASSERT_SUCCESS(dev_up("dev=emu,max_segs_num=16", &id),
 			    "device, max_segs_num 16");
+	TEST_ASSERT_EQUAL(sgl_op(id, &sgl_23, 1, 0), 0,
+			  "23 KLMs, max_segs_num 16");
+	TEST_ASSERT_EQUAL(sgl_op(id, &sgl_23, 0, 0), 0,
+			  "23 KLMs, max_segs_num 16, decrypt");
 	TEST_ASSERT_EQUAL(sgl_op(id, &sgl_many, 1, 0),
 			  RTE_CRYPTO_OP_STATUS_INVALID_ARGS,
 			  "65 KLMs, max_segs_num 16");
-	TEST_ASSERT_EQUAL(sgl_op(id, &sgl_cases[0], 1, 0), 0,
-			  "17 KLMs after");
 	TEST_ASSERT_SUCCESS(dev_down(id), "down");
 	return TEST_SUCCESS;
 }

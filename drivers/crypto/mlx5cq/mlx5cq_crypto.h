@@ -116,9 +116,20 @@ struct mlx5cq_crypto_dek {
 	uint8_t key[MLX5_CRYPTO_KEY_MAX_SIZE];
 };
 
-/* KLM entries in the room of a UMR WQE's BSF (64 bytes). */
-#define MLX5CQ_CRYPTO_BSF_KLMS \
-	(sizeof(struct mlx5_wqe_umr_bsf_seg) / sizeof(struct mlx5_wqe_dseg))
+/*
+ * An AES-GCM set is [UMR or NOP][MMO]: the UMR (no BSF) takes the whole
+ * set but the last WQEBB, where the MMO goes; its KLMs are what is left
+ * after its control, UMR control and mkey context segments.
+ */
+#define MLX5CQ_CRYPTO_GCM_UMR_STATIC (sizeof(struct mlx5_wqe_cseg) + \
+				      sizeof(struct mlx5_wqe_umr_cseg) + \
+				      sizeof(struct mlx5_wqe_mkey_cseg))
+#define MLX5CQ_CRYPTO_GCM_UMR_SIZE(priv) \
+	((uint32_t)(priv)->wqe_set_size - MLX5_SEND_WQE_BB)
+#define MLX5CQ_CRYPTO_GCM_KLMS(priv) \
+	((MLX5CQ_CRYPTO_GCM_UMR_SIZE(priv) - \
+	  (uint32_t)MLX5CQ_CRYPTO_GCM_UMR_STATIC) / \
+	 (uint32_t)sizeof(struct mlx5_wqe_dseg))
 
 struct mlx5cq_crypto_priv {
 	struct rte_cryptodev *dev;

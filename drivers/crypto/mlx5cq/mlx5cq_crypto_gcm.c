@@ -11,7 +11,10 @@
  * scatter AAD || text (|| tag when encrypting). DPDK 22.11's mlx5_prm.h
  * has none of the GCM fields: their places come from 23.11's.
  *
- * An operation takes the slot's WQE set: [NOP or UMR][MMO][NOP padding].
+ * An operation takes the slot's WQE set: [NOP or UMR][MMO], the UMR (or
+ * NOP) over the whole set but its last WQEBB, where the MMO goes, so a
+ * GCM UMR has the KLM room of the set's UMR, BSF and RDMA write together
+ * (20 KLMs in a set of 512 bytes).
  * Contiguous (one source segment, the digest right after the text, the
  * AAD right before it or copied into the headroom as
  * mlx5_crypto_gcm_get_op_info() does; out of place one destination
@@ -59,11 +62,7 @@
 #define GCM_KEY_PURPOSE 0x5 /* MLX5_CRYPTO_KEY_PURPOSE_GCM. */
 #define GCM_OPAQ 64 /* union mlx5_gga_crypto_opaque. */
 #define GCM_MAX_AAD_COPY 64 /* MLX5_CRYPTO_GCM_MAX_AAD. */
-/* KLMs of a GCM UMR: the set's KLM room and its BSF's, which a UMR
- * without BSF (mlx5_crypto_gcm_build_umr()) leaves to KLMs.
- */
-#define GCM_KLMS(priv) \
-	((uint32_t)(priv)->klm_num + (uint32_t)MLX5CQ_CRYPTO_BSF_KLMS)
+#define GCM_KLMS(priv) MLX5CQ_CRYPTO_GCM_KLMS(priv)
 /* The vendor syndrome of a wrong tag (the emulated HCA's value: no public
  * source gives the device's; crypto/mlx5 fails every error CQE of an MMO
  * WQE with RTE_CRYPTO_OP_STATUS_ERROR).
@@ -357,6 +356,10 @@ gcm_umr(struct mlx5cq_crypto_qp *qp, struct rte_crypto_op *op,
 	memset(&k[n], 0, (GCM_KLMS(priv) - (uint32_t)n) * sizeof(*k));
 	umr->ctr.opcode = rte_cpu_to_be_32((uint32_t)wqe_idx << 8 |
 					   MLX5_OPCODE_UMR);
+	/* The set but its last WQEBB (the MMO's). */
+	umr->ctr.sq_ds = rte_cpu_to_be_32(qp->qpn << 8 |
+					  MLX5CQ_CRYPTO_GCM_UMR_SIZE(priv) /
+					  MLX5_WSEG_SIZE);
 	/* No BSF: KLMs only (mlx5_crypto_gcm_build_umr()). */
 	umr->ucseg.ko_to_bs = rte_cpu_to_be_32(GCM_KLMS(priv) <<
 					       MLX5_UMRC_KO_OFFSET);
@@ -435,12 +438,11 @@ mlx5cq_crypto_gcm_wqe_set(struct mlx5cq_crypto_qp *qp,
 	struct rte_crypto_sym_op *sym = op->sym;
 	uint16_t slot = qp->pi & qp->mask;
 	uint8_t *set = qp->wqes + (size_t)slot * priv->wqe_set_size;
-	struct mlx5_gga_wqe *mmo = (struct mlx5_gga_wqe *)
-				   (set + priv->umr_wqe_size);
+	uint32_t umr_size = MLX5CQ_CRYPTO_GCM_UMR_SIZE(priv);
+	struct mlx5_gga_wqe *mmo = (struct mlx5_gga_wqe *)(set + umr_size);
 	uint8_t *opaq = qp->opaq + (size_t)slot * GCM_OPAQ;
 	uint16_t wqe_idx = (uint16_t)(qp->pi << qp->log_set_bbs);
 	uint32_t text = s->aad_len + sym->aead.data.length;
-	uint32_t pad = priv->rdmaw_wqe_size - MLX5_SEND_WQE_BB;
 	uint32_t gkey, skey, gbytes, sbytes, fence = 0;
 	int oop = sym->m_dst != NULL && sym->m_dst != sym->m_src;
 	struct mlx5_wqe_cseg *nop;
@@ -464,7 +466,7 @@ mlx5cq_crypto_gcm_wqe_set(struct mlx5cq_crypto_qp *qp,
 		nop->opcode = rte_cpu_to_be_32((uint32_t)wqe_idx << 8 |
 					       MLX5_OPCODE_NOP);
 		nop->sq_ds = rte_cpu_to_be_32(qp->qpn << 8 |
-					      priv->umr_wqe_size / MLX5_WSEG_SIZE);
+					      umr_size / MLX5_WSEG_SIZE);
 		nop->flags = RTE_BE32(MLX5_COMP_ONLY_FIRST_ERR <<
 				      MLX5_COMP_MODE_OFFSET);
 		nop->misc = 0;
@@ -484,14 +486,14 @@ mlx5cq_crypto_gcm_wqe_set(struct mlx5cq_crypto_qp *qp,
 	*(rte_be32_t *)(opaq + 28) = rte_cpu_to_be_32(s->aad_len);
 	gbytes = text + (s->gcm_enc ? 0 : s->tag_len);
 	sbytes = text + (s->gcm_enc ? s->tag_len : 0);
-	wqe_idx += priv->umr_wqe_size / MLX5_SEND_WQE_BB;
+	wqe_idx += umr_size / MLX5_SEND_WQE_BB;
 	mmo->opcode = rte_cpu_to_be_32(GCM_OPC_MOD_CRYPTO <<
 				       WQE_CSEG_OPC_MOD_OFFSET |
 				       (uint32_t)wqe_idx << 8 |
 				       MLX5_OPCODE_MMO);
 	mmo->sq_ds = rte_cpu_to_be_32(qp->qpn << 8 | 4);
-	mmo->flags = rte_cpu_to_be_32((pad != 0 ? MLX5_COMP_ONLY_FIRST_ERR :
-				       MLX5_COMP_ALWAYS) <<
+	/* The set's last WQE: it asks for the completion. */
+	mmo->flags = rte_cpu_to_be_32(MLX5_COMP_ALWAYS <<
 				      MLX5_COMP_MODE_OFFSET | fence);
 	mmo->gga_ctrl1 = s->mmo_ctrl;
 	mmo->gga_ctrl2 = s->dek_id_be;
@@ -499,20 +501,7 @@ mlx5cq_crypto_gcm_wqe_set(struct mlx5cq_crypto_qp *qp,
 	mmo->opaque_vaddr = rte_cpu_to_be_64((uintptr_t)opaq);
 	gcm_dseg(&mmo->gather, gbytes, gkey, addr);
 	gcm_dseg(&mmo->scatter, sbytes, skey, daddr);
-	nop = (struct mlx5_wqe_cseg *)(set + priv->umr_wqe_size);
-	if (pad != 0) {
-		/* NOP to the end of the set; it completes the set. */
-		nop = (struct mlx5_wqe_cseg *)(set + priv->umr_wqe_size +
-					       MLX5_SEND_WQE_BB);
-		nop->opcode = rte_cpu_to_be_32((uint32_t)(wqe_idx + 1) << 8 |
-					       MLX5_OPCODE_NOP);
-		nop->sq_ds = rte_cpu_to_be_32(qp->qpn << 8 |
-					      pad / MLX5_WSEG_SIZE);
-		nop->flags = RTE_BE32(MLX5_COMP_ALWAYS <<
-				      MLX5_COMP_MODE_OFFSET);
-		nop->misc = 0;
-	}
-	qp->last_ctrl = *(uint64_t *)nop;
+	qp->last_ctrl = *(uint64_t *)mmo;
 	op->status = RTE_CRYPTO_OP_STATUS_SUCCESS;
 	qp->ops[slot] = op;
 	qp->pi++;

@@ -58,6 +58,15 @@ mlx5cq_crypto_wqe_sizes(struct mlx5cq_crypto_priv *priv, uint32_t segs)
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}
+	/* AES-GCM: a UMR or NOP of the set but one WQEBB, whose DS count
+	 * (6 bits) says at most 1008 bytes.
+	 */
+	if (priv->gcm && set - MLX5_SEND_WQE_BB > 63 * MLX5_WSEG_SIZE) {
+		CRYPTO_LOG(ERR, "max_segs_num=%u: WQE sets of %u bytes, an "
+			   "AES-GCM UMR of at most 1008", segs, set);
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
 	priv->umr_wqe_size = umr;
 	priv->rdmaw_wqe_size = rdmaw;
 	priv->wqe_set_size = set;
@@ -114,8 +123,11 @@ mlx5cq_crypto_wqe_set_init(struct mlx5cq_crypto_priv *priv,
 	ucseg->ko_to_bs = rte_cpu_to_be_32((uint32_t)priv->klm_num <<
 					   MLX5_UMRC_KO_OFFSET |
 					   4u << MLX5_UMRC_TO_BS_OFFSET);
-	/* A GCM UMR may have left KLMs where the BSF goes. */
+	/* A GCM UMR may have left KLMs where the BSF and the RDMA write
+	 * go.
+	 */
 	memset(bsf, 0, sizeof(*bsf));
+	memset(rw, 0, priv->rdmaw_wqe_size);
 	bsf->keytag = priv->keytag_be;
 	/*
 	 * The RDMA write waits for the UMR; whether it completes depends on
@@ -137,11 +149,10 @@ mlx5cq_crypto_mkeys_create(struct mlx5cq_crypto_priv *priv,
 	attr.umr_en = 1;
 	attr.crypto_en = 1;
 	attr.set_remote_rw = 1;
-	/* An AES-GCM UMR has no BSF: its KLMs may take the BSF's place too
-	 * (mlx5cq_crypto_gcm.c).
-	 */
-	attr.klm_num = priv->klm_num + (priv->gcm ? MLX5CQ_CRYPTO_BSF_KLMS :
-						    0);
+	/* An AES-GCM UMR spans the set up to its MMO (mlx5cq_crypto.h). */
+	attr.klm_num = priv->gcm ? RTE_MAX((uint32_t)priv->klm_num,
+					   MLX5CQ_CRYPTO_GCM_KLMS(priv)) :
+				   priv->klm_num;
 	for (i = 0; i < qp->entries_n; i++) {
 		/* The still empty KLM room of the set's UMR WQE. */
 		attr.klm_array = (struct mlx5_klm *)(qp->wqes +
