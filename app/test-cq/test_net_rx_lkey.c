@@ -7,9 +7,11 @@
  * posts a replacement buffer, for mempools of 1, 3 and 16 memory chunks.
  *
  * Each case builds a pktmbuf pool of small mbufs (512-byte objects, 8 per
- * 4 KiB page) from chunks of given sizes, each its own rte_malloc area or
- * all in one, back to back (adjacent in memory) or a gap apart, in that
- * order, mbufs in random order,
+ * 4 KiB page) from chunks of given sizes in one rte_malloc area, back
+ * to back (adjacent in memory), a gap apart, or "separate" (each on pages
+ * of its own, two pages between: separate allocations would leave it to
+ * the heap whether two land less than a page apart), in that order, mbufs
+ * in random order,
  * and starts a port alone on its emulated wire (RX ring of LK_DESC) on
  * it. Rounds of frames are injected on the wire and received, so the
  * ring wraps and every WQE is refilled several times; after each round
@@ -75,12 +77,13 @@
 #define LK_CHUNKS_MAX 16
 #define LK_PAGE 4096
 #define LK_APART (-1)
+#define LK_APART_GAP (2 * LK_PAGE)
 
 struct lk_layout {
 	const char *name;
 	unsigned int n; /* chunks */
 	unsigned int mbufs[LK_CHUNKS_MAX];
-	int gap; /* bytes between chunks in one area; LK_APART: areas */
+	int gap; /* bytes between chunks; LK_APART: pages apart */
 	int searched; /* the table leaves granules to the search */
 	int exact; /* the table is exact (no slot collisions) */
 	int ext; /* mr_ext_memseg_en */
@@ -180,7 +183,6 @@ lk_populate(struct rte_mempool *mp, char *a, size_t len, void *area)
 static struct rte_mempool *
 lk_pool(const struct lk_layout *l, const char *name)
 {
-	void *gap[LK_CHUNKS_MAX] = { NULL };
 	struct rte_mempool *mp;
 	unsigned int c, n = 0;
 	char *one = NULL;
@@ -196,12 +198,25 @@ lk_pool(const struct lk_layout *l, const char *name)
 		       mp->elt_size + mp->header_size + mp->trailer_size);
 		goto fail;
 	}
+	/*
+	 * One area: chunks gap bytes apart; "apart" chunks each on a page
+	 * of its own with two pages between them (separate allocations
+	 * would not do: the heap may put one right after another, and the
+	 * PMD then registers the two as one piece).
+	 */
 	if (l->gap != LK_APART) {
 		one = rte_malloc("lk_chunks", (size_t)512 * n +
 				 (size_t)l->gap * (l->n - 1), LK_PAGE);
-		if (one == NULL)
-			goto fail;
+	} else {
+		size_t all = 0;
+
+		for (c = 0; c < l->n; c++)
+			all += RTE_ALIGN_CEIL((size_t)512 * l->mbufs[c],
+					      LK_PAGE) + LK_APART_GAP;
+		one = rte_malloc("lk_chunks", all, LK_PAGE);
 	}
+	if (one == NULL)
+		goto fail;
 	for (c = 0; c < l->n; c++) {
 		size_t len = (size_t)512 * l->mbufs[c];
 		char *a;
@@ -212,38 +227,24 @@ lk_pool(const struct lk_layout *l, const char *name)
 				goto fail;
 			break;
 		}
-		a = one != NULL ? one + off : rte_malloc("lk_chunk", len,
-							 LK_PAGE);
-
-		/* The adjacent area is freed with its first chunk. */
-		if (a == NULL || lk_populate(mp, a, len, one == NULL ? a :
-					     (c == 0 ? one : NULL)) !=
+		a = one + off;
+		/* The area is freed with its first chunk. */
+		if (lk_populate(mp, a, len, c == 0 ? one : NULL) !=
 		    (int)l->mbufs[c]) {
-			if (one == NULL)
-				rte_free(a);
-			else if (c == 0)
+			if (c == 0)
 				rte_free(one);
 			goto fail;
 		}
-		off += len + (l->gap != LK_APART ? l->gap : 0);
-		if (one == NULL) {
-			/* The next chunk lies apart. */
-			gap[c] = rte_malloc("lk_gap", LK_PAGE, LK_PAGE);
-			if (gap[c] == NULL)
-				goto fail;
-		}
+		off += l->gap != LK_APART ? len + l->gap :
+		       RTE_ALIGN_CEIL(len, LK_PAGE) + LK_APART_GAP;
 	}
 	rte_mempool_obj_iter(mp, rte_pktmbuf_init, NULL);
 	if (pool_shuffle(mp, n, 4242) != 0)
 		goto fail;
-	for (c = 0; c < l->n; c++)
-		rte_free(gap[c]);
 	return mp;
 fail:
 	printf("    mempool %s not built: %s\n", name,
 	       rte_strerror(rte_errno));
-	for (c = 0; c < l->n; c++)
-		rte_free(gap[c]);
 	rte_mempool_free(mp);
 	return NULL;
 }
@@ -334,35 +335,57 @@ lk_span_check(const struct lk_chunks *k, int foreign)
 }
 
 /*
- * The port's table (white box) holds the pool's chunks one by one (they
- * lie apart), not the span their MR covers: a lookup of an address
- * between them must not answer with that MR's lkey.
+ * The port's table (white box) holds the pool's pieces one by one, not
+ * the span their MR covers: a lookup of an address between them must not
+ * answer with that MR's lkey. A piece is a run of chunks less than a page
+ * apart (mlx5cq_mr_register_mempool(): MLX5CQ_MR_MERGE_GAP); the chunks
+ * of an "apart" layout are meant to lie further apart, but where the
+ * heap puts a chunk next to the one before it they form one piece.
  */
 static int
 lk_entries_check(const struct mlx5cq_rxq *rxq, const struct rte_mempool *mp,
 		 const struct lk_chunks *k)
 {
 	const struct mlx5cq_mr_table *t = &rxq->priv->mrs;
-	unsigned int i, c, n = 0;
+	uintptr_t ps[RTE_DIM(k->start)], pe[RTE_DIM(k->start)];
+	uint32_t pk[RTE_DIM(k->start)];
+	unsigned int i, c, n = 0, np = 0, order[RTE_DIM(k->start)];
 
+	/* The chunks by address (insertion sort), then the pieces. */
+	for (c = 0; c < k->n; c++) {
+		for (i = c; i > 0 && k->start[order[i - 1]] > k->start[c]; i--)
+			order[i] = order[i - 1];
+		order[i] = c;
+	}
+	for (i = 0; i < k->n; i++) {
+		c = order[i];
+		if (np > 0 && k->start[c] < pe[np - 1] + LK_PAGE &&
+		    k->lkey[c] == pk[np - 1]) {
+			pe[np - 1] = RTE_MAX(pe[np - 1], k->end[c]);
+			continue;
+		}
+		ps[np] = k->start[c];
+		pe[np] = k->end[c];
+		pk[np++] = k->lkey[c];
+	}
 	for (i = 0; i < t->n; i++) {
 		if (t->mr[i].mp != mp)
 			continue;
 		n++;
-		for (c = 0; c < k->n; c++)
-			if (t->mr[i].start == k->start[c] &&
-			    t->mr[i].end == k->end[c] &&
-			    t->mr[i].lkey == k->lkey[c])
+		for (c = 0; c < np; c++)
+			if (t->mr[i].start == ps[c] && t->mr[i].end == pe[c] &&
+			    t->mr[i].lkey == pk[c])
 				break;
-		if (c == k->n) {
+		if (c == np) {
 			printf("    table entry [%#" PRIxPTR ", %#" PRIxPTR
-			       ") lkey %#x is no chunk of the pool\n",
+			       ") lkey %#x is no piece of the pool\n",
 			       t->mr[i].start, t->mr[i].end, t->mr[i].lkey);
 			return -1;
 		}
 	}
-	if (n != k->n) {
-		printf("    %u table entries for %u chunks\n", n, k->n);
+	if (n != np) {
+		printf("    %u table entries for %u pieces (%u chunks)\n", n,
+		       np, k->n);
 		return -1;
 	}
 	return 0;
