@@ -173,6 +173,23 @@ class Testpmd:
                               (what, WAIT, v))
             time.sleep(0.1)
 
+    def wait_text(self, text, start, what):
+        """Wait (at most WAIT seconds) until text is in the output at or
+        after index start; its index."""
+        deadline = time.time() + WAIT
+        with self.cv:
+            while True:
+                i = self.buf.find(text, start)
+                if i >= 0:
+                    return i
+                left = deadline - time.time()
+                if left <= 0 or self.eof:
+                    break
+                self.cv.wait(left)
+        self.kill()
+        raise Failure('%s: no "%s" after %d s:\n%s' %
+                      (what, text, WAIT, self.buf[-3000:]))
+
     def wait_stats(self, cond, what):
         return self.wait_for('show port stats all', port_stats, cond, what)
 
@@ -569,6 +586,17 @@ def case_device_removal():
                lambda o: re.findall(r'^(\d+)\s+[0-9A-F:]+\s+net_mlx5cq',
                                     o, re.M),
                lambda v: v == ['1'], 'port 0 detached')
+    # testpmd's removal handler (rmv_port_callback(), EAL alarm thread)
+    # restarts forwarding after the detach: start_packet_forwarding()
+    # flushes the RX queues first (tens of ms), prints the RX/TX
+    # configuration, resets the forwarding stats and launches the cores.
+    # A stop or quit sent before the launch races with it (a quit closes
+    # port 1 under the flush or the launch, and testpmd hangs): wait for
+    # the print, then give the launch that follows it a second, as testpmd
+    # prints nothing once the cores run.
+    t.wait_text('nb forwarding ports=1', t.buf.find('Device is detached'),
+                'removal: forwarding restarted on port 1')
+    time.sleep(1)
     out = t.cmd('show port stats 1')
     check('NIC statistics for port 1' in out, 'port 1 stats: %s' % out)
     t.cmd('stop')
