@@ -16,12 +16,13 @@
 # build, each `meson test` run, the install into the real prefix
 # (tests/install_check.sh system), the documentation
 # (devtools/build-docs.sh), the symbol checks (devtools/check-symbols.sh)
-# and the AArch64 run. Each appends "NAME<tab>STATUS<tab>LOG" to
+# and the AArch64 run. Each appends "NAME<tab>STATUS<tab>LOG<tab>OUT" to
 # BUILD/test-steps.txt (STATUS: its exit status, or "-" when it could not
 # run because what it needs failed; LOG: the meson test log it wrote, or
-# "-"). devtools/test-summary.py reads that file and the logs and ends with
-# "N passed, N failed, N skipped": one count per step and one per test
-# case of the logs (a suite that crashes or whose sanitizer reports after
+# "-"; OUT: what it printed). devtools/test-summary.py reads that file and
+# the logs, quotes the end of what each failed test and step printed, and
+# ends with "N passed, N failed, N skipped": one count per step and one
+# per test case of the logs (a suite that crashes or whose sanitizer reports after
 # its cases passed counts as one failure; a test whose program is missing
 # is skipped). Nothing of an earlier run counts: the step file and every
 # log the summary reads are removed before anything else runs. The exit
@@ -53,19 +54,31 @@ steps=$b/test-steps.txt
 : > "$steps"
 rc=0
 
-# step NAME LOG COMMAND...: run COMMAND and record its exit status.
+# step NAME LOG COMMAND...: run COMMAND and record its exit status; its
+# output goes to the terminal and to BUILD/step-logs/NAME.log, which the
+# summary quotes when the step fails.
+outs=$b/step-logs
+rm -rf "$outs"
+mkdir -p "$outs"
 step() {
-	name=$1 log=$2 status=0
+	name=$1 log=$2
 	shift 2
-	"$@" || status=$?
-	printf '%s\t%s\t%s\n' "$name" $status "$log" >> "$steps"
-	[ $status = 0 ] || rc=1
+	out=$outs/$(printf '%s' "$name" | tr -c 'A-Za-z0-9_.-' '_').log
+	{
+		status=0
+		"$@" 2>&1 || status=$?
+		echo "$status" >"$out.status"
+	} | tee "$out"
+	status=$(cat "$out.status" 2>/dev/null || echo 1)
+	rm -f "$out.status"
+	printf '%s\t%s\t%s\t%s\n' "$name" "$status" "$log" "$out" >> "$steps"
+	[ "$status" = 0 ] || rc=1
 	return 0
 }
 # not_run NAME LOG WHY: a step that cannot run (what it needs failed).
 not_run() {
 	printf 'test: %s not run: %s\n' "$1" "$3"
-	printf '%s\t-\t%s\n' "$1" "$2" >> "$steps"
+	printf '%s\t-\t%s\t-\n' "$1" "$2" >> "$steps"
 }
 # ok NAME: did step NAME pass?
 ok() {

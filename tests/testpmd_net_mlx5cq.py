@@ -58,6 +58,12 @@ def vdev(n, wire='w0', extra=''):
 # --no-pci, or with EAL's PCI bus on a harness's tree alone.
 TESTPMD = 'dpdk-testpmd'
 PROMPT = 'testpmd> '
+# testpmd prints an ethdev event from the thread that delivers it
+# (eth_event_callback(): "\nPort N: <event> event\n"), so an event can land
+# inside the prompt, between any two of its characters: the prompt is
+# matched with such lines allowed anywhere in it.
+EVENT_LINE = r'(?:\nPort \d+: [^\n]* event\n)*'
+PROMPT_RE = re.compile(EVENT_LINE.join(re.escape(c) for c in PROMPT))
 # Every wait for testpmd or for traffic is bounded by this (seconds): far
 # above what an idle machine needs, so that only a real fault fails.
 WAIT = 90
@@ -129,10 +135,10 @@ class Testpmd:
         deadline = time.time() + WAIT
         with self.cv:
             while True:
-                i = self.buf.find(PROMPT, self.pos)
-                if i >= 0:
-                    out = self.buf[self.pos:i]
-                    self.pos = i + len(PROMPT)
+                m = PROMPT_RE.search(self.buf, self.pos)
+                if m is not None:
+                    out = self.buf[self.pos:m.start()]
+                    self.pos = m.end()
                     return out
                 left = deadline - time.time()
                 if left <= 0 or self.eof:
