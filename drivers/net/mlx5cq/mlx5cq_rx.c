@@ -12,7 +12,8 @@
  * Segment by segment:
  * - packets of a compressed session decoded ahead by an earlier burst
  *   (rxq->session_ahead), first: their mbufs are written, only the hand-up
- *   and refill are left (mlx5cq_rx_refill.h);
+ *   and refill are left, by rx_ahead_take() (mlx5cq_rx_refill.h), the
+ *   same hand-up as the decoding burst's share of the session;
  * - plain receive CQEs (rte_mlx5cq_peek_op(), else rte_mlx5cq_peek();
  *   rte_mlx5cq_advance()): CQE to mbuf in mlx5cq_rx_cqe.h;
  * - compressed sessions of the basic layout in HASH or CSUM format
@@ -101,14 +102,7 @@ rx_session_vec(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t want,
 		return 0;
 	got = (uint16_t)RTE_MIN(left, (uint32_t)want);
 	rxq->session_ahead = left - got;
-	if (rx_direct_ok(rxq, rq_ci, got)) {
-		*nr = rx_up_direct(rxq, rq_ci & rxq->mask, got, pkts + *out,
-				   len, bytes);
-		*out += *nr;
-		return got;
-	}
-	*nr = rx_reps_get(rxq, r, got, want);
-	*out += rx_ahead_up(rxq, rq_ci, *nr, r, pkts + *out, bytes);
+	*nr = rx_ahead_take(rxq, rq_ci, got, len, want, r, pkts, out, bytes);
 	return got;
 }
 #endif
@@ -219,14 +213,8 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		len = got == rxq->session_ahead ? rxq->session_ahead_len :
 		      rx_ahead_len(rxq, rq_ci, got);
 		rxq->session_ahead_len -= len;
-		if (rx_direct_ok(rxq, rq_ci, got)) {
-			nr = rx_up_direct(rxq, rq_ci & rxq->mask, got, pkts,
-					  len, &bytes);
-		} else {
-			nr = rx_reps_get(rxq, &r, got, n);
-			nr = rx_ahead_up(rxq, rq_ci, nr, &r, pkts, &bytes);
-		}
-		out += nr;
+		nr = rx_ahead_take(rxq, rq_ci, got, len, n, &r, pkts, &out,
+				   &bytes);
 		rxq->st.nombuf += got - nr;
 		rxq->session_ahead -= got;
 		rq_ci += got;

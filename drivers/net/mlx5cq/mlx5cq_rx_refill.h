@@ -499,4 +499,31 @@ rx_ahead_up(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t nr,
 	return out;
 }
 
+/*
+ * Hand up got packets decoded ahead in the mbufs of WQEs rq_ci.. (len:
+ * the sum of their lengths, known from the decode), for the burst that
+ * decoded them and for the later ones alike: straight, their buffers
+ * replaced from the mempool in one get (rx_direct_ok()), else with
+ * replacements of the burst (want: what it may still take). Returns the
+ * buffers replaced (the others stay posted: those packets are dropped,
+ * counted by the caller); *out grows by the packets handed up.
+ */
+static __rte_always_inline uint16_t
+rx_ahead_take(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t got,
+	      uint64_t len, uint16_t want, struct rx_reps *r,
+	      struct rte_mbuf **pkts, uint16_t *out, uint64_t *bytes)
+{
+	uint16_t nr;
+
+	if (likely(rx_direct_ok(rxq, rq_ci, got))) {
+		nr = rx_up_direct(rxq, rq_ci & rxq->mask, got, pkts + *out,
+				  len, bytes);
+		*out += nr;
+		return nr;
+	}
+	nr = rx_reps_get(rxq, r, got, want);
+	*out += rx_ahead_up(rxq, rq_ci, nr, r, pkts + *out, bytes);
+	return nr;
+}
+
 #endif /* MLX5CQ_RX_REFILL_H_ */
