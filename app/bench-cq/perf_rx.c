@@ -349,7 +349,9 @@ bench_cq_perf_rx_table(unsigned int reps, const char *only)
 		{ "4K/hash/1chunk", 4096, "hash", 1 },
 		{ "4K/hash/16chunk", 4096, "hash", 16 },
 		{ "4K/hash/16chunk/16mr", 4096, "hash", 16, PRX_16MR },
-		/* Baselines of the SIMD stores (rx_vec_en=0: per packet). */
+		/* Baselines of the SIMD stores (rx_vec_en=0: the field
+		 * stores of the reference; sessions per packet).
+		 */
 		{ "1K/plain/1chunk/scalar", 1024, NULL, 1, "rx_vec_en=0" },
 		{ "1K/hash/1chunk/scalar", 1024, "hash", 1, "rx_vec_en=0" },
 		/* Multi-packet RQ: 1024 strides, 16 WQEs of 64 (copies). */

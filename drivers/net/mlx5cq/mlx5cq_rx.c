@@ -12,10 +12,11 @@
  * Segment by segment:
  * - packets of a compressed session decoded ahead by an earlier burst
  *   (rxq->session_ahead), first: their mbufs are written, only the hand-up
- *   and refill are left, by rx_ahead_take() (mlx5cq_rx_refill.h), the
+ *   and refill are left, by rx_hand_up() (mlx5cq_rx_refill.h), the
  *   same hand-up as the decoding burst's share of the session;
  * - plain receive CQEs (rte_mlx5cq_peek_op(), else rte_mlx5cq_peek();
- *   rte_mlx5cq_advance()): CQE to mbuf in mlx5cq_rx_cqe.h;
+ *   rte_mlx5cq_advance()): written into their mbufs by mlx5cq_rx_cqe.h,
+ *   then handed up by rx_hand_up(), as a session's packets are;
  * - compressed sessions of the basic layout in HASH or CSUM format
  *   (rte_mlx5cq_session_open(), rte_mlx5cq_session_advance()): sessions
  *   to mbufs in mlx5cq_rx_session.c, decoded ahead with the SIMD stores or
@@ -102,7 +103,7 @@ rx_session_vec(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t want,
 		return 0;
 	got = (uint16_t)RTE_MIN(left, (uint32_t)want);
 	rxq->session_ahead = left - got;
-	*nr = rx_ahead_take(rxq, rq_ci, got, len, want, r, pkts, out, bytes);
+	*nr = rx_hand_up(rxq, rq_ci, got, len, want, r, pkts, out, bytes);
 	return got;
 }
 #endif
@@ -139,29 +140,22 @@ rx_session_ref(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t want,
 
 /*
  * The k plain CQEs found by the peek (want: what the burst may still
- * take; pf: their mbuf headers already asked for): the direct path when
- * it applies, else replacements of the burst. Returns the buffers
- * replaced; *out grows by the packets handed up.
+ * take; pf: their mbuf headers already asked for): written into their
+ * mbufs (rx_plain_write()), then handed up as a session's packets are
+ * (rx_hand_up()). Returns the buffers replaced; *out grows by the
+ * packets handed up.
  */
 static __rte_always_inline uint16_t
 rx_plain_seg(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t k,
 	     uint16_t want, int pf, struct rx_reps *r, struct rte_mbuf **pkts,
 	     uint16_t *out, uint64_t *bytes)
 {
-	uint16_t nr;
+	uint64_t len;
 
 	if (!pf)
 		mlx5cq_rx_prefetch_elts(rxq, rq_ci, k);
-#ifdef MLX5CQ_RX_VEC
-	if (likely(mlx5cq_rx_vec_ok(rxq)) && rx_direct_ok(rxq, rq_ci, k)) {
-		*out += rx_plain_direct(rxq, rq_ci, k, pkts + *out, bytes,
-					&nr);
-		return nr;
-	}
-#endif
-	nr = rx_reps_get(rxq, r, k, want);
-	*out += rx_plain(rxq, rq_ci, nr, r, pkts + *out, bytes);
-	return nr;
+	len = rx_plain_write(rxq, rq_ci, k);
+	return rx_hand_up(rxq, rq_ci, k, len, want, r, pkts, out, bytes);
 }
 
 /* A compressed session at the consumer index: rx_session_vec() or the
@@ -213,7 +207,7 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		len = got == rxq->session_ahead ? rxq->session_ahead_len :
 		      rx_ahead_len(rxq, rq_ci, got);
 		rxq->session_ahead_len -= len;
-		nr = rx_ahead_take(rxq, rq_ci, got, len, n, &r, pkts, &out,
+		nr = rx_hand_up(rxq, rq_ci, got, len, n, &r, pkts, &out,
 				   &bytes);
 		rxq->st.nombuf += got - nr;
 		rxq->session_ahead -= got;

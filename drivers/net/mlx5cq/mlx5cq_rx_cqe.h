@@ -5,11 +5,14 @@
 /*
  * CQE to mbuf, for plain receive CQEs: the fields of one packet written
  * from a CQE's typed view (rte_mlx5cq_view.h), per packet with four
- * 8-byte stores (mlx5cq_rx_one(), any architecture; also the records'
+ * 8-byte stores (mlx5cq_rx_fields(), any architecture, the reference;
+ * with the replacement in the same pass, mlx5cq_rx_one(), the records'
  * and the per-packet session route's writer) or with byte shuffles and
- * two 16-byte stores (mlx5cq_rx_vec.h), the buffer replaced in the same
- * pass or straight from the mempool (mlx5cq_rx_refill.h). Sessions are
- * mlx5cq_rx_session.c's; the burst's control is mlx5cq_rx.c's.
+ * two 16-byte stores (mlx5cq_rx_vec.h). The burst's plain CQEs are
+ * written into the mbufs of the buffer ring by rx_plain_write(), then
+ * handed up and replaced by rx_hand_up() (mlx5cq_rx_refill.h), as the
+ * packets of a session are. Sessions are mlx5cq_rx_session.c's; the
+ * burst's control is mlx5cq_rx.c's.
  */
 #ifndef MLX5CQ_RX_CQE_H_
 #define MLX5CQ_RX_CQE_H_
@@ -24,15 +27,34 @@
  * and not registrable): r is returned to its pool, the buffer stays
  * posted and the packet is dropped (counted as an error).
  */
+/*
+ * The fields of mbuf m for a packet of len bytes with the given
+ * header-type bits, VLAN and hash: four 8-byte stores, built in registers
+ * (little endian).
+ */
+static __rte_always_inline void
+mlx5cq_rx_fields(const struct mlx5cq_rxq *rxq, struct rte_mbuf *m,
+		 uint32_t len, uint16_t hte, uint16_t vlan, uint32_t hash)
+{
+	uintptr_t b = (uintptr_t)m;
+	uint64_t ol = mlx5cq_rx_ol(rxq, hte, &vlan);
+
+	*(uint64_t *)(b + MLX5CQ_RX_OFF_REARM) = rxq->mbuf_initializer;
+	*(uint64_t *)(b + MLX5CQ_RX_OFF_OL) = ol;
+	*(uint64_t *)(b + MLX5CQ_RX_OFF_PTYPE) =
+		mlx5cq_rx_ptype_lut[MLX5CQ_RX_LUT_IDX(hte)] |
+		(uint64_t)len << 32;
+	*(uint64_t *)(b + MLX5CQ_RX_OFF_DLEN) = (len & 0xffff) |
+		(uint32_t)vlan << 16 | (uint64_t)hash << 32;
+}
+
 static __rte_always_inline int
 mlx5cq_rx_one(struct mlx5cq_rxq *rxq, uint32_t idx, struct rte_mbuf *m,
 	      struct rte_mbuf *r, uint32_t len, uint16_t hte, uint16_t vlan,
 	      uint32_t hash)
 {
-	uintptr_t b = (uintptr_t)m;
 	uintptr_t addr = (uintptr_t)r->buf_addr + RTE_PKTMBUF_HEADROOM;
 	uint32_t lk = 0;
-	uint64_t ol;
 
 	if (unlikely(rxq->mrt != NULL)) {
 		const struct mlx5cq_rx_lkc c = mlx5cq_rx_lkc(rxq);
@@ -44,15 +66,7 @@ mlx5cq_rx_one(struct mlx5cq_rxq *rxq, uint32_t idx, struct rte_mbuf *m,
 			return -1;
 		}
 	}
-	ol = mlx5cq_rx_ol(rxq, hte, &vlan);
-	/* Four 8-byte stores, built in registers (little endian). */
-	*(uint64_t *)(b + MLX5CQ_RX_OFF_REARM) = rxq->mbuf_initializer;
-	*(uint64_t *)(b + MLX5CQ_RX_OFF_OL) = ol;
-	*(uint64_t *)(b + MLX5CQ_RX_OFF_PTYPE) =
-		mlx5cq_rx_ptype_lut[MLX5CQ_RX_LUT_IDX(hte)] |
-		(uint64_t)len << 32;
-	*(uint64_t *)(b + MLX5CQ_RX_OFF_DLEN) = (len & 0xffff) |
-		(uint32_t)vlan << 16 | (uint64_t)hash << 32;
+	mlx5cq_rx_fields(rxq, m, len, hte, vlan, hash);
 	rxq->elts[idx] = r;
 	if (unlikely(rxq->mrt != NULL))
 		rxq->wqes[idx].lkey = rte_cpu_to_be_32(lk);
@@ -114,59 +128,28 @@ rx_plain_vec_memo(const struct mlx5cq_rxq *rxq, struct rx_hte_memo *mm,
 }
 #endif
 
-#ifdef MLX5CQ_RX_VEC
 /*
- * Plain CQEs, SIMD stores, direct hand-up (rx_direct_ok()): the k CQEs
- * found by rte_mlx5cq_peek() into their mbufs, then rx_up_direct().
- * Returns the packets handed up, *nr the buffers replaced.
+ * The fields of the k plain CQEs found by rte_mlx5cq_peek() into the mbufs
+ * of WQEs rq_ci.. (the mbufs stay in the buffer ring until rx_hand_up()
+ * takes them): byte shuffles and 16-byte stores where the SIMD layer
+ * exists and rx_vec_en=1 (mlx5cq_rx_vec_ok()), else four 8-byte stores a
+ * packet (mlx5cq_rx_fields(), the reference). Returns the sum of their
+ * lengths.
  */
-static __rte_always_inline uint16_t
-rx_plain_direct(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t k,
-		struct rte_mbuf **pkts, uint64_t *bytes, uint16_t *nr)
+static __rte_always_inline uint64_t
+rx_plain_write(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t k)
 {
 	const struct rte_mlx5cq *cq = rxq->cq;
-	const uint32_t idx = rq_ci & rxq->mask;
-	struct rte_mbuf **const e = &rxq->elts[idx];
-	/* As rx_plain(). */
-	const mlx5cq_v128 sh_len = MLX5CQ_V128_BYTES(-1, -1, -1, -1,
-		15, 14, 13, 12, 15, 14, -1, -1, -1, -1, -1, -1);
-	const mlx5cq_v128 sh_vlan = MLX5CQ_V128_BYTES(-1, -1, -1, -1,
-		-1, -1, -1, -1, -1, -1, 15, 14, -1, -1, -1, -1);
 	/* Consecutive entries: rte_mlx5cq_peek*() stop at the ring end. */
 	volatile const struct rte_mlx5cq_cqe *c = rte_mlx5cq_peek_cqe(cq, 0);
 	const size_t st = (size_t)1 << cq->stride_shift;
-	mlx5cq_v128 len = mlx5cq_v128_zero();
-	struct rx_hte_memo memo = { .hte = UINT32_MAX };
-	uint64_t b;
+	struct rte_mbuf *const *const elts = rxq->elts;
+	const uint32_t mask = rxq->mask;
+	uint64_t b = 0;
 	uint16_t i;
 
-	for (i = 0; i < k; i++, c = (volatile const struct rte_mlx5cq_cqe *)
-				  ((uintptr_t)c + st)) {
-		struct rte_mbuf *m = e[i];
-
-		len = mlx5cq_v128_add32(len, rx_plain_vec_memo(rxq, &memo, c,
-							m, sh_len, sh_vlan));
-		pkts[i] = m;
-	}
-	/* Lane 1 summed pkt_len: at most MLX5CQ_BURST_MAX of 64 KiB. */
-	b = mlx5cq_v128_lane32(len, 1);
-	*nr = rx_replace_direct(rxq, idx, k, pkts);
-	for (i = *nr; unlikely(i < k); i++)
-		b -= pkts[i]->pkt_len;
-	*bytes += b;
-	return *nr;
-}
-#endif
-
-/* Plain CQEs: k found by rte_mlx5cq_peek(), replacements ready for nr. */
-static __rte_always_inline uint16_t
-rx_plain(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t nr,
-	 struct rx_reps *r, struct rte_mbuf **pkts, uint64_t *bytes)
-{
-	struct rte_mlx5cq *cq = rxq->cq;
-	struct rte_mbuf **rep = &r->m[r->used];
-	uint16_t i, out = 0;
-
+#define RX_PLAIN_NEXT(c) ((volatile const struct rte_mlx5cq_cqe *) \
+			  ((uintptr_t)(c) + st))
 #ifdef MLX5CQ_RX_VEC
 	if (likely(mlx5cq_rx_vec_ok(rxq))) {
 		/* In the RX fields half: pkt_len 4..7 and data_len 8..9 from
@@ -177,41 +160,39 @@ rx_plain(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t nr,
 			15, 14, 13, 12, 15, 14, -1, -1, -1, -1, -1, -1);
 		const mlx5cq_v128 sh_vlan = MLX5CQ_V128_BYTES(-1, -1, -1, -1,
 			-1, -1, -1, -1, -1, -1, 15, 14, -1, -1, -1, -1);
-		const struct mlx5cq_rx_lkc lkc = mlx5cq_rx_lkc(rxq);
+		const uint32_t idx = rq_ci & mask;
 		struct rx_hte_memo memo = { .hte = UINT32_MAX };
+		mlx5cq_v128 len = mlx5cq_v128_zero();
 
-		for (i = 0; i < nr; i++) {
-			volatile const struct rte_mlx5cq_cqe *e =
-				rte_mlx5cq_peek_cqe(cq, i);
-			uint32_t idx = (rq_ci + i) & rxq->mask;
-			struct rte_mbuf *m = rxq->elts[idx];
+		if (likely(idx + k <= rxq->desc_n)) {
+			struct rte_mbuf *const *const e = &elts[idx];
 
-			rx_plain_vec_memo(rxq, &memo, e, m, sh_len, sh_vlan);
-			*bytes += m->pkt_len;
-			pkts[i] = m;
-			mlx5cq_rx_post(rxq, &lkc, idx, rep[i]);
+			for (i = 0; i < k; i++, c = RX_PLAIN_NEXT(c))
+				len = mlx5cq_v128_add32(len,
+					rx_plain_vec_memo(rxq, &memo, c, e[i],
+							  sh_len, sh_vlan));
+		} else {
+			for (i = 0; i < k; i++, c = RX_PLAIN_NEXT(c))
+				len = mlx5cq_v128_add32(len,
+					rx_plain_vec_memo(rxq, &memo, c,
+						elts[(rq_ci + i) & mask],
+						sh_len, sh_vlan));
 		}
-		r->used += nr;
-		return nr;
+		/* Lane 1 summed pkt_len: at most MLX5CQ_BURST_MAX of 64 KiB. */
+		return mlx5cq_v128_lane32(len, 1);
 	}
 #endif
-	for (i = 0; i < nr; i++) {
-		volatile const struct rte_mlx5cq_cqe *e =
-			rte_mlx5cq_peek_cqe(cq, i);
-		uint32_t idx = (rq_ci + i) & rxq->mask;
-		uint32_t len = rte_mlx5cq_cqe_byte_cnt(e);
-		struct rte_mbuf *m = rxq->elts[idx];
+	for (i = 0; i < k; i++, c = RX_PLAIN_NEXT(c)) {
+		const uint32_t len = rte_mlx5cq_cqe_byte_cnt(c);
 
-		if (unlikely(mlx5cq_rx_one(rxq, idx, m, rep[i], len,
-					   rte_mlx5cq_cqe_hdr_type_etc(e),
-					   rte_mlx5cq_cqe_vlan_info(e),
-					   rte_mlx5cq_cqe_rx_hash(e))))
-			continue;
-		*bytes += len;
-		pkts[out++] = m;
+		mlx5cq_rx_fields(rxq, elts[(rq_ci + i) & mask], len,
+				 rte_mlx5cq_cqe_hdr_type_etc(c),
+				 rte_mlx5cq_cqe_vlan_info(c),
+				 rte_mlx5cq_cqe_rx_hash(c));
+		b += len;
 	}
-	r->used += nr;
-	return out;
+#undef RX_PLAIN_NEXT
+	return b;
 }
 
 #endif /* MLX5CQ_RX_CQE_H_ */

@@ -93,24 +93,6 @@ mlx5cq_rx_rep_lkey(struct mlx5cq_rxq *rxq, const struct mlx5cq_rx_lkc *c,
 }
 
 /*
- * Post r in WQE idx: address and, when the mempool spans several
- * regions, lkey in the same pass (the SIMD paths: every lkey of the
- * pool's memory is known, mlx5cq_rx_vec_ok()).
- */
-static __rte_always_inline void
-mlx5cq_rx_post(struct mlx5cq_rxq *rxq, const struct mlx5cq_rx_lkc *c,
-	       uint32_t idx, struct rte_mbuf *r)
-{
-	uintptr_t addr = (uintptr_t)r->buf_addr + RTE_PKTMBUF_HEADROOM;
-
-	rxq->elts[idx] = r;
-	if (c->ent != NULL)
-		rxq->wqes[idx].lkey = rte_cpu_to_be_32(mlx5cq_rx_lkey(rxq, c,
-							addr, r->pool));
-	rxq->wqes[idx].addr = rte_cpu_to_be_64(addr);
-}
-
-/*
  * The headers of the k mbufs of WQEs rq_ci.. are written next (handed
  * up, or a session decoded into them): ask for all their lines at once,
  * so the misses overlap.
@@ -500,16 +482,17 @@ rx_ahead_up(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t nr,
 }
 
 /*
- * Hand up got packets decoded ahead in the mbufs of WQEs rq_ci.. (len:
- * the sum of their lengths, known from the decode), for the burst that
- * decoded them and for the later ones alike: straight, their buffers
+ * Hand up got packets already written into the mbufs of WQEs rq_ci..
+ * (len: the sum of their lengths, known from the writing): plain CQEs
+ * (mlx5cq_rx_cqe.h), a session's share of this burst and the packets a
+ * session decoded ahead for later bursts alike. Straight, their buffers
  * replaced from the mempool in one get (rx_direct_ok()), else with
  * replacements of the burst (want: what it may still take). Returns the
  * buffers replaced (the others stay posted: those packets are dropped,
  * counted by the caller); *out grows by the packets handed up.
  */
 static __rte_always_inline uint16_t
-rx_ahead_take(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t got,
+rx_hand_up(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t got,
 	      uint64_t len, uint16_t want, struct rx_reps *r,
 	      struct rte_mbuf **pkts, uint16_t *out, uint64_t *bytes)
 {
