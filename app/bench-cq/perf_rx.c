@@ -350,7 +350,7 @@ bench_cq_perf_rx_table(unsigned int reps, const char *only)
 		{ "4K/hash/16chunk", 4096, "hash", 16 },
 		{ "4K/hash/16chunk/16mr", 4096, "hash", 16, PRX_16MR },
 		/* Baselines of the SIMD stores (rx_vec_en=0: the field
-		 * stores of the reference; sessions per packet).
+		 * stores of the reference, the same hand-up).
 		 */
 		{ "1K/plain/1chunk/scalar", 1024, NULL, 1, "rx_vec_en=0" },
 		{ "1K/hash/1chunk/scalar", 1024, "hash", 1, "rx_vec_en=0" },

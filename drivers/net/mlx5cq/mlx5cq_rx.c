@@ -18,15 +18,16 @@
  *   rte_mlx5cq_advance()): written into their mbufs by mlx5cq_rx_cqe.h,
  *   then handed up by rx_hand_up(), as a session's packets are;
  * - compressed sessions of the basic layout in HASH or CSUM format
- *   (rte_mlx5cq_session_open(), rte_mlx5cq_session_advance()): sessions
- *   to mbufs in mlx5cq_rx_session.c, decoded ahead with the SIMD stores or
- *   per packet;
+ *   (rte_mlx5cq_session_open(), rte_mlx5cq_session_advance()): decoded
+ *   ahead into their mbufs by mlx5cq_rx_session.c, then handed up by
+ *   rx_hand_up(), this burst's share now, the rest by the next bursts;
  * - everything else (error CQEs, the other mini-CQE formats, the enhanced
  *   layout) through the records of rte_mlx5cq_poll_burst(), written by
  *   mlx5cq_rx_one().
  * On x86 and AArch64 with rx_vec_en=1 (default) the plain and session
  * routes write mbufs with byte shuffles and 16-byte stores
- * (mlx5cq_rx_vec.h); rx_vec_en=0 writes them per packet, the reference.
+ * (mlx5cq_rx_vec.h); rx_vec_en=0 writes them with the reference's
+ * 8-byte stores; the hand-up is the same.
  * A WQE whose buffer cannot be replaced keeps its buffer and the packet
  * is dropped (rx_nombuf). The RQ doorbell record is updated once per
  * burst after a write barrier (mlx5cq_rx_close()).
@@ -82,59 +83,33 @@ rx_records(struct mlx5cq_rxq *rxq, uint32_t *rq_ci, uint16_t n,
 	return out;
 }
 
-#ifdef MLX5CQ_RX_VEC
 /*
- * A compressed session at the consumer index, SIMD stores: decoded ahead
- * in one pass (mlx5cq_rx_session_ahead()), what the burst has room for (want)
- * handed up, the rest left in the buffer ring for the next bursts.
- * Returns the packets taken from the ring (0: no session), *nr the
- * replacements they got, *out grows by the packets handed up.
+ * A compressed session at the consumer index: decoded ahead in one pass
+ * (mlx5cq_rx_session_ahead()), what the burst has room for (want) handed
+ * up, the rest left in the buffer ring for the next bursts. Returns the
+ * packets taken from the ring (0: no session), *nr the replacements they
+ * got, *out grows by the packets handed up.
  */
 static __rte_always_inline uint16_t
-rx_session_vec(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t want,
-	   struct rx_reps *r, struct rte_mbuf **pkts, uint16_t *out,
-	   uint64_t *bytes, uint16_t *nr)
+rx_session_seg(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t want,
+	       struct rx_reps *r, struct rte_mbuf **pkts, uint16_t *out,
+	       uint64_t *bytes, uint16_t *nr)
 {
 	uint64_t len;
-	uint32_t left = mlx5cq_rx_session_ahead(rxq, rq_ci, want, &len);
+	uint32_t left;
 	uint16_t got;
 
+#ifdef MLX5CQ_RX_VEC
+	if (likely(mlx5cq_rx_vec_ok(rxq)))
+		left = mlx5cq_rx_session_ahead_vec(rxq, rq_ci, want, &len);
+	else
+#endif
+		left = mlx5cq_rx_session_ahead(rxq, rq_ci, want, &len);
 	if (left == 0)
 		return 0;
 	got = (uint16_t)RTE_MIN(left, (uint32_t)want);
 	rxq->session_ahead = left - got;
 	*nr = rx_hand_up(rxq, rq_ci, got, len, want, r, pkts, out, bytes);
-	return got;
-}
-#endif
-
-/*
- * A compressed session at the consumer index, per packet (the
- * reference): at most want of its mini-CQEs read in place and consumed.
- * Returns and sets as rx_session_vec().
- */
-static __rte_always_inline uint16_t
-rx_session_ref(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t want,
-	   struct rx_reps *r, struct rte_mbuf **pkts, uint16_t *out,
-	   uint64_t *bytes, uint16_t *nr)
-{
-	struct rte_mlx5cq_session s;
-	uint32_t left = rte_mlx5cq_session_open(rxq->cq, &s);
-	uint16_t got;
-
-	if (left == 0)
-		return 0;
-	got = (uint16_t)RTE_MIN(left, (uint32_t)want);
-	/* A session is likely to fill the burst: the mbuf headers of all
-	 * of it, once.
-	 */
-	if (r->have == 0)
-		mlx5cq_rx_prefetch_elts(rxq, rq_ci, want);
-	*nr = rx_reps_get(rxq, r, got, want);
-	*out += mlx5cq_rx_minis(rxq, &s, *nr, rq_ci, &r->m[r->used],
-				pkts + *out, bytes);
-	r->used += *nr;
-	rte_mlx5cq_session_advance(rxq->cq, got);
 	return got;
 }
 
@@ -156,21 +131,6 @@ rx_plain_seg(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t k,
 		mlx5cq_rx_prefetch_elts(rxq, rq_ci, k);
 	len = rx_plain_write(rxq, rq_ci, k);
 	return rx_hand_up(rxq, rq_ci, k, len, want, r, pkts, out, bytes);
-}
-
-/* A compressed session at the consumer index: rx_session_vec() or the
- * reference, rx_session_ref().
- */
-static __rte_always_inline uint16_t
-rx_session_seg(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t want,
-	   struct rx_reps *r, struct rte_mbuf **pkts, uint16_t *out,
-	   uint64_t *bytes, uint16_t *nr)
-{
-#ifdef MLX5CQ_RX_VEC
-	if (likely(mlx5cq_rx_vec_ok(rxq)))
-		return rx_session_vec(rxq, rq_ci, want, r, pkts, out, bytes, nr);
-#endif
-	return rx_session_ref(rxq, rq_ci, want, r, pkts, out, bytes, nr);
 }
 
 uint16_t

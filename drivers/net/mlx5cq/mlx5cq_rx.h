@@ -171,27 +171,19 @@ mlx5cq_rx_vec_ok(const struct mlx5cq_rxq *rxq)
 #define MLX5CQ_RX_AHEAD_MAX 64
 
 /*
- * SIMD stores (mlx5cq_rx_vec.h): decode what is left of the open compressed session,
- * or of the one at the CQ's consumer index, at most MLX5CQ_RX_AHEAD_MAX
- * mini-CQEs, into the mbufs of WQEs rq_ci.. (fields only; they stay in
- * the buffer ring), and consume them from the CQ. Returns how many
- * (rxq->session_ahead is the caller's). *len: the sum of the lengths of the
- * first want of them, rxq->session_ahead_len that of the others.
- * mlx5cq_rx_session.c.
+ * Decode what is left of the open compressed session (HASH or CSUM
+ * format), or of the one at the CQ's consumer index, at most
+ * MLX5CQ_RX_AHEAD_MAX mini-CQEs, into the mbufs of WQEs rq_ci.. (fields
+ * only; they stay in the buffer ring), and consume them from the CQ.
+ * Returns how many (rxq->session_ahead is the caller's). *len: the sum
+ * of the lengths of the first want of them, rxq->session_ahead_len that
+ * of the others. The reference's field stores; _vec: the SIMD stores
+ * (mlx5cq_rx_vec.h; defined where MLX5CQ_RX_VEC is, for queues with
+ * mlx5cq_rx_vec_ok()). mlx5cq_rx_session.c.
  */
 uint32_t mlx5cq_rx_session_ahead(struct mlx5cq_rxq *rxq, uint32_t rq_ci,
-			     uint16_t want, uint64_t *len);
-
-/*
- * Hand up the buffers of k mini-CQEs of the open compressed session s
- * (HASH or CSUM format) from its position s->pos on, across its arrays
- * (rte_mlx5cq_session_mini()), from WQE rq_ci on, with replacements
- * rep[0..k); the packets go to pkts. Returns the number handed up;
- * *bytes grows by their lengths. mlx5cq_rx_session.c.
- */
-uint16_t mlx5cq_rx_minis(struct mlx5cq_rxq *rxq,
-			 const struct rte_mlx5cq_session *s, uint16_t k,
-			 uint32_t rq_ci, struct rte_mbuf **rep,
-			 struct rte_mbuf **pkts, uint64_t *bytes);
+				 uint16_t want, uint64_t *len);
+uint32_t mlx5cq_rx_session_ahead_vec(struct mlx5cq_rxq *rxq, uint32_t rq_ci,
+				     uint16_t want, uint64_t *len);
 
 #endif /* MLX5CQ_RX_H_ */

@@ -8,16 +8,16 @@
  * rte_mlx5cq_session_mini()): everything but
  * the length (and the hash in HASH format) comes from the session's
  * title, so the flags, packet type and VLAN of a session are computed
- * once. With the SIMD stores (x86 and AArch64, rx_vec_en=1) a session is
- * decoded ahead, up to MLX5CQ_RX_AHEAD_MAX packets in one pass: each pair
- * of mini-CQEs becomes the fields of two mbufs of the buffer ring by two
- * byte shuffles and four 16-byte stores (mlx5cq_rx_vec.h), their
- * lengths added up on the way (the byte counter), and the session is
- * consumed from the CQ; the bursts hand the packets up and replace their
- * buffers (mlx5cq_rx.c). With rx_vec_en=0, elsewhere, or when a chunk
- * was added to the mempool after the queue's setup, the burst's share
- * of the session is written per packet by mlx5cq_rx_one(), replacement
- * and WQE in the same pass: the reference the RX tests compare with.
+ * once. A session is decoded ahead, up to MLX5CQ_RX_AHEAD_MAX packets in
+ * one pass, into the fields of the mbufs of the buffer ring, their
+ * lengths added up on the way (the byte counter), and consumed from the
+ * CQ; the bursts hand the packets up and replace their buffers
+ * (rx_hand_up(), as for plain CQEs). With the SIMD stores (x86 and
+ * AArch64, rx_vec_en=1) each pair of mini-CQEs becomes the fields of two
+ * mbufs by two byte shuffles and four 16-byte stores (mlx5cq_rx_vec.h);
+ * with rx_vec_en=0, elsewhere, or when a chunk was added to the mempool
+ * after the queue's setup, each mini-CQE by the reference's four 8-byte
+ * stores (mlx5cq_rx_fields()), which the RX tests compare with.
  *
  * Mini-CQE (8 bytes, mlx5_prm.h struct mlx5_mini_cqe8): HASH: rx hash
  * result (bytes 0..3, big endian), byte count (4..7); CSUM: checksum
@@ -179,21 +179,62 @@ rx_session_decode_vec(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_session *s
 	return mlx5cq_v128_lane32(len, 1);
 }
 
-/* rx_session_decode_vec() for the session's format. */
+#endif
+
+/*
+ * The reference: k mini-CQEs of session s from position pos on into the
+ * mbufs of WQEs rq_ci.., each by four 8-byte stores (mlx5cq_rx_fields()).
+ * Returns the sum of their lengths.
+ */
+static uint32_t
+rx_session_decode_ref(struct mlx5cq_rxq *rxq,
+		      const struct rte_mlx5cq_session *s, uint32_t pos,
+		      uint32_t k, uint32_t rq_ci)
+{
+	const struct rte_mlx5cq_cpl *t = s->title;
+	const int hash = s->fmt == RTE_MLX5CQ_MINI_FMT_HASH;
+	uint32_t i, b = 0;
+
+	for (i = 0; i < k; i++) {
+		volatile const struct rte_mlx5cq_mini *m =
+			rte_mlx5cq_session_mini(rxq->cq, s, pos + i, NULL);
+		const uint32_t len = rte_mlx5cq_mini_byte_cnt(m);
+
+		mlx5cq_rx_fields(rxq, rxq->elts[(rq_ci + i) & rxq->mask], len,
+				 t->hdr_type_etc, t->vlan_tci,
+				 hash ? rte_mlx5cq_mini_rx_hash(m) :
+					t->rss_hash);
+		b += len;
+	}
+	return b;
+}
+
+/*
+ * k mini-CQEs from position pos on into the mbufs of WQEs rq_ci..: the
+ * SIMD decode for the session's format (vec), or the reference.
+ */
 static __rte_always_inline uint32_t
 rx_session_decode(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_session *s,
-	      uint32_t pos, uint32_t k, uint32_t rq_ci)
+		  uint32_t pos, uint32_t k, uint32_t rq_ci, int vec)
 {
 	if (k == 0)
 		return 0;
-	if (s->fmt == RTE_MLX5CQ_MINI_FMT_HASH)
-		return rx_session_decode_vec(rxq, s, pos, k, rq_ci, 1);
-	return rx_session_decode_vec(rxq, s, pos, k, rq_ci, 0);
+#ifdef MLX5CQ_RX_VEC
+	if (vec) {
+		if (s->fmt == RTE_MLX5CQ_MINI_FMT_HASH)
+			return rx_session_decode_vec(rxq, s, pos, k, rq_ci, 1);
+		return rx_session_decode_vec(rxq, s, pos, k, rq_ci, 0);
+	}
+#else
+	RTE_SET_USED(vec);
+#endif
+	return rx_session_decode_ref(rxq, s, pos, k, rq_ci);
 }
 
-uint32_t
-mlx5cq_rx_session_ahead(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t want,
-		    uint64_t *len)
+/* mlx5cq_rx_session_ahead*(), with the SIMD decode (vec) or the reference. */
+static __rte_always_inline uint32_t
+rx_session_ahead(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t want,
+		 uint64_t *len, int vec)
 {
 	struct rte_mlx5cq_session s;
 	uint32_t k, now;
@@ -210,38 +251,25 @@ mlx5cq_rx_session_ahead(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t want,
 	 */
 	/* What this burst takes, then the rest: a length sum each. */
 	now = RTE_MIN(k, (uint32_t)want);
-	*len = rx_session_decode(rxq, &s, s.pos, now, rq_ci);
-	rxq->session_ahead_len = rx_session_decode(rxq, &s, s.pos + now, k - now,
-					   rq_ci + now);
+	*len = rx_session_decode(rxq, &s, s.pos, now, rq_ci, vec);
+	rxq->session_ahead_len = rx_session_decode(rxq, &s, s.pos + now,
+						   k - now, rq_ci + now, vec);
 	rte_mlx5cq_session_advance(rxq->cq, (uint16_t)k);
 	return k;
 }
+
+#ifdef MLX5CQ_RX_VEC
+uint32_t
+mlx5cq_rx_session_ahead_vec(struct mlx5cq_rxq *rxq, uint32_t rq_ci,
+			    uint16_t want, uint64_t *len)
+{
+	return rx_session_ahead(rxq, rq_ci, want, len, 1);
+}
 #endif
 
-/* Per packet, with mlx5cq_rx_one(): any architecture, lkeys, reference. */
-uint16_t
-mlx5cq_rx_minis(struct mlx5cq_rxq *rxq, const struct rte_mlx5cq_session *s,
-		uint16_t k, uint32_t rq_ci, struct rte_mbuf **rep,
-		struct rte_mbuf **pkts, uint64_t *bytes)
+uint32_t
+mlx5cq_rx_session_ahead(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t want,
+			uint64_t *len)
 {
-	const struct rte_mlx5cq_cpl *t = s->title;
-	const int hash = s->fmt == RTE_MLX5CQ_MINI_FMT_HASH;
-	uint16_t i, out = 0;
-
-	for (i = 0; i < k; i++) {
-		volatile const struct rte_mlx5cq_mini *m =
-			rte_mlx5cq_session_mini(rxq->cq, s, s->pos + i, NULL);
-		uint32_t idx = (rq_ci + i) & rxq->mask;
-		struct rte_mbuf *mb = rxq->elts[idx];
-		uint32_t len = rte_mlx5cq_mini_byte_cnt(m);
-
-		if (mlx5cq_rx_one(rxq, idx, mb, rep[i], len,
-				  t->hdr_type_etc, t->vlan_tci,
-				  hash ? rte_mlx5cq_mini_rx_hash(m) :
-					 t->rss_hash) != 0)
-			continue;
-		*bytes += len;
-		pkts[out++] = mb;
-	}
-	return out;
+	return rx_session_ahead(rxq, rq_ci, want, len, 0);
 }
