@@ -5,19 +5,20 @@
 /*
  * RX of compressed sessions (basic layout, HASH or CSUM mini-CQEs), read
  * in place across their arrays (rte_mlx5cq_session_open(),
- * rte_mlx5cq_session_mini()): everything but
- * the length (and the hash in HASH format) comes from the session's
- * title, so the flags, packet type and VLAN of a session are computed
- * once. A session is decoded ahead, up to MLX5CQ_RX_AHEAD_MAX packets in
- * one pass, into the fields of the mbufs of the buffer ring, their
- * lengths added up on the way (the byte counter), and consumed from the
- * CQ; the bursts hand the packets up and replace their buffers
- * (rx_hand_up(), as for plain CQEs). With the SIMD stores (x86 and
- * AArch64, rx_vec_en=1) each pair of mini-CQEs becomes the fields of two
- * mbufs by two byte shuffles and four 16-byte stores (mlx5cq_rx_vec.h);
- * with rx_vec_en=0, elsewhere, or when a chunk was added to the mempool
- * after the queue's setup, each mini-CQE by the reference's four 8-byte
- * stores (mlx5cq_rx_fields()), which the RX tests compare with.
+ * rte_mlx5cq_session_mini()): everything but the length (and the hash in
+ * HASH format) comes from the session's title, so the SIMD decode
+ * computes the flags, packet type and VLAN of a session once (the
+ * reference, per packet). A session is decoded ahead, up to
+ * MLX5CQ_RX_AHEAD_MAX packets in one pass, into the fields of the mbufs
+ * of the buffer ring, their lengths added up on the way (the byte
+ * counter), and consumed from the CQ; the bursts hand the packets up and
+ * replace their buffers (rx_hand_up(), as for plain CQEs). With the SIMD
+ * stores (x86 and AArch64, rx_vec_en=1) each pair of mini-CQEs becomes
+ * the fields of two mbufs by two byte shuffles and four 16-byte stores
+ * (mlx5cq_rx_vec.h); with rx_vec_en=0, elsewhere, or when a chunk was
+ * added to the mempool after the queue's setup, each mini-CQE by the
+ * reference's four 8-byte stores (mlx5cq_rx_fields()), which the RX tests
+ * compare with.
  *
  * Mini-CQE (8 bytes, mlx5_prm.h struct mlx5_mini_cqe8): HASH: rx hash
  * result (bytes 0..3, big endian), byte count (4..7); CSUM: checksum
