@@ -17,7 +17,7 @@ line (a title, then right-aligned column names) and rows (a case name,
 then numbers under them); columns are matched by name, so A and B may
 order or name other columns differently (--alias old=new maps a column
 of A onto one of B).
-Usage: bench-ab.py --a CMD --b CMD [--rounds N] [--lcore L]
+Usage: bench-ab.py --a CMD --b CMD [--rounds N] [--lcore L[,W...]]
        [--column NAME ...] [--alias OLD=NEW ...]
 """
 
@@ -34,7 +34,11 @@ NUM = re.compile(r'^-?\d+(\.\d+)?$')
 def run(cmd, lcore):
     words = shlex.split(cmd)
     i = words.index('--')
-    argv = words[:i] + ['--no-pci', '--in-memory', '-l', str(lcore),
+    # The first lcore of the list is the main one (the timed loop's);
+    # the others are workers, e.g. perf-rx's --fill-lcore.
+    main = lcore.split(',')[0]
+    argv = words[:i] + ['--no-pci', '--in-memory', '-l', lcore,
+                        '--main-lcore', main,
                         '--log-level=lib.eal:error'] + words[i:]
     p = subprocess.run(argv, stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, text=True, timeout=1800)
@@ -75,7 +79,8 @@ def main():
     ap.add_argument('--a', required=True, help='command of build A')
     ap.add_argument('--b', required=True, help='command of build B')
     ap.add_argument('--rounds', type=int, default=11)
-    ap.add_argument('--lcore', type=int, default=1)
+    ap.add_argument('--lcore', default='1',
+                    help='lcore list, main lcore first (e.g. 1,0)')
     ap.add_argument('--column', action='append', default=[],
                     help='columns to report (default: all shared)')
     ap.add_argument('--alias', action='append', default=[],
