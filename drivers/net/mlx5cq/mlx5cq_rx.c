@@ -23,7 +23,7 @@
  *   rx_hand_up(), this burst's share now, the rest by the next bursts;
  * - everything else (error CQEs, the other mini-CQE formats, the enhanced
  *   layout) through the records of rte_mlx5cq_poll_burst(), written by
- *   mlx5cq_rx_one().
+ *   mlx5cq_rx_one() (mlx5cq_rx_rec_rest(), mlx5cq_rx_rec.c).
  * On x86 and AArch64 with rx_vec_en=1 (default) the plain and session
  * routes write mbufs with byte shuffles and 16-byte stores
  * (mlx5cq_rx_vec.h); rx_vec_en=0 writes them with the reference's
@@ -36,52 +36,6 @@
 #include <rte_io.h>
 
 #include "mlx5cq_rx_cqe.h"
-
-/*
- * Records of rte_mlx5cq_poll_burst() for at most n completions: error
- * CQEs (the buffer stays posted; the RQ went to ERR and is recovered at
- * the end of the burst), sessions not on the lean path, the rest.
- * *rq_ci moves past every record.
- */
-static uint16_t
-rx_records(struct mlx5cq_rxq *rxq, uint32_t *rq_ci, uint16_t n,
-	   struct rx_reps *r, struct rte_mbuf **pkts, uint64_t *bytes)
-{
-	uint16_t k = rte_mlx5cq_poll_burst(rxq->cq, rxq->cpl, n);
-	uint16_t i, nr, out = 0;
-
-	if (k == 0)
-		return 0;
-	mlx5cq_rx_prefetch_elts(rxq, *rq_ci, k);
-	nr = rx_reps_get(rxq, r, k, k);
-	for (i = 0; i < k; i++) {
-		const struct rte_mlx5cq_cpl *c = &rxq->cpl[i];
-		uint32_t idx = (*rq_ci)++ & rxq->mask;
-		struct rte_mbuf *m;
-
-		if (unlikely(c->status != 0)) {
-			rxq->st.errors++;
-			rxq->in_error = 1;
-			continue;
-		}
-		if (unlikely(nr == 0)) {
-			rxq->st.nombuf++;
-			continue;
-		}
-		m = rxq->elts[idx];
-		nr--;
-		if (unlikely(mlx5cq_rx_one(rxq, idx, m, r->m[r->used],
-					   c->byte_cnt, c->hdr_type_etc,
-					   c->vlan_tci, c->rss_hash))) {
-			r->used++;
-			continue;
-		}
-		r->used++;
-		pkts[out++] = m;
-		*bytes += c->byte_cnt;
-	}
-	return out;
-}
 
 /*
  * A compressed session at the consumer index: decoded ahead in one pass
@@ -217,8 +171,8 @@ mlx5cq_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	}
 	/* Error CQEs, sessions off the lean path. */
 	if (done < n && rte_mlx5cq_ready(cq)) {
-		out += rx_records(rxq, &rq_ci, n - done, &r, pkts + out,
-				  &bytes);
+		out += mlx5cq_rx_rec_rest(rxq, &rq_ci, n - done, &r,
+					  pkts + out, &bytes);
 		polled = 1;
 	}
 	if (r.have > r.used)

@@ -7,11 +7,11 @@
  * from a CQE's typed view (rte_mlx5cq_view.h), per packet with four
  * 8-byte stores (mlx5cq_rx_fields(), any architecture, the reference;
  * with the replacement in the same pass, mlx5cq_rx_one(), the records'
- * and the per-packet session route's writer) or with byte shuffles and
- * two 16-byte stores (mlx5cq_rx_vec.h). The burst's plain CQEs are
- * written into the mbufs of the buffer ring by rx_plain_write(), then
- * handed up and replaced by rx_hand_up() (mlx5cq_rx_refill.h), as the
- * packets of a session are. Sessions are mlx5cq_rx_session.c's; the
+ * writer) or with byte shuffles and two 16-byte stores
+ * (mlx5cq_rx_vec.h). The burst's plain CQEs are written into the mbufs
+ * of the buffer ring by rx_plain_write(), then handed up and replaced by
+ * rx_hand_up() (mlx5cq_rx_refill.h), as the packets of a session are.
+ * Sessions are mlx5cq_rx_session.c's; the records mlx5cq_rx_rec.c's; the
  * burst's control is mlx5cq_rx.c's.
  */
 #ifndef MLX5CQ_RX_CQE_H_
@@ -19,14 +19,6 @@
 
 #include "mlx5cq_rx_refill.h"
 
-/*
- * Hand up the buffer of WQE idx as a packet of len bytes with the given
- * header-type bits, VLAN and hash; put r in its place (with its lkey when
- * the mempool spans several regions). Returns 0, or -1 when r's memory
- * has no lkey (a chunk added to the mempool after the queue was set up
- * and not registrable): r is returned to its pool, the buffer stays
- * posted and the packet is dropped (counted as an error).
- */
 /*
  * The fields of mbuf m for a packet of len bytes with the given
  * header-type bits, VLAN and hash: four 8-byte stores, built in registers
@@ -48,6 +40,14 @@ mlx5cq_rx_fields(const struct mlx5cq_rxq *rxq, struct rte_mbuf *m,
 		(uint32_t)vlan << 16 | (uint64_t)hash << 32;
 }
 
+/*
+ * Hand up the buffer of WQE idx as a packet of len bytes with the given
+ * header-type bits, VLAN and hash; put r in its place (with its lkey when
+ * the mempool spans several regions). Returns 0, or -1 when r's memory
+ * has no lkey (a chunk added to the mempool after the queue was set up
+ * and not registrable): r is returned to its pool, the buffer stays
+ * posted and the packet is dropped (counted as an error).
+ */
 static __rte_always_inline int
 mlx5cq_rx_one(struct mlx5cq_rxq *rxq, uint32_t idx, struct rte_mbuf *m,
 	      struct rte_mbuf *r, uint32_t len, uint16_t hte, uint16_t vlan,
@@ -194,5 +194,18 @@ rx_plain_write(struct mlx5cq_rxq *rxq, uint32_t rq_ci, uint16_t k)
 #undef RX_PLAIN_NEXT
 	return b;
 }
+
+/*
+ * The rest of an mlx5cq_rx_burst() burst, at most n completions, through
+ * the records of rte_mlx5cq_poll_burst(): error CQEs (the buffer stays
+ * posted; the RQ went to ERR and is recovered at the end of the burst),
+ * sessions the decode-ahead does not take, the rest, each written by
+ * mlx5cq_rx_one() with a replacement from r. *rq_ci moves past every
+ * record, pkts gets the packets, *bytes grows by their lengths. Returns
+ * how many packets. mlx5cq_rx_rec.c.
+ */
+uint16_t mlx5cq_rx_rec_rest(struct mlx5cq_rxq *rxq, uint32_t *rq_ci,
+			    uint16_t n, struct rx_reps *r,
+			    struct rte_mbuf **pkts, uint64_t *bytes);
 
 #endif /* MLX5CQ_RX_CQE_H_ */

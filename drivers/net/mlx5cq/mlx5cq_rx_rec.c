@@ -10,7 +10,9 @@
  * (any CQE kind, compressed sessions included, each record with its
  * timestamp), as net/mlx5 runs such queues through its scalar
  * mlx5_rx_burst(). LRO queues go to mlx5cq_rx_burst_lro(), queues with
- * none to mlx5cq_rx_burst().
+ * none to mlx5cq_rx_burst(). The same records finish mlx5cq_rx_burst()'s
+ * bursts when the CQ holds what its plain and session routes do not take
+ * (mlx5cq_rx_rec_rest(): one segment each, no scatter).
  *
  * Scatter as net/mlx5 lays it out (mlx5_rxq.c, mlx5_rx.c): a WQE of
  * 2^sges_log data segments, one mbuf each (elts[] and the segments indexed
@@ -77,6 +79,47 @@ mlx5cq_rx_chain(struct mlx5cq_rxq *rxq, uint32_t base, uint32_t nseg,
 	}
 	(*head)->nb_segs = (uint16_t)nseg;
 	return 0;
+}
+
+uint16_t
+mlx5cq_rx_rec_rest(struct mlx5cq_rxq *rxq, uint32_t *rq_ci, uint16_t n,
+		   struct rx_reps *r, struct rte_mbuf **pkts, uint64_t *bytes)
+{
+	uint16_t k = rte_mlx5cq_poll_burst(rxq->cq, rxq->cpl, n);
+	uint16_t i, nr, out = 0;
+
+	if (k == 0)
+		return 0;
+	mlx5cq_rx_prefetch_elts(rxq, *rq_ci, k);
+	nr = rx_reps_get(rxq, r, k, k);
+	for (i = 0; i < k; i++) {
+		const struct rte_mlx5cq_cpl *c = &rxq->cpl[i];
+		uint32_t idx = (*rq_ci)++ & rxq->mask;
+		struct rte_mbuf *m;
+
+		if (unlikely(c->status != 0)) {
+			/* The buffer stays posted; the RQ is recovered. */
+			rxq->st.errors++;
+			rxq->in_error = 1;
+			continue;
+		}
+		if (unlikely(nr == 0)) {
+			rxq->st.nombuf++;
+			continue;
+		}
+		m = rxq->elts[idx];
+		nr--;
+		if (unlikely(mlx5cq_rx_one(rxq, idx, m, r->m[r->used],
+					   c->byte_cnt, c->hdr_type_etc,
+					   c->vlan_tci, c->rss_hash))) {
+			r->used++;
+			continue;
+		}
+		r->used++;
+		pkts[out++] = m;
+		*bytes += c->byte_cnt;
+	}
+	return out;
 }
 
 uint16_t
